@@ -1,0 +1,3 @@
+//! One emitter per target. Each reads only the resolved [`crate::model::Model`].
+
+pub mod rust;

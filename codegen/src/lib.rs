@@ -1,0 +1,126 @@
+//! The dmaspec generator: loads `spec/**/*.toml` into one resolved [`Model`] and renders
+//! every target from it.
+//!
+//! From a build script (as prost-build does):
+//!
+//! ```no_run
+//! // build.rs
+//! dmaspec_codegen::Builder::new()
+//!     .spec_dir("spec")
+//!     .runtime("::dmaspec::runtime")
+//!     .compile()
+//!     .unwrap_or_else(|e| panic!("{}", e.render()));
+//! ```
+//!
+//! and in the crate: `include!(concat!(env!("OUT_DIR"), "/dmaspec.rs"));`
+
+pub mod diagnostics;
+pub mod emit;
+pub mod loader;
+pub mod model;
+mod raw;
+
+use std::path::{Path, PathBuf};
+
+pub use diagnostics::{SpecError, SpecErrors};
+pub use model::Model;
+
+/// Configures and runs Rust generation for a build script.
+#[derive(Debug, Clone)]
+pub struct Builder {
+    spec_dir: PathBuf,
+    out_dir: Option<PathBuf>,
+    file_name: String,
+    runtime: String,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Builder {
+    pub fn new() -> Self {
+        Builder {
+            spec_dir: PathBuf::from("spec"),
+            out_dir: None,
+            file_name: "dmaspec.rs".into(),
+            runtime: "::dmaspec::runtime".into(),
+        }
+    }
+
+    /// Where the spec files live (default `spec`, relative to the crate root).
+    pub fn spec_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.spec_dir = dir.into();
+        self
+    }
+
+    /// Where the Rust file goes (default `$OUT_DIR`).
+    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Name of the generated Rust file (default `dmaspec.rs`).
+    pub fn file_name(mut self, name: impl Into<String>) -> Self {
+        self.file_name = name.into();
+        self
+    }
+
+    /// Path of the runtime support module the generated code uses
+    /// (default `::dmaspec::runtime`).
+    pub fn runtime(mut self, path: impl Into<String>) -> Self {
+        self.runtime = path.into();
+        self
+    }
+
+    /// Loads the spec, writes the Rust file, and prints `cargo:rerun-if-changed` for the
+    /// spec directory and every spec file. Returns the model for further use.
+    pub fn compile(self) -> Result<Model, SpecErrors> {
+        println!("cargo:rerun-if-changed={}", self.spec_dir.display());
+        for file in spec_files(&self.spec_dir) {
+            println!("cargo:rerun-if-changed={}", file.display());
+        }
+        let model = loader::load_dir(&self.spec_dir)?;
+        let out_dir = match self.out_dir {
+            Some(d) => d,
+            None => PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_else(|| ".".into())),
+        };
+        let code = emit::rust::render(&model, &self.runtime);
+        let path = out_dir.join(&self.file_name);
+        std::fs::write(&path, code).map_err(|e| io_errors(&path, e))?;
+        Ok(model)
+    }
+}
+
+fn io_errors(path: &Path, e: std::io::Error) -> SpecErrors {
+    SpecErrors(vec![SpecError {
+        file: path.to_path_buf(),
+        line: 1,
+        column: 1,
+        message: format!("cannot write: {e}"),
+        span: 0..0,
+    }])
+}
+
+/// Every `*.toml` below `dir`, sorted.
+pub fn spec_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out.sort();
+    out
+}

@@ -1,0 +1,1251 @@
+//! Reads `spec/**/*.toml`, checks it, and resolves it into one [`Model`].
+//!
+//! Every check reports the file, line and column of the value at fault. The loader keeps
+//! going after an error so that a single run lists every problem in an edit.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde_spanned::Spanned;
+
+use crate::diagnostics::{SourceFile, SpecError, SpecErrors};
+use crate::model::*;
+use crate::raw::*;
+
+/// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
+pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
+    let mut paths = Vec::new();
+    collect_toml(dir, &mut paths).map_err(|e| io_error(dir, e))?;
+    paths.sort();
+    let mut files = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, e))?;
+        files.push((path, text));
+    }
+    load_files(dir, files)
+}
+
+/// Loads spec files given as (path, text); `root` is what paths in the model are relative to.
+pub fn load_files(root: &Path, files: Vec<(PathBuf, String)>) -> Result<Model, SpecErrors> {
+    let mut loader = Loader {
+        root: root.to_path_buf(),
+        errors: Vec::new(),
+        files: Vec::new(),
+    };
+    let mut raws = Vec::new();
+    for (path, text) in files {
+        let file = SourceFile { path, text };
+        match toml::from_str::<RawFile>(&file.text) {
+            Ok(raw) => raws.push((loader.files.len(), raw)),
+            Err(e) => {
+                let span = e.span().unwrap_or(0..0);
+                let msg = e.message().trim().to_string();
+                loader.errors.push(file.error(span, msg));
+            }
+        }
+        loader.files.push(file);
+    }
+    let model = loader.resolve(raws);
+    if loader.errors.is_empty() {
+        Ok(model)
+    } else {
+        Err(SpecErrors(loader.errors))
+    }
+}
+
+fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_toml(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn io_error(path: &Path, e: std::io::Error) -> SpecErrors {
+    SpecErrors(vec![SpecError {
+        file: path.to_path_buf(),
+        line: 1,
+        column: 1,
+        message: format!("cannot read: {e}"),
+        span: 0..0,
+    }])
+}
+
+struct Loader {
+    root: PathBuf,
+    errors: Vec<SpecError>,
+    files: Vec<SourceFile>,
+}
+
+/// Where a declaration sits, for later errors.
+#[derive(Clone, Copy)]
+struct At(usize);
+
+/// A declaration waiting to be resolved, in the order types are numbered.
+enum Decl<'r> {
+    Enum(&'r RawEnum),
+    Flags(&'r RawFlags),
+    Bitfield(&'r RawBitfield),
+    Union(&'r RawUnion),
+    Struct(&'r RawStruct),
+}
+
+impl Decl<'_> {
+    fn name(&self) -> &Spanned<String> {
+        match self {
+            Decl::Enum(r) => &r.name,
+            Decl::Flags(r) => &r.name,
+            Decl::Bitfield(r) => &r.name,
+            Decl::Union(r) => &r.name,
+            Decl::Struct(r) => &r.name,
+        }
+    }
+}
+
+/// Names known after the first pass.
+struct Scope {
+    /// tag -> confidence
+    tags: HashMap<String, Confidence>,
+    sources: HashMap<String, ()>,
+    archs: Vec<String>,
+    types: HashMap<String, usize>,
+    /// Pre-computed sizes of named types (0 until known).
+    sizes: Vec<usize>,
+    kinds: Vec<&'static str>,
+}
+
+impl Loader {
+    fn err(&mut self, at: At, span: Range<usize>, msg: impl Into<String>) {
+        let e = self.files[at.0].error(span, msg);
+        self.errors.push(e);
+    }
+
+    fn resolve(&mut self, raws: Vec<(usize, RawFile)>) -> Model {
+        let levels = self.common_levels(&raws);
+        let scales = self.scales(&raws, &levels);
+        let sources = self.sources(&raws, &scales);
+        let archs = self.archs(&raws);
+        let mut tags = HashMap::new();
+        for s in &scales {
+            for (tag, level) in &s.levels {
+                let rank = levels.iter().position(|l| &l.name == level).unwrap_or(0);
+                tags.insert(
+                    tag.clone(),
+                    Confidence {
+                        tag: tag.clone(),
+                        scale: s.name.clone(),
+                        level: level.clone(),
+                        rank,
+                    },
+                );
+            }
+        }
+
+        // Number every named type first so that declarations may refer to each other in
+        // any order and across files.
+        let mut decls: Vec<(At, Decl)> = Vec::new();
+        for (fi, raw) in &raws {
+            let at = At(*fi);
+            decls.extend(raw.enums.iter().map(|r| (at, Decl::Enum(r))));
+            decls.extend(raw.flags.iter().map(|r| (at, Decl::Flags(r))));
+            decls.extend(raw.bitfield.iter().map(|r| (at, Decl::Bitfield(r))));
+            decls.extend(raw.union.iter().map(|r| (at, Decl::Union(r))));
+            decls.extend(raw.structs.iter().map(|r| (at, Decl::Struct(r))));
+        }
+        let mut scope = Scope {
+            tags,
+            sources: sources.iter().map(|s| (s.id.clone(), ())).collect(),
+            archs: archs.iter().map(|a| a.name.clone()).collect(),
+            types: HashMap::new(),
+            sizes: Vec::new(),
+            kinds: Vec::new(),
+        };
+        for (at, d) in &decls {
+            let name = d.name();
+            if Int::parse(name.get_ref()).is_some() {
+                self.err(
+                    *at,
+                    name.span(),
+                    format!("`{}` is a built-in integer type", name.get_ref()),
+                );
+            }
+            if scope.types.contains_key(name.get_ref()) {
+                self.err(
+                    *at,
+                    name.span(),
+                    format!("duplicate type name `{}`", name.get_ref()),
+                );
+                continue;
+            }
+            scope.types.insert(name.get_ref().clone(), scope.sizes.len());
+            let (size, kind) = match d {
+                Decl::Enum(r) => (Int::parse(r.repr.get_ref()).map_or(0, Int::size), "enum"),
+                Decl::Flags(r) => (Int::parse(r.repr.get_ref()).map_or(0, Int::size), "flags"),
+                Decl::Bitfield(r) => (
+                    Int::parse(r.repr.get_ref()).map_or(0, Int::size),
+                    "bitfield",
+                ),
+                Decl::Union(r) => (*r.size.get_ref() as usize, "union"),
+                Decl::Struct(r) => (*r.size.get_ref() as usize, "struct"),
+            };
+            scope.sizes.push(size);
+            scope.kinds.push(kind);
+        }
+
+        let mut types = Vec::new();
+        for (at, d) in &decls {
+            if types.len() >= scope.sizes.len() {
+                break;
+            }
+            if scope.types.get(d.name().get_ref()) != Some(&types.len()) {
+                continue; // a duplicate, already reported
+            }
+            let t = match d {
+                Decl::Enum(r) => self.enum_def(*at, r, &scope),
+                Decl::Flags(r) => self.flags_def(*at, r, &scope),
+                Decl::Bitfield(r) => self.bitfield_def(*at, r, &scope),
+                Decl::Union(r) => self.union_def(*at, r, &scope),
+                Decl::Struct(r) => self.struct_def(*at, r, &scope),
+            };
+            types.push(t);
+        }
+        let mut model = Model {
+            levels,
+            scales,
+            sources,
+            archs,
+            types,
+        };
+        self.check_words(&decls, &mut model);
+        model
+    }
+
+    fn common_levels(&mut self, raws: &[(usize, RawFile)]) -> Vec<Level> {
+        let mut found: Option<Vec<Level>> = None;
+        for (fi, raw) in raws {
+            let Some(c) = &raw.confidence else { continue };
+            if found.is_some() {
+                let span = c.levels.first().map_or(0..0, |l| l.name.span());
+                self.err(
+                    At(*fi),
+                    span,
+                    "the common confidence ordering is declared twice",
+                );
+                continue;
+            }
+            let mut levels: Vec<Level> = Vec::new();
+            for l in &c.levels {
+                if levels.iter().any(|x| &x.name == l.name.get_ref()) {
+                    self.err(
+                        At(*fi),
+                        l.name.span(),
+                        format!("duplicate confidence level `{}`", l.name.get_ref()),
+                    );
+                }
+                levels.push(Level {
+                    name: l.name.get_ref().clone(),
+                    doc: l.doc.clone(),
+                });
+            }
+            found = Some(levels);
+        }
+        found.unwrap_or_else(|| {
+            if let Some((fi, _)) = raws.first() {
+                self.err(
+                    At(*fi),
+                    0..0,
+                    "no `[confidence]` table declares the common confidence ordering",
+                );
+            }
+            Vec::new()
+        })
+    }
+
+    fn scales(&mut self, raws: &[(usize, RawFile)], levels: &[Level]) -> Vec<Scale> {
+        let mut scales: Vec<Scale> = Vec::new();
+        let mut seen_tags: HashMap<String, String> = HashMap::new();
+        for (fi, raw) in raws {
+            let at = At(*fi);
+            for s in &raw.scale {
+                if scales.iter().any(|x| &x.name == s.name.get_ref()) {
+                    self.err(
+                        at,
+                        s.name.span(),
+                        format!("duplicate scale `{}`", s.name.get_ref()),
+                    );
+                    continue;
+                }
+                let mut out = Vec::new();
+                let mut last_rank = 0;
+                for l in &s.levels {
+                    let Some(rank) = levels.iter().position(|x| &x.name == l.common.get_ref())
+                    else {
+                        self.err(
+                            at,
+                            l.common.span(),
+                            format!(
+                                "unknown common confidence level `{}` (known: {})",
+                                l.common.get_ref(),
+                                join(levels.iter().map(|l| l.name.as_str()))
+                            ),
+                        );
+                        continue;
+                    };
+                    if rank < last_rank {
+                        self.err(
+                            at,
+                            l.common.span(),
+                            format!(
+                                "scale `{}` lists its levels strongest first, but `{}` maps \
+                                 to a stronger common level than the tag before it",
+                                s.name.get_ref(),
+                                l.tag.get_ref()
+                            ),
+                        );
+                    }
+                    last_rank = rank;
+                    if let Some(other) = seen_tags.get(l.tag.get_ref()) {
+                        self.err(
+                            at,
+                            l.tag.span(),
+                            format!(
+                                "confidence tag `{}` is already declared by scale `{other}`",
+                                l.tag.get_ref()
+                            ),
+                        );
+                        continue;
+                    }
+                    seen_tags.insert(l.tag.get_ref().clone(), s.name.get_ref().clone());
+                    out.push((l.tag.get_ref().clone(), l.common.get_ref().clone()));
+                }
+                scales.push(Scale {
+                    name: s.name.get_ref().clone(),
+                    doc: s.doc.clone(),
+                    levels: out,
+                });
+            }
+        }
+        scales
+    }
+
+    fn sources(&mut self, raws: &[(usize, RawFile)], scales: &[Scale]) -> Vec<Source> {
+        let mut out: Vec<Source> = Vec::new();
+        for (fi, raw) in raws {
+            for s in &raw.source {
+                if out.iter().any(|x| &x.id == s.id.get_ref()) {
+                    self.err(
+                        At(*fi),
+                        s.id.span(),
+                        format!("duplicate source `{}`", s.id.get_ref()),
+                    );
+                    continue;
+                }
+                if s.id.get_ref().contains(char::is_whitespace) {
+                    self.err(At(*fi), s.id.span(), "a source id cannot contain spaces");
+                }
+                if !scales.iter().any(|x| &x.name == s.scale.get_ref()) {
+                    self.err(
+                        At(*fi),
+                        s.scale.span(),
+                        format!("unknown confidence scale `{}`", s.scale.get_ref()),
+                    );
+                }
+                out.push(Source {
+                    id: s.id.get_ref().clone(),
+                    title: s.title.clone(),
+                    file: s.file.clone(),
+                    scale: s.scale.get_ref().clone(),
+                    doc: s.doc.clone(),
+                });
+            }
+        }
+        out
+    }
+
+    fn archs(&mut self, raws: &[(usize, RawFile)]) -> Vec<Arch> {
+        let mut out: Vec<Arch> = Vec::new();
+        for (fi, raw) in raws {
+            for a in &raw.arch {
+                if out.iter().any(|x| &x.name == a.name.get_ref()) {
+                    self.err(
+                        At(*fi),
+                        a.name.span(),
+                        format!("duplicate architecture `{}`", a.name.get_ref()),
+                    );
+                    continue;
+                }
+                out.push(Arch {
+                    name: a.name.get_ref().clone(),
+                    nc: a.nc,
+                    doc: a.doc.clone(),
+                });
+            }
+        }
+        out
+    }
+
+    // ---- shared pieces -------------------------------------------------------------
+
+    fn confidence(&mut self, at: At, tag: &Spanned<String>, scope: &Scope) -> Confidence {
+        match scope.tags.get(tag.get_ref()) {
+            Some(c) => c.clone(),
+            None => {
+                let mut known: Vec<&str> = scope.tags.keys().map(String::as_str).collect();
+                known.sort();
+                self.err(
+                    at,
+                    tag.span(),
+                    format!(
+                        "unknown confidence tag `{}` (declared tags: {})",
+                        tag.get_ref(),
+                        known.join(", ")
+                    ),
+                );
+                Confidence {
+                    tag: tag.get_ref().clone(),
+                    scale: String::new(),
+                    level: String::new(),
+                    rank: usize::MAX,
+                }
+            }
+        }
+    }
+
+    fn evidence(
+        &mut self,
+        at: At,
+        raw: &[RawEvidence],
+        default: &Confidence,
+        scope: &Scope,
+    ) -> Vec<Evidence> {
+        raw.iter()
+            .map(|e| {
+                let cite = e.source.get_ref().trim().to_string();
+                let id = cite.split_whitespace().next().unwrap_or("").to_string();
+                if !scope.sources.contains_key(&id) {
+                    let mut known: Vec<&str> = scope.sources.keys().map(String::as_str).collect();
+                    known.sort();
+                    self.err(
+                        at,
+                        e.source.span(),
+                        format!(
+                            "unknown source `{id}`: a citation starts with a declared source id \
+                             (known: {})",
+                            known.join(", ")
+                        ),
+                    );
+                }
+                let confidence = match &e.confidence {
+                    Some(t) => self.confidence(at, t, scope),
+                    None => default.clone(),
+                };
+                Evidence {
+                    source: id,
+                    cite,
+                    name: e.name.clone(),
+                    names: e.names.clone(),
+                    pin: e.pin.clone(),
+                    value: e.value.clone(),
+                    confidence,
+                    note: e.note.clone(),
+                }
+            })
+            .collect()
+    }
+
+    fn arch_list(&mut self, at: At, raw: &Option<Vec<Spanned<String>>>, scope: &Scope) -> Vec<String> {
+        let Some(list) = raw else { return Vec::new() };
+        let mut out = Vec::new();
+        for a in list {
+            if !scope.archs.contains(a.get_ref()) {
+                self.err(
+                    at,
+                    a.span(),
+                    format!(
+                        "unknown architecture `{}` (known: {})",
+                        a.get_ref(),
+                        scope.archs.join(", ")
+                    ),
+                );
+            } else if out.contains(a.get_ref()) {
+                self.err(at, a.span(), format!("architecture `{}` listed twice", a.get_ref()));
+            } else {
+                out.push(a.get_ref().clone());
+            }
+        }
+        out
+    }
+
+    fn int_repr(&mut self, at: At, repr: &Spanned<String>) -> Int {
+        Int::parse(repr.get_ref()).unwrap_or_else(|| {
+            self.err(
+                at,
+                repr.span(),
+                format!(
+                    "`{}` is not an integer type (u8, u16, u32, u64, i8, i16, i32, i64)",
+                    repr.get_ref()
+                ),
+            );
+            Int::U8
+        })
+    }
+
+    /// Parses `T` or `T[N]` (nesting allowed: `u8[2][3]`).
+    fn type_ref(&mut self, at: At, ty: &Spanned<String>, scope: &Scope) -> Option<TypeRef> {
+        let text = ty.get_ref().trim();
+        match parse_type(text, scope) {
+            Ok(t) => Some(t),
+            Err(msg) => {
+                self.err(at, ty.span(), msg);
+                None
+            }
+        }
+    }
+
+    fn alternatives(
+        &mut self,
+        at: At,
+        raw: &[RawAlternative],
+        scope: &Scope,
+        primary_size: usize,
+    ) -> Vec<Alternative> {
+        raw.iter()
+            .map(|a| {
+                let confidence = self.confidence(at, &a.confidence, scope);
+                let ty = a.ty.as_ref().and_then(|t| self.type_ref(at, t, scope));
+                if let (Some(t), Some(span)) = (&ty, a.ty.as_ref().map(Spanned::span)) {
+                    let size = size_in(t, scope);
+                    if size != primary_size {
+                        self.err(
+                            at,
+                            span,
+                            format!(
+                                "alternative reading `{}` is {size} bytes but the field is \
+                                 {primary_size}",
+                                a.name.get_ref()
+                            ),
+                        );
+                    }
+                }
+                if a.evidence.is_empty() {
+                    self.err(
+                        at,
+                        a.name.span(),
+                        format!(
+                            "alternative reading `{}` needs at least one evidence record",
+                            a.name.get_ref()
+                        ),
+                    );
+                }
+                let evidence = self.evidence(at, &a.evidence, &confidence, scope);
+                Alternative {
+                    name: a.name.get_ref().clone(),
+                    ty,
+                    doc: a.doc.clone(),
+                    confidence,
+                    evidence,
+                }
+            })
+            .collect()
+    }
+
+    /// Resolves one byte-placed member (struct field, union discriminator or arm member).
+    fn field(&mut self, at: At, f: &RawField, parent: &Confidence, scope: &Scope) -> Field {
+        let role = match (f.reserved, f.unknown) {
+            (true, true) => {
+                self.err(
+                    at,
+                    f.name.span(),
+                    "a field cannot be both `reserved` and `unknown`",
+                );
+                Role::Reserved
+            }
+            (true, false) => Role::Reserved,
+            (false, true) => Role::Unknown,
+            (false, false) => Role::Data,
+        };
+        let ty = match &f.ty {
+            Some(t) => self.type_ref(at, t, scope),
+            None if role != Role::Data => match &f.size {
+                Some(s) => Some(TypeRef::Array {
+                    elem: Box::new(TypeRef::Int { int: Int::U8 }),
+                    len: *s.get_ref() as usize,
+                }),
+                None => {
+                    self.err(
+                        at,
+                        f.name.span(),
+                        format!(
+                            "`{}` needs a `type` or a `size` (reserved and unknown bytes are \
+                             kept as u8[size])",
+                            f.name.get_ref()
+                        ),
+                    );
+                    None
+                }
+            },
+            None => {
+                self.err(
+                    at,
+                    f.name.span(),
+                    format!("field `{}` needs a `type`", f.name.get_ref()),
+                );
+                None
+            }
+        };
+        let ty = ty.unwrap_or(TypeRef::Array {
+            elem: Box::new(TypeRef::Int { int: Int::U8 }),
+            len: f.size.as_ref().map_or(1, |s| *s.get_ref() as usize),
+        });
+        let size = size_in(&ty, scope);
+        if let Some(s) = &f.size
+            && *s.get_ref() as usize != size
+        {
+            self.err(
+                at,
+                s.span(),
+                format!(
+                    "`{}` is declared {} bytes but its type `{}` is {size} bytes",
+                    f.name.get_ref(),
+                    s.get_ref(),
+                    ty.spelling()
+                ),
+            );
+        }
+        let confidence = match &f.confidence {
+            Some(t) => self.confidence(at, t, scope),
+            None => parent.clone(),
+        };
+        if f.evidence.is_empty() && role != Role::Unknown {
+            self.err(
+                at,
+                f.name.span(),
+                format!(
+                    "field `{}` has no evidence: cite at least one source (or mark the bytes \
+                     `unknown = true`)",
+                    f.name.get_ref()
+                ),
+            );
+        }
+        let evidence = self.evidence(at, &f.evidence, &confidence, scope);
+        let alternatives = self.alternatives(at, &f.alternatives, scope, size);
+        check_ident(self, at, &f.name);
+        Field {
+            name: f.name.get_ref().clone(),
+            offset: *f.off.get_ref() as usize,
+            size,
+            ty,
+            doc: f.doc.clone().unwrap_or_default(),
+            role,
+            confidence,
+            evidence,
+            alternatives,
+        }
+    }
+
+    /// Byte-placed members must tile `0..size` exactly: no overlap, nothing past the end,
+    /// every gap declared reserved or unknown.
+    fn check_tiling(&mut self, at: At, members: &[(&RawField, usize)], size: usize, owner: &str) {
+        let mut names: HashMap<&str, ()> = HashMap::new();
+        for (f, _) in members {
+            if names.insert(f.name.get_ref(), ()).is_some() {
+                self.err(
+                    at,
+                    f.name.span(),
+                    format!("duplicate field name `{}` in `{owner}`", f.name.get_ref()),
+                );
+            }
+        }
+        let mut sorted: Vec<&(&RawField, usize)> = members.iter().collect();
+        sorted.sort_by_key(|(f, _)| *f.off.get_ref());
+        let mut cursor = 0usize;
+        let mut prev: Option<&str> = None;
+        for (f, len) in sorted {
+            let start = *f.off.get_ref() as usize;
+            let end = start + len;
+            if start < cursor {
+                self.err(
+                    at,
+                    f.off.span(),
+                    format!(
+                        "`{}` at offset {start} overlaps `{}`, which runs to offset {cursor}",
+                        f.name.get_ref(),
+                        prev.unwrap_or("?")
+                    ),
+                );
+            } else if start > cursor {
+                self.err(
+                    at,
+                    f.off.span(),
+                    format!(
+                        "bytes {cursor}..{start} of `{owner}` are not declared: add a field \
+                         there, or mark them `reserved = true` or `unknown = true`"
+                    ),
+                );
+            }
+            if end > size {
+                self.err(
+                    at,
+                    f.off.span(),
+                    format!(
+                        "`{}` (offset {start}, {len} bytes) runs past the end of `{owner}` \
+                         ({size} bytes)",
+                        f.name.get_ref()
+                    ),
+                );
+            }
+            if end > cursor {
+                cursor = end;
+                prev = Some(f.name.get_ref());
+            }
+        }
+        if cursor < size && !members.is_empty() {
+            let last = members.iter().max_by_key(|(f, _)| *f.off.get_ref()).map(|(f, _)| f);
+            let span = last.map_or(0..0, |f| f.name.span());
+            self.err(
+                at,
+                span,
+                format!(
+                    "bytes {cursor}..{size} of `{owner}` are not declared: add a field there, \
+                     or mark them `reserved = true` or `unknown = true`"
+                ),
+            );
+        }
+    }
+
+    fn fields(
+        &mut self,
+        at: At,
+        raw: &[RawField],
+        extra: Option<&RawField>,
+        size: usize,
+        owner: &str,
+        parent: &Confidence,
+        scope: &Scope,
+    ) -> Vec<Field> {
+        let fields: Vec<Field> = raw.iter().map(|f| self.field(at, f, parent, scope)).collect();
+        let mut members: Vec<(&RawField, usize)> =
+            raw.iter().zip(&fields).map(|(r, f)| (r, f.size)).collect();
+        if let Some(d) = extra {
+            let dsize = d
+                .ty
+                .as_ref()
+                .and_then(|t| parse_type(t.get_ref(), scope).ok())
+                .map_or(1, |t| size_in(&t, scope));
+            members.push((d, dsize));
+        }
+        self.check_tiling(at, &members, size, owner);
+        fields
+    }
+
+    // ---- declarations --------------------------------------------------------------
+
+    fn enum_def(&mut self, at: At, r: &RawEnum, scope: &Scope) -> TypeDef {
+        let repr = self.int_repr(at, &r.repr);
+        let confidence = self.confidence(at, &r.confidence, scope);
+        let evidence = self.evidence(at, &r.evidence, &confidence, scope);
+        let prefix = r.c_prefix.clone().unwrap_or_else(|| format!("{}_", r.c_name));
+        let max = max_of(repr);
+        let mut values: Vec<Enumerator> = Vec::new();
+        for v in &r.values {
+            check_ident(self, at, &v.name);
+            if values.iter().any(|x| &x.name == v.name.get_ref()) {
+                self.err(
+                    at,
+                    v.name.span(),
+                    format!(
+                        "duplicate enumerator `{}` in `{}`",
+                        v.name.get_ref(),
+                        r.name.get_ref()
+                    ),
+                );
+                continue;
+            }
+            if *v.value.get_ref() > max {
+                self.err(
+                    at,
+                    v.value.span(),
+                    format!(
+                        "enumerator `{}` = {:#x} does not fit `{}`'s repr {} (max {max:#x})",
+                        v.name.get_ref(),
+                        v.value.get_ref(),
+                        r.name.get_ref(),
+                        repr.rust()
+                    ),
+                );
+            }
+            let arch = self.arch_list(at, &v.arch, scope);
+            let aliases = v
+                .aliases
+                .iter()
+                .map(|a| {
+                    let id = a.source.get_ref().split_whitespace().next().unwrap_or("");
+                    if !scope.sources.contains_key(id) {
+                        self.err(at, a.source.span(), format!("unknown source `{id}`"));
+                    }
+                    check_ident(self, at, &a.name);
+                    Alias {
+                        name: a.name.get_ref().clone(),
+                        c_name: format!("{prefix}{}", a.name.get_ref()),
+                        source: a.source.get_ref().clone(),
+                        note: a.note.clone(),
+                    }
+                })
+                .collect();
+            values.push(Enumerator {
+                name: v.name.get_ref().clone(),
+                value: *v.value.get_ref(),
+                c_name: format!("{prefix}{}", v.name.get_ref()),
+                doc: v.doc.clone(),
+                arch,
+                aliases,
+            });
+        }
+        self.type_def(at, &r.name, &r.c_name, repr.size(), &r.doc, confidence, evidence,
+            TypeKind::Enum { repr, values })
+    }
+
+    fn flags_def(&mut self, at: At, r: &RawFlags, scope: &Scope) -> TypeDef {
+        let repr = self.int_repr(at, &r.repr);
+        let confidence = self.confidence(at, &r.confidence, scope);
+        let evidence = self.evidence(at, &r.evidence, &confidence, scope);
+        let prefix = r.c_prefix.clone().unwrap_or_else(|| format!("{}_", r.c_name));
+        let mut bits: Vec<FlagBit> = Vec::new();
+        for b in &r.bits {
+            check_ident(self, at, &b.name);
+            if bits.iter().any(|x| &x.name == b.name.get_ref()) {
+                self.err(at, b.name.span(), format!("duplicate flag `{}`", b.name.get_ref()));
+                continue;
+            }
+            if *b.bit.get_ref() >= u64::from(repr.bits()) {
+                self.err(
+                    at,
+                    b.bit.span(),
+                    format!(
+                        "flag `{}` is bit {} but `{}` is only {} bits wide",
+                        b.name.get_ref(),
+                        b.bit.get_ref(),
+                        r.name.get_ref(),
+                        repr.bits()
+                    ),
+                );
+                continue;
+            }
+            if bits.iter().any(|x| u64::from(x.bit) == *b.bit.get_ref()) {
+                self.err(at, b.bit.span(), format!("bit {} is named twice", b.bit.get_ref()));
+            }
+            bits.push(FlagBit {
+                name: b.name.get_ref().clone(),
+                bit: *b.bit.get_ref() as u32,
+                c_name: format!("{prefix}{}", b.name.get_ref()),
+                doc: b.doc.clone(),
+            });
+        }
+        self.type_def(at, &r.name, &r.c_name, repr.size(), &r.doc, confidence, evidence,
+            TypeKind::Flags { repr, none: r.none.clone(), bits })
+    }
+
+    fn bitfield_def(&mut self, at: At, r: &RawBitfield, scope: &Scope) -> TypeDef {
+        let repr = self.int_repr(at, &r.repr);
+        let confidence = self.confidence(at, &r.confidence, scope);
+        let evidence = self.evidence(at, &r.evidence, &confidence, scope);
+        let width = repr.bits();
+        let mut fields: Vec<BitField> = Vec::new();
+        let mut taken = vec![None::<String>; width as usize];
+        for b in &r.fields {
+            check_ident(self, at, &b.name);
+            if fields.iter().any(|x| &x.name == b.name.get_ref()) {
+                self.err(
+                    at,
+                    b.name.span(),
+                    format!("duplicate sub-field `{}` in `{}`", b.name.get_ref(), r.name.get_ref()),
+                );
+            }
+            let Some((lsb, msb)) = parse_bits(b.bits.get_ref()) else {
+                self.err(
+                    at,
+                    b.bits.span(),
+                    format!(
+                        "bit range `{}` is not `N` or `LO..HI` (inclusive, LO <= HI)",
+                        b.bits.get_ref()
+                    ),
+                );
+                continue;
+            };
+            if msb >= width {
+                self.err(
+                    at,
+                    b.bits.span(),
+                    format!(
+                        "bits {lsb}..{msb} of `{}` lie outside its {width}-bit container `{}`",
+                        b.name.get_ref(),
+                        r.name.get_ref()
+                    ),
+                );
+                continue;
+            }
+            for bit in lsb..=msb {
+                if let Some(other) = &taken[bit as usize] {
+                    self.err(
+                        at,
+                        b.bits.span(),
+                        format!("bit {bit} of `{}` is also in `{other}`", b.name.get_ref()),
+                    );
+                    break;
+                }
+                taken[bit as usize] = Some(b.name.get_ref().clone());
+            }
+            let bw = msb - lsb + 1;
+            let ty = match &b.ty {
+                None => BitsType::Uint,
+                Some(t) => self.bits_type(at, t, bw, scope),
+            };
+            let role = match (b.reserved, b.unknown) {
+                (true, _) => Role::Reserved,
+                (false, true) => Role::Unknown,
+                _ => Role::Data,
+            };
+            let conf = match &b.confidence {
+                Some(t) => self.confidence(at, t, scope),
+                None => confidence.clone(),
+            };
+            if b.evidence.is_empty() && role != Role::Unknown && r.evidence.is_empty() {
+                self.err(at, b.name.span(), format!("sub-field `{}` has no evidence", b.name.get_ref()));
+            }
+            let ev = self.evidence(at, &b.evidence, &conf, scope);
+            let alternatives = self.alternatives(at, &b.alternatives, scope, repr.size());
+            fields.push(BitField {
+                name: b.name.get_ref().clone(),
+                lsb,
+                width: bw,
+                ty,
+                doc: b.doc.clone().unwrap_or_default(),
+                role,
+                confidence: conf,
+                evidence: ev,
+                alternatives,
+            });
+        }
+        if let Some(gap) = taken.iter().position(Option::is_none) {
+            let end = taken[gap..].iter().position(Option::is_some).map_or(width, |n| gap as u32 + n as u32);
+            self.err(
+                at,
+                r.name.span(),
+                format!(
+                    "bits {gap}..{} of `{}` are not declared: add a sub-field or mark them \
+                     `reserved = true` or `unknown = true`",
+                    end - 1,
+                    r.name.get_ref()
+                ),
+            );
+        }
+        fields.sort_by_key(|f| f.lsb);
+        self.type_def(at, &r.name, &r.c_name, repr.size(), &r.doc, confidence, evidence,
+            TypeKind::Bitfield { repr, fields })
+    }
+
+    fn bits_type(&mut self, at: At, t: &Spanned<String>, width: u32, scope: &Scope) -> BitsType {
+        let Some(&index) = scope.types.get(t.get_ref()) else {
+            self.err(at, t.span(), format!("unknown type `{}`", t.get_ref()));
+            return BitsType::Uint;
+        };
+        if !matches!(scope.kinds[index], "enum" | "flags") {
+            self.err(
+                at,
+                t.span(),
+                format!("a bit range holds an unsigned value, an enum or flags; `{}` is a {}",
+                    t.get_ref(), scope.kinds[index]),
+            );
+        }
+        // Enumerator widths are checked in `check_words`, once every enum is resolved.
+        let _ = width;
+        BitsType::Named {
+            name: t.get_ref().clone(),
+            index,
+        }
+    }
+
+    fn union_def(&mut self, at: At, r: &RawUnion, scope: &Scope) -> TypeDef {
+        let confidence = self.confidence(at, &r.confidence, scope);
+        let evidence = self.evidence(at, &r.evidence, &confidence, scope);
+        let size = *r.size.get_ref() as usize;
+        let discriminator = self.field(at, &r.discriminator, &confidence, scope);
+        let mut variants: Vec<Variant> = Vec::new();
+        let mut defaults = 0;
+        for v in &r.variant {
+            check_ident(self, at, &v.name);
+            if variants.iter().any(|x| &x.name == v.name.get_ref())
+                || v.name.get_ref() == &discriminator.name
+            {
+                self.err(at, v.name.span(), format!("duplicate name `{}` in `{}`", v.name.get_ref(), r.name.get_ref()));
+            }
+            let vconf = self.confidence(at, &v.confidence, scope);
+            let vev = self.evidence(at, &v.evidence, &vconf, scope);
+            let owner = format!("{}.{}", r.name.get_ref(), v.name.get_ref());
+            let fields = self.fields(at, &v.field, Some(&r.discriminator), size, &owner, &vconf, scope);
+            let (mask, value) = match (v.default, &v.mask, &v.value) {
+                (true, None, None) => {
+                    defaults += 1;
+                    (None, None)
+                }
+                (false, Some(m), Some(val)) => {
+                    if val.get_ref() & !m.get_ref() != 0 {
+                        self.err(at, val.span(), format!(
+                            "value {:#x} has bits outside mask {:#x}: the arm could never match",
+                            val.get_ref(), m.get_ref()));
+                    }
+                    (Some(*m.get_ref()), Some(*val.get_ref()))
+                }
+                _ => {
+                    self.err(at, v.name.span(), format!(
+                        "arm `{}` needs either `mask` and `value`, or `default = true` alone",
+                        v.name.get_ref()));
+                    (None, None)
+                }
+            };
+            variants.push(Variant {
+                name: v.name.get_ref().clone(),
+                mask,
+                value,
+                doc: v.doc.clone(),
+                confidence: vconf,
+                evidence: vev,
+                fields,
+            });
+        }
+        if defaults != 1 {
+            self.err(at, r.name.span(), format!(
+                "union `{}` needs exactly one `default = true` arm (it has {defaults}) so that \
+                 every discriminator value decodes", r.name.get_ref()));
+        }
+        self.type_def(at, &r.name, &r.c_name, size, &r.doc, confidence, evidence,
+            TypeKind::Union { discriminator, variants })
+    }
+
+    fn struct_def(&mut self, at: At, r: &RawStruct, scope: &Scope) -> TypeDef {
+        let confidence = self.confidence(at, &r.confidence, scope);
+        let evidence = self.evidence(at, &r.evidence, &confidence, scope);
+        let size = *r.size.get_ref() as usize;
+        let fields = self.fields(at, &r.field, None, size, r.name.get_ref(), &confidence, scope);
+        let mut fields = fields;
+        fields.sort_by_key(|f| f.offset);
+        let arch = match &r.arch {
+            Some(_) => self.arch_list(at, &r.arch, scope),
+            None => scope.archs.clone(),
+        };
+        // The opcode value is filled in by `check_words` once OPCODE is resolved.
+        let opcode = r.opcode.as_ref().map(|o| Opcode {
+            value: 0,
+            enumerator: o.get_ref().clone(),
+        });
+        if r.opcode.is_some() && size != 64 {
+            self.err(at, r.size.span(), format!(
+                "`{}` is bound to an opcode, so it is a 64-byte instruction word; size is {size}",
+                r.name.get_ref()));
+        }
+        self.type_def(at, &r.name, &r.c_name, size, &r.doc, confidence, evidence,
+            TypeKind::Struct {
+                fields,
+                opcode,
+                arch,
+                follows: r.follows.as_ref().map(|f| f.get_ref().clone()),
+            })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn type_def(
+        &mut self,
+        at: At,
+        name: &Spanned<String>,
+        c_name: &str,
+        size: usize,
+        doc: &str,
+        confidence: Confidence,
+        evidence: Vec<Evidence>,
+        kind: TypeKind,
+    ) -> TypeDef {
+        check_ident(self, at, name);
+        if evidence.is_empty() {
+            self.err(at, name.span(), format!("`{}` has no evidence", name.get_ref()));
+        }
+        let file = &self.files[at.0];
+        TypeDef {
+            name: name.get_ref().clone(),
+            c_name: c_name.to_string(),
+            size,
+            doc: doc.trim().to_string(),
+            confidence,
+            evidence,
+            file: file.relative(&self.root),
+            line: file.line_of(name.span().start),
+            kind,
+        }
+    }
+
+    /// Checks that need every type resolved: opcodes, architectures, bit widths of enums
+    /// placed in bit ranges, positional extensions.
+    fn check_words(&mut self, decls: &[(At, Decl)], model: &mut Model) {
+        let opcode_enum: Option<Vec<Enumerator>> = model.types.iter().find_map(|t| match (&t.kind, t.name.as_str()) {
+            (TypeKind::Enum { values, .. }, "OPCODE") => Some(values.clone()),
+            _ => None,
+        });
+        let mut seen: BTreeMap<(String, u8), String> = BTreeMap::new();
+        let names: Vec<String> = model.types.iter().map(|t| t.name.clone()).collect();
+        for (at, d) in decls {
+            let Some(index) = names.iter().position(|n| n == d.name().get_ref()) else { continue };
+            match d {
+                Decl::Struct(r) => {
+                    let Some(op) = &r.opcode else {
+                        if let Some(f) = &r.follows {
+                            self.err(*at, f.span(), "`follows` is only for words bound to an opcode");
+                        }
+                        continue;
+                    };
+                    let Some(values) = &opcode_enum else {
+                        self.err(*at, op.span(), "words name their opcode from the `OPCODE` enum, which is not declared");
+                        continue;
+                    };
+                    let Some(e) = values.iter().find(|e| &e.name == op.get_ref() || e.aliases.iter().any(|a| &a.name == op.get_ref())) else {
+                        self.err(*at, op.span(), format!("`{}` is not an `OPCODE` enumerator", op.get_ref()));
+                        continue;
+                    };
+                    let value = e.value as u8;
+                    let enumerator = e.name.clone();
+                    if let TypeKind::Struct { opcode: Some(o), arch, follows, .. } = &mut model.types[index].kind {
+                        o.value = value;
+                        o.enumerator = enumerator;
+                        for a in arch.iter() {
+                            if let Some(other) = seen.insert((a.clone(), value), r.name.get_ref().clone()) {
+                                self.err(*at, op.span(), format!(
+                                    "opcode {value:#04x} is already bound to `{other}` in architecture `{a}`"));
+                            }
+                        }
+                        if let (Some(f), Some(span)) = (follows.as_ref(), r.follows.as_ref().map(Spanned::span))
+                            && !names.contains(f)
+                        {
+                            self.err(*at, span, format!("`follows` names unknown word `{f}`"));
+                        }
+                    }
+                    let leaves = model.leaves(&model.types[index]);
+                    if !leaves.first().is_some_and(|l| l.offset == 0 && l.type_name == "OPCODE") {
+                        self.err(*at, r.name.span(), format!(
+                            "word `{}` must carry its opcode at byte 0 (a field of type OPCODE, \
+                             directly or as the first member of its header)", r.name.get_ref()));
+                    }
+                }
+                Decl::Bitfield(r) => {
+                    let TypeKind::Bitfield { fields, .. } = &model.types[index].kind else { continue };
+                    for (b, raw) in fields.iter().zip(sorted_bits(&r.fields)) {
+                        let BitsType::Named { index: ti, name } = &b.ty else { continue };
+                        let too_wide = match &model.types[*ti].kind {
+                            TypeKind::Enum { values, .. } => values.iter().find(|v| v.value > b.mask()).map(|v| format!("enumerator `{}` = {:#x}", v.name, v.value)),
+                            TypeKind::Flags { bits, .. } => bits.iter().find(|f| f.bit >= b.width).map(|f| format!("flag `{}` (bit {})", f.name, f.bit)),
+                            _ => None,
+                        };
+                        if let Some(what) = too_wide
+                            && let Some(span) = raw.ty.as_ref().map(Spanned::span)
+                        {
+                            self.err(*at, span, format!(
+                                "{what} of `{name}` does not fit the {}-bit sub-field `{}`",
+                                b.width, b.name));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn sorted_bits(raw: &[RawBits]) -> Vec<&RawBits> {
+    let mut v: Vec<&RawBits> = raw.iter().filter(|b| parse_bits(b.bits.get_ref()).is_some()).collect();
+    v.sort_by_key(|b| parse_bits(b.bits.get_ref()).map_or(0, |(l, _)| l));
+    v
+}
+
+fn check_ident(l: &mut Loader, at: At, name: &Spanned<String>) {
+    let s = name.get_ref();
+    let ok = !s.is_empty()
+        && s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ok {
+        l.err(at, name.span(), format!("`{s}` is not a valid identifier (letters, digits, `_`)"));
+    }
+}
+
+fn parse_type(text: &str, scope: &Scope) -> Result<TypeRef, String> {
+    if let Some(open) = text.rfind('[') {
+        let Some(inner) = text[open + 1..].strip_suffix(']') else {
+            return Err(format!("malformed array type `{text}` (expected `T[N]`)"));
+        };
+        let len: usize = inner
+            .trim()
+            .parse()
+            .map_err(|_| format!("array length `{inner}` in `{text}` is not a number"))?;
+        if len == 0 {
+            return Err(format!("array `{text}` has length 0"));
+        }
+        let elem = parse_type(text[..open].trim(), scope)?;
+        return Ok(TypeRef::Array {
+            elem: Box::new(elem),
+            len,
+        });
+    }
+    if let Some(int) = Int::parse(text) {
+        return Ok(TypeRef::Int { int });
+    }
+    match scope.types.get(text) {
+        Some(&index) => Ok(TypeRef::Named {
+            name: text.to_string(),
+            index,
+        }),
+        None => {
+            let mut known: Vec<&str> = scope.types.keys().map(String::as_str).collect();
+            known.sort();
+            Err(format!(
+                "unknown type `{text}` (built-in: u8 u16 u32 u64 i8 i16 i32 i64; declared: {})",
+                known.join(", ")
+            ))
+        }
+    }
+}
+
+fn size_in(t: &TypeRef, scope: &Scope) -> usize {
+    match t {
+        TypeRef::Int { int } => int.size(),
+        TypeRef::Named { index, .. } => scope.sizes[*index],
+        TypeRef::Array { elem, len } => size_in(elem, scope) * len,
+    }
+}
+
+/// `"3"` -> (3, 3); `"0..2"` -> (0, 2).
+fn parse_bits(s: &str) -> Option<(u32, u32)> {
+    let s = s.trim();
+    let (lo, hi) = match s.split_once("..") {
+        Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
+        None => {
+            let n = s.parse().ok()?;
+            (n, n)
+        }
+    };
+    (lo <= hi).then_some((lo, hi))
+}
+
+fn max_of(int: Int) -> u64 {
+    if int.signed() {
+        (1u64 << (int.bits() - 1)) - 1
+    } else if int.bits() == 64 {
+        u64::MAX
+    } else {
+        (1u64 << int.bits()) - 1
+    }
+}
+
+fn join<'a>(it: impl Iterator<Item = &'a str>) -> String {
+    it.collect::<Vec<_>>().join(", ")
+}

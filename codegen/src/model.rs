@@ -1,0 +1,486 @@
+//! The resolved model: every name looked up, every offset absolute within its parent,
+//! every confidence tag mapped onto the common ordering. Emitters read only this.
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Model {
+    /// Common confidence levels, strongest first.
+    pub levels: Vec<Level>,
+    pub scales: Vec<Scale>,
+    pub sources: Vec<Source>,
+    pub archs: Vec<Arch>,
+    /// Every named type, in spec order (files sorted by path, then declaration order).
+    pub types: Vec<TypeDef>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Level {
+    pub name: String,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Scale {
+    pub name: String,
+    pub doc: String,
+    /// (tag, common level name), strongest first.
+    pub levels: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Source {
+    pub id: String,
+    pub title: String,
+    pub file: String,
+    pub scale: String,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Arch {
+    pub name: String,
+    pub nc: u8,
+    pub doc: String,
+}
+
+/// A confidence tag as written, with where it sits on the common ordering.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Confidence {
+    pub tag: String,
+    pub scale: String,
+    /// The common level's name.
+    pub level: String,
+    /// Position in the common ordering; 0 is strongest.
+    pub rank: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Evidence {
+    /// Document id (a declared source).
+    pub source: String,
+    /// The full citation as written, document plus section.
+    pub cite: String,
+    pub name: Option<String>,
+    pub names: Option<String>,
+    pub pin: Option<String>,
+    pub value: Option<String>,
+    pub confidence: Confidence,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Int {
+    U8,
+    U16,
+    U32,
+    U64,
+    I8,
+    I16,
+    I32,
+    I64,
+}
+
+impl Int {
+    pub fn parse(s: &str) -> Option<Int> {
+        Some(match s {
+            "u8" => Int::U8,
+            "u16" => Int::U16,
+            "u32" => Int::U32,
+            "u64" => Int::U64,
+            "i8" => Int::I8,
+            "i16" => Int::I16,
+            "i32" => Int::I32,
+            "i64" => Int::I64,
+            _ => return None,
+        })
+    }
+    pub fn size(self) -> usize {
+        match self {
+            Int::U8 | Int::I8 => 1,
+            Int::U16 | Int::I16 => 2,
+            Int::U32 | Int::I32 => 4,
+            Int::U64 | Int::I64 => 8,
+        }
+    }
+    pub fn bits(self) -> u32 {
+        self.size() as u32 * 8
+    }
+    pub fn signed(self) -> bool {
+        matches!(self, Int::I8 | Int::I16 | Int::I32 | Int::I64)
+    }
+    pub fn rust(self) -> &'static str {
+        match self {
+            Int::U8 => "u8",
+            Int::U16 => "u16",
+            Int::U32 => "u32",
+            Int::U64 => "u64",
+            Int::I8 => "i8",
+            Int::I16 => "i16",
+            Int::I32 => "i32",
+            Int::I64 => "i64",
+        }
+    }
+    pub fn c(self) -> &'static str {
+        match self {
+            Int::U8 => "uint8_t",
+            Int::U16 => "uint16_t",
+            Int::U32 => "uint32_t",
+            Int::U64 => "uint64_t",
+            Int::I8 => "int8_t",
+            Int::I16 => "int16_t",
+            Int::I32 => "int32_t",
+            Int::I64 => "int64_t",
+        }
+    }
+}
+
+/// The type of a struct member.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum TypeRef {
+    Int { int: Int },
+    /// A named type; `index` is its position in `Model::types`.
+    Named { name: String, index: usize },
+    Array { elem: Box<TypeRef>, len: usize },
+}
+
+impl TypeRef {
+    /// Spelling as in the spec: `i32[2]`, `DTYPE`.
+    pub fn spelling(&self) -> String {
+        match self {
+            TypeRef::Int { int } => int.rust().to_string(),
+            TypeRef::Named { name, .. } => name.clone(),
+            TypeRef::Array { elem, len } => format!("{}[{len}]", elem.spelling()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// A field with a known meaning.
+    Data,
+    /// Named reserved / padding by a source.
+    Reserved,
+    /// No source gives a meaning; kept raw.
+    Unknown,
+}
+
+/// A reading of the same bytes that disagrees with the primary one.
+#[derive(Debug, Clone, Serialize)]
+pub struct Alternative {
+    pub name: String,
+    /// The type the alternative reads the bytes as; the primary's when absent.
+    pub ty: Option<TypeRef>,
+    pub doc: String,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Field {
+    pub name: String,
+    /// Byte offset within the parent type.
+    pub offset: usize,
+    pub size: usize,
+    pub ty: TypeRef,
+    pub doc: String,
+    pub role: Role,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
+    pub alternatives: Vec<Alternative>,
+}
+
+/// What a bitfield sub-field holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum BitsType {
+    Uint,
+    /// A named enum or flags type whose values fit the bit range.
+    Named {
+        name: String,
+        index: usize,
+    },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BitField {
+    pub name: String,
+    pub lsb: u32,
+    pub width: u32,
+    pub ty: BitsType,
+    pub doc: String,
+    pub role: Role,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
+    pub alternatives: Vec<Alternative>,
+}
+
+impl BitField {
+    pub fn mask(&self) -> u64 {
+        if self.width == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.width) - 1
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Enumerator {
+    pub name: String,
+    pub value: u64,
+    pub c_name: String,
+    pub doc: Option<String>,
+    /// Architectures that have it; empty means all.
+    pub arch: Vec<String>,
+    pub aliases: Vec<Alias>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Alias {
+    pub name: String,
+    pub c_name: String,
+    pub source: String,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FlagBit {
+    pub name: String,
+    pub bit: u32,
+    pub c_name: String,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Variant {
+    pub name: String,
+    /// `None` for the default arm.
+    pub mask: Option<u64>,
+    pub value: Option<u64>,
+    pub doc: String,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
+    /// Members of this arm, offsets within the union; the discriminator is not repeated.
+    pub fields: Vec<Field>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum TypeKind {
+    Enum {
+        repr: Int,
+        values: Vec<Enumerator>,
+    },
+    Flags {
+        repr: Int,
+        none: Option<String>,
+        bits: Vec<FlagBit>,
+    },
+    Bitfield {
+        repr: Int,
+        fields: Vec<BitField>,
+    },
+    Struct {
+        fields: Vec<Field>,
+        /// The bound opcode for a top-level word.
+        opcode: Option<Opcode>,
+        /// Architectures that ship it; all when the spec does not restrict it.
+        arch: Vec<String>,
+        follows: Option<String>,
+    },
+    Union {
+        discriminator: Field,
+        variants: Vec<Variant>,
+    },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Opcode {
+    pub value: u8,
+    /// The `OPCODE` enumerator (and its aliases live on the enumerator).
+    pub enumerator: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TypeDef {
+    pub name: String,
+    pub c_name: String,
+    pub size: usize,
+    pub doc: String,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
+    /// Spec file that declares it, relative to the spec directory.
+    pub file: String,
+    pub line: usize,
+    #[serde(flatten)]
+    pub kind: TypeKind,
+}
+
+impl TypeDef {
+    pub fn opcode(&self) -> Option<&Opcode> {
+        match &self.kind {
+            TypeKind::Struct { opcode, .. } => opcode.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// One leaf of a word, flattened: what a byte-by-byte table shows.
+#[derive(Debug, Clone)]
+pub struct Leaf<'m> {
+    /// Dotted path from the word, with `[i]` for array elements.
+    pub path: String,
+    /// Absolute byte offset in the word.
+    pub offset: usize,
+    pub size: usize,
+    /// Bit range within the container for bitfield sub-fields.
+    pub bits: Option<(u32, u32)>,
+    pub type_name: String,
+    pub doc: &'m str,
+    pub role: Role,
+    pub confidence: &'m Confidence,
+    pub evidence: &'m [Evidence],
+    pub alternatives: &'m [Alternative],
+    /// The union arm this leaf belongs to, if any (`src_start_addr.addr_var`).
+    pub variant: Option<String>,
+}
+
+impl Model {
+    pub fn ty(&self, index: usize) -> &TypeDef {
+        &self.types[index]
+    }
+
+    pub fn type_by_name(&self, name: &str) -> Option<&TypeDef> {
+        self.types.iter().find(|t| t.name == name)
+    }
+
+    pub fn size_of(&self, ty: &TypeRef) -> usize {
+        match ty {
+            TypeRef::Int { int } => int.size(),
+            TypeRef::Named { index, .. } => self.types[*index].size,
+            TypeRef::Array { elem, len } => self.size_of(elem) * len,
+        }
+    }
+
+    /// The top-level words (structs bound to an opcode), in spec order.
+    pub fn words(&self) -> impl Iterator<Item = &TypeDef> {
+        self.types.iter().filter(|t| t.opcode().is_some())
+    }
+
+    pub fn arch_names(&self) -> Vec<&str> {
+        self.archs.iter().map(|a| a.name.as_str()).collect()
+    }
+
+    /// Leaves of a word in offset order; union arms are listed one after another.
+    pub fn leaves<'m>(&'m self, word: &'m TypeDef) -> Vec<Leaf<'m>> {
+        let mut out = Vec::new();
+        if let TypeKind::Struct { fields, .. } = &word.kind {
+            for f in fields {
+                self.push_field_leaves(f, "", 0, None, &mut out);
+            }
+        }
+        out
+    }
+
+    fn push_field_leaves<'m>(
+        &'m self,
+        f: &'m Field,
+        prefix: &str,
+        base: usize,
+        variant: Option<&str>,
+        out: &mut Vec<Leaf<'m>>,
+    ) {
+        let path = format!("{prefix}{}", f.name);
+        self.push_type_leaves(f, &f.ty, path, base + f.offset, variant, out);
+    }
+
+    fn push_type_leaves<'m>(
+        &'m self,
+        f: &'m Field,
+        ty: &TypeRef,
+        path: String,
+        offset: usize,
+        variant: Option<&str>,
+        out: &mut Vec<Leaf<'m>>,
+    ) {
+        let leaf = |path: String, size: usize, bits, type_name: String| Leaf {
+            path,
+            offset,
+            size,
+            bits,
+            type_name,
+            doc: &f.doc,
+            role: f.role,
+            confidence: &f.confidence,
+            evidence: &f.evidence,
+            alternatives: &f.alternatives,
+            variant: variant.map(str::to_string),
+        };
+        match ty {
+            TypeRef::Int { int } => out.push(leaf(path, int.size(), None, int.rust().into())),
+            TypeRef::Array { elem, len } => {
+                if f.role != Role::Data || matches!(**elem, TypeRef::Int { .. }) {
+                    out.push(leaf(path, self.size_of(ty), None, ty.spelling()));
+                    return;
+                }
+                let esize = self.size_of(elem);
+                for i in 0..*len {
+                    let p = format!("{path}[{i}]");
+                    self.push_type_leaves(f, elem, p, offset + i * esize, variant, out);
+                }
+            }
+            TypeRef::Named { index, name } => {
+                let t = &self.types[*index];
+                match &t.kind {
+                    TypeKind::Enum { .. } | TypeKind::Flags { .. } => {
+                        out.push(leaf(path, t.size, None, name.clone()))
+                    }
+                    TypeKind::Bitfield { fields, .. } => {
+                        for b in fields {
+                            out.push(Leaf {
+                                path: format!("{path}.{}", b.name),
+                                offset,
+                                size: t.size,
+                                bits: Some((b.lsb, b.width)),
+                                type_name: match &b.ty {
+                                    BitsType::Uint => format!("u{}", b.width),
+                                    BitsType::Named { name, .. } => name.clone(),
+                                },
+                                doc: &b.doc,
+                                role: b.role,
+                                confidence: &b.confidence,
+                                evidence: &b.evidence,
+                                alternatives: &b.alternatives,
+                                variant: variant.map(str::to_string),
+                            });
+                        }
+                    }
+                    TypeKind::Struct { fields, .. } => {
+                        let prefix = format!("{path}.");
+                        for sub in fields {
+                            self.push_field_leaves(sub, &prefix, offset, variant, out);
+                        }
+                    }
+                    TypeKind::Union {
+                        discriminator,
+                        variants,
+                    } => {
+                        let prefix = format!("{path}.");
+                        self.push_field_leaves(discriminator, &prefix, offset, variant, out);
+                        for v in variants {
+                            let vprefix = format!("{path}.{}.", v.name);
+                            let vname = format!("{path}.{}", v.name);
+                            for sub in &v.fields {
+                                self.push_field_leaves(sub, &vprefix, offset, Some(&vname), out);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

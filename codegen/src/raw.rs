@@ -1,0 +1,278 @@
+//! The spec files as written: one serde struct per TOML table, with spans kept on every
+//! value the loader may need to point at in an error. Nothing here is resolved yet; see
+//! `loader` for the checks and `model` for the result.
+
+use serde::Deserialize;
+use serde_spanned::Spanned;
+
+/// One `spec/**/*.toml` file. Any file may hold any kind of declaration.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFile {
+    /// The common confidence ordering every scale maps onto (declared once).
+    pub confidence: Option<RawCommonConfidence>,
+    #[serde(default)]
+    pub scale: Vec<RawScale>,
+    #[serde(default)]
+    pub source: Vec<RawSource>,
+    #[serde(default)]
+    pub arch: Vec<RawArch>,
+    #[serde(default, rename = "enum")]
+    pub enums: Vec<RawEnum>,
+    #[serde(default)]
+    pub flags: Vec<RawFlags>,
+    #[serde(default)]
+    pub bitfield: Vec<RawBitfield>,
+    #[serde(default, rename = "struct")]
+    pub structs: Vec<RawStruct>,
+    #[serde(default)]
+    pub union: Vec<RawUnion>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCommonConfidence {
+    /// Strongest first.
+    pub levels: Vec<RawCommonLevel>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCommonLevel {
+    pub name: Spanned<String>,
+    pub doc: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScale {
+    pub name: Spanned<String>,
+    pub doc: String,
+    /// Strongest first; each tag maps onto a common level.
+    pub levels: Vec<RawScaleLevel>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScaleLevel {
+    pub tag: Spanned<String>,
+    pub common: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSource {
+    pub id: Spanned<String>,
+    pub title: String,
+    pub file: String,
+    /// The confidence scale this document's own tags use.
+    pub scale: Spanned<String>,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawArch {
+    pub name: Spanned<String>,
+    /// NeuronCore generation (NC-vN).
+    pub nc: u8,
+    pub doc: String,
+}
+
+/// One piece of evidence for a declaration: which source says it, and how.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEvidence {
+    /// Document id and section, e.g. `"seed-004 §2"`.
+    pub source: Spanned<String>,
+    /// The name this source uses, when it differs from the declaration's (an alias).
+    pub name: Option<String>,
+    /// The assert / `_STRUCT` / `instr.<field>` string that names it.
+    pub names: Option<String>,
+    /// The store site, disassembly line or probe output that pins it.
+    pub pin: Option<String>,
+    /// Where the value written there comes from.
+    pub value: Option<String>,
+    /// This record's own tag; defaults to the declaration's.
+    pub confidence: Option<Spanned<String>>,
+    pub note: Option<String>,
+}
+
+/// A reading of the same bytes that another source gives and that disagrees with the
+/// primary one. Never dropped: decoders show it, docs list it on the conflicts page.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAlternative {
+    pub name: Spanned<String>,
+    #[serde(rename = "type")]
+    pub ty: Option<Spanned<String>>,
+    pub doc: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+}
+
+/// A member of a struct or union variant, placed by byte offset.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawField {
+    pub off: Spanned<u64>,
+    /// Optional cross-check of the type's size, as the source tables list it.
+    pub size: Option<Spanned<u64>>,
+    pub name: Spanned<String>,
+    #[serde(rename = "type")]
+    pub ty: Option<Spanned<String>>,
+    pub doc: Option<String>,
+    pub confidence: Option<Spanned<String>>,
+    #[serde(default)]
+    pub evidence: Vec<RawEvidence>,
+    /// Bytes the sources name as reserved / padding.
+    #[serde(default)]
+    pub reserved: bool,
+    /// Bytes whose meaning no source gives: kept raw, shown as unknown.
+    #[serde(default)]
+    pub unknown: bool,
+    #[serde(default)]
+    pub alternatives: Vec<RawAlternative>,
+}
+
+/// A sub-field of a bitfield container, placed by bit range (`"3"` or `"0..2"`, inclusive,
+/// LSB = 0 as the packed C bitfields list them).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBits {
+    pub bits: Spanned<String>,
+    pub name: Spanned<String>,
+    #[serde(rename = "type")]
+    pub ty: Option<Spanned<String>>,
+    pub doc: Option<String>,
+    pub confidence: Option<Spanned<String>>,
+    #[serde(default)]
+    pub evidence: Vec<RawEvidence>,
+    #[serde(default)]
+    pub reserved: bool,
+    #[serde(default)]
+    pub unknown: bool,
+    #[serde(default)]
+    pub alternatives: Vec<RawAlternative>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEnum {
+    pub name: Spanned<String>,
+    pub c_name: String,
+    /// Prefix of the C enumerators; defaults to `c_name + "_"`.
+    pub c_prefix: Option<String>,
+    pub repr: Spanned<String>,
+    pub doc: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+    pub values: Vec<RawEnumerator>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEnumerator {
+    pub name: Spanned<String>,
+    pub value: Spanned<u64>,
+    pub doc: Option<String>,
+    /// Architectures that have this enumerator; all of them when absent.
+    pub arch: Option<Vec<Spanned<String>>>,
+    /// Other spellings of the same value, each with the source that uses it.
+    #[serde(default)]
+    pub aliases: Vec<RawAlias>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAlias {
+    pub name: Spanned<String>,
+    pub source: Spanned<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFlags {
+    pub name: Spanned<String>,
+    pub c_name: String,
+    pub c_prefix: Option<String>,
+    pub repr: Spanned<String>,
+    pub doc: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+    /// The name the sources give the all-clear value, if any (`MARKER_IMM`).
+    pub none: Option<String>,
+    pub bits: Vec<RawFlagBit>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFlagBit {
+    pub name: Spanned<String>,
+    pub bit: Spanned<u64>,
+    pub doc: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBitfield {
+    pub name: Spanned<String>,
+    pub c_name: String,
+    pub repr: Spanned<String>,
+    pub doc: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+    pub fields: Vec<RawBits>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStruct {
+    pub name: Spanned<String>,
+    pub c_name: String,
+    pub size: Spanned<u64>,
+    /// The `OPCODE` enumerator this word is bound to (`struct2opcode`); absent for
+    /// nested types such as HEADER.
+    pub opcode: Option<Spanned<String>>,
+    /// Architectures that ship this struct; all of them when absent.
+    pub arch: Option<Vec<Spanned<String>>>,
+    /// The word this one extends, positionally (it must come right after it).
+    pub follows: Option<Spanned<String>>,
+    pub doc: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+    #[serde(default)]
+    pub field: Vec<RawField>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawUnion {
+    pub name: Spanned<String>,
+    pub c_name: String,
+    pub size: Spanned<u64>,
+    pub doc: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+    /// The member whose value chooses the variant.
+    pub discriminator: RawField,
+    pub variant: Vec<RawVariant>,
+}
+
+/// A union arm, taken when `discriminator & mask == value` (first match wins) or, for
+/// the one `default` arm, when nothing else matches.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawVariant {
+    pub name: Spanned<String>,
+    pub mask: Option<Spanned<u64>>,
+    pub value: Option<Spanned<u64>>,
+    #[serde(default)]
+    pub default: bool,
+    pub doc: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+    #[serde(default)]
+    pub field: Vec<RawField>,
+}

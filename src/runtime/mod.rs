@@ -1,0 +1,10 @@
+//! Support the generated code is written against: fixed-offset byte access, run-time
+//! metadata, and the visitor that walks a decoded word. Downstream crates that generate
+//! their own words with `dmaspec-codegen` point the generator at this module.
+
+pub mod meta;
+pub mod visit;
+pub mod wire;
+
+mod error;
+pub use error::DecodeError;
