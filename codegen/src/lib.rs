@@ -94,6 +94,29 @@ impl Builder {
     }
 }
 
+/// One generated file: its path under `generated/` and its contents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Artifact {
+    pub path: String,
+    pub contents: String,
+}
+
+/// Every file of `generated/`, in a fixed order. The Rust copy is the same text `build.rs`
+/// writes to `OUT_DIR` (with the crate's own runtime path), checked in for readers.
+pub fn generate(model: &Model) -> Vec<Artifact> {
+    let mut files = vec![(
+        "rust/dmaspec.rs".to_string(),
+        emit::rust::render(model, "crate::runtime"),
+    )];
+    files.extend(emit::c::render(model));
+    files.extend(emit::markdown::render(model));
+    files.extend(emit::json::render(model));
+    files
+        .into_iter()
+        .map(|(path, contents)| Artifact { path, contents })
+        .collect()
+}
+
 fn io_errors(path: &Path, e: std::io::Error) -> SpecErrors {
     SpecErrors(vec![SpecError {
         file: path.to_path_buf(),

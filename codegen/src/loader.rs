@@ -718,6 +718,7 @@ impl Loader {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn fields(
         &mut self,
         at: At,

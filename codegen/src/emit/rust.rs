@@ -13,8 +13,12 @@ use crate::model::*;
 /// (`crate::runtime` inside dmaspec, `::dmaspec::runtime` downstream).
 pub fn render(model: &Model, runtime: &str) -> String {
     let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
-    let cx = Cx { model, rt };
-    let mut items = vec![cx.arch()];
+    let cx = Cx { model };
+    let mut items = vec![quote! {
+        #[allow(unused_imports)]
+        use #rt::{meta, visit, wire::{at, at_mut}, DecodeError};
+    }];
+    items.push(cx.arch());
     for t in &model.types {
         items.push(cx.type_def(t));
     }
@@ -30,7 +34,6 @@ pub fn render(model: &Model, runtime: &str) -> String {
 
 struct Cx<'m> {
     model: &'m Model,
-    rt: TokenStream,
 }
 
 fn ident(name: &str) -> syn::Ident {
@@ -46,6 +49,11 @@ fn opt_str(s: &Option<String>) -> TokenStream {
         Some(s) => quote!(Some(#s)),
         None => quote!(None),
     }
+}
+
+/// An unsuffixed integer literal, so the output reads `at::<24, 4, 64>` not `24usize`.
+fn n(v: usize) -> Literal {
+    Literal::usize_unsuffixed(v)
 }
 
 fn uint_for(width: u32) -> Int {
@@ -104,13 +112,11 @@ impl Cx<'_> {
     }
 
     fn confidence(&self, c: &Confidence) -> TokenStream {
-        let rt = &self.rt;
         let (tag, scale, level, rank) = (&c.tag, &c.scale, &c.level, c.rank);
-        quote!(#rt::meta::Confidence { tag: #tag, scale: #scale, level: #level, rank: #rank })
+        quote!(meta::Confidence { tag: #tag, scale: #scale, level: #level, rank: #rank })
     }
 
     fn evidence(&self, ev: &[Evidence]) -> TokenStream {
-        let rt = &self.rt;
         let items = ev.iter().map(|e| {
             let (source, cite) = (&e.source, &e.cite);
             let (name, names, pin, value, note) = (
@@ -121,48 +127,44 @@ impl Cx<'_> {
                 opt_str(&e.note),
             );
             let conf = self.confidence(&e.confidence);
-            quote!(#rt::meta::Evidence { source: #source, cite: #cite, name: #name, names: #names,
+            quote!(meta::Evidence { source: #source, cite: #cite, name: #name, names: #names,
                 pin: #pin, value: #value, confidence: #conf, note: #note })
         });
         quote!(&[#(#items),*])
     }
 
     fn alternatives(&self, alts: &[Alternative], primary: &str) -> TokenStream {
-        let rt = &self.rt;
         let items = alts.iter().map(|a| {
             let (name, doc) = (&a.name, &a.doc);
             let ty = a.ty.as_ref().map_or(primary.to_string(), TypeRef::spelling);
             let conf = self.confidence(&a.confidence);
             let ev = self.evidence(&a.evidence);
-            quote!(#rt::meta::Alternative { name: #name, type_name: #ty, doc: #doc, confidence: #conf, evidence: #ev })
+            quote!(meta::Alternative { name: #name, type_name: #ty, doc: #doc, confidence: #conf, evidence: #ev })
         });
         quote!(&[#(#items),*])
     }
 
     fn role(&self, r: Role) -> TokenStream {
-        let rt = &self.rt;
         match r {
-            Role::Data => quote!(#rt::meta::Role::Data),
-            Role::Reserved => quote!(#rt::meta::Role::Reserved),
-            Role::Unknown => quote!(#rt::meta::Role::Unknown),
+            Role::Data => quote!(meta::Role::Data),
+            Role::Reserved => quote!(meta::Role::Reserved),
+            Role::Unknown => quote!(meta::Role::Unknown),
         }
     }
 
     fn field_meta(&self, f: &Field) -> TokenStream {
-        let rt = &self.rt;
-        let (name, offset, size, doc) = (&f.name, f.offset, f.size, &f.doc);
+        let (name, offset, size, doc) = (&f.name, n(f.offset), n(f.size), &f.doc);
         let ty = f.ty.spelling();
         let role = self.role(f.role);
         let conf = self.confidence(&f.confidence);
         let ev = self.evidence(&f.evidence);
         let alts = self.alternatives(&f.alternatives, &ty);
-        quote!(#rt::meta::FieldMeta { name: #name, offset: #offset, size: #size, bits: None,
+        quote!(meta::FieldMeta { name: #name, offset: #offset, size: #size, bits: None,
             type_name: #ty, role: #role, doc: #doc, confidence: #conf, evidence: #ev, alternatives: #alts })
     }
 
     fn bits_meta(&self, b: &BitField, size: usize) -> TokenStream {
-        let rt = &self.rt;
-        let (name, lsb, width, doc) = (&b.name, b.lsb, b.width, &b.doc);
+        let (name, lsb, width, doc, size) = (&b.name, b.lsb, b.width, &b.doc, n(size));
         let ty = match &b.ty {
             BitsType::Uint => format!("u{}", b.width),
             BitsType::Named { name, .. } => name.clone(),
@@ -171,7 +173,7 @@ impl Cx<'_> {
         let conf = self.confidence(&b.confidence);
         let ev = self.evidence(&b.evidence);
         let alts = self.alternatives(&b.alternatives, &ty);
-        quote!(#rt::meta::FieldMeta { name: #name, offset: 0, size: #size, bits: Some((#lsb, #width)),
+        quote!(meta::FieldMeta { name: #name, offset: 0, size: #size, bits: Some((#lsb, #width)),
             type_name: #ty, role: #role, doc: #doc, confidence: #conf, evidence: #ev, alternatives: #alts })
     }
 
@@ -192,20 +194,20 @@ impl Cx<'_> {
 
     /// Expression reading type `t` at `off` of the byte array `b` (of size `m`).
     fn read_expr(&self, t: &TypeRef, off: usize, m: usize) -> TokenStream {
-        let rt = &self.rt;
-        let size = self.model.size_of(t);
+        let size = n(self.model.size_of(t));
+        let (off_l, m_l) = (n(off), n(m));
         match t {
             TypeRef::Int { int } => {
                 let ty = int_ty(*int);
-                quote!(#ty::from_le_bytes(*#rt::wire::at::<#off, #size, #m>(b)))
+                quote!(#ty::from_le_bytes(*at::<#off_l, #size, #m_l>(b)))
             }
             TypeRef::Named { name, .. } => {
                 let id = ident(name);
-                quote!(#id::read(#rt::wire::at::<#off, #size, #m>(b)))
+                quote!(#id::read(at::<#off_l, #size, #m_l>(b)))
             }
             TypeRef::Array { elem, len } => {
                 if **elem == (TypeRef::Int { int: Int::U8 }) {
-                    return quote!(*#rt::wire::at::<#off, #size, #m>(b));
+                    return quote!(*at::<#off_l, #size, #m_l>(b));
                 }
                 let es = self.model.size_of(elem);
                 let items = (0..*len).map(|i| self.read_expr(elem, off + i * es, m));
@@ -216,16 +218,16 @@ impl Cx<'_> {
 
     /// Statements writing `value` (an expression of type `t`) at `off` of `b`.
     fn write_stmts(&self, t: &TypeRef, value: TokenStream, off: usize, m: usize) -> TokenStream {
-        let rt = &self.rt;
-        let size = self.model.size_of(t);
+        let size = n(self.model.size_of(t));
+        let (off_l, m_l) = (n(off), n(m));
         match t {
             TypeRef::Int { .. } => {
-                quote!(*#rt::wire::at_mut::<#off, #size, #m>(b) = #value.to_le_bytes();)
+                quote!(*at_mut::<#off_l, #size, #m_l>(b) = #value.to_le_bytes();)
             }
-            TypeRef::Named { .. } => quote!(#value.write(#rt::wire::at_mut::<#off, #size, #m>(b));),
+            TypeRef::Named { .. } => quote!(#value.write(at_mut::<#off_l, #size, #m_l>(b));),
             TypeRef::Array { elem, len } => {
                 if **elem == (TypeRef::Int { int: Int::U8 }) {
-                    return quote!(*#rt::wire::at_mut::<#off, #size, #m>(b) = #value;);
+                    return quote!(*at_mut::<#off_l, #size, #m_l>(b) = #value;);
                 }
                 let es = self.model.size_of(elem);
                 let stmts = (0..*len).map(|i| {
@@ -239,25 +241,25 @@ impl Cx<'_> {
 
     /// Statements visiting `value` of type `t`, described by `meta`, at `base + off`.
     fn visit_stmts(&self, t: &TypeRef, value: TokenStream, meta: TokenStream, off: usize) -> TokenStream {
-        let rt = &self.rt;
+        let off_l = n(off);
         match t {
             TypeRef::Int { int } => {
                 let v = if int.signed() {
-                    quote!(#rt::visit::Value::Signed(#value as i64))
+                    quote!(visit::Value::Signed(#value as i64))
                 } else {
-                    quote!(#rt::visit::Value::Unsigned(#value as u64))
+                    quote!(visit::Value::Unsigned(#value as u64))
                 };
-                quote!(v.value(#meta, base + #off, #v);)
+                quote!(v.value(#meta, base + #off_l, #v);)
             }
             TypeRef::Named { name, index } => {
                 let id = ident(name);
                 match &self.model.ty(*index).kind {
                     TypeKind::Enum { .. } | TypeKind::Flags { .. } => {
-                        quote!(v.value(#meta, base + #off, #value.value(arch));)
+                        quote!(v.value(#meta, base + #off_l, #value.value(arch));)
                     }
                     _ => {
                         let _ = id;
-                        quote!(#value.visit(#meta, v, base + #off, arch);)
+                        quote!(#value.visit(#meta, v, base + #off_l, arch);)
                     }
                 }
             }
@@ -268,9 +270,9 @@ impl Cx<'_> {
                     self.visit_stmts(elem, val, meta.clone(), off + i * es)
                 });
                 quote! {
-                    v.enter(#meta, base + #off, #rt::visit::Group::Array);
+                    v.enter(#meta, base + #off_l, visit::Group::Array);
                     #(#items)*
-                    v.leave(#rt::visit::Group::Array);
+                    v.leave(visit::Group::Array);
                 }
             }
         }
@@ -289,10 +291,9 @@ impl Cx<'_> {
     }
 
     fn enum_def(&self, t: &TypeDef, repr: Int, values: &[Enumerator]) -> TokenStream {
-        let rt = &self.rt;
         let name = ident(&t.name);
         let ty = int_ty(repr);
-        let repr_size = repr.size();
+        let repr_size = n(repr.size());
         let doc = doc_attr(&t.doc, &t.confidence);
         let ids: Vec<_> = values.iter().map(|v| ident(&v.name)).collect();
         let vals: Vec<_> = values.iter().map(|v| lit(v.value, repr)).collect();
@@ -313,7 +314,7 @@ impl Cx<'_> {
         let metas = values.iter().map(|v| {
             let (n, val, c) = (&v.name, v.value, &v.c_name);
             let aliases = v.aliases.iter().map(|a| a.name.as_str());
-            quote!(#rt::meta::EnumeratorMeta { name: #n, value: #val, c_name: #c, aliases: &[#(#aliases),*] })
+            quote!(meta::EnumeratorMeta { name: #n, value: #val, c_name: #c, aliases: &[#(#aliases),*] })
         });
         let arch_arms = values.iter().filter(|v| !v.arch.is_empty()).map(|v| {
             let id = ident(&v.name);
@@ -335,7 +336,7 @@ impl Cx<'_> {
             }
             impl Default for #name { fn default() -> Self { #default } }
             impl #name {
-                pub const ENUMERATORS: &'static [#rt::meta::EnumeratorMeta] = &[#(#metas),*];
+                pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[#(#metas),*];
                 #[inline]
                 pub const fn from_raw(raw: #ty) -> Self {
                     match raw { #(#vals => Self::#ids,)* other => Self::Other(other) }
@@ -362,25 +363,24 @@ impl Cx<'_> {
                 pub fn read(b: &[u8; #repr_size]) -> Self { Self::from_raw(#ty::from_le_bytes(*b)) }
                 #[inline]
                 pub fn write(&self, b: &mut [u8; #repr_size]) { *b = self.raw().to_le_bytes(); }
-                pub fn value(self, arch: Arch) -> #rt::visit::Value {
-                    #rt::visit::Value::Enum { raw: self.raw() as u64, name: self.name_in(arch) }
+                pub fn value(self, arch: Arch) -> visit::Value {
+                    visit::Value::Enum { raw: self.raw() as u64, name: self.name_in(arch) }
                 }
             }
         }
     }
 
     fn flags_def(&self, t: &TypeDef, repr: Int, bits: &[FlagBit]) -> TokenStream {
-        let rt = &self.rt;
         let name = ident(&t.name);
         let ty = int_ty(repr);
-        let size = repr.size();
+        let size = n(repr.size());
         let doc = doc_attr(&t.doc, &t.confidence);
         let ids: Vec<_> = bits.iter().map(|b| ident(&b.name)).collect();
         let shifts: Vec<_> = bits.iter().map(|b| Literal::u32_unsuffixed(b.bit)).collect();
         let docs: Vec<_> = bits.iter().map(|b| format!(" `{}` (bit {}): {}", b.c_name, b.bit, b.doc)).collect();
         let metas = bits.iter().map(|b| {
             let (n, bit, d) = (&b.name, b.bit, &b.doc);
-            quote!(#rt::meta::FlagMeta { name: #n, bit: #bit, doc: #d })
+            quote!(meta::FlagMeta { name: #n, bit: #bit, doc: #d })
         });
         quote! {
             #doc
@@ -388,31 +388,30 @@ impl Cx<'_> {
             pub struct #name(pub #ty);
             impl #name {
                 #( #[doc = #docs] pub const #ids: Self = Self(1 << #shifts); )*
-                pub const BITS: &'static [#rt::meta::FlagMeta] = &[#(#metas),*];
+                pub const BITS: &'static [meta::FlagMeta] = &[#(#metas),*];
                 #[inline] pub const fn from_raw(raw: #ty) -> Self { Self(raw) }
                 #[inline] pub const fn raw(self) -> #ty { self.0 }
                 /// Whether every bit of `other` is set.
                 #[inline] pub const fn contains(self, other: Self) -> bool { self.0 & other.0 == other.0 }
                 #[inline] pub fn read(b: &[u8; #size]) -> Self { Self(#ty::from_le_bytes(*b)) }
                 #[inline] pub fn write(&self, b: &mut [u8; #size]) { *b = self.0.to_le_bytes(); }
-                pub fn value(self, _arch: Arch) -> #rt::visit::Value {
-                    #rt::visit::Value::Flags { raw: self.0 as u64, bits: Self::BITS }
+                pub fn value(self, _arch: Arch) -> visit::Value {
+                    visit::Value::Flags { raw: self.0 as u64, bits: Self::BITS }
                 }
             }
         }
     }
 
     fn bitfield_def(&self, t: &TypeDef, repr: Int, fields: &[BitField]) -> TokenStream {
-        let rt = &self.rt;
         let name = ident(&t.name);
         let ty = int_ty(repr);
-        let size = repr.size();
+        let size = n(repr.size());
         let doc = doc_attr(&t.doc, &t.confidence);
         let mut decls = Vec::new();
         let mut reads = Vec::new();
         let mut writes = Vec::new();
         let mut visits = Vec::new();
-        let metas: Vec<_> = fields.iter().map(|b| self.bits_meta(b, size)).collect();
+        let metas: Vec<_> = fields.iter().map(|b| self.bits_meta(b, repr.size())).collect();
         for (i, b) in fields.iter().enumerate() {
             let id = ident(&b.name);
             let fdoc = doc_attr(
@@ -428,7 +427,7 @@ impl Cx<'_> {
                     decls.push(quote!(#fdoc pub #id: #fty,));
                     reads.push(quote!(#id: #raw as #fty,));
                     writes.push(quote!(| ((self.#id as #ty & #mask) << #shift)));
-                    visits.push(quote!(v.value(&Self::FIELDS[#i], base, #rt::visit::Value::Unsigned(self.#id as u64));));
+                    visits.push(quote!(v.value(&Self::FIELDS[#i], base, visit::Value::Unsigned(self.#id as u64));));
                 }
                 BitsType::Named { name, index } => {
                     let nt = ident(name);
@@ -449,7 +448,7 @@ impl Cx<'_> {
             pub struct #name { #(#decls)* }
             impl #name {
                 pub const SIZE: usize = #size;
-                pub const FIELDS: &'static [#rt::meta::FieldMeta] = &[#(#metas),*];
+                pub const FIELDS: &'static [meta::FieldMeta] = &[#(#metas),*];
                 #[inline]
                 pub const fn from_raw(raw: #ty) -> Self { Self { #(#reads)* } }
                 /// The packed value; sub-field values wider than their bits are truncated.
@@ -457,11 +456,11 @@ impl Cx<'_> {
                 pub const fn raw(&self) -> #ty { 0 #(#writes)* }
                 #[inline] pub fn read(b: &[u8; #size]) -> Self { Self::from_raw(#ty::from_le_bytes(*b)) }
                 #[inline] pub fn write(&self, b: &mut [u8; #size]) { *b = self.raw().to_le_bytes(); }
-                pub fn visit(&self, meta: &'static #rt::meta::FieldMeta, v: &mut impl #rt::visit::Visitor, base: usize, arch: Arch) {
+                pub fn visit(&self, meta: &'static meta::FieldMeta, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
                     let _ = arch;
-                    v.enter(meta, base, #rt::visit::Group::Bitfield);
+                    v.enter(meta, base, visit::Group::Bitfield);
                     #(#visits)*
-                    v.leave(#rt::visit::Group::Bitfield);
+                    v.leave(visit::Group::Bitfield);
                 }
             }
         }
@@ -477,9 +476,8 @@ impl Cx<'_> {
         opcode: Option<&Opcode>,
         skip_visit: Option<&str>,
     ) -> TokenStream {
-        let rt = &self.rt;
         let id = ident(name);
-        let size = t.size;
+        let size = n(t.size);
         let doc = doc_attr(&t.doc, &t.confidence);
         let metas: Vec<_> = fields.iter().map(|f| self.field_meta(f)).collect();
         let decls = fields.iter().map(|f| {
@@ -498,12 +496,12 @@ impl Cx<'_> {
         });
         let reads = fields.iter().map(|f| {
             let fid = ident(&f.name);
-            let e = self.read_expr(&f.ty, f.offset, size);
+            let e = self.read_expr(&f.ty, f.offset, t.size);
             quote!(#fid: #e,)
         });
         let writes = fields.iter().map(|f| {
             let fid = ident(&f.name);
-            self.write_stmts(&f.ty, quote!(self.#fid), f.offset, size)
+            self.write_stmts(&f.ty, quote!(self.#fid), f.offset, t.size)
         });
         let visits = fields.iter().enumerate().filter(|(_, f)| Some(f.name.as_str()) != skip_visit).map(|(i, f)| {
             let fid = ident(&f.name);
@@ -516,18 +514,18 @@ impl Cx<'_> {
             pub struct #id { #(#decls)* }
             impl #id {
                 pub const SIZE: usize = #size;
-                pub const FIELDS: &'static [#rt::meta::FieldMeta] = &[#(#metas),*];
+                pub const FIELDS: &'static [meta::FieldMeta] = &[#(#metas),*];
                 #[inline]
                 pub fn read(b: &[u8; #size]) -> Self { Self { #(#reads)* } }
                 #[inline]
                 pub fn write(&self, b: &mut [u8; #size]) { #(#writes)* }
-                pub fn visit(&self, meta: &'static #rt::meta::FieldMeta, v: &mut impl #rt::visit::Visitor, base: usize, arch: Arch) {
-                    v.enter(meta, base, #rt::visit::Group::Struct);
+                pub fn visit(&self, meta: &'static meta::FieldMeta, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+                    v.enter(meta, base, visit::Group::Struct);
                     self.visit_fields(v, base, arch);
-                    v.leave(#rt::visit::Group::Struct);
+                    v.leave(visit::Group::Struct);
                 }
                 /// Visits the members without opening a group for the struct itself.
-                pub fn visit_fields(&self, v: &mut impl #rt::visit::Visitor, base: usize, arch: Arch) {
+                pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
                     let _ = arch;
                     #(#visits)*
                 }
@@ -537,19 +535,18 @@ impl Cx<'_> {
     }
 
     fn word_impl(&self, id: &syn::Ident, t: &TypeDef, o: &Opcode) -> TokenStream {
-        let rt = &self.rt;
         let op = Literal::u8_suffixed(o.value);
         let name = &t.name;
         let leaves = self.model.leaves(t);
         let leaf_metas = leaves.iter().map(|l| {
-            let (path, off, size) = (&l.path, l.offset, l.size);
+            let (path, off, size) = (&l.path, n(l.offset), n(l.size));
             let bits = match l.bits {
                 Some((a, b)) => quote!(Some((#a, #b))),
                 None => quote!(None),
             };
             let variant = opt_str(&l.variant);
             let f = self.leaf_field_meta(l);
-            quote!(#rt::meta::LeafMeta { path: #path, offset: #off, size: #size, bits: #bits, variant: #variant, field: &#f })
+            quote!(meta::LeafMeta { path: #path, offset: #off, size: #size, bits: #bits, variant: #variant, field: &#f })
         });
         let c_name = &t.c_name;
         let archs = match &t.kind {
@@ -573,9 +570,9 @@ impl Cx<'_> {
                 };
                 /// Decodes a word; fails only if byte 0 is not this word's opcode.
                 #[inline]
-                pub fn decode(b: &[u8; 64]) -> Result<Self, #rt::DecodeError> {
+                pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
                     if b[0] != Self::OPCODE {
-                        return Err(#rt::DecodeError::WrongOpcode { expected: Self::OPCODE, found: b[0], name: Self::NAME });
+                        return Err(DecodeError::WrongOpcode { expected: Self::OPCODE, found: b[0], name: Self::NAME });
                     }
                     Ok(Self::read(b))
                 }
@@ -598,9 +595,8 @@ impl Cx<'_> {
 
     /// The metadata a flattened leaf points at (the member, or the bitfield sub-field).
     fn leaf_field_meta(&self, l: &Leaf) -> TokenStream {
-        let rt = &self.rt;
         let name = l.path.rsplit('.').next().unwrap_or(&l.path).to_string();
-        let (off, size, doc, ty) = (l.offset, l.size, l.doc, &l.type_name);
+        let (off, size, doc, ty) = (n(l.offset), n(l.size), l.doc, &l.type_name);
         let bits = match l.bits {
             Some((a, b)) => quote!(Some((#a, #b))),
             None => quote!(None),
@@ -609,18 +605,17 @@ impl Cx<'_> {
         let conf = self.confidence(l.confidence);
         let ev = self.evidence(l.evidence);
         let alts = self.alternatives(l.alternatives, ty);
-        quote!(#rt::meta::FieldMeta { name: #name, offset: #off, size: #size, bits: #bits,
+        quote!(meta::FieldMeta { name: #name, offset: #off, size: #size, bits: #bits,
             type_name: #ty, role: #role, doc: #doc, confidence: #conf, evidence: #ev, alternatives: #alts })
     }
 
     fn union_def(&self, t: &TypeDef, disc: &Field, variants: &[Variant]) -> TokenStream {
-        let rt = &self.rt;
         let id = ident(&t.name);
-        let size = t.size;
+        let size = n(t.size);
         let doc = doc_attr(&t.doc, &t.confidence);
         let mut arms = Vec::new();
         let mut arm_types = Vec::new();
-        let disc_read = self.read_expr(&disc.ty, disc.offset, size);
+        let disc_read = self.read_expr(&disc.ty, disc.offset, t.size);
         let disc_raw = match &disc.ty {
             TypeRef::Named { .. } => quote!(d.raw() as u64),
             _ => quote!(d as u64),
@@ -638,7 +633,7 @@ impl Cx<'_> {
             let arm_t = TypeDef {
                 name: arm_name.clone(),
                 c_name: String::new(),
-                size,
+                size: t.size,
                 doc: format!("The `{}` arm of [`{}`]. {}", v.name, t.name, v.doc),
                 confidence: v.confidence.clone(),
                 evidence: v.evidence.clone(),
@@ -657,7 +652,7 @@ impl Cx<'_> {
             let conf = self.confidence(&v.confidence);
             let ev = self.evidence(&v.evidence);
             let role = self.role(Role::Data);
-            variant_metas.push(quote!(#rt::meta::FieldMeta { name: #vname, offset: 0, size: #size, bits: None,
+            variant_metas.push(quote!(meta::FieldMeta { name: #vname, offset: 0, size: #size, bits: None,
                 type_name: #vname, role: #role, doc: #vdoc, confidence: #conf, evidence: #ev, alternatives: &[] }));
             let _ = i;
         }
@@ -675,8 +670,8 @@ impl Cx<'_> {
             impl Default for #id { fn default() -> Self { Self::read(&[0u8; #size]) } }
             impl #id {
                 pub const SIZE: usize = #size;
-                pub const DISCRIMINATOR: #rt::meta::FieldMeta = #disc_meta;
-                pub const VARIANTS: &'static [#rt::meta::FieldMeta] = &[#(#variant_metas),*];
+                pub const DISCRIMINATOR: meta::FieldMeta = #disc_meta;
+                pub const VARIANTS: &'static [meta::FieldMeta] = &[#(#variant_metas),*];
                 #[inline]
                 pub fn read(b: &[u8; #size]) -> Self {
                     let d = #disc_read;
@@ -692,24 +687,23 @@ impl Cx<'_> {
                 pub const fn variant(&self) -> &'static str {
                     match self { #(Self::#vids(_) => Self::VARIANTS[#idx].name,)* }
                 }
-                pub fn visit(&self, meta: &'static #rt::meta::FieldMeta, v: &mut impl #rt::visit::Visitor, base: usize, arch: Arch) {
-                    v.enter(meta, base, #rt::visit::Group::Union);
+                pub fn visit(&self, meta: &'static meta::FieldMeta, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+                    v.enter(meta, base, visit::Group::Union);
                     match self {
                         #(Self::#vids(a) => {
                             #disc_visit
-                            v.enter(&Self::VARIANTS[#idx], base, #rt::visit::Group::Struct);
+                            v.enter(&Self::VARIANTS[#idx], base, visit::Group::Struct);
                             a.visit_fields(v, base, arch);
-                            v.leave(#rt::visit::Group::Struct);
+                            v.leave(visit::Group::Struct);
                         })*
                     }
-                    v.leave(#rt::visit::Group::Union);
+                    v.leave(visit::Group::Union);
                 }
             }
         }
     }
 
     fn word_enum(&self) -> TokenStream {
-        let rt = &self.rt;
         let words: Vec<&TypeDef> = self.model.words().collect();
         let ids: Vec<_> = words.iter().map(|w| ident(&w.name)).collect();
         let arms = words.iter().map(|w| {
@@ -734,8 +728,8 @@ impl Cx<'_> {
                 /// The word this one must immediately follow (positional extensions).
                 pub follows: Option<&'static str>,
                 pub doc: &'static str,
-                pub fields: &'static [#rt::meta::FieldMeta],
-                pub leaves: &'static [#rt::meta::LeafMeta],
+                pub fields: &'static [meta::FieldMeta],
+                pub leaves: &'static [meta::LeafMeta],
             }
 
             /// Every word in the spec.
@@ -758,7 +752,7 @@ impl Cx<'_> {
                     match self { #(Word::#ids(_) => &#ids::META,)* }
                 }
                 /// Walks every field in offset order.
-                pub fn visit(&self, v: &mut impl #rt::visit::Visitor, arch: Arch) {
+                pub fn visit(&self, v: &mut impl visit::Visitor, arch: Arch) {
                     match self { #(Word::#ids(w) => w.visit_fields(v, 0, arch),)* }
                 }
             }
