@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod runtime;
+pub mod stream;
 
 /// The generated words and their types, named as in the spec.
 #[allow(non_camel_case_types, clippy::all)]

@@ -1,1 +1,73 @@
-fn main() {}
+//! `dmaspec`: generate the artifacts from the spec, and decode instruction streams.
+
+mod cli;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use dmaspec::Arch;
+
+use cli::decode::DecodeArgs;
+use cli::generate::GenArgs;
+
+#[derive(Parser)]
+#[command(name = "dmaspec", version, about = "Neuron TPB DMA instruction words: generate, decode")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Regenerate generated/ (Rust copy, C headers, Markdown, JSON) from spec/.
+    Gen {
+        /// Spec directory.
+        #[arg(long, default_value = "spec")]
+        spec: PathBuf,
+        /// Output directory.
+        #[arg(long, default_value = "generated")]
+        out: PathBuf,
+        /// Write nothing; exit 1 and name the files that would change.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Decode a stream of 64-byte words (raw binary, or hex text with --hex).
+    Decode {
+        /// Architecture: sunda, cayman, mariana, maverick.
+        #[arg(long, default_value = "cayman", value_parser = parse_arch)]
+        arch: Arch,
+        /// Input is hex text (whitespace and `#` comments ignored).
+        #[arg(long)]
+        hex: bool,
+        /// Print one JSON document instead of tables.
+        #[arg(long)]
+        json: bool,
+        /// Input file; `-` or absent for stdin.
+        input: Option<PathBuf>,
+    },
+}
+
+fn parse_arch(s: &str) -> Result<Arch, String> {
+    Arch::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Arch::ALL.iter().map(|a| a.name()).collect();
+        format!("unknown architecture `{s}` (one of: {})", names.join(", "))
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Gen { spec, out, check } => cli::generate::run(&GenArgs { spec, out, check }),
+        Command::Decode { arch, hex, json, input } => {
+            cli::decode::run(&DecodeArgs { arch, hex, json, input })
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("dmaspec: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! `dmaspec decode`: a stream of words in, one table or one JSON document out, written as
+//! the words are read.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use dmaspec::Arch;
+use dmaspec::stream::{Decoded, Decoder, WORD_SIZE};
+use serde_json::{Map, Value as Json, json};
+
+use super::input::{self, InputError, WordReader};
+use super::json::JsonFields;
+use super::table::{self, TableRows};
+use super::{CliError, hex_string};
+
+pub struct DecodeArgs {
+    pub arch: Arch,
+    pub hex: bool,
+    pub json: bool,
+    pub input: Option<PathBuf>,
+}
+
+/// One decoded word, as the JSON shape has it.
+pub fn instruction_json(index: usize, offset: usize, bytes: &[u8; WORD_SIZE], d: &Decoded, arch: Arch) -> Json {
+    let mut obj = Map::new();
+    obj.insert("index".into(), json!(index));
+    obj.insert("offset".into(), json!(offset));
+    obj.insert("opcode".into(), json!(bytes[0]));
+    match d {
+        Decoded::Word { word, extends } => {
+            obj.insert("struct".into(), json!(word.meta().name));
+            if let Some(i) = extends {
+                obj.insert("extension_of".into(), json!(i));
+            }
+            let mut v = JsonFields::new();
+            word.visit(&mut v, arch);
+            let (fields, alternatives) = v.finish();
+            obj.insert("fields".into(), fields);
+            if !alternatives.is_empty() {
+                obj.insert("alternatives".into(), Json::Object(alternatives));
+            }
+        }
+        Decoded::UnknownOpcode => {
+            obj.insert("struct".into(), Json::Null);
+            obj.insert("raw_hex".into(), json!(hex_string(bytes)));
+        }
+        Decoded::Orphan { name, follows } => {
+            obj.insert("struct".into(), Json::Null);
+            obj.insert("raw_hex".into(), json!(hex_string(bytes)));
+            obj.insert("error".into(), json!(orphan_message(name, follows)));
+        }
+    }
+    Json::Object(obj)
+}
+
+fn orphan_message(name: &str, follows: &str) -> String {
+    format!("{name} must immediately follow {follows}; this one does not, so it is not decoded")
+}
+
+fn table_text(index: usize, offset: usize, bytes: &[u8; WORD_SIZE], d: &Decoded, arch: Arch) -> String {
+    let head = format!("#{index}  offset {offset} ({offset:#06x})  opcode {:#04x}", bytes[0]);
+    match d {
+        Decoded::Word { word, extends } => {
+            let mut rows = TableRows::default();
+            word.visit(&mut rows, arch);
+            let ext = extends.map_or(String::new(), |i| format!("  (extension of #{i})"));
+            format!("{head}  {}{ext}\n{}", word.meta().name, table::render(&rows.rows))
+        }
+        Decoded::UnknownOpcode => format!(
+            "{head}  unknown opcode (no word in {})\n  raw {}\n",
+            arch.name(),
+            hex_string(bytes)
+        ),
+        Decoded::Orphan { name, follows } => format!(
+            "{head}  {}\n  raw {}\n",
+            orphan_message(name, follows),
+            hex_string(bytes)
+        ),
+    }
+}
+
+pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
+    let reader = input::open(args.input.as_deref()).map_err(|e| CliError::Input(InputError::Io(e)))?;
+    let mut words = WordReader::new(reader, args.hex);
+    let mut decoder = Decoder::new(args.arch);
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if args.json {
+        out.write_all(b"{\"instructions\":[")?;
+    }
+    let mut result = Ok(());
+    loop {
+        let offset = words.offset();
+        let bytes = match words.next_word() {
+            Ok(Some(b)) => b,
+            Ok(None) => break,
+            Err(e) => {
+                result = Err(CliError::Input(e));
+                break;
+            }
+        };
+        let index = decoder.index();
+        let d = decoder.push(&bytes);
+        if args.json {
+            if index > 0 {
+                out.write_all(b",")?;
+            }
+            out.write_all(b"\n")?;
+            serde_json::to_writer(&mut out, &instruction_json(index, offset, &bytes, &d, args.arch))
+                .map_err(io::Error::from)?;
+        } else {
+            if index > 0 {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(table_text(index, offset, &bytes, &d, args.arch).as_bytes())?;
+        }
+    }
+    if args.json {
+        out.write_all(b"\n]}\n")?;
+    }
+    out.flush()?;
+    result
+}

@@ -1,0 +1,103 @@
+//! `decode --json`: each word as a JSON object mirroring the struct, built by a visitor.
+
+use dmaspec::runtime::meta::FieldMeta;
+use dmaspec::runtime::visit::{Group, Value, Visitor};
+use serde_json::{Map, Value as Json, json};
+
+use super::path::PathStack;
+
+/// Builds the `fields` object of one instruction, and its `alternatives`.
+pub struct JsonFields {
+    /// (key, container) per open group; the bottom one is the word itself.
+    stack: Vec<(&'static str, Json)>,
+    path: PathStack,
+    alternatives: Map<String, Json>,
+}
+
+impl JsonFields {
+    pub fn new() -> Self {
+        JsonFields {
+            stack: vec![("", Json::Object(Map::new()))],
+            path: PathStack::default(),
+            alternatives: Map::new(),
+        }
+    }
+
+    /// (fields, alternatives keyed by field path)
+    pub fn finish(mut self) -> (Json, Map<String, Json>) {
+        let fields = self.stack.pop().map_or(Json::Null, |(_, v)| v);
+        (fields, self.alternatives)
+    }
+
+    fn insert(&mut self, key: &'static str, v: Json) {
+        match self.stack.last_mut() {
+            Some((_, Json::Object(m))) => {
+                m.insert(key.to_string(), v);
+            }
+            Some((_, Json::Array(a))) => a.push(v),
+            _ => {}
+        }
+    }
+}
+
+/// A leaf as the JSON shape has it.
+pub fn leaf_json(v: Value) -> Json {
+    match v {
+        Value::Unsigned(u) => json!(u),
+        Value::Signed(i) => json!(i),
+        Value::Enum { raw, name } => json!({ "raw": raw, "name": name }),
+        Value::Flags { raw, .. } => {
+            let names: Vec<&str> = v.flag_names().collect();
+            json!({ "raw": raw, "flags": names })
+        }
+    }
+}
+
+/// The raw bits of a leaf, for showing the same bytes under another reading.
+pub fn raw_bits(v: Value) -> u64 {
+    match v {
+        Value::Unsigned(u) => u,
+        Value::Signed(i) => i as u64,
+        Value::Enum { raw, .. } | Value::Flags { raw, .. } => raw,
+    }
+}
+
+impl Visitor for JsonFields {
+    fn enter(&mut self, field: &'static FieldMeta, _offset: usize, group: Group) {
+        self.path.enter(field.name, group);
+        let container = match group {
+            Group::Array => Json::Array(Vec::new()),
+            _ => Json::Object(Map::new()),
+        };
+        self.stack.push((field.name, container));
+    }
+
+    fn leave(&mut self, _group: Group) {
+        self.path.leave();
+        if let Some((key, v)) = self.stack.pop() {
+            self.insert(key, v);
+        }
+    }
+
+    fn value(&mut self, field: &'static FieldMeta, _offset: usize, value: Value) {
+        let path = self.path.leaf(field.name);
+        if !field.alternatives.is_empty() {
+            let raw = raw_bits(value);
+            let alts: Vec<Json> = field
+                .alternatives
+                .iter()
+                .map(|a| {
+                    json!({
+                        "name": a.name,
+                        "type": a.type_name,
+                        "value": raw,
+                        "confidence": a.confidence.tag,
+                        "sources": a.evidence.iter().map(|e| e.cite).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            self.alternatives.insert(path, Json::Array(alts));
+        }
+        self.insert(field.name, leaf_json(value));
+    }
+}

@@ -1,0 +1,133 @@
+//! `decode` without `--json`: a readable table per word.
+
+use std::fmt::Write as _;
+
+use dmaspec::runtime::meta::{FieldMeta, Role};
+use dmaspec::runtime::visit::{Group, Value, Visitor};
+
+use super::path::PathStack;
+
+/// Collects the rows of one word's table.
+#[derive(Default)]
+pub struct TableRows {
+    path: PathStack,
+    pub rows: Vec<[String; 5]>,
+    /// Bytes of a reserved/unknown array being collected into one row.
+    raw: Option<(String, usize, &'static FieldMeta, Vec<u8>)>,
+}
+
+fn value_text(v: Value) -> (String, String) {
+    match v {
+        Value::Unsigned(u) if u > 9 => (format!("{u} ({u:#x})"), String::new()),
+        Value::Unsigned(u) => (u.to_string(), String::new()),
+        Value::Signed(i) => (i.to_string(), String::new()),
+        Value::Enum { raw, name } => (
+            format!("{raw:#x}"),
+            name.unwrap_or("(not an enumerator)").to_string(),
+        ),
+        Value::Flags { raw, .. } => {
+            let mut names: Vec<String> = v.flag_names().map(str::to_string).collect();
+            let rest = v.unnamed_flag_bits();
+            if rest != 0 {
+                names.push(format!("unnamed bits {rest:#x}"));
+            }
+            (format!("{raw:#04x}"), names.join("|"))
+        }
+    }
+}
+
+impl Visitor for TableRows {
+    fn enter(&mut self, field: &'static FieldMeta, offset: usize, group: Group) {
+        if group == Group::Array && field.role != Role::Data && field.type_name.starts_with("u8[") {
+            let path = self.path.leaf(field.name);
+            self.raw = Some((path, offset, field, Vec::new()));
+        }
+        self.path.enter(field.name, group);
+    }
+
+    fn leave(&mut self, _group: Group) {
+        self.path.leave();
+        if let Some((path, offset, field, bytes)) = self.raw.take() {
+            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let meaning = match field.role {
+                Role::Reserved => "reserved",
+                _ => "UNKNOWN (kept raw)",
+            };
+            self.rows.push([
+                format!("+{offset:#04x}"),
+                path,
+                hex,
+                meaning.to_string(),
+                confidence_text(field),
+            ]);
+        }
+    }
+
+    fn value(&mut self, field: &'static FieldMeta, offset: usize, value: Value) {
+        if let (Some((_, _, _, bytes)), Value::Unsigned(b)) = (self.raw.as_mut(), value) {
+            bytes.push(b as u8);
+            return;
+        }
+        let path = self.path.leaf(field.name);
+        let mut at = format!("+{offset:#04x}");
+        if let Some((lsb, width)) = field.bits {
+            if width == 1 {
+                let _ = write!(at, " b{lsb}");
+            } else {
+                let _ = write!(at, " b{lsb}..{}", lsb + width - 1);
+            }
+        }
+        let (val, mut meaning) = value_text(value);
+        match field.role {
+            Role::Data => {}
+            Role::Reserved => meaning = join(&meaning, "reserved"),
+            Role::Unknown => meaning = join(&meaning, "UNKNOWN (kept raw)"),
+        }
+        for a in field.alternatives {
+            meaning = join(&meaning, &format!("CONFLICT: also read as {}", a.name));
+        }
+        self.rows.push([at, path, val, meaning, confidence_text(field)]);
+    }
+}
+
+/// Unknown bytes have no confidence to show: nobody claims a meaning for them.
+fn confidence_text(field: &FieldMeta) -> String {
+    match field.role {
+        Role::Unknown => "-".to_string(),
+        _ => field.confidence.tag.to_string(),
+    }
+}
+
+fn join(a: &str, b: &str) -> String {
+    if a.is_empty() {
+        b.to_string()
+    } else {
+        format!("{a}; {b}")
+    }
+}
+
+/// Lays rows out in aligned columns.
+pub fn render(rows: &[[String; 5]]) -> String {
+    let header = ["offset", "field", "value", "meaning", "confidence"].map(String::from);
+    let mut widths = [0usize; 5];
+    for r in std::iter::once(&header).chain(rows) {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for r in std::iter::once(&header).chain(rows) {
+        let mut line = String::new();
+        for (i, (c, w)) in r.iter().zip(widths).enumerate() {
+            if i + 1 == r.len() {
+                line.push_str(c);
+            } else {
+                let _ = write!(line, "{c:<w$}  ");
+            }
+        }
+        out.push_str("  ");
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
