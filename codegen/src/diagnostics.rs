@@ -19,6 +19,9 @@ pub struct SpecError {
     pub message: String,
     /// Byte range in the file.
     pub span: Range<usize>,
+    /// The text of line `line` (without its line break), so that [`SpecErrors::render`]
+    /// can show it for specs loaded from strings and for files changed since.
+    pub source_line: String,
 }
 
 impl fmt::Display for SpecError {
@@ -60,13 +63,8 @@ impl SpecErrors {
         let mut out = term::termcolor::NoColor::new(Vec::new());
         let config = Config::default();
         for e in &self.0 {
-            let text = std::fs::read_to_string(&e.file).unwrap_or_default();
-            let id = files.add(e.file.display().to_string(), text.clone());
-            let span = if e.span.end <= text.len() {
-                e.span.clone()
-            } else {
-                0..0
-            };
+            let (text, span) = e.excerpt();
+            let id = files.add(e.file.display().to_string(), text);
             let diag = Diagnostic::error()
                 .with_message(&e.message)
                 .with_labels(vec![Label::primary(id, span)]);
@@ -79,6 +77,25 @@ impl SpecErrors {
     }
 }
 
+impl SpecError {
+    /// A stand-in for the file that has the offending line at its place (earlier lines
+    /// blank), and the error's span within it, cut at the end of that line.
+    fn excerpt(&self) -> (String, Range<usize>) {
+        let line = self.line.max(1);
+        let mut text = "\n".repeat(line - 1);
+        let col = self
+            .source_line
+            .char_indices()
+            .nth(self.column.max(1) - 1)
+            .map_or(self.source_line.len(), |(i, _)| i);
+        let start = text.len() + col;
+        let len = self.span.len().min(self.source_line.len() - col);
+        text.push_str(&self.source_line);
+        text.push('\n');
+        (text, start..start + len)
+    }
+}
+
 /// A spec file's text, for turning byte spans into lines and columns.
 pub(crate) struct SourceFile {
     pub path: PathBuf,
@@ -88,12 +105,14 @@ pub(crate) struct SourceFile {
 impl SourceFile {
     pub fn error(&self, span: Range<usize>, message: impl Into<String>) -> SpecError {
         let (line, column) = line_col(&self.text, span.start);
+        let source_line = self.text.lines().nth(line - 1).unwrap_or_default().to_string();
         SpecError {
             file: self.path.clone(),
             line,
             column,
             message: message.into(),
             span,
+            source_line,
         }
     }
 

@@ -47,6 +47,12 @@ pub fn load_files(root: &Path, files: Vec<(PathBuf, String)>) -> Result<Model, S
         loader.files.push(file);
     }
     let model = loader.resolve(raws);
+    // The checks run declaration kind by kind; report in file order, as documented.
+    let order = |e: &SpecError| {
+        let file = loader.files.iter().position(|f| f.path == e.file);
+        (file, e.span.start)
+    };
+    loader.errors.sort_by_key(order);
     if loader.errors.is_empty() {
         Ok(model)
     } else {
@@ -73,6 +79,7 @@ fn io_error(path: &Path, e: std::io::Error) -> SpecErrors {
         column: 1,
         message: format!("cannot read: {e}"),
         span: 0..0,
+        source_line: String::new(),
     }])
 }
 
@@ -890,16 +897,23 @@ impl Loader {
                 );
                 continue;
             }
+            // Report the first clash only, but claim every free bit of the range so that
+            // the gap check below does not also call them undeclared.
+            let mut clash = None;
             for bit in lsb..=msb {
-                if let Some(other) = &taken[bit as usize] {
-                    self.err(
-                        at,
-                        b.bits.span(),
-                        format!("bit {bit} of `{}` is also in `{other}`", b.name.get_ref()),
-                    );
-                    break;
+                match &taken[bit as usize] {
+                    Some(other) => {
+                        clash = clash.or_else(|| Some((bit, other.clone())));
+                    }
+                    None => taken[bit as usize] = Some(b.name.get_ref().clone()),
                 }
-                taken[bit as usize] = Some(b.name.get_ref().clone());
+            }
+            if let Some((bit, other)) = clash {
+                self.err(
+                    at,
+                    b.bits.span(),
+                    format!("bit {bit} of `{}` is also in `{other}`", b.name.get_ref()),
+                );
             }
             let bw = msb - lsb + 1;
             let ty = match &b.ty {
@@ -1141,8 +1155,16 @@ impl Loader {
                 }
                 Decl::Bitfield(r) => {
                     let TypeKind::Bitfield { fields, .. } = &model.types[index].kind else { continue };
-                    for (b, raw) in fields.iter().zip(sorted_bits(&r.fields)) {
+                    for b in fields {
                         let BitsType::Named { index: ti, name } = &b.ty else { continue };
+                        // Sub-fields rejected earlier are not in `fields`, so find this one's
+                        // declaration by name and position rather than by index.
+                        let Some(raw) = r.fields.iter().find(|x| {
+                            x.name.get_ref() == &b.name
+                                && parse_bits(x.bits.get_ref()).is_some_and(|(lsb, _)| lsb == b.lsb)
+                        }) else {
+                            continue;
+                        };
                         let too_wide = match &model.types[*ti].kind {
                             TypeKind::Enum { values, .. } => values.iter().find(|v| v.value > b.mask()).map(|v| format!("enumerator `{}` = {:#x}", v.name, v.value)),
                             TypeKind::Flags { bits, .. } => bits.iter().find(|f| f.bit >= b.width).map(|f| format!("flag `{}` (bit {})", f.name, f.bit)),
@@ -1161,12 +1183,6 @@ impl Loader {
             }
         }
     }
-}
-
-fn sorted_bits(raw: &[RawBits]) -> Vec<&RawBits> {
-    let mut v: Vec<&RawBits> = raw.iter().filter(|b| parse_bits(b.bits.get_ref()).is_some()).collect();
-    v.sort_by_key(|b| parse_bits(b.bits.get_ref()).map_or(0, |(l, _)| l));
-    v
 }
 
 fn check_ident(l: &mut Loader, at: At, name: &Spanned<String>) {

@@ -484,3 +484,80 @@ impl Model {
         }
     }
 }
+
+/// What one byte of a word holds, as the coverage summary counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByteClass {
+    /// Carries meaning; `rank` is the weakest common level (0 = strongest) among the
+    /// data leaves that touch the byte.
+    Data { rank: usize },
+    /// Only reserved leaves touch it.
+    Reserved,
+    /// An unknown leaf touches it (or, defensively, nothing does).
+    Unknown,
+}
+
+/// Helpers for the documentation targets: per-byte coverage and the architectures a word
+/// really ships on.
+impl Model {
+    /// Classifies every byte of `word` from [`Model::leaves`]. A bitfield sub-field touches
+    /// only the bytes of its container that its bit range spans; a union byte sees every
+    /// arm. Unknown wins over everything, then the weakest data level, then reserved.
+    pub fn byte_coverage(&self, word: &TypeDef) -> Vec<ByteClass> {
+        let size = word.size;
+        let mut covered = vec![false; size];
+        let mut unknown = vec![false; size];
+        let mut data: Vec<Option<usize>> = vec![None; size];
+        for leaf in self.leaves(word) {
+            let range = match leaf.bits {
+                Some((lsb, width)) => {
+                    let last = lsb + width.max(1) - 1;
+                    leaf.offset + (lsb / 8) as usize..leaf.offset + (last / 8) as usize + 1
+                }
+                None => leaf.offset..leaf.offset + leaf.size,
+            };
+            for b in range.filter(|&b| b < size) {
+                covered[b] = true;
+                match leaf.role {
+                    Role::Unknown => unknown[b] = true,
+                    Role::Reserved => {}
+                    Role::Data => {
+                        let rank = leaf.confidence.rank;
+                        data[b] = Some(data[b].map_or(rank, |r| r.max(rank)));
+                    }
+                }
+            }
+        }
+        (0..size)
+            .map(|b| match data[b] {
+                _ if unknown[b] || !covered[b] => ByteClass::Unknown,
+                Some(rank) => ByteClass::Data { rank },
+                None => ByteClass::Reserved,
+            })
+            .collect()
+    }
+
+    /// The `OPCODE` enumerator a word is bound to.
+    pub fn opcode_enumerator(&self, word: &TypeDef) -> Option<&Enumerator> {
+        let op = word.opcode()?;
+        match &self.type_by_name("OPCODE")?.kind {
+            TypeKind::Enum { values, .. } => values.iter().find(|e| e.name == op.enumerator),
+            _ => None,
+        }
+    }
+
+    /// Architectures a word ships on: those its struct lists that its opcode enumerator
+    /// also has (an enumerator without `arch` exists everywhere), in `archs` order.
+    pub fn word_archs(&self, word: &TypeDef) -> Vec<&str> {
+        let TypeKind::Struct { arch, .. } = &word.kind else {
+            return Vec::new();
+        };
+        let restrict = self.opcode_enumerator(word).map(|e| &e.arch);
+        self.archs
+            .iter()
+            .map(|a| a.name.as_str())
+            .filter(|a| arch.iter().any(|x| x == a))
+            .filter(|a| restrict.is_none_or(|r| r.is_empty() || r.iter().any(|x| x == a)))
+            .collect()
+    }
+}

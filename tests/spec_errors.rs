@@ -1,0 +1,823 @@
+//! The loader rejects a bad spec with an error that names the file, the line and column of
+//! the value at fault, and what is wrong with it.
+//!
+//! Every case loads a small bad file, `bad.toml`, next to a valid prelude (`prelude.toml`,
+//! see [`prelude`]) that declares the confidence ordering, one scale, one source, two
+//! architectures and an `OPCODE` enum. Positions are 1-based; each assertion also checks
+//! that the text at the reported position is the value the error is about.
+
+use std::path::{Path, PathBuf};
+
+use dmaspec_codegen::loader::{load_dir, load_files};
+use dmaspec_codegen::{Model, SpecError, SpecErrors};
+
+/// Where the in-memory files pretend to live.
+fn root() -> PathBuf {
+    PathBuf::from("virtual-spec")
+}
+
+fn bad_path() -> PathBuf {
+    root().join("bad.toml")
+}
+
+/// The smallest valid spec the bad snippets build on: confidence levels, a scale with two
+/// tags (`HIGH`, `LOW`), one source (`src`), architectures `a1` and `a2`, and an `OPCODE`
+/// enum with `W1` = 0x10 and `W2` = 0x20.
+fn prelude() -> (PathBuf, String) {
+    let text = r#"[confidence]
+levels = [
+  { name = "confirmed", doc = "Read from a binary." },
+  { name = "inferred", doc = "Reasoned." },
+]
+
+[[scale]]
+name = "s"
+doc = "The test scale."
+levels = [
+  { tag = "HIGH", common = "confirmed" },
+  { tag = "LOW", common = "inferred" },
+]
+
+[[source]]
+id = "src"
+title = "The test source"
+file = "src.md"
+scale = "s"
+
+[[arch]]
+name = "a1"
+nc = 1
+doc = "First."
+
+[[arch]]
+name = "a2"
+nc = 2
+doc = "Second."
+
+[[enum]]
+name = "OPCODE"
+c_name = "OP"
+repr = "u8"
+doc = "Opcodes."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+values = [
+  { name = "W1", value = 0x10 },
+  { name = "W2", value = 0x20 },
+]
+"#;
+    (root().join("prelude.toml"), text.to_string())
+}
+
+fn load(bad: &str) -> Result<Model, SpecErrors> {
+    load_files(&root(), vec![prelude(), (bad_path(), bad.to_string())])
+}
+
+fn errors(bad: &str) -> Vec<SpecError> {
+    match load(bad) {
+        Ok(_) => panic!("the spec loaded, but it should have been rejected:\n{bad}"),
+        Err(e) => e.0,
+    }
+}
+
+/// The text of `src` at 1-based `line` and `column` (in characters) to the end of the line.
+fn text_at(src: &str, line: usize, column: usize) -> String {
+    let l = src.lines().nth(line - 1).unwrap_or_default();
+    l.chars().skip(column - 1).collect()
+}
+
+/// Checks one error's file, line, column and message, and that `token` starts there.
+fn check(e: &SpecError, bad: &str, line: usize, column: usize, token: &str, message: &str) {
+    assert_eq!(e.file, bad_path(), "wrong file in {e}");
+    assert!(
+        e.line == line && e.column == column,
+        "expected {line}:{column}, got {}:{} in {e}",
+        e.line,
+        e.column
+    );
+    let there = text_at(bad, line, column);
+    assert!(
+        there.starts_with(token),
+        "expected `{token}` at {line}:{column}, the snippet has `{there}` (error: {e})"
+    );
+    assert!(
+        e.message.contains(message),
+        "expected the message to contain `{message}`, got `{}`",
+        e.message
+    );
+}
+
+/// The snippet yields exactly one error, as described.
+fn only(bad: &str, line: usize, column: usize, token: &str, message: &str) {
+    let errs = errors(bad);
+    assert_eq!(
+        errs.len(),
+        1,
+        "expected one error, got:\n{}",
+        SpecErrors(errs.clone())
+    );
+    check(&errs[0], bad, line, column, token, message);
+}
+
+/// A 64-byte word bound to `opcode` in `arch`, with byte 0 of type `byte0`.
+/// Line 2 is the name, line 5 the opcode, line 6 the arch list, line 11 the byte-0 field.
+fn word(name: &str, opcode: &str, arch: &str, byte0: &str) -> String {
+    format!(
+        r#"[[struct]]
+name = "{name}"
+c_name = "{name}_C"
+size = 64
+opcode = "{opcode}"
+arch = {arch}
+doc = "A word."
+confidence = "HIGH"
+evidence = [{{ source = "src §1" }}]
+field = [
+  {{ off = 0, name = "opcode", type = "{byte0}", evidence = [{{ source = "src" }}] }},
+  {{ off = 1, size = 63, name = "rest", unknown = true }},
+]
+"#
+    )
+}
+
+/// A struct of `size` bytes with the given field lines (from line 9 on).
+fn strukt(size: usize, fields: &str) -> String {
+    format!(
+        r#"[[struct]]
+name = "S"
+c_name = "S_C"
+size = {size}
+doc = "A struct."
+confidence = "HIGH"
+evidence = [{{ source = "src §1" }}]
+field = [
+{fields}]
+"#
+    )
+}
+
+/// A u8 bitfield `B` with the given sub-field lines (from line 9 on).
+fn bitfield(fields: &str) -> String {
+    format!(
+        r#"[[bitfield]]
+name = "B"
+c_name = "B_C"
+repr = "u8"
+doc = "A bitfield."
+confidence = "HIGH"
+evidence = [{{ source = "src §1" }}]
+fields = [
+{fields}]
+"#
+    )
+}
+
+/// A u8 enum `E` with the given enumerator lines (from line 9 on).
+fn enumeration(values: &str) -> String {
+    format!(
+        r#"[[enum]]
+name = "E"
+c_name = "E_C"
+repr = "u8"
+doc = "An enum."
+confidence = "HIGH"
+evidence = [{{ source = "src §1" }}]
+values = [
+{values}]
+"#
+    )
+}
+
+/// A two-byte union `U` with its discriminator at byte 1 and the given arms.
+fn union(arms: &[&str]) -> String {
+    let mut s = String::from(
+        r#"[[union]]
+name = "U"
+c_name = "U_C"
+size = 2
+doc = "A union."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+discriminator = { off = 1, name = "kind", type = "u8", evidence = [{ source = "src" }] }
+"#,
+    );
+    for arm in arms {
+        s.push('\n');
+        s.push_str(arm);
+    }
+    s
+}
+
+/// A union arm (9 lines, starting with a blank one in the file) with `head` as its
+/// selection lines (`mask = ..` / `value = ..` / `default = true`).
+fn arm(name: &str, head: &str) -> String {
+    format!(
+        r#"[[union.variant]]
+name = "{name}"
+{head}
+doc = "An arm."
+confidence = "HIGH"
+evidence = [{{ source = "src" }}]
+field = [{{ off = 0, name = "x", type = "u8", evidence = [{{ source = "src" }}] }}]
+"#
+    )
+}
+
+// ---- the prelude itself -------------------------------------------------------------
+
+#[test]
+fn prelude_with_a_good_file_loads() {
+    let good = format!(
+        "{}\n{}\n{}",
+        word("W_A", "W1", r#"["a1", "a2"]"#, "OPCODE"),
+        strukt(
+            4,
+            r#"  { off = 0, name = "a", type = "u8", evidence = [{ source = "src" }] },
+  { off = 1, size = 1, name = "pad", reserved = true, evidence = [{ source = "src" }] },
+  { off = 2, size = 2, name = "raw", unknown = true },
+"#
+        ),
+        bitfield(
+            r#"  { bits = "0..3", name = "lo" },
+  { bits = "4..7", name = "hi", reserved = true },
+"#
+        ),
+    );
+    let model = load(&good).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(model.words().count(), 1);
+}
+
+// ---- byte layout --------------------------------------------------------------------
+
+#[test]
+fn overlapping_fields() {
+    let bad = strukt(
+        3,
+        r#"  { off = 0, name = "a", type = "u16", evidence = [{ source = "src" }] },
+  { off = 1, name = "b", type = "u16", evidence = [{ source = "src" }] },
+"#,
+    );
+    only(
+        &bad,
+        10,
+        11,
+        "1,",
+        "`b` at offset 1 overlaps `a`, which runs to offset 2",
+    );
+}
+
+#[test]
+fn field_past_the_end() {
+    let bad = strukt(
+        4,
+        r#"  { off = 0, name = "a", type = "u16", evidence = [{ source = "src" }] },
+  { off = 2, name = "b", type = "u32", evidence = [{ source = "src" }] },
+"#,
+    );
+    only(
+        &bad,
+        10,
+        11,
+        "2,",
+        "`b` (offset 2, 4 bytes) runs past the end of `S` (4 bytes)",
+    );
+}
+
+#[test]
+fn undeclared_gap() {
+    let bad = strukt(
+        4,
+        r#"  { off = 0, name = "a", type = "u8", evidence = [{ source = "src" }] },
+  { off = 2, name = "b", type = "u16", evidence = [{ source = "src" }] },
+"#,
+    );
+    only(
+        &bad,
+        10,
+        11,
+        "2,",
+        "bytes 1..2 of `S` are not declared: add a field there, or mark them \
+         `reserved = true` or `unknown = true`",
+    );
+}
+
+#[test]
+fn undeclared_trailing_gap() {
+    let bad = strukt(
+        4,
+        r#"  { off = 0, name = "a", type = "u16", evidence = [{ source = "src" }] },
+"#,
+    );
+    only(
+        &bad,
+        9,
+        21,
+        r#""a""#,
+        "bytes 2..4 of `S` are not declared",
+    );
+}
+
+#[test]
+fn duplicate_field_names() {
+    let bad = strukt(
+        2,
+        r#"  { off = 0, name = "a", type = "u8", evidence = [{ source = "src" }] },
+  { off = 1, name = "a", type = "u8", evidence = [{ source = "src" }] },
+"#,
+    );
+    only(
+        &bad,
+        10,
+        21,
+        r#""a""#,
+        "duplicate field name `a` in `S`",
+    );
+}
+
+#[test]
+fn unknown_type() {
+    let bad = strukt(
+        1,
+        r#"  { off = 0, name = "a", type = "NOPE", evidence = [{ source = "src" }] },
+"#,
+    );
+    only(&bad, 9, 33, r#""NOPE""#, "unknown type `NOPE`");
+}
+
+#[test]
+fn declared_size_disagrees_with_type() {
+    let bad = strukt(
+        2,
+        r#"  { off = 0, size = 4, name = "a", type = "u16", evidence = [{ source = "src" }] },
+"#,
+    );
+    only(
+        &bad,
+        9,
+        21,
+        "4,",
+        "`a` is declared 4 bytes but its type `u16` is 2 bytes",
+    );
+}
+
+#[test]
+fn field_without_evidence() {
+    let bad = strukt(
+        1,
+        r#"  { off = 0, name = "a", type = "u8" },
+"#,
+    );
+    only(&bad, 9, 21, r#""a""#, "field `a` has no evidence");
+}
+
+// ---- bitfields ----------------------------------------------------------------------
+
+#[test]
+fn bit_range_outside_its_container() {
+    let bad = bitfield(
+        r#"  { bits = "0..3", name = "lo" },
+  { bits = "4..7", name = "hi" },
+  { bits = "7..9", name = "over" },
+"#,
+    );
+    only(
+        &bad,
+        11,
+        12,
+        r#""7..9""#,
+        "bits 7..9 of `over` lie outside its 8-bit container `B`",
+    );
+}
+
+#[test]
+fn overlapping_bit_ranges() {
+    let bad = bitfield(
+        r#"  { bits = "0..3", name = "lo" },
+  { bits = "3..7", name = "hi" },
+"#,
+    );
+    only(
+        &bad,
+        10,
+        12,
+        r#""3..7""#,
+        "bit 3 of `hi` is also in `lo`",
+    );
+}
+
+#[test]
+fn undeclared_bit_gap() {
+    let bad = bitfield(
+        r#"  { bits = "0..3", name = "lo" },
+  { bits = "5..7", name = "hi" },
+"#,
+    );
+    only(
+        &bad,
+        2,
+        8,
+        r#""B""#,
+        "bits 4..4 of `B` are not declared: add a sub-field or mark them \
+         `reserved = true` or `unknown = true`",
+    );
+}
+
+#[test]
+fn undeclared_trailing_bits() {
+    let bad = bitfield(
+        r#"  { bits = "0..3", name = "lo" },
+"#,
+    );
+    only(&bad, 2, 8, r#""B""#, "bits 4..7 of `B` are not declared");
+}
+
+#[test]
+fn enum_too_wide_for_its_bit_range() {
+    // Lines 1-11: the enum; line 12 blank; the bitfield from line 13 (sub-fields from 21).
+    let bad = format!(
+        "{}\n{}",
+        enumeration(
+            r#"  { name = "A", value = 1 },
+  { name = "B", value = 5 },
+"#
+        ),
+        bitfield(
+            r#"  { bits = "0..1", name = "k", type = "E" },
+  { bits = "2..7", name = "rest", reserved = true },
+"#
+        ),
+    );
+    only(
+        &bad,
+        21,
+        39,
+        r#""E""#,
+        "enumerator `B` = 0x5 of `E` does not fit the 2-bit sub-field `k`",
+    );
+}
+
+// ---- enums and names ----------------------------------------------------------------
+
+#[test]
+fn enumerator_wider_than_its_repr() {
+    let bad = enumeration(
+        r#"  { name = "A", value = 1 },
+  { name = "B", value = 0x100 },
+"#,
+    );
+    only(
+        &bad,
+        10,
+        25,
+        "0x100",
+        "enumerator `B` = 0x100 does not fit `E`'s repr u8 (max 0xff)",
+    );
+}
+
+#[test]
+fn duplicate_enumerators() {
+    let bad = enumeration(
+        r#"  { name = "A", value = 1 },
+  { name = "A", value = 2 },
+"#,
+    );
+    only(&bad, 10, 12, r#""A""#, "duplicate enumerator `A` in `E`");
+}
+
+#[test]
+fn duplicate_type_names() {
+    let one = enumeration(
+        r#"  { name = "A", value = 1 },
+"#,
+    );
+    // The second `E` starts on line 12, its name on line 13.
+    let bad = format!("{one}\n{one}");
+    only(&bad, 13, 8, r#""E""#, "duplicate type name `E`");
+}
+
+#[test]
+fn duplicate_type_names_across_files() {
+    // `OPCODE` is the prelude's; this file declares it again.
+    let bad = enumeration(
+        r#"  { name = "A", value = 1 },
+"#,
+    )
+    .replace(r#"name = "E""#, r#"name = "OPCODE""#);
+    only(&bad, 2, 8, r#""OPCODE""#, "duplicate type name `OPCODE`");
+}
+
+// ---- words and opcodes --------------------------------------------------------------
+
+#[test]
+fn two_words_with_one_opcode_in_one_architecture() {
+    // W_A ends on line 13; line 14 is blank; W_B's opcode is on line 19.
+    let bad = format!(
+        "{}\n{}",
+        word("W_A", "W1", r#"["a1"]"#, "OPCODE"),
+        word("W_B", "W1", r#"["a1", "a2"]"#, "OPCODE"),
+    );
+    only(
+        &bad,
+        19,
+        10,
+        r#""W1""#,
+        "opcode 0x10 is already bound to `W_A` in architecture `a1`",
+    );
+}
+
+#[test]
+fn one_opcode_in_disjoint_architectures_is_accepted() {
+    let good = format!(
+        "{}\n{}",
+        word("W_A", "W1", r#"["a1"]"#, "OPCODE"),
+        word("W_B", "W1", r#"["a2"]"#, "OPCODE"),
+    );
+    let model = load(&good).unwrap_or_else(|e| panic!("{e}"));
+    let words: Vec<(&str, u8)> = model
+        .words()
+        .map(|w| (w.name.as_str(), w.opcode().map_or(0, |o| o.value)))
+        .collect();
+    assert_eq!(words, [("W_A", 0x10), ("W_B", 0x10)]);
+}
+
+#[test]
+fn word_whose_byte_0_is_not_an_opcode() {
+    let bad = word("W_A", "W1", r#"["a1"]"#, "u8");
+    only(
+        &bad,
+        2,
+        8,
+        r#""W_A""#,
+        "word `W_A` must carry its opcode at byte 0",
+    );
+}
+
+#[test]
+fn word_bound_to_an_unknown_opcode() {
+    let bad = word("W_A", "W9", r#"["a1"]"#, "OPCODE");
+    only(
+        &bad,
+        5,
+        10,
+        r#""W9""#,
+        "`W9` is not an `OPCODE` enumerator",
+    );
+}
+
+#[test]
+fn unknown_architecture() {
+    let bad = word("W_A", "W1", r#"["a1", "a9"]"#, "OPCODE");
+    only(
+        &bad,
+        6,
+        15,
+        r#""a9""#,
+        "unknown architecture `a9` (known: a1, a2)",
+    );
+}
+
+// ---- confidence and evidence --------------------------------------------------------
+
+#[test]
+fn unknown_confidence_tag() {
+    let bad = enumeration(
+        r#"  { name = "A", value = 1 },
+"#,
+    )
+    .replace(r#"confidence = "HIGH""#, r#"confidence = "HUGE""#);
+    only(
+        &bad,
+        6,
+        14,
+        r#""HUGE""#,
+        "unknown confidence tag `HUGE` (declared tags: HIGH, LOW)",
+    );
+}
+
+#[test]
+fn unknown_source_in_evidence() {
+    let bad = enumeration(
+        r#"  { name = "A", value = 1 },
+"#,
+    )
+    .replace(r#"source = "src §1""#, r#"source = "nosuch §1""#);
+    only(
+        &bad,
+        7,
+        24,
+        r#""nosuch §1""#,
+        "unknown source `nosuch`: a citation starts with a declared source id (known: src)",
+    );
+}
+
+#[test]
+fn scale_levels_out_of_order() {
+    let bad = r#"[[scale]]
+name = "t"
+doc = "Weakest first, which is wrong."
+levels = [
+  { tag = "T_WEAK", common = "inferred" },
+  { tag = "T_STRONG", common = "confirmed" },
+]
+"#;
+    only(
+        bad,
+        6,
+        32,
+        r#""confirmed""#,
+        "scale `t` lists its levels strongest first, but `T_STRONG` maps to a stronger \
+         common level than the tag before it",
+    );
+}
+
+// ---- unions -------------------------------------------------------------------------
+
+#[test]
+fn union_without_a_default_arm() {
+    let bad = union(&[&arm("one", "mask = 0xff\nvalue = 1")]);
+    only(
+        &bad,
+        2,
+        8,
+        r#""U""#,
+        "union `U` needs exactly one `default = true` arm (it has 0)",
+    );
+}
+
+#[test]
+fn union_arm_value_outside_its_mask() {
+    // The union is 8 lines; each arm starts after a blank line: `one` on 10, `rest` on 18.
+    let bad = union(&[
+        &arm("one", "mask = 0x0f\nvalue = 0x10"),
+        &arm("rest", "default = true"),
+    ]);
+    only(
+        &bad,
+        13,
+        9,
+        "0x10",
+        "value 0x10 has bits outside mask 0xf: the arm could never match",
+    );
+}
+
+// ---- TOML itself --------------------------------------------------------------------
+
+#[test]
+fn toml_syntax_error() {
+    let bad = r#"[[enum]]
+name = "E"
+repr = u8
+"#;
+    let errs = errors(bad);
+    assert_eq!(errs.len(), 1, "{}", SpecErrors(errs.clone()));
+    check(&errs[0], bad, 3, 8, "u8", "string values must be quoted");
+}
+
+#[test]
+fn unknown_key() {
+    let bad = enumeration(
+        r#"  { name = "A", value = 1 },
+"#,
+    )
+    .replace("doc = \"An enum.\"\n", "doc = \"An enum.\"\ncolour = \"red\"\n");
+    let errs = errors(&bad);
+    assert_eq!(errs.len(), 1, "{}", SpecErrors(errs.clone()));
+    check(&errs[0], &bad, 6, 1, "colour", "unknown field `colour`");
+}
+
+#[test]
+fn unknown_key_in_an_inline_table() {
+    let bad = enumeration(
+        r#"  { name = "A", value = 1, colour = "red" },
+"#,
+    );
+    let errs = errors(&bad);
+    assert_eq!(errs.len(), 1, "{}", SpecErrors(errs.clone()));
+    check(&errs[0], &bad, 9, 28, "colour", "unknown field `colour`");
+}
+
+// ---- reporting ----------------------------------------------------------------------
+
+#[test]
+fn every_error_in_a_file_is_reported_in_file_order() {
+    // Lines 1-11: an enum with a too-wide enumerator (line 10) and an unknown source
+    // (line 7). Line 12 blank. Lines 13-22: a bitfield whose first sub-field lies outside
+    // its container (line 21) and whose second holds `E` in two bits (line 22). Line 24
+    // blank; from line 25: a struct with an unknown type (line 33) and a field without
+    // evidence (line 34).
+    let bad = format!(
+        "{}\n{}\n{}",
+        enumeration(
+            r#"  { name = "A", value = 1 },
+  { name = "B", value = 0x100 },
+"#
+        )
+        .replace(r#"source = "src §1""#, r#"source = "nosuch §1""#),
+        bitfield(
+            r#"  { bits = "0..9", name = "over" },
+  { bits = "2..3", name = "k", type = "E" },
+"#
+        ),
+        strukt(
+            2,
+            r#"  { off = 0, name = "a", type = "NOPE", evidence = [{ source = "src" }] },
+  { off = 1, name = "b", type = "u8" },
+"#
+        ),
+    );
+    let errs = errors(&bad);
+    let all = SpecErrors(errs.clone()).to_string();
+    let expected: [(usize, usize, &str, &str); 7] = [
+        (7, 24, r#""nosuch §1""#, "unknown source `nosuch`"),
+        (10, 25, "0x100", "does not fit `E`'s repr u8"),
+        (14, 8, r#""B""#, "bits 0..1 of `B` are not declared"),
+        (21, 12, r#""0..9""#, "bits 0..9 of `over` lie outside"),
+        (
+            22,
+            39,
+            r#""E""#,
+            "enumerator `B` = 0x100 of `E` does not fit the 2-bit sub-field `k`",
+        ),
+        (33, 33, r#""NOPE""#, "unknown type `NOPE`"),
+        (34, 21, r#""b""#, "field `b` has no evidence"),
+    ];
+    assert_eq!(
+        errs.len(),
+        expected.len(),
+        "expected {} errors, got:\n{all}",
+        expected.len()
+    );
+    for (e, (line, column, token, message)) in errs.iter().zip(expected) {
+        check(e, &bad, line, column, token, message);
+    }
+}
+
+#[test]
+fn errors_in_several_files_are_all_reported() {
+    let one = enumeration(
+        r#"  { name = "A", value = 0x100 },
+"#,
+    );
+    let two = strukt(
+        1,
+        r#"  { off = 0, name = "a", type = "u8" },
+"#,
+    );
+    let errs = load_files(
+        &root(),
+        vec![
+            prelude(),
+            (root().join("one.toml"), one),
+            (root().join("two.toml"), two),
+        ],
+    )
+    .expect_err("two bad files")
+    .0;
+    let got: Vec<(PathBuf, usize, usize)> = errs
+        .iter()
+        .map(|e| (e.file.clone(), e.line, e.column))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (root().join("one.toml"), 9, 25),
+            (root().join("two.toml"), 9, 21),
+        ]
+    );
+}
+
+#[test]
+fn display_names_file_line_and_column() {
+    let bad = strukt(
+        1,
+        r#"  { off = 0, name = "a", type = "NOPE", evidence = [{ source = "src" }] },
+"#,
+    );
+    let shown = SpecErrors(errors(&bad)).to_string();
+    let want = format!("{}:9:33: unknown type `NOPE`", bad_path().display());
+    assert!(shown.starts_with(&want), "{shown}");
+}
+
+#[test]
+fn render_shows_the_offending_line() {
+    let bad = strukt(
+        1,
+        r#"  { off = 0, name = "a", type = "NOPE", evidence = [{ source = "src" }] },
+"#,
+    );
+    let rendered = load(&bad).expect_err("bad spec").render();
+    let line = r#"  { off = 0, name = "a", type = "NOPE", evidence = [{ source = "src" }] },"#;
+    assert!(rendered.contains("unknown type `NOPE`"), "{rendered}");
+    assert!(rendered.contains(line), "{rendered}");
+    let place = format!("{}:9:33", bad_path().display());
+    assert!(rendered.contains(&place), "{rendered}");
+}
+
+// ---- the real spec ------------------------------------------------------------------
+
+#[test]
+fn the_real_spec_loads() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
+    let model = load_dir(&dir).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert!(model.words().count() >= 1, "spec/ declares no word");
+}
