@@ -1,11 +1,19 @@
 // Generates the word types from spec/ into OUT_DIR (see dmaspec-codegen's Builder).
 fn main() {
-    if let Err(errors) = dmaspec_codegen::Builder::new()
+    let report = |errors: dmaspec_codegen::SpecErrors| -> ! {
+        eprintln!("{}", errors.render());
+        panic!("spec/ has {} error(s); see above", errors.0.len());
+    };
+    dmaspec_codegen::Builder::new()
         .spec_dir("spec")
         .runtime("crate::runtime")
         .compile()
-    {
-        eprintln!("{}", errors.render());
-        panic!("spec/ has {} error(s); see above", errors.0.len());
-    }
+        .unwrap_or_else(|e| report(e));
+    // The same spec as a downstream crate would generate it (runtime at ::dmaspec), so
+    // tests/downstream_builder.rs proves that path compiles and works.
+    dmaspec_codegen::Builder::new()
+        .spec_dir("spec")
+        .file_name("downstream.rs")
+        .compile()
+        .unwrap_or_else(|e| report(e));
 }

@@ -438,8 +438,7 @@ impl Cx<'_> {
         }
         let _ = write!(out, "/** Size of {} in bytes. */\n#define {s}_SIZE {}\n\n", w.c_name, w.size);
         self.type_def(&mut out, w);
-        if let (Some(op), Some(e)) = (w.opcode(), self.opcode_enumerator(w)) {
-            let _ = op;
+        if let Some(e) = self.opcode_enumerator(w) {
             static_assert(
                 &mut out,
                 &format!("{s}_OPCODE == {e}"),
