@@ -12,7 +12,11 @@ use cli::decode::DecodeArgs;
 use cli::generate::GenArgs;
 
 #[derive(Parser)]
-#[command(name = "dmaspec", version, about = "Neuron TPB DMA instruction words: generate, decode")]
+#[command(
+    name = "dmaspec",
+    version,
+    about = "Neuron TPB DMA instruction words: generate, decode"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -59,9 +63,17 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Gen { spec, out, check } => cli::generate::run(&GenArgs { spec, out, check }),
-        Command::Decode { arch, hex, json, input } => {
-            cli::decode::run(&DecodeArgs { arch, hex, json, input })
-        }
+        Command::Decode {
+            arch,
+            hex,
+            json,
+            input,
+        } => cli::decode::run(&DecodeArgs {
+            arch,
+            hex,
+            json,
+            input,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

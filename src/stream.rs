@@ -89,5 +89,5 @@ pub fn words(bytes: &[u8], arch: Arch) -> impl Iterator<Item = (usize, Decoded)>
 
 /// Byte offset where an incomplete last word starts, if the length is not a multiple of 64.
 pub fn trailing_partial(len: usize) -> Option<usize> {
-    (len % WORD_SIZE != 0).then_some(len - len % WORD_SIZE)
+    (!len.is_multiple_of(WORD_SIZE)).then_some(len - len % WORD_SIZE)
 }

@@ -44,15 +44,19 @@ fn direct2d() -> [u8; 64] {
 }
 
 fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout))
-    })
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 #[test]
 fn decode_json_has_the_documented_shape() {
     let out = dmaspec(&["decode", "--json"], &direct2d());
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let doc = json_of(&out);
     let i = &doc["instructions"][0];
     assert_eq!(i["index"], 0);
@@ -60,16 +64,26 @@ fn decode_json_has_the_documented_shape() {
     assert_eq!(i["opcode"], 184);
     assert_eq!(i["struct"], "DMA_DIRECT2D");
     let f = &i["fields"];
-    assert_eq!(f["header"]["opcode"], serde_json::json!({"raw": 184, "name": "DMAMEMCPY"}));
+    assert_eq!(
+        f["header"]["opcode"],
+        serde_json::json!({"raw": 184, "name": "DMAMEMCPY"})
+    );
     assert_eq!(f["header"]["inst_word_len"], 16);
     assert_eq!(f["dma_configs"]["priority_class"], 3);
     assert_eq!(f["semaphore"], 5);
-    assert_eq!(f["compute_op"], serde_json::json!({"raw": 1, "name": "ADD"}));
+    assert_eq!(
+        f["compute_op"],
+        serde_json::json!({"raw": 1, "name": "ADD"})
+    );
     assert_eq!(
         f["src_start_addr"]["marker"],
         serde_json::json!({"raw": 40, "flags": ["OFFSET_REG", "ADDR_TBL"]})
     );
-    assert!(f["src_start_addr"]["addr_tbl_offs"].is_object(), "{}", f["src_start_addr"]);
+    assert!(
+        f["src_start_addr"]["addr_tbl_offs"].is_object(),
+        "{}",
+        f["src_start_addr"]
+    );
     assert_eq!(f["src_step_elem"], serde_json::json!([-2, 512]));
     assert_eq!(f["src_num_elem"], serde_json::json!([128, 4]));
     assert_eq!(f["src_elem_size"], 2);
@@ -78,7 +92,10 @@ fn decode_json_has_the_documented_shape() {
         serde_json::json!({"bc_reg": 3, "bc_disable_oob_error_notif": 0, "bc_enabled": 1})
     );
     assert_eq!(f["in_dtype"], serde_json::json!({"raw": 7, "name": "FP16"}));
-    assert_eq!(f["out_dtype"], serde_json::json!({"raw": 6, "name": "BFLOAT16"}));
+    assert_eq!(
+        f["out_dtype"],
+        serde_json::json!({"raw": 6, "name": "BFLOAT16"})
+    );
 }
 
 #[test]
@@ -134,7 +151,12 @@ fn hex_input_ignores_whitespace_and_comments() {
         .map(|c| c.iter().map(|b| format!("{b:02x} ")).collect::<String>() + "# a comment\n")
         .collect();
     let out = dmaspec(&["decode", "--hex", "--json"], hex.as_bytes());
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(json_of(&out)["instructions"][0]["struct"], "DMA_DIRECT2D");
 
     let out = dmaspec(&["decode", "--hex"], b"b8 10 zz");
@@ -149,10 +171,19 @@ fn table_output_names_fields_values_and_confidence() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("DMA_DIRECT2D"));
     let row = text.lines().find(|l| l.contains("compute_op")).unwrap();
-    assert!(row.contains("+0x0f") && row.contains("ADD") && row.contains("HIGH/OBSERVED"), "{row}");
-    let row = text.lines().find(|l| l.contains("src_bound_reg.bc_reg")).unwrap();
+    assert!(
+        row.contains("+0x0f") && row.contains("ADD") && row.contains("HIGH/OBSERVED"),
+        "{row}"
+    );
+    let row = text
+        .lines()
+        .find(|l| l.contains("src_bound_reg.bc_reg"))
+        .unwrap();
     assert!(row.contains("+0x26 b0..5") && row.contains(" 3 "), "{row}");
-    let row = text.lines().find(|l| l.contains("addr_tbl_offs.body")).unwrap();
+    let row = text
+        .lines()
+        .find(|l| l.contains("addr_tbl_offs.body"))
+        .unwrap();
     assert!(row.contains("UNKNOWN"), "{row}");
     let row = text.lines().find(|l| l.contains("inst_word_len")).unwrap();
     assert!(row.contains("CONFLICT"), "{row}");
@@ -160,7 +191,10 @@ fn table_output_names_fields_values_and_confidence() {
 
 #[test]
 fn usage_errors_exit_2() {
-    assert_eq!(dmaspec(&["decode", "--arch", "nope"], &[]).status.code(), Some(2));
+    assert_eq!(
+        dmaspec(&["decode", "--arch", "nope"], &[]).status.code(),
+        Some(2)
+    );
     assert_eq!(dmaspec(&["decode", "--bogus"], &[]).status.code(), Some(2));
     assert_eq!(dmaspec(&["frobnicate"], &[]).status.code(), Some(2));
 }
@@ -175,8 +209,16 @@ fn gen_check_names_stale_files_and_exits_1() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("rust/dmaspec.rs: missing"), "{stderr}");
 
-    assert_eq!(dmaspec(&["gen", "--out", out_dir], &[]).status.code(), Some(0));
-    assert_eq!(dmaspec(&["gen", "--check", "--out", out_dir], &[]).status.code(), Some(0));
+    assert_eq!(
+        dmaspec(&["gen", "--out", out_dir], &[]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        dmaspec(&["gen", "--check", "--out", out_dir], &[])
+            .status
+            .code(),
+        Some(0)
+    );
     std::fs::write(dir.join("stray.txt"), "x").unwrap();
     let out = dmaspec(&["gen", "--check", "--out", out_dir], &[]);
     assert_eq!(out.status.code(), Some(1));

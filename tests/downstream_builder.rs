@@ -2,7 +2,7 @@
 //! the default runtime path (`::dmaspec::runtime`): build.rs renders our spec that way into
 //! OUT_DIR/downstream.rs, and this test compiles and uses it as an outside crate would.
 
-#[allow(non_camel_case_types, clippy::all)]
+#[allow(non_camel_case_types, dead_code, clippy::all)]
 mod downstream {
     include!(concat!(env!("OUT_DIR"), "/downstream.rs"));
 }
@@ -17,5 +17,8 @@ fn downstream_generated_code_decodes_and_encodes() {
     assert_eq!(w.in_dtype, downstream::DTYPE::FP16);
     assert_eq!(w.encode(), b);
     // The downstream types are distinct from dmaspec's own, but decode the same bytes.
-    assert_eq!(dmaspec::words::DMA_DIRECT2D::decode(&b).unwrap().encode(), b);
+    assert_eq!(
+        dmaspec::words::DMA_DIRECT2D::decode(&b).unwrap().encode(),
+        b
+    );
 }

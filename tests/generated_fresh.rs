@@ -10,7 +10,10 @@ fn generated_dir_matches_spec() {
         .unwrap_or_else(|e| panic!("spec does not load:\n{}", e.render()));
     let artifacts = dmaspec_codegen::generate(&model);
     let stale = dmaspec_codegen::stale_files(&root.join("generated"), &artifacts);
-    let list: Vec<String> = stale.iter().map(|(p, why)| format!("generated/{p}: {why}")).collect();
+    let list: Vec<String> = stale
+        .iter()
+        .map(|(p, why)| format!("generated/{p}: {why}"))
+        .collect();
     assert!(
         stale.is_empty(),
         "generated/ is stale; run `cargo run -- gen` and commit:\n{}",
@@ -21,8 +24,10 @@ fn generated_dir_matches_spec() {
 #[test]
 fn generation_is_deterministic() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let a = dmaspec_codegen::generate(&dmaspec_codegen::loader::load_dir(&root.join("spec")).unwrap());
-    let b = dmaspec_codegen::generate(&dmaspec_codegen::loader::load_dir(&root.join("spec")).unwrap());
+    let a =
+        dmaspec_codegen::generate(&dmaspec_codegen::loader::load_dir(&root.join("spec")).unwrap());
+    let b =
+        dmaspec_codegen::generate(&dmaspec_codegen::loader::load_dir(&root.join("spec")).unwrap());
     assert_eq!(a, b);
 }
 

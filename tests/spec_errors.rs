@@ -208,8 +208,8 @@ discriminator = { off = 1, name = "kind", type = "u8", evidence = [{ source = "s
     s
 }
 
-/// A union arm (9 lines, starting with a blank one in the file) with `head` as its
-/// selection lines (`mask = ..` / `value = ..` / `default = true`).
+/// A union arm with `head` as its selection lines (`mask = ..` / `value = ..` /
+/// `default = true`) from its third line on. [`union`] puts a blank line before each arm.
 fn arm(name: &str, head: &str) -> String {
     format!(
         r#"[[union.variant]]
@@ -308,13 +308,13 @@ fn undeclared_trailing_gap() {
         r#"  { off = 0, name = "a", type = "u16", evidence = [{ source = "src" }] },
 "#,
     );
-    only(
-        &bad,
-        9,
-        21,
-        r#""a""#,
-        "bytes 2..4 of `S` are not declared",
-    );
+    only(&bad, 9, 21, r#""a""#, "bytes 2..4 of `S` are not declared");
+}
+
+#[test]
+fn struct_without_fields() {
+    let bad = strukt(4, "");
+    only(&bad, 2, 8, r#""S""#, "bytes 0..4 of `S` are not declared");
 }
 
 #[test]
@@ -325,13 +325,7 @@ fn duplicate_field_names() {
   { off = 1, name = "a", type = "u8", evidence = [{ source = "src" }] },
 "#,
     );
-    only(
-        &bad,
-        10,
-        21,
-        r#""a""#,
-        "duplicate field name `a` in `S`",
-    );
+    only(&bad, 10, 21, r#""a""#, "duplicate field name `a` in `S`");
 }
 
 #[test]
@@ -396,13 +390,7 @@ fn overlapping_bit_ranges() {
   { bits = "3..7", name = "hi" },
 "#,
     );
-    only(
-        &bad,
-        10,
-        12,
-        r#""3..7""#,
-        "bit 3 of `hi` is also in `lo`",
-    );
+    only(&bad, 10, 12, r#""3..7""#, "bit 3 of `hi` is also in `lo`");
 }
 
 #[test]
@@ -555,13 +543,7 @@ fn word_whose_byte_0_is_not_an_opcode() {
 #[test]
 fn word_bound_to_an_unknown_opcode() {
     let bad = word("W_A", "W9", r#"["a1"]"#, "OPCODE");
-    only(
-        &bad,
-        5,
-        10,
-        r#""W9""#,
-        "`W9` is not an `OPCODE` enumerator",
-    );
+    only(&bad, 5, 10, r#""W9""#, "`W9` is not an `OPCODE` enumerator");
 }
 
 #[test]
@@ -679,7 +661,10 @@ fn unknown_key() {
         r#"  { name = "A", value = 1 },
 "#,
     )
-    .replace("doc = \"An enum.\"\n", "doc = \"An enum.\"\ncolour = \"red\"\n");
+    .replace(
+        "doc = \"An enum.\"\n",
+        "doc = \"An enum.\"\ncolour = \"red\"\n",
+    );
     let errs = errors(&bad);
     assert_eq!(errs.len(), 1, "{}", SpecErrors(errs.clone()));
     check(&errs[0], &bad, 6, 1, "colour", "unknown field `colour`");
@@ -701,7 +686,7 @@ fn unknown_key_in_an_inline_table() {
 #[test]
 fn every_error_in_a_file_is_reported_in_file_order() {
     // Lines 1-11: an enum with a too-wide enumerator (line 10) and an unknown source
-    // (line 7). Line 12 blank. Lines 13-22: a bitfield whose first sub-field lies outside
+    // (line 7). Line 12 blank. Lines 13-23: a bitfield whose first sub-field lies outside
     // its container (line 21) and whose second holds `E` in two bits (line 22). Line 24
     // blank; from line 25: a struct with an unknown type (line 33) and a field without
     // evidence (line 34).
@@ -805,12 +790,45 @@ fn render_shows_the_offending_line() {
         r#"  { off = 0, name = "a", type = "NOPE", evidence = [{ source = "src" }] },
 "#,
     );
+    // The spec exists only in memory: render must not need the file on disk.
     let rendered = load(&bad).expect_err("bad spec").render();
     let line = r#"  { off = 0, name = "a", type = "NOPE", evidence = [{ source = "src" }] },"#;
     assert!(rendered.contains("unknown type `NOPE`"), "{rendered}");
-    assert!(rendered.contains(line), "{rendered}");
     let place = format!("{}:9:33", bad_path().display());
     assert!(rendered.contains(&place), "{rendered}");
+    // The source line under its line number, then carets under `"NOPE"` exactly.
+    let lines: Vec<&str> = rendered.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("9 ") && l.ends_with(line))
+        .unwrap_or_else(|| panic!("no line 9 in:\n{rendered}"));
+    let source = lines[at];
+    let carets = lines[at + 1];
+    let col = source
+        .find(r#""NOPE""#)
+        .expect("the type in the source line");
+    assert_eq!(carets.find('^'), Some(col), "{rendered}");
+    assert_eq!(carets.matches('^').count(), r#""NOPE""#.len(), "{rendered}");
+}
+
+#[test]
+fn render_shows_every_error() {
+    let bad = strukt(
+        2,
+        r#"  { off = 0, name = "a", type = "NOPE", evidence = [{ source = "src" }] },
+  { off = 1, name = "b", type = "u8" },
+"#,
+    );
+    let rendered = load(&bad).expect_err("bad spec").render();
+    for want in [
+        "unknown type `NOPE`",
+        ":9:33",
+        "field `b` has no evidence",
+        ":10:21",
+        r#"  { off = 1, name = "b", type = "u8" },"#,
+    ] {
+        assert!(rendered.contains(want), "no `{want}` in:\n{rendered}");
+    }
 }
 
 // ---- the real spec ------------------------------------------------------------------

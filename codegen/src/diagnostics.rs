@@ -105,7 +105,12 @@ pub(crate) struct SourceFile {
 impl SourceFile {
     pub fn error(&self, span: Range<usize>, message: impl Into<String>) -> SpecError {
         let (line, column) = line_col(&self.text, span.start);
-        let source_line = self.text.lines().nth(line - 1).unwrap_or_default().to_string();
+        let source_line = self
+            .text
+            .lines()
+            .nth(line - 1)
+            .unwrap_or_default()
+            .to_string();
         SpecError {
             file: self.path.clone(),
             line,

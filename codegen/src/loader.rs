@@ -189,7 +189,9 @@ impl Loader {
                 );
                 continue;
             }
-            scope.types.insert(name.get_ref().clone(), scope.sizes.len());
+            scope
+                .types
+                .insert(name.get_ref().clone(), scope.sizes.len());
             let (size, kind) = match d {
                 Decl::Enum(r) => (Int::parse(r.repr.get_ref()).map_or(0, Int::size), "enum"),
                 Decl::Flags(r) => (Int::parse(r.repr.get_ref()).map_or(0, Int::size), "flags"),
@@ -465,7 +467,12 @@ impl Loader {
             .collect()
     }
 
-    fn arch_list(&mut self, at: At, raw: &Option<Vec<Spanned<String>>>, scope: &Scope) -> Vec<String> {
+    fn arch_list(
+        &mut self,
+        at: At,
+        raw: &Option<Vec<Spanned<String>>>,
+        scope: &Scope,
+    ) -> Vec<String> {
         let Some(list) = raw else { return Vec::new() };
         let mut out = Vec::new();
         for a in list {
@@ -480,7 +487,11 @@ impl Loader {
                     ),
                 );
             } else if out.contains(a.get_ref()) {
-                self.err(at, a.span(), format!("architecture `{}` listed twice", a.get_ref()));
+                self.err(
+                    at,
+                    a.span(),
+                    format!("architecture `{}` listed twice", a.get_ref()),
+                );
             } else {
                 out.push(a.get_ref().clone());
             }
@@ -712,7 +723,10 @@ impl Loader {
             }
         }
         if cursor < size && !members.is_empty() {
-            let last = members.iter().max_by_key(|(f, _)| *f.off.get_ref()).map(|(f, _)| f);
+            let last = members
+                .iter()
+                .max_by_key(|(f, _)| *f.off.get_ref())
+                .map(|(f, _)| f);
             let span = last.map_or(0..0, |f| f.name.span());
             self.err(
                 at,
@@ -736,15 +750,17 @@ impl Loader {
         parent: &Confidence,
         scope: &Scope,
     ) -> Vec<Field> {
-        let fields: Vec<Field> = raw.iter().map(|f| self.field(at, f, parent, scope)).collect();
+        let fields: Vec<Field> = raw
+            .iter()
+            .map(|f| self.field(at, f, parent, scope))
+            .collect();
         let mut members: Vec<(&RawField, usize)> =
             raw.iter().zip(&fields).map(|(r, f)| (r, f.size)).collect();
         if let Some(d) = extra {
-            let dsize = d
-                .ty
-                .as_ref()
-                .and_then(|t| parse_type(t.get_ref(), scope).ok())
-                .map_or(1, |t| size_in(&t, scope));
+            let dsize =
+                d.ty.as_ref()
+                    .and_then(|t| parse_type(t.get_ref(), scope).ok())
+                    .map_or(1, |t| size_in(&t, scope));
             members.push((d, dsize));
         }
         self.check_tiling(at, &members, size, owner);
@@ -757,7 +773,10 @@ impl Loader {
         let repr = self.int_repr(at, &r.repr);
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
-        let prefix = r.c_prefix.clone().unwrap_or_else(|| format!("{}_", r.c_name));
+        let prefix = r
+            .c_prefix
+            .clone()
+            .unwrap_or_else(|| format!("{}_", r.c_name));
         let max = max_of(repr);
         let mut values: Vec<Enumerator> = Vec::new();
         for v in &r.values {
@@ -814,20 +833,35 @@ impl Loader {
                 aliases,
             });
         }
-        self.type_def(at, &r.name, &r.c_name, repr.size(), &r.doc, confidence, evidence,
-            TypeKind::Enum { repr, values })
+        self.type_def(
+            at,
+            &r.name,
+            &r.c_name,
+            repr.size(),
+            &r.doc,
+            confidence,
+            evidence,
+            TypeKind::Enum { repr, values },
+        )
     }
 
     fn flags_def(&mut self, at: At, r: &RawFlags, scope: &Scope) -> TypeDef {
         let repr = self.int_repr(at, &r.repr);
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
-        let prefix = r.c_prefix.clone().unwrap_or_else(|| format!("{}_", r.c_name));
+        let prefix = r
+            .c_prefix
+            .clone()
+            .unwrap_or_else(|| format!("{}_", r.c_name));
         let mut bits: Vec<FlagBit> = Vec::new();
         for b in &r.bits {
             check_ident(self, at, &b.name);
             if bits.iter().any(|x| &x.name == b.name.get_ref()) {
-                self.err(at, b.name.span(), format!("duplicate flag `{}`", b.name.get_ref()));
+                self.err(
+                    at,
+                    b.name.span(),
+                    format!("duplicate flag `{}`", b.name.get_ref()),
+                );
                 continue;
             }
             if *b.bit.get_ref() >= u64::from(repr.bits()) {
@@ -845,7 +879,11 @@ impl Loader {
                 continue;
             }
             if bits.iter().any(|x| u64::from(x.bit) == *b.bit.get_ref()) {
-                self.err(at, b.bit.span(), format!("bit {} is named twice", b.bit.get_ref()));
+                self.err(
+                    at,
+                    b.bit.span(),
+                    format!("bit {} is named twice", b.bit.get_ref()),
+                );
             }
             bits.push(FlagBit {
                 name: b.name.get_ref().clone(),
@@ -854,8 +892,20 @@ impl Loader {
                 doc: b.doc.clone(),
             });
         }
-        self.type_def(at, &r.name, &r.c_name, repr.size(), &r.doc, confidence, evidence,
-            TypeKind::Flags { repr, none: r.none.clone(), bits })
+        self.type_def(
+            at,
+            &r.name,
+            &r.c_name,
+            repr.size(),
+            &r.doc,
+            confidence,
+            evidence,
+            TypeKind::Flags {
+                repr,
+                none: r.none.clone(),
+                bits,
+            },
+        )
     }
 
     fn bitfield_def(&mut self, at: At, r: &RawBitfield, scope: &Scope) -> TypeDef {
@@ -871,7 +921,11 @@ impl Loader {
                 self.err(
                     at,
                     b.name.span(),
-                    format!("duplicate sub-field `{}` in `{}`", b.name.get_ref(), r.name.get_ref()),
+                    format!(
+                        "duplicate sub-field `{}` in `{}`",
+                        b.name.get_ref(),
+                        r.name.get_ref()
+                    ),
                 );
             }
             let Some((lsb, msb)) = parse_bits(b.bits.get_ref()) else {
@@ -930,7 +984,11 @@ impl Loader {
                 None => confidence.clone(),
             };
             if b.evidence.is_empty() && role != Role::Unknown && r.evidence.is_empty() {
-                self.err(at, b.name.span(), format!("sub-field `{}` has no evidence", b.name.get_ref()));
+                self.err(
+                    at,
+                    b.name.span(),
+                    format!("sub-field `{}` has no evidence", b.name.get_ref()),
+                );
             }
             let ev = self.evidence(at, &b.evidence, &conf, scope);
             let alternatives = self.alternatives(at, &b.alternatives, scope, repr.size());
@@ -947,7 +1005,10 @@ impl Loader {
             });
         }
         if let Some(gap) = taken.iter().position(Option::is_none) {
-            let end = taken[gap..].iter().position(Option::is_some).map_or(width, |n| gap as u32 + n as u32);
+            let end = taken[gap..]
+                .iter()
+                .position(Option::is_some)
+                .map_or(width, |n| gap as u32 + n as u32);
             self.err(
                 at,
                 r.name.span(),
@@ -960,8 +1021,16 @@ impl Loader {
             );
         }
         fields.sort_by_key(|f| f.lsb);
-        self.type_def(at, &r.name, &r.c_name, repr.size(), &r.doc, confidence, evidence,
-            TypeKind::Bitfield { repr, fields })
+        self.type_def(
+            at,
+            &r.name,
+            &r.c_name,
+            repr.size(),
+            &r.doc,
+            confidence,
+            evidence,
+            TypeKind::Bitfield { repr, fields },
+        )
     }
 
     fn bits_type(&mut self, at: At, t: &Spanned<String>, width: u32, scope: &Scope) -> BitsType {
@@ -973,8 +1042,11 @@ impl Loader {
             self.err(
                 at,
                 t.span(),
-                format!("a bit range holds an unsigned value, an enum or flags; `{}` is a {}",
-                    t.get_ref(), scope.kinds[index]),
+                format!(
+                    "a bit range holds an unsigned value, an enum or flags; `{}` is a {}",
+                    t.get_ref(),
+                    scope.kinds[index]
+                ),
             );
         }
         // Enumerator widths are checked in `check_words`, once every enum is resolved.
@@ -997,32 +1069,49 @@ impl Loader {
             if variants.iter().any(|x| &x.name == v.name.get_ref())
                 || v.name.get_ref() == &discriminator.name
             {
-                self.err(at, v.name.span(), format!("duplicate name `{}` in `{}`", v.name.get_ref(), r.name.get_ref()));
+                self.err(
+                    at,
+                    v.name.span(),
+                    format!(
+                        "duplicate name `{}` in `{}`",
+                        v.name.get_ref(),
+                        r.name.get_ref()
+                    ),
+                );
             }
             let vconf = self.confidence(at, &v.confidence, scope);
             let vev = self.evidence(at, &v.evidence, &vconf, scope);
             let owner = format!("{}.{}", r.name.get_ref(), v.name.get_ref());
-            let fields = self.fields(at, &v.field, Some(&r.discriminator), size, &owner, &vconf, scope);
-            let (mask, value) = match (v.default, &v.mask, &v.value) {
-                (true, None, None) => {
-                    defaults += 1;
-                    (None, None)
-                }
-                (false, Some(m), Some(val)) => {
-                    if val.get_ref() & !m.get_ref() != 0 {
-                        self.err(at, val.span(), format!(
+            let fields = self.fields(
+                at,
+                &v.field,
+                Some(&r.discriminator),
+                size,
+                &owner,
+                &vconf,
+                scope,
+            );
+            let (mask, value) =
+                match (v.default, &v.mask, &v.value) {
+                    (true, None, None) => {
+                        defaults += 1;
+                        (None, None)
+                    }
+                    (false, Some(m), Some(val)) => {
+                        if val.get_ref() & !m.get_ref() != 0 {
+                            self.err(at, val.span(), format!(
                             "value {:#x} has bits outside mask {:#x}: the arm could never match",
                             val.get_ref(), m.get_ref()));
+                        }
+                        (Some(*m.get_ref()), Some(*val.get_ref()))
                     }
-                    (Some(*m.get_ref()), Some(*val.get_ref()))
-                }
-                _ => {
-                    self.err(at, v.name.span(), format!(
+                    _ => {
+                        self.err(at, v.name.span(), format!(
                         "arm `{}` needs either `mask` and `value`, or `default = true` alone",
                         v.name.get_ref()));
-                    (None, None)
-                }
-            };
+                        (None, None)
+                    }
+                };
             variants.push(Variant {
                 name: v.name.get_ref().clone(),
                 mask,
@@ -1034,19 +1123,57 @@ impl Loader {
             });
         }
         if defaults != 1 {
-            self.err(at, r.name.span(), format!(
-                "union `{}` needs exactly one `default = true` arm (it has {defaults}) so that \
-                 every discriminator value decodes", r.name.get_ref()));
+            self.err(
+                at,
+                r.name.span(),
+                format!(
+                    "union `{}` needs exactly one `default = true` arm (it has {defaults}) so that \
+                 every discriminator value decodes",
+                    r.name.get_ref()
+                ),
+            );
         }
-        self.type_def(at, &r.name, &r.c_name, size, &r.doc, confidence, evidence,
-            TypeKind::Union { discriminator, variants })
+        self.type_def(
+            at,
+            &r.name,
+            &r.c_name,
+            size,
+            &r.doc,
+            confidence,
+            evidence,
+            TypeKind::Union {
+                discriminator,
+                variants,
+            },
+        )
     }
 
     fn struct_def(&mut self, at: At, r: &RawStruct, scope: &Scope) -> TypeDef {
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
         let size = *r.size.get_ref() as usize;
-        let fields = self.fields(at, &r.field, None, size, r.name.get_ref(), &confidence, scope);
+        let fields = self.fields(
+            at,
+            &r.field,
+            None,
+            size,
+            r.name.get_ref(),
+            &confidence,
+            scope,
+        );
+        if r.field.is_empty() && size > 0 {
+            // `check_tiling` reports gaps between and after members; with none there is
+            // no member to point at, so point at the struct.
+            self.err(
+                at,
+                r.name.span(),
+                format!(
+                    "bytes 0..{size} of `{}` are not declared: add a field there, or mark \
+                     them `reserved = true` or `unknown = true`",
+                    r.name.get_ref()
+                ),
+            );
+        }
         let mut fields = fields;
         fields.sort_by_key(|f| f.offset);
         let arch = match &r.arch {
@@ -1063,13 +1190,21 @@ impl Loader {
                 "`{}` is bound to an opcode, so it is a 64-byte instruction word; size is {size}",
                 r.name.get_ref()));
         }
-        self.type_def(at, &r.name, &r.c_name, size, &r.doc, confidence, evidence,
+        self.type_def(
+            at,
+            &r.name,
+            &r.c_name,
+            size,
+            &r.doc,
+            confidence,
+            evidence,
             TypeKind::Struct {
                 fields,
                 opcode,
                 arch,
                 follows: r.follows.as_ref().map(|f| f.get_ref().clone()),
-            })
+            },
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1086,7 +1221,11 @@ impl Loader {
     ) -> TypeDef {
         check_ident(self, at, name);
         if evidence.is_empty() {
-            self.err(at, name.span(), format!("`{}` has no evidence", name.get_ref()));
+            self.err(
+                at,
+                name.span(),
+                format!("`{}` has no evidence", name.get_ref()),
+            );
         }
         let file = &self.files[at.0];
         TypeDef {
@@ -1105,58 +1244,94 @@ impl Loader {
     /// Checks that need every type resolved: opcodes, architectures, bit widths of enums
     /// placed in bit ranges, positional extensions.
     fn check_words(&mut self, decls: &[(At, Decl)], model: &mut Model) {
-        let opcode_enum: Option<Vec<Enumerator>> = model.types.iter().find_map(|t| match (&t.kind, t.name.as_str()) {
-            (TypeKind::Enum { values, .. }, "OPCODE") => Some(values.clone()),
-            _ => None,
-        });
+        let opcode_enum: Option<Vec<Enumerator>> =
+            model
+                .types
+                .iter()
+                .find_map(|t| match (&t.kind, t.name.as_str()) {
+                    (TypeKind::Enum { values, .. }, "OPCODE") => Some(values.clone()),
+                    _ => None,
+                });
         let mut seen: BTreeMap<(String, u8), String> = BTreeMap::new();
         let names: Vec<String> = model.types.iter().map(|t| t.name.clone()).collect();
         for (at, d) in decls {
-            let Some(index) = names.iter().position(|n| n == d.name().get_ref()) else { continue };
+            let Some(index) = names.iter().position(|n| n == d.name().get_ref()) else {
+                continue;
+            };
             match d {
                 Decl::Struct(r) => {
                     let Some(op) = &r.opcode else {
                         if let Some(f) = &r.follows {
-                            self.err(*at, f.span(), "`follows` is only for words bound to an opcode");
+                            self.err(
+                                *at,
+                                f.span(),
+                                "`follows` is only for words bound to an opcode",
+                            );
                         }
                         continue;
                     };
                     let Some(values) = &opcode_enum else {
-                        self.err(*at, op.span(), "words name their opcode from the `OPCODE` enum, which is not declared");
+                        self.err(
+                            *at,
+                            op.span(),
+                            "words name their opcode from the `OPCODE` enum, which is not declared",
+                        );
                         continue;
                     };
-                    let Some(e) = values.iter().find(|e| &e.name == op.get_ref() || e.aliases.iter().any(|a| &a.name == op.get_ref())) else {
-                        self.err(*at, op.span(), format!("`{}` is not an `OPCODE` enumerator", op.get_ref()));
+                    let Some(e) = values.iter().find(|e| {
+                        &e.name == op.get_ref() || e.aliases.iter().any(|a| &a.name == op.get_ref())
+                    }) else {
+                        self.err(
+                            *at,
+                            op.span(),
+                            format!("`{}` is not an `OPCODE` enumerator", op.get_ref()),
+                        );
                         continue;
                     };
                     let value = e.value as u8;
                     let enumerator = e.name.clone();
-                    if let TypeKind::Struct { opcode: Some(o), arch, follows, .. } = &mut model.types[index].kind {
+                    if let TypeKind::Struct {
+                        opcode: Some(o),
+                        arch,
+                        follows,
+                        ..
+                    } = &mut model.types[index].kind
+                    {
                         o.value = value;
                         o.enumerator = enumerator;
                         for a in arch.iter() {
-                            if let Some(other) = seen.insert((a.clone(), value), r.name.get_ref().clone()) {
+                            if let Some(other) =
+                                seen.insert((a.clone(), value), r.name.get_ref().clone())
+                            {
                                 self.err(*at, op.span(), format!(
                                     "opcode {value:#04x} is already bound to `{other}` in architecture `{a}`"));
                             }
                         }
-                        if let (Some(f), Some(span)) = (follows.as_ref(), r.follows.as_ref().map(Spanned::span))
+                        if let (Some(f), Some(span)) =
+                            (follows.as_ref(), r.follows.as_ref().map(Spanned::span))
                             && !names.contains(f)
                         {
                             self.err(*at, span, format!("`follows` names unknown word `{f}`"));
                         }
                     }
                     let leaves = model.leaves(&model.types[index]);
-                    if !leaves.first().is_some_and(|l| l.offset == 0 && l.type_name == "OPCODE") {
+                    if !leaves
+                        .first()
+                        .is_some_and(|l| l.offset == 0 && l.type_name == "OPCODE")
+                    {
                         self.err(*at, r.name.span(), format!(
                             "word `{}` must carry its opcode at byte 0 (a field of type OPCODE, \
                              directly or as the first member of its header)", r.name.get_ref()));
                     }
                 }
                 Decl::Bitfield(r) => {
-                    let TypeKind::Bitfield { fields, .. } = &model.types[index].kind else { continue };
+                    let TypeKind::Bitfield { fields, .. } = &model.types[index].kind else {
+                        continue;
+                    };
                     for b in fields {
-                        let BitsType::Named { index: ti, name } = &b.ty else { continue };
+                        let BitsType::Named { index: ti, name } = &b.ty else {
+                            continue;
+                        };
                         // Sub-fields rejected earlier are not in `fields`, so find this one's
                         // declaration by name and position rather than by index.
                         let Some(raw) = r.fields.iter().find(|x| {
@@ -1166,16 +1341,27 @@ impl Loader {
                             continue;
                         };
                         let too_wide = match &model.types[*ti].kind {
-                            TypeKind::Enum { values, .. } => values.iter().find(|v| v.value > b.mask()).map(|v| format!("enumerator `{}` = {:#x}", v.name, v.value)),
-                            TypeKind::Flags { bits, .. } => bits.iter().find(|f| f.bit >= b.width).map(|f| format!("flag `{}` (bit {})", f.name, f.bit)),
+                            TypeKind::Enum { values, .. } => values
+                                .iter()
+                                .find(|v| v.value > b.mask())
+                                .map(|v| format!("enumerator `{}` = {:#x}", v.name, v.value)),
+                            TypeKind::Flags { bits, .. } => bits
+                                .iter()
+                                .find(|f| f.bit >= b.width)
+                                .map(|f| format!("flag `{}` (bit {})", f.name, f.bit)),
                             _ => None,
                         };
                         if let Some(what) = too_wide
                             && let Some(span) = raw.ty.as_ref().map(Spanned::span)
                         {
-                            self.err(*at, span, format!(
-                                "{what} of `{name}` does not fit the {}-bit sub-field `{}`",
-                                b.width, b.name));
+                            self.err(
+                                *at,
+                                span,
+                                format!(
+                                    "{what} of `{name}` does not fit the {}-bit sub-field `{}`",
+                                    b.width, b.name
+                                ),
+                            );
                         }
                     }
                 }
@@ -1188,10 +1374,16 @@ impl Loader {
 fn check_ident(l: &mut Loader, at: At, name: &Spanned<String>) {
     let s = name.get_ref();
     let ok = !s.is_empty()
-        && s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if !ok {
-        l.err(at, name.span(), format!("`{s}` is not a valid identifier (letters, digits, `_`)"));
+        l.err(
+            at,
+            name.span(),
+            format!("`{s}` is not a valid identifier (letters, digits, `_`)"),
+        );
     }
 }
 

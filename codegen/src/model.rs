@@ -140,10 +140,18 @@ impl Int {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum TypeRef {
-    Int { int: Int },
+    Int {
+        int: Int,
+    },
     /// A named type; `index` is its position in `Model::types`.
-    Named { name: String, index: usize },
-    Array { elem: Box<TypeRef>, len: usize },
+    Named {
+        name: String,
+        index: usize,
+    },
+    Array {
+        elem: Box<TypeRef>,
+        len: usize,
+    },
 }
 
 impl TypeRef {

@@ -21,7 +21,13 @@ pub struct DecodeArgs {
 }
 
 /// One decoded word, as the JSON shape has it.
-pub fn instruction_json(index: usize, offset: usize, bytes: &[u8; WORD_SIZE], d: &Decoded, arch: Arch) -> Json {
+pub fn instruction_json(
+    index: usize,
+    offset: usize,
+    bytes: &[u8; WORD_SIZE],
+    d: &Decoded,
+    arch: Arch,
+) -> Json {
     let mut obj = Map::new();
     obj.insert("index".into(), json!(index));
     obj.insert("offset".into(), json!(offset));
@@ -57,14 +63,27 @@ fn orphan_message(name: &str, follows: &str) -> String {
     format!("{name} must immediately follow {follows}; this one does not, so it is not decoded")
 }
 
-fn table_text(index: usize, offset: usize, bytes: &[u8; WORD_SIZE], d: &Decoded, arch: Arch) -> String {
-    let head = format!("#{index}  offset {offset} ({offset:#06x})  opcode {:#04x}", bytes[0]);
+fn table_text(
+    index: usize,
+    offset: usize,
+    bytes: &[u8; WORD_SIZE],
+    d: &Decoded,
+    arch: Arch,
+) -> String {
+    let head = format!(
+        "#{index}  offset {offset} ({offset:#06x})  opcode {:#04x}",
+        bytes[0]
+    );
     match d {
         Decoded::Word { word, extends } => {
             let mut rows = TableRows::default();
             word.visit(&mut rows, arch);
             let ext = extends.map_or(String::new(), |i| format!("  (extension of #{i})"));
-            format!("{head}  {}{ext}\n{}", word.meta().name, table::render(&rows.rows))
+            format!(
+                "{head}  {}{ext}\n{}",
+                word.meta().name,
+                table::render(&rows.rows)
+            )
         }
         Decoded::UnknownOpcode => format!(
             "{head}  unknown opcode (no word in {})\n  raw {}\n",
@@ -80,7 +99,8 @@ fn table_text(index: usize, offset: usize, bytes: &[u8; WORD_SIZE], d: &Decoded,
 }
 
 pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
-    let reader = input::open(args.input.as_deref()).map_err(|e| CliError::Input(InputError::Io(e)))?;
+    let reader =
+        input::open(args.input.as_deref()).map_err(|e| CliError::Input(InputError::Io(e)))?;
     let mut words = WordReader::new(reader, args.hex);
     let mut decoder = Decoder::new(args.arch);
     let stdout = io::stdout();
@@ -106,8 +126,11 @@ pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
                 out.write_all(b",")?;
             }
             out.write_all(b"\n")?;
-            serde_json::to_writer(&mut out, &instruction_json(index, offset, &bytes, &d, args.arch))
-                .map_err(io::Error::from)?;
+            serde_json::to_writer(
+                &mut out,
+                &instruction_json(index, offset, &bytes, &d, args.arch),
+            )
+            .map_err(io::Error::from)?;
         } else {
             if index > 0 {
                 out.write_all(b"\n")?;

@@ -12,9 +12,16 @@ use dmaspec::stream::WORD_SIZE;
 pub enum InputError {
     Io(io::Error),
     /// The input ended inside a word.
-    Partial { offset: usize, len: usize },
+    Partial {
+        offset: usize,
+        len: usize,
+    },
     /// A character in hex input that is not a hex digit, whitespace or a `#` comment.
-    BadHex { line: usize, column: usize, found: char },
+    BadHex {
+        line: usize,
+        column: usize,
+        found: char,
+    },
 }
 
 impl fmt::Display for InputError {

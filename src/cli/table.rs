@@ -86,7 +86,8 @@ impl Visitor for TableRows {
         for a in field.alternatives {
             meaning = join(&meaning, &format!("CONFLICT: also read as {}", a.name));
         }
-        self.rows.push([at, path, val, meaning, confidence_text(field)]);
+        self.rows
+            .push([at, path, val, meaning, confidence_text(field)]);
     }
 }
 

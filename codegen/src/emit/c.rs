@@ -182,7 +182,13 @@ const KEYWORDS: &[&str] = &[
 
 fn guard(file: &str) -> String {
     let mut g = String::from("DMASPEC_");
-    g.extend(file.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' }));
+    g.extend(file.chars().map(|c| {
+        if c.is_ascii_alphanumeric() {
+            c.to_ascii_uppercase()
+        } else {
+            '_'
+        }
+    }));
     g
 }
 
@@ -199,8 +205,23 @@ fn confidence(c: &Confidence) -> String {
     format!("Confidence: {} ({}).", c.tag, c.level)
 }
 
+/// One paragraph for a member: where it sits, its doc, its confidence.
+fn member_doc(place: &str, doc: &str, c: &Confidence) -> String {
+    let doc = doc.trim();
+    let sep = if doc.is_empty() || doc.ends_with(['.', '!', '?']) {
+        ""
+    } else {
+        "."
+    };
+    format!("{place} {doc}{sep} {}", confidence(c))
+}
+
 fn plural(n: usize, one: &str) -> String {
-    if n == 1 { format!("{n} {one}") } else { format!("{n} {one}s") }
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {one}s")
+    }
 }
 
 /// Text that can sit inside a `/* */` comment (no `*/` to end it early, no `/*` for
@@ -214,7 +235,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split_whitespace() {
-        if !line.is_empty() && line.len() + 1 + word.len() > width {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
             lines.push(std::mem::take(&mut line));
         }
         if !line.is_empty() {
@@ -240,7 +261,7 @@ fn doc(out: &mut String, indent: &str, paras: &[String]) {
     if paras.is_empty() {
         return;
     }
-    if paras.len() == 1 && indent.len() + paras[0].len() + 7 <= WIDTH {
+    if paras.len() == 1 && indent.len() + paras[0].chars().count() + 7 <= WIDTH {
         let _ = writeln!(out, "{indent}/** {} */", paras[0]);
         return;
     }
@@ -340,7 +361,12 @@ impl Cx<'_> {
     }
 
     fn type_doc(&self, out: &mut String, t: &TypeDef, extra: &[String]) {
-        let mut paras = vec![format!("{} ({}): {}", t.name, plural(t.size, "byte"), t.doc)];
+        let mut paras = vec![format!(
+            "{} ({}): {}",
+            t.name,
+            plural(t.size, "byte"),
+            t.doc
+        )];
         paras.extend(extra.iter().cloned());
         paras.push(confidence(&t.confidence));
         let mut cites: Vec<&str> = Vec::new();
@@ -350,7 +376,12 @@ impl Cx<'_> {
             }
         }
         if !cites.is_empty() {
-            paras.push(format!("Evidence: {}. Spec: {}:{}.", cites.join("; "), t.file, t.line));
+            paras.push(format!(
+                "Evidence: {}. Spec: {}:{}.",
+                cites.join("; "),
+                t.file,
+                t.line
+            ));
         }
         doc(out, "", &paras);
     }
@@ -358,7 +389,9 @@ impl Cx<'_> {
     fn alternatives(&self, alts: &[Alternative], primary: &str) -> Vec<String> {
         alts.iter()
             .map(|a| {
-                let ty = a.ty.as_ref().map_or(primary.to_string(), |t| self.c_spelling(t));
+                let ty =
+                    a.ty.as_ref()
+                        .map_or(primary.to_string(), |t| self.c_spelling(t));
                 format!(
                     "Alternative reading `{}` ({ty}): {} [{}]",
                     a.name, a.doc, a.confidence.tag
@@ -411,32 +444,42 @@ impl Cx<'_> {
         let file = word_header(w);
         let g = guard(&file);
         let mut out = String::from(GENERATED);
-        doc(&mut out, "", &[format!("The {} instruction word ({}).", w.name, w.c_name)]);
+        doc(
+            &mut out,
+            "",
+            &[format!("The {} instruction word ({}).", w.name, w.c_name)],
+        );
         let _ = write!(
             out,
             "#ifndef {g}\n#define {g}\n\n#include <stddef.h>\n#include <stdint.h>\n\n\
              #include \"{COMMON_HEADER}\"\n"
         );
         // A word that embeds another word needs that word's header too.
-        let mut includes: Vec<String> = deps(w)
-            .into_iter()
-            .filter(|&d| self.is_word(d))
-            .map(|d| word_header(self.model.ty(d)))
-            .collect();
-        includes.dedup();
+        let mut includes: Vec<String> = Vec::new();
+        for d in deps(w).into_iter().filter(|&d| self.is_word(d)) {
+            let h = word_header(self.model.ty(d));
+            if !includes.contains(&h) {
+                includes.push(h);
+            }
+        }
         for inc in includes {
             let _ = writeln!(out, "#include \"{inc}\"");
         }
         let s = stem(w);
+        out.push('\n');
         if let Some(op) = w.opcode() {
-            let _ = write!(
-                out,
-                "\n/** Opcode of {} (byte 0): `NEURON_ISA_TPB_OPCODE` enumerator `{}`. */\n\
-                 #define {s}_OPCODE 0x{:02x}\n",
-                w.c_name, op.enumerator, op.value
+            let e = self
+                .opcode_enumerator(w)
+                .unwrap_or_else(|| op.enumerator.clone());
+            doc(
+                &mut out,
+                "",
+                &[format!("Opcode of {} (byte 0): `{e}`.", w.c_name)],
             );
+            let _ = writeln!(out, "#define {s}_OPCODE 0x{:02x}", op.value);
         }
-        let _ = write!(out, "/** Size of {} in bytes. */\n#define {s}_SIZE {}\n\n", w.c_name, w.size);
+        doc(&mut out, "", &[format!("Size of {} in bytes.", w.c_name)]);
+        let _ = write!(out, "#define {s}_SIZE {}\n\n", w.size);
         self.type_def(&mut out, w);
         if let Some(e) = self.opcode_enumerator(w) {
             static_assert(
@@ -473,7 +516,10 @@ impl Cx<'_> {
                 plural(words.len(), "word")
             )],
         );
-        let _ = write!(out, "#ifndef {g}\n#define {g}\n\n#include \"{COMMON_HEADER}\"\n");
+        let _ = write!(
+            out,
+            "#ifndef {g}\n#define {g}\n\n#include \"{COMMON_HEADER}\"\n"
+        );
         for w in words {
             let _ = writeln!(out, "#include \"{}\"", word_header(w));
         }
@@ -499,8 +545,13 @@ impl Cx<'_> {
                     extra.push(format!(
                         "Opcode 0x{:02x} (`{}`). Architectures: {}.",
                         op.value,
-                        op.enumerator,
-                        if arch.is_empty() { "all".to_string() } else { arch.join(", ") }
+                        self.opcode_enumerator(t)
+                            .unwrap_or_else(|| op.enumerator.clone()),
+                        if arch.is_empty() {
+                            "all".to_string()
+                        } else {
+                            arch.join(", ")
+                        }
                     ));
                 }
                 if let Some(f) = follows {
@@ -526,7 +577,7 @@ impl Cx<'_> {
         for v in values {
             let mut d = v.doc.clone().unwrap_or_default();
             if !v.arch.is_empty() {
-                d.push_str(&format!(" Only on: {}.", v.arch.join(", ")));
+                d.push_str(&format!(" (only on {})", v.arch.join(", ")));
             }
             items.push((vec![d], &v.c_name, v.value));
             for a in &v.aliases {
@@ -538,7 +589,10 @@ impl Cx<'_> {
             }
         }
         if as_enum {
-            let _ = write!(out, "#ifdef __cplusplus\nenum {c} : {ty} {{\n#else\nenum {c} {{\n#endif\n");
+            let _ = write!(
+                out,
+                "#ifdef __cplusplus\nenum {c} : {ty} {{\n#else\nenum {c} {{\n#endif\n"
+            );
             for (d, name, value) in &items {
                 doc(out, "    ", d);
                 let _ = writeln!(out, "    {name} = {},", hex(*value, repr));
@@ -551,10 +605,21 @@ impl Cx<'_> {
                 let _ = writeln!(out, "#define {name} {}{}", hex(*value, repr), suffix(repr));
             }
         }
-        static_assert(out, &format!("sizeof({c}) == {}", t.size), &format!("{c} is {}", plural(t.size, "byte")));
+        static_assert(
+            out,
+            &format!("sizeof({c}) == {}", t.size),
+            &format!("{c} is {}", plural(t.size, "byte")),
+        );
     }
 
-    fn flags_def(&self, out: &mut String, t: &TypeDef, repr: Int, none: &Option<String>, bits: &[FlagBit]) {
+    fn flags_def(
+        &self,
+        out: &mut String,
+        t: &TypeDef,
+        repr: Int,
+        none: &Option<String>,
+        bits: &[FlagBit],
+    ) {
         let c = &t.c_name;
         self.type_doc(out, t, &[]);
         let _ = writeln!(out, "typedef {} {c};", repr.c());
@@ -565,13 +630,28 @@ impl Cx<'_> {
                 .find_map(|b| b.c_name.strip_suffix(b.name.as_str()))
                 .map_or_else(|| format!("{c}_"), str::to_string);
             doc(out, "", &["No bit set.".to_string()]);
-            let _ = writeln!(out, "#define {prefix}{none} {}{}", hex(0, repr), suffix(repr));
+            let _ = writeln!(
+                out,
+                "#define {prefix}{none} {}{}",
+                hex(0, repr),
+                suffix(repr)
+            );
         }
         for b in bits {
             doc(out, "", &[format!("Bit {}: {}", b.bit, b.doc)]);
-            let _ = writeln!(out, "#define {} {}{}", b.c_name, hex(1u64 << b.bit, repr), suffix(repr));
+            let _ = writeln!(
+                out,
+                "#define {} {}{}",
+                b.c_name,
+                hex(1u64 << b.bit, repr),
+                suffix(repr)
+            );
         }
-        static_assert(out, &format!("sizeof({c}) == {}", t.size), &format!("{c} is {}", plural(t.size, "byte")));
+        static_assert(
+            out,
+            &format!("sizeof({c}) == {}", t.size),
+            &format!("{c} is {}", plural(t.size, "byte")),
+        );
     }
 
     fn bitfield_def(&self, out: &mut String, t: &TypeDef, repr: Int, fields: &[BitField]) {
@@ -593,19 +673,32 @@ impl Cx<'_> {
             };
             let holds = match &b.ty {
                 BitsType::Uint => String::new(),
-                BitsType::Named { index, .. } => format!(" Holds a `{}`.", self.model.ty(*index).c_name),
+                BitsType::Named { index, .. } => {
+                    format!(" Holds a `{}`.", self.model.ty(*index).c_name)
+                }
             };
-            let mut paras = vec![format!("{range}.{holds}{} {}", Self::role(b.role), b.doc)];
+            let mut paras = vec![member_doc(
+                &format!("{range}.{holds}{}", Self::role(b.role)),
+                &b.doc,
+                &b.confidence,
+            )];
             paras.extend(self.alternatives(&b.alternatives, &format!("u{}", b.width)));
-            paras.push(confidence(&b.confidence));
             doc(out, "    ", &paras);
             // ISO C allows only `unsigned int` (and `_Bool`, `int`) bit-fields; wider ones
             // need the GCC extension, marked so that -pedantic accepts it.
-            let decl = if b.width <= 32 { "unsigned int" } else { "__extension__ unsigned long long" };
+            let decl = if b.width <= 32 {
+                "unsigned int"
+            } else {
+                "__extension__ unsigned long long"
+            };
             let _ = writeln!(out, "    {decl} {} : {};", member(&b.name), b.width);
         }
         let _ = writeln!(out, "}} {c};");
-        static_assert(out, &format!("sizeof({c}) == {}", t.size), &format!("{c} is {}", plural(t.size, "byte")));
+        static_assert(
+            out,
+            &format!("sizeof({c}) == {}", t.size),
+            &format!("{c} is {}", plural(t.size, "byte")),
+        );
     }
 
     /// `typedef struct packed NAME { members } NAME;` with its size and offset checks.
@@ -617,18 +710,21 @@ impl Cx<'_> {
         for f in &sorted {
             // The loader guarantees the fields tile the struct; pad anyway if they did not.
             if f.offset > cursor {
-                let _ = writeln!(out, "    uint8_t dmaspec_pad_{cursor}[{}];", f.offset - cursor);
+                let _ = writeln!(
+                    out,
+                    "    uint8_t dmaspec_pad_{cursor}[{}];",
+                    f.offset - cursor
+                );
             }
             let (base, dims) = self.c_type(&f.ty);
-            let mut paras = vec![format!(
-                "Offset {}, {}.{} {}",
+            let place = format!(
+                "Offset {}, {}.{}",
                 f.offset,
                 plural(f.size, "byte"),
-                Self::role(f.role),
-                f.doc
-            )];
+                Self::role(f.role)
+            );
+            let mut paras = vec![member_doc(&place, &f.doc, &f.confidence)];
             paras.extend(self.alternatives(&f.alternatives, &format!("{base}{dims}")));
-            paras.push(confidence(&f.confidence));
             doc(out, "    ", &paras);
             let _ = writeln!(out, "    {base} {}{dims};", member(&f.name));
             cursor = cursor.max(f.offset + f.size);
@@ -637,7 +733,11 @@ impl Cx<'_> {
             let _ = writeln!(out, "    uint8_t dmaspec_pad_{cursor}[{}];", size - cursor);
         }
         let _ = writeln!(out, "}} {c};");
-        static_assert(out, &format!("sizeof({c}) == {size}"), &format!("{c} is {}", plural(size, "byte")));
+        static_assert(
+            out,
+            &format!("sizeof({c}) == {size}"),
+            &format!("{c} is {}", plural(size, "byte")),
+        );
         for f in &sorted {
             let m = member(&f.name);
             static_assert(
@@ -659,19 +759,22 @@ impl Cx<'_> {
             let mut fields = v.fields.clone();
             fields.push(disc.clone());
             let arm = arm_type(t, v);
-            let mut paras = vec![format!("The `{}` arm of {c}, selected when {}. {}", v.name, rule(v), v.doc)];
-            paras.push(confidence(&v.confidence));
+            let intro = format!("The `{}` arm of {c}, selected when {}.", v.name, rule(v));
+            let paras = vec![member_doc(&intro, &v.doc, &v.confidence)];
             doc(out, "", &paras);
             self.struct_body(out, &arm, t.size, &fields);
             out.push('\n');
         }
-        let arms: Vec<String> = variants.iter().map(|v| format!("`{}` when {}", v.name, rule(v))).collect();
+        let arms: Vec<String> = variants
+            .iter()
+            .map(|v| format!("`{}` when {}", v.name, rule(v)))
+            .collect();
         self.type_doc(
             out,
             t,
             &[format!(
                 "Every arm holds the discriminator `{dm}` ({}) at offset {}; read it through any \
-                 arm. Arms: {}.",
+                 arm. Arms, tried in this order (the first match wins): {}.",
                 self.c_spelling(&disc.ty),
                 disc.offset,
                 arms.join("; ")
@@ -682,10 +785,18 @@ impl Cx<'_> {
             let _ = writeln!(out, "    {} {};", arm_type(t, v), member(&v.name));
         }
         let _ = writeln!(out, "}} {c};");
-        static_assert(out, &format!("sizeof({c}) == {}", t.size), &format!("{c} is {}", plural(t.size, "byte")));
+        static_assert(
+            out,
+            &format!("sizeof({c}) == {}", t.size),
+            &format!("{c} is {}", plural(t.size, "byte")),
+        );
         for v in variants {
             let m = member(&v.name);
-            static_assert(out, &format!("offsetof({c}, {m}) == 0"), &format!("{c}.{m} is at offset 0"));
+            static_assert(
+                out,
+                &format!("offsetof({c}, {m}) == 0"),
+                &format!("{c}.{m} is at offset 0"),
+            );
         }
     }
 }

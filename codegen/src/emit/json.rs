@@ -1,8 +1,159 @@
-//! The json target (to be written).
+//! The JSON target: `dmaspec.json`, the whole resolved model for tools in other languages.
+//!
+//! Top level (keys in this order):
+//!
+//! - `format`: `"dmaspec/1"`; bumped when the shape changes incompatibly.
+//! - `levels`, `scales`, `sources`, `archs`, `types`: the model as [`Model`] serializes it
+//!   (every type with its kind, members, evidence and alternatives; type references carry
+//!   `index` into `types`).
+//! - `words`: a convenience view, one object per word in spec order, with its opcode, the
+//!   architectures that ship it and its leaves flattened as the byte tables show them
+//!   (`path`, `offset`, `size`, `bits`, `type`, `role`, `confidence`, `evidence`,
+//!   `alternatives`), so a consumer can decode a word without walking `types`.
 
-use crate::model::Model;
+use serde::Serialize;
+
+use crate::model::*;
 
 /// Files under `generated/` for this target, as (relative path, contents).
-pub fn render(_model: &Model) -> Vec<(String, String)> {
-    Vec::new()
+pub fn render(model: &Model) -> Vec<(String, String)> {
+    let doc = Doc {
+        format: "dmaspec/1",
+        levels: &model.levels,
+        scales: &model.scales,
+        sources: &model.sources,
+        archs: &model.archs,
+        types: &model.types,
+        words: model.words().map(|w| word(model, w)).collect(),
+    };
+    let mut text = serde_json::to_string_pretty(&doc).expect("the model serializes");
+    text.push('\n');
+    vec![("dmaspec.json".to_string(), text)]
+}
+
+#[derive(Serialize)]
+struct Doc<'m> {
+    format: &'static str,
+    levels: &'m [Level],
+    scales: &'m [Scale],
+    sources: &'m [Source],
+    archs: &'m [Arch],
+    types: &'m [TypeDef],
+    words: Vec<Word<'m>>,
+}
+
+#[derive(Serialize)]
+struct Word<'m> {
+    name: &'m str,
+    c_name: &'m str,
+    size: usize,
+    doc: &'m str,
+    opcode: WordOpcode<'m>,
+    /// Architectures that ship the word: its own list narrowed by its enumerator's.
+    arch: Vec<&'m str>,
+    /// The word this one positionally extends.
+    follows: Option<&'m str>,
+    confidence: &'m Confidence,
+    evidence: &'m [Evidence],
+    leaves: Vec<WordLeaf<'m>>,
+}
+
+#[derive(Serialize)]
+struct WordOpcode<'m> {
+    value: u8,
+    /// The `OPCODE` enumerator's name.
+    enumerator: &'m str,
+    /// Other spellings of the enumerator, each with the source that uses it.
+    aliases: &'m [Alias],
+}
+
+#[derive(Serialize)]
+struct WordLeaf<'m> {
+    path: String,
+    offset: usize,
+    size: usize,
+    /// Bit range within the `size`-byte little-endian container, for bitfield sub-fields.
+    bits: Option<Bits>,
+    #[serde(rename = "type")]
+    type_name: String,
+    role: Role,
+    doc: &'m str,
+    /// The union arm (`src_start_addr.addr_reg`) the leaf belongs to.
+    variant: Option<String>,
+    confidence: &'m Confidence,
+    evidence: &'m [Evidence],
+    alternatives: Vec<WordAlternative<'m>>,
+}
+
+#[derive(Serialize)]
+struct Bits {
+    lsb: u32,
+    width: u32,
+}
+
+#[derive(Serialize)]
+struct WordAlternative<'m> {
+    name: &'m str,
+    /// Spelled as in the spec; the leaf's own type when the alternative keeps it.
+    #[serde(rename = "type")]
+    type_name: String,
+    doc: &'m str,
+    confidence: &'m Confidence,
+    evidence: &'m [Evidence],
+}
+
+fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
+    let op = w.opcode().expect("words have an opcode");
+    let follows = match &w.kind {
+        TypeKind::Struct { follows, .. } => follows.as_deref(),
+        _ => None,
+    };
+    let leaves = model
+        .leaves(w)
+        .into_iter()
+        .map(|l| WordLeaf {
+            alternatives: l
+                .alternatives
+                .iter()
+                .map(|a| WordAlternative {
+                    name: &a.name,
+                    type_name: a
+                        .ty
+                        .as_ref()
+                        .map_or_else(|| l.type_name.clone(), TypeRef::spelling),
+                    doc: &a.doc,
+                    confidence: &a.confidence,
+                    evidence: &a.evidence,
+                })
+                .collect(),
+            bits: l.bits.map(|(lsb, width)| Bits { lsb, width }),
+            path: l.path,
+            offset: l.offset,
+            size: l.size,
+            type_name: l.type_name,
+            role: l.role,
+            doc: l.doc,
+            variant: l.variant,
+            confidence: l.confidence,
+            evidence: l.evidence,
+        })
+        .collect();
+    Word {
+        name: &w.name,
+        c_name: &w.c_name,
+        size: w.size,
+        doc: &w.doc,
+        opcode: WordOpcode {
+            value: op.value,
+            enumerator: &op.enumerator,
+            aliases: model
+                .opcode_enumerator(w)
+                .map_or(&[][..], |e| e.aliases.as_slice()),
+        },
+        arch: model.word_archs(w),
+        follows,
+        confidence: &w.confidence,
+        evidence: &w.evidence,
+        leaves,
+    }
 }

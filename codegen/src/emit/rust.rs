@@ -94,7 +94,12 @@ impl Cx<'_> {
         let names: Vec<_> = self.model.archs.iter().map(|a| ident(&a.name)).collect();
         let strs: Vec<_> = self.model.archs.iter().map(|a| a.name.as_str()).collect();
         let ncs: Vec<_> = self.model.archs.iter().map(|a| a.nc).collect();
-        let docs: Vec<_> = self.model.archs.iter().map(|a| format!(" {} (NC-v{}).", a.doc, a.nc)).collect();
+        let docs: Vec<_> = self
+            .model
+            .archs
+            .iter()
+            .map(|a| format!(" {} (NC-v{}).", a.doc, a.nc))
+            .collect();
         quote! {
             /// The NeuronCore architectures the spec knows.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -240,7 +245,13 @@ impl Cx<'_> {
     }
 
     /// Statements visiting `value` of type `t`, described by `meta`, at `base + off`.
-    fn visit_stmts(&self, t: &TypeRef, value: TokenStream, meta: TokenStream, off: usize) -> TokenStream {
+    fn visit_stmts(
+        &self,
+        t: &TypeRef,
+        value: TokenStream,
+        meta: TokenStream,
+        off: usize,
+    ) -> TokenStream {
         let off_l = n(off);
         match t {
             TypeRef::Int { int } => {
@@ -286,7 +297,10 @@ impl Cx<'_> {
             TypeKind::Struct { fields, opcode, .. } => {
                 self.struct_def(&t.name, t, fields, opcode.as_ref(), None)
             }
-            TypeKind::Union { discriminator, variants } => self.union_def(t, discriminator, variants),
+            TypeKind::Union {
+                discriminator,
+                variants,
+            } => self.union_def(t, discriminator, variants),
         }
     }
 
@@ -376,8 +390,14 @@ impl Cx<'_> {
         let size = n(repr.size());
         let doc = doc_attr(&t.doc, &t.confidence);
         let ids: Vec<_> = bits.iter().map(|b| ident(&b.name)).collect();
-        let shifts: Vec<_> = bits.iter().map(|b| Literal::u32_unsuffixed(b.bit)).collect();
-        let docs: Vec<_> = bits.iter().map(|b| format!(" `{}` (bit {}): {}", b.c_name, b.bit, b.doc)).collect();
+        let shifts: Vec<_> = bits
+            .iter()
+            .map(|b| Literal::u32_unsuffixed(b.bit))
+            .collect();
+        let docs: Vec<_> = bits
+            .iter()
+            .map(|b| format!(" `{}` (bit {}): {}", b.c_name, b.bit, b.doc))
+            .collect();
         let metas = bits.iter().map(|b| {
             let (n, bit, d) = (&b.name, b.bit, &b.doc);
             quote!(meta::FlagMeta { name: #n, bit: #bit, doc: #d })
@@ -411,7 +431,10 @@ impl Cx<'_> {
         let mut reads = Vec::new();
         let mut writes = Vec::new();
         let mut visits = Vec::new();
-        let metas: Vec<_> = fields.iter().map(|b| self.bits_meta(b, repr.size())).collect();
+        let metas: Vec<_> = fields
+            .iter()
+            .map(|b| self.bits_meta(b, repr.size()))
+            .collect();
         for (i, b) in fields.iter().enumerate() {
             let id = ident(&b.name);
             let fdoc = doc_attr(
@@ -489,7 +512,13 @@ impl Cx<'_> {
                 Role::Unknown => " Unknown: no source gives a meaning; kept raw.".into(),
             };
             let fdoc = doc_attr(
-                &format!("Offset {} ({} bytes), `{}`.{role} {}", f.offset, f.size, f.ty.spelling(), f.doc),
+                &format!(
+                    "Offset {} ({} bytes), `{}`.{role} {}",
+                    f.offset,
+                    f.size,
+                    f.ty.spelling(),
+                    f.doc
+                ),
                 &f.confidence,
             );
             quote!(#fdoc pub #fid: #fty,)
@@ -503,10 +532,19 @@ impl Cx<'_> {
             let fid = ident(&f.name);
             self.write_stmts(&f.ty, quote!(self.#fid), f.offset, t.size)
         });
-        let visits = fields.iter().enumerate().filter(|(_, f)| Some(f.name.as_str()) != skip_visit).map(|(i, f)| {
-            let fid = ident(&f.name);
-            self.visit_stmts(&f.ty, quote!(self.#fid), quote!(&Self::FIELDS[#i]), f.offset)
-        });
+        let visits = fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| Some(f.name.as_str()) != skip_visit)
+            .map(|(i, f)| {
+                let fid = ident(&f.name);
+                self.visit_stmts(
+                    &f.ty,
+                    quote!(self.#fid),
+                    quote!(&Self::FIELDS[#i]),
+                    f.offset,
+                )
+            });
         let word = opcode.map(|o| self.word_impl(&id, t, o));
         quote! {
             #doc
@@ -554,7 +592,9 @@ impl Cx<'_> {
             _ => Vec::new(),
         };
         let follows = match &t.kind {
-            TypeKind::Struct { follows: Some(f), .. } => quote!(Some(#f)),
+            TypeKind::Struct {
+                follows: Some(f), ..
+            } => quote!(Some(#f)),
             _ => quote!(None),
         };
         let doc = &t.doc;
@@ -639,13 +679,19 @@ impl Cx<'_> {
                 evidence: v.evidence.clone(),
                 file: t.file.clone(),
                 line: t.line,
-                kind: TypeKind::Struct { fields: fields.clone(), opcode: None, arch: Vec::new(), follows: None },
+                kind: TypeKind::Struct {
+                    fields: fields.clone(),
+                    opcode: None,
+                    arch: Vec::new(),
+                    follows: None,
+                },
             };
             arm_types.push(self.struct_def(&arm_name, &arm_t, &fields, None, Some(&disc.name)));
             let vdoc = doc_attr(&v.doc, &v.confidence);
             arms.push(quote!(#vdoc #vid(#arm_id),));
             match (v.mask, v.value) {
-                (Some(m), Some(val)) => selects.push(quote!(if raw & #m == #val { return Self::#vid(#arm_id::read(b)); })),
+                (Some(m), Some(val)) => selects
+                    .push(quote!(if raw & #m == #val { return Self::#vid(#arm_id::read(b)); })),
                 _ => default = Some(quote!(Self::#vid(#arm_id::read(b)))),
             }
             let (vname, vdoc) = (&v.name, &v.doc);
@@ -661,7 +707,12 @@ impl Cx<'_> {
         let idx: Vec<_> = (0..variants.len()).collect();
         let disc_id = ident(&disc.name);
         let disc_meta = self.field_meta(disc);
-        let disc_visit = self.visit_stmts(&disc.ty, quote!(a.#disc_id), quote!(&Self::DISCRIMINATOR), disc.offset);
+        let disc_visit = self.visit_stmts(
+            &disc.ty,
+            quote!(a.#disc_id),
+            quote!(&Self::DISCRIMINATOR),
+            disc.offset,
+        );
         quote! {
             #(#arm_types)*
             #doc
