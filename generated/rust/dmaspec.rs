@@ -1949,6 +1949,310 @@ impl ADDR8 {
         v.leave(visit::Group::Union);
     }
 }
+/** Source and destination dtype packed into one byte (GATHER_XPOSE only). GATHER_XPOSE requires dtype_lo == dtype_hi and a 2-byte type (BF16 / FP16): no cast.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DTYPE_PAIR {
+    /** Bits 0..=3. Source dtype.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dtype_lo: DTYPE,
+    /** Bits 4..=7. Destination dtype; the implicit dst dim-0 step is sizeof(dtype_hi).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dtype_hi: DTYPE,
+}
+impl DTYPE_PAIR {
+    pub const SIZE: usize = 1;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "dtype_lo",
+            offset: 0,
+            size: 1,
+            bits: Some((0u32, 4u32)),
+            type_name: "DTYPE",
+            role: meta::Role::Data,
+            doc: "Source dtype.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §4 Table 4.4a",
+                    name: Some("dtype_lo:4 (src)"),
+                    names: None,
+                    pin: Some("b0..3"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dtype_hi",
+            offset: 0,
+            size: 1,
+            bits: Some((4u32, 4u32)),
+            type_name: "DTYPE",
+            role: meta::Role::Data,
+            doc: "Destination dtype; the implicit dst dim-0 step is sizeof(dtype_hi).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §4 Table 4.4a",
+                    name: Some("dtype_hi:4 (dst)"),
+                    names: None,
+                    pin: Some("b4..7"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+    ];
+    #[inline]
+    pub const fn from_raw(raw: u8) -> Self {
+        Self {
+            dtype_lo: DTYPE::from_raw(((raw >> 0) & 15u8) as u8),
+            dtype_hi: DTYPE::from_raw(((raw >> 4) & 15u8) as u8),
+        }
+    }
+    /// The packed value; sub-field values wider than their bits are truncated.
+    #[inline]
+    pub const fn raw(&self) -> u8 {
+        0 | ((self.dtype_lo.raw() as u8 & 15u8) << 0)
+            | ((self.dtype_hi.raw() as u8 & 15u8) << 4)
+    }
+    #[inline]
+    pub fn read(b: &[u8; 1]) -> Self {
+        Self::from_raw(u8::from_le_bytes(*b))
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 1]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        let _ = arch;
+        v.enter(meta, base, visit::Group::Bitfield);
+        v.value(&Self::FIELDS[0usize], base, self.dtype_lo.value(arch));
+        v.value(&Self::FIELDS[1usize], base, self.dtype_hi.value(arch));
+        v.leave(visit::Group::Bitfield);
+    }
+}
+/** GATHER_XPOSE flags: the gather axis (the validator requires Y, the slowest of the two dims, for now).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DMA_GATHER_TRANSPOSE_FLAGS {
+    /** Bits 0..=1. Axis the index permutes; must be Y (has_valid_gather_transpose_flags).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub gather_dim: INDIRECT_DIM,
+    /** Bits 2..=7. Reserved.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub reserved: u8,
+}
+impl DMA_GATHER_TRANSPOSE_FLAGS {
+    pub const SIZE: usize = 1;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "gather_dim",
+            offset: 0,
+            size: 1,
+            bits: Some((0u32, 2u32)),
+            type_name: "INDIRECT_DIM",
+            role: meta::Role::Data,
+            doc: "Axis the index permutes; must be Y (has_valid_gather_transpose_flags).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4.1",
+                    name: None,
+                    names: None,
+                    pin: Some(
+                        "has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y",
+                    ),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "reserved",
+            offset: 0,
+            size: 1,
+            bits: Some((2u32, 6u32)),
+            type_name: "u6",
+            role: meta::Role::Reserved,
+            doc: "Reserved.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+    ];
+    #[inline]
+    pub const fn from_raw(raw: u8) -> Self {
+        Self {
+            gather_dim: INDIRECT_DIM::from_raw(((raw >> 0) & 3u8) as u8),
+            reserved: ((raw >> 2) & 63u8) as u8,
+        }
+    }
+    /// The packed value; sub-field values wider than their bits are truncated.
+    #[inline]
+    pub const fn raw(&self) -> u8 {
+        0 | ((self.gather_dim.raw() as u8 & 3u8) << 0)
+            | ((self.reserved as u8 & 63u8) << 2)
+    }
+    #[inline]
+    pub fn read(b: &[u8; 1]) -> Self {
+        Self::from_raw(u8::from_le_bytes(*b))
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 1]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        let _ = arch;
+        v.enter(meta, base, visit::Group::Bitfield);
+        v.value(&Self::FIELDS[0usize], base, self.gather_dim.value(arch));
+        v.value(
+            &Self::FIELDS[1usize],
+            base,
+            visit::Value::Unsigned(self.reserved as u64),
+        );
+        v.leave(visit::Group::Bitfield);
+    }
+}
 /** Which side the dynamic indices apply to. The header's enumerators carry a redundant doubled prefix (INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_INDIRECTION = 0x0, ...).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
@@ -3546,6 +3850,1256 @@ impl OPCODE {
             raw: self.raw() as u64,
             name: self.name_in(arch),
         }
+    }
+}
+/** The `addr_var` arm of [`PSEUDO_ADDR8`]. Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PSEUDO_ADDR8_addr_var {
+    /** Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. addr_var (neff variable id + immediate offset): no byte layout in the sources.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub body: [u8; 7usize],
+    /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub marker: ADDR8_MARKER,
+}
+impl PSEUDO_ADDR8_addr_var {
+    pub const SIZE: usize = 8;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "body",
+            offset: 0,
+            size: 7,
+            bits: None,
+            type_name: "u8[7]",
+            role: meta::Role::Unknown,
+            doc: "addr_var (neff variable id + immediate offset): no byte layout in the sources.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "marker",
+            offset: 7,
+            size: 1,
+            bits: None,
+            type_name: "ADDR8_MARKER",
+            role: meta::Role::Data,
+            doc: "Addressing form (mask 0xFC).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: Some("common.h:586"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-dge-microop",
+                    cite: "supp-dge-microop §1.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §assign64bitAddr",
+                    name: Some("ADDRESS-MODE byte (a2[7])"),
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[
+                meta::Alternative {
+                    name: "address_mode",
+                    type_name: "u8",
+                    doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Disagrees with the marker bits, sharpest at bit 6 (move/transpose here, SHAPE_REG elsewhere) (README conflict #3).",
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §assign64bitAddr",
+                            name: None,
+                            names: None,
+                            pin: Some(
+                                "movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §At a glance",
+                            name: None,
+                            names: Some(
+                                "The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])",
+                            ),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                },
+            ],
+        },
+    ];
+    #[inline]
+    pub fn read(b: &[u8; 8]) -> Self {
+        Self {
+            body: *at::<0, 7, 8>(b),
+            marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
+        }
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 8]) {
+        *at_mut::<0, 7, 8>(b) = self.body;
+        self.marker.write(at_mut::<7, 1, 8>(b));
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        v.enter(&Self::FIELDS[0usize], base + 0, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 0,
+            visit::Value::Unsigned(self.body[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 1,
+            visit::Value::Unsigned(self.body[1usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 2,
+            visit::Value::Unsigned(self.body[2usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 3,
+            visit::Value::Unsigned(self.body[3usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 4,
+            visit::Value::Unsigned(self.body[4usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 5,
+            visit::Value::Unsigned(self.body[5usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 6,
+            visit::Value::Unsigned(self.body[6usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+    }
+}
+/** The `addr_reg` arm of [`PSEUDO_ADDR8`]. Address from a register (ADDR_REG, 0x80 / 0xC0).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PSEUDO_ADDR8_addr_reg {
+    /** Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. addr_reg: no byte layout in the sources.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub body: [u8; 7usize],
+    /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub marker: ADDR8_MARKER,
+}
+impl PSEUDO_ADDR8_addr_reg {
+    pub const SIZE: usize = 8;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "body",
+            offset: 0,
+            size: 7,
+            bits: None,
+            type_name: "u8[7]",
+            role: meta::Role::Unknown,
+            doc: "addr_reg: no byte layout in the sources.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "marker",
+            offset: 7,
+            size: 1,
+            bits: None,
+            type_name: "ADDR8_MARKER",
+            role: meta::Role::Data,
+            doc: "Addressing form (mask 0xFC).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: Some("common.h:586"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-dge-microop",
+                    cite: "supp-dge-microop §1.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §assign64bitAddr",
+                    name: Some("ADDRESS-MODE byte (a2[7])"),
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[
+                meta::Alternative {
+                    name: "address_mode",
+                    type_name: "u8",
+                    doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Disagrees with the marker bits, sharpest at bit 6 (move/transpose here, SHAPE_REG elsewhere) (README conflict #3).",
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §assign64bitAddr",
+                            name: None,
+                            names: None,
+                            pin: Some(
+                                "movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §At a glance",
+                            name: None,
+                            names: Some(
+                                "The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])",
+                            ),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                },
+            ],
+        },
+    ];
+    #[inline]
+    pub fn read(b: &[u8; 8]) -> Self {
+        Self {
+            body: *at::<0, 7, 8>(b),
+            marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
+        }
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 8]) {
+        *at_mut::<0, 7, 8>(b) = self.body;
+        self.marker.write(at_mut::<7, 1, 8>(b));
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        v.enter(&Self::FIELDS[0usize], base + 0, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 0,
+            visit::Value::Unsigned(self.body[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 1,
+            visit::Value::Unsigned(self.body[1usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 2,
+            visit::Value::Unsigned(self.body[2usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 3,
+            visit::Value::Unsigned(self.body[3usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 4,
+            visit::Value::Unsigned(self.body[4usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 5,
+            visit::Value::Unsigned(self.body[5usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 6,
+            visit::Value::Unsigned(self.body[6usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+    }
+}
+/** The `addr_tbl_offs` arm of [`PSEUDO_ADDR8`]. Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PSEUDO_ADDR8_addr_tbl_offs {
+    /** Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. addr_tbl_offs: no byte layout in the sources.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub body: [u8; 7usize],
+    /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub marker: ADDR8_MARKER,
+}
+impl PSEUDO_ADDR8_addr_tbl_offs {
+    pub const SIZE: usize = 8;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "body",
+            offset: 0,
+            size: 7,
+            bits: None,
+            type_name: "u8[7]",
+            role: meta::Role::Unknown,
+            doc: "addr_tbl_offs: no byte layout in the sources.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "marker",
+            offset: 7,
+            size: 1,
+            bits: None,
+            type_name: "ADDR8_MARKER",
+            role: meta::Role::Data,
+            doc: "Addressing form (mask 0xFC).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: Some("common.h:586"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-dge-microop",
+                    cite: "supp-dge-microop §1.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §assign64bitAddr",
+                    name: Some("ADDRESS-MODE byte (a2[7])"),
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[
+                meta::Alternative {
+                    name: "address_mode",
+                    type_name: "u8",
+                    doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Disagrees with the marker bits, sharpest at bit 6 (move/transpose here, SHAPE_REG elsewhere) (README conflict #3).",
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §assign64bitAddr",
+                            name: None,
+                            names: None,
+                            pin: Some(
+                                "movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §At a glance",
+                            name: None,
+                            names: Some(
+                                "The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])",
+                            ),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                },
+            ],
+        },
+    ];
+    #[inline]
+    pub fn read(b: &[u8; 8]) -> Self {
+        Self {
+            body: *at::<0, 7, 8>(b),
+            marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
+        }
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 8]) {
+        *at_mut::<0, 7, 8>(b) = self.body;
+        self.marker.write(at_mut::<7, 1, 8>(b));
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        v.enter(&Self::FIELDS[0usize], base + 0, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 0,
+            visit::Value::Unsigned(self.body[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 1,
+            visit::Value::Unsigned(self.body[1usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 2,
+            visit::Value::Unsigned(self.body[2usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 3,
+            visit::Value::Unsigned(self.body[3usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 4,
+            visit::Value::Unsigned(self.body[4usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 5,
+            visit::Value::Unsigned(self.body[5usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 6,
+            visit::Value::Unsigned(self.body[6usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+    }
+}
+/** The `addr_immediate` arm of [`PSEUDO_ADDR8`]. Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PSEUDO_ADDR8_addr_immediate {
+    /** Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. NeuronAddr: no byte layout in the sources.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub body: [u8; 7usize],
+    /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub marker: ADDR8_MARKER,
+}
+impl PSEUDO_ADDR8_addr_immediate {
+    pub const SIZE: usize = 8;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "body",
+            offset: 0,
+            size: 7,
+            bits: None,
+            type_name: "u8[7]",
+            role: meta::Role::Unknown,
+            doc: "NeuronAddr: no byte layout in the sources.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "marker",
+            offset: 7,
+            size: 1,
+            bits: None,
+            type_name: "ADDR8_MARKER",
+            role: meta::Role::Data,
+            doc: "Addressing form (mask 0xFC).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: Some("common.h:586"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-dge-microop",
+                    cite: "supp-dge-microop §1.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §assign64bitAddr",
+                    name: Some("ADDRESS-MODE byte (a2[7])"),
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[
+                meta::Alternative {
+                    name: "address_mode",
+                    type_name: "u8",
+                    doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Disagrees with the marker bits, sharpest at bit 6 (move/transpose here, SHAPE_REG elsewhere) (README conflict #3).",
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §assign64bitAddr",
+                            name: None,
+                            names: None,
+                            pin: Some(
+                                "movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §At a glance",
+                            name: None,
+                            names: Some(
+                                "The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])",
+                            ),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                },
+            ],
+        },
+    ];
+    #[inline]
+    pub fn read(b: &[u8; 8]) -> Self {
+        Self {
+            body: *at::<0, 7, 8>(b),
+            marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
+        }
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 8]) {
+        *at_mut::<0, 7, 8>(b) = self.body;
+        self.marker.write(at_mut::<7, 1, 8>(b));
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        v.enter(&Self::FIELDS[0usize], base + 0, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 0,
+            visit::Value::Unsigned(self.body[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 1,
+            visit::Value::Unsigned(self.body[1usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 2,
+            visit::Value::Unsigned(self.body[2usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 3,
+            visit::Value::Unsigned(self.body[3usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 4,
+            visit::Value::Unsigned(self.body[4usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 5,
+            visit::Value::Unsigned(self.body[5usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[0usize],
+            base + 6,
+            visit::Value::Unsigned(self.body[6usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+    }
+}
+/** 8-byte pseudo address: an ADDR8 whose marker may also set VAR_ID (0x10), selecting the addr_var arm (a neff variable id + immediate offset, resolved by the runtime at model load). The sources also name an addr_unknown member but give no marker that selects it, and give no byte layout for any arm, so the low seven bytes of every arm are kept raw. Arms are tried in order: addr_var, addr_reg, addr_tbl_offs, then addr_immediate.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PSEUDO_ADDR8 {
+    /** Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    addr_var(PSEUDO_ADDR8_addr_var),
+    /** Address from a register (ADDR_REG, 0x80 / 0xC0).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    addr_reg(PSEUDO_ADDR8_addr_reg),
+    /** Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs),
+    /** Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    addr_immediate(PSEUDO_ADDR8_addr_immediate),
+}
+impl Default for PSEUDO_ADDR8 {
+    fn default() -> Self {
+        Self::read(&[0u8; 8])
+    }
+}
+impl PSEUDO_ADDR8 {
+    pub const SIZE: usize = 8;
+    pub const DISCRIMINATOR: meta::FieldMeta = meta::FieldMeta {
+        name: "marker",
+        offset: 7,
+        size: 1,
+        bits: None,
+        type_name: "ADDR8_MARKER",
+        role: meta::Role::Data,
+        doc: "Addressing form (mask 0xFC).",
+        confidence: meta::Confidence {
+            tag: "HIGH/OBSERVED",
+            scale: "wiki",
+            level: "confirmed",
+            rank: 0usize,
+        },
+        evidence: &[
+            meta::Evidence {
+                source: "seed-004",
+                cite: "seed-004 §5.1",
+                name: None,
+                names: None,
+                pin: Some("common.h:586"),
+                value: None,
+                confidence: meta::Confidence {
+                    tag: "HIGH/OBSERVED",
+                    scale: "wiki",
+                    level: "confirmed",
+                    rank: 0usize,
+                },
+                note: None,
+            },
+            meta::Evidence {
+                source: "supp-dge-microop",
+                cite: "supp-dge-microop §1.3",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: meta::Confidence {
+                    tag: "HIGH/OBSERVED",
+                    scale: "wiki",
+                    level: "confirmed",
+                    rank: 0usize,
+                },
+                note: None,
+            },
+            meta::Evidence {
+                source: "seed-000",
+                cite: "seed-000 §assign64bitAddr",
+                name: Some("ADDRESS-MODE byte (a2[7])"),
+                names: None,
+                pin: None,
+                value: None,
+                confidence: meta::Confidence {
+                    tag: "CONFIRMED",
+                    scale: "seed000",
+                    level: "confirmed",
+                    rank: 0usize,
+                },
+                note: None,
+            },
+        ],
+        alternatives: &[
+            meta::Alternative {
+                name: "address_mode",
+                type_name: "u8",
+                doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Disagrees with the marker bits, sharpest at bit 6 (move/transpose here, SHAPE_REG elsewhere) (README conflict #3).",
+                confidence: meta::Confidence {
+                    tag: "CONFIRMED",
+                    scale: "seed000",
+                    level: "confirmed",
+                    rank: 0usize,
+                },
+                evidence: &[
+                    meta::Evidence {
+                        source: "seed-000",
+                        cite: "seed-000 §assign64bitAddr",
+                        name: None,
+                        names: None,
+                        pin: Some(
+                            "movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766",
+                        ),
+                        value: None,
+                        confidence: meta::Confidence {
+                            tag: "CONFIRMED",
+                            scale: "seed000",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        note: None,
+                    },
+                    meta::Evidence {
+                        source: "seed-000",
+                        cite: "seed-000 §At a glance",
+                        name: None,
+                        names: Some(
+                            "The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])",
+                        ),
+                        pin: None,
+                        value: None,
+                        confidence: meta::Confidence {
+                            tag: "CONFIRMED",
+                            scale: "seed000",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        note: None,
+                    },
+                ],
+            },
+        ],
+    };
+    pub const VARIANTS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "addr_var",
+            offset: 0,
+            size: 8,
+            bits: None,
+            type_name: "addr_var",
+            role: meta::Role::Data,
+            doc: "Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: Some(
+                        "addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))",
+                    ),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-dge-microop",
+                    cite: "supp-dge-microop §1.3",
+                    name: None,
+                    names: None,
+                    pin: Some("common.h:589"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "addr_reg",
+            offset: 0,
+            size: 8,
+            bits: None,
+            type_name: "addr_reg",
+            role: meta::Role::Data,
+            doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-gather-scatter",
+                    cite: "supp-gather-scatter §1.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "addr_tbl_offs",
+            offset: 0,
+            size: 8,
+            bits: None,
+            type_name: "addr_tbl_offs",
+            role: meta::Role::Data,
+            doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-gather-scatter",
+                    cite: "supp-gather-scatter §1.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "addr_immediate",
+            offset: 0,
+            size: 8,
+            bits: None,
+            type_name: "addr_immediate",
+            role: meta::Role::Data,
+            doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §5 Table 5a",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+    ];
+    #[inline]
+    pub fn read(b: &[u8; 8]) -> Self {
+        let d = ADDR8_MARKER::read(at::<7, 1, 8>(b));
+        let raw = d.raw() as u64;
+        if raw & 16u64 == 16u64 {
+            return Self::addr_var(PSEUDO_ADDR8_addr_var::read(b));
+        }
+        if raw & 128u64 == 128u64 {
+            return Self::addr_reg(PSEUDO_ADDR8_addr_reg::read(b));
+        }
+        if raw & 160u64 == 32u64 {
+            return Self::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs::read(b));
+        }
+        Self::addr_immediate(PSEUDO_ADDR8_addr_immediate::read(b))
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 8]) {
+        match self {
+            Self::addr_var(a) => a.write(b),
+            Self::addr_reg(a) => a.write(b),
+            Self::addr_tbl_offs(a) => a.write(b),
+            Self::addr_immediate(a) => a.write(b),
+        }
+    }
+    /// The arm's name.
+    pub const fn variant(&self) -> &'static str {
+        match self {
+            Self::addr_var(_) => Self::VARIANTS[0usize].name,
+            Self::addr_reg(_) => Self::VARIANTS[1usize].name,
+            Self::addr_tbl_offs(_) => Self::VARIANTS[2usize].name,
+            Self::addr_immediate(_) => Self::VARIANTS[3usize].name,
+        }
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Union);
+        match self {
+            Self::addr_var(a) => {
+                v.value(&Self::DISCRIMINATOR, base + 7, a.marker.value(arch));
+                v.enter(&Self::VARIANTS[0usize], base, visit::Group::Struct);
+                a.visit_fields(v, base, arch);
+                v.leave(visit::Group::Struct);
+            }
+            Self::addr_reg(a) => {
+                v.value(&Self::DISCRIMINATOR, base + 7, a.marker.value(arch));
+                v.enter(&Self::VARIANTS[1usize], base, visit::Group::Struct);
+                a.visit_fields(v, base, arch);
+                v.leave(visit::Group::Struct);
+            }
+            Self::addr_tbl_offs(a) => {
+                v.value(&Self::DISCRIMINATOR, base + 7, a.marker.value(arch));
+                v.enter(&Self::VARIANTS[2usize], base, visit::Group::Struct);
+                a.visit_fields(v, base, arch);
+                v.leave(visit::Group::Struct);
+            }
+            Self::addr_immediate(a) => {
+                v.value(&Self::DISCRIMINATOR, base + 7, a.marker.value(arch));
+                v.enter(&Self::VARIANTS[3usize], base, visit::Group::Struct);
+                a.visit_fields(v, base, arch);
+                v.leave(visit::Group::Struct);
+            }
+        }
+        v.leave(visit::Group::Union);
     }
 }
 /** DmaMemcpy: generates DMA descriptors for a 2-D strided copy src -> dst; casts when in_dtype != out_dtype (CCE path), reduces when compute_op != NONE.
@@ -6250,6 +7804,18848 @@ impl DMA_DIRECT2D {
         Self::read(&b)
     }
 }
+/** DmaTranspose: 2-D copy through the SBUF axi2sram crossbar, transposing by a static tile (tile_src_rows x tile_src_cols, tile_src_row_step); no index array, no idx_num_active_channels. Distinct from DMA_GATHER_XPOSE (0xf1). Not shipped on sunda.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DMA_DIRECT2D_XPOSE {
+    /** Offset 0 (4 bytes), `HEADER`. opcode == 0xbd
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub header: HEADER,
+    /** Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub events: EVENTS,
+    /** Offset 12 (1 bytes), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_bound_reg: BOUND_CHECK_REG,
+    /** Offset 13 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_bound_reg: BOUND_CHECK_REG,
+    /** Offset 14 (1 bytes), `DTYPE`. Source dtype (2-byte or 4-byte only).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub in_dtype: DTYPE,
+    /** Offset 15 (1 bytes), `DTYPE`. Destination dtype; must equal in_dtype.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub out_dtype: DTYPE,
+    /** Offset 16 (8 bytes), `ADDR8`. Source base.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_start_addr: ADDR8,
+    /** Offset 24 (8 bytes), `i32[2]`. 2-D signed source strides, in elements (X, Y).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_step_elem: [i32; 2usize],
+    /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X, Y element counts).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_num_elem: [u16; 2usize],
+    /** Offset 36 (4 bytes), `i32`. Signed per-row source step inside a tile.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub tile_src_row_step: i32,
+    /** Offset 40 (8 bytes), `ADDR8`. Destination base; must be 32-byte aligned.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_start_addr: ADDR8,
+    /** Offset 48 (8 bytes), `i32[2]`. 2-D signed destination strides (each % 32 == 0 unless that dim's num == 1).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_step_elem: [i32; 2usize],
+    /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_num_elem: [u16; 2usize],
+    /** Offset 60 (1 bytes), `u8`. Tile rows; must be 16 (current uCode).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub tile_src_rows: u8,
+    /** Offset 61 (1 bytes), `u8`. Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub tile_src_cols: u8,
+    /** Offset 62 (1 bytes), `u8`. Completion semaphore index.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub semaphore: u8,
+    /** Offset 63 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dma_configs: DMA_CONFIGS,
+}
+impl DMA_DIRECT2D_XPOSE {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header",
+            offset: 0,
+            size: 4,
+            bits: None,
+            type_name: "HEADER",
+            role: meta::Role::Data,
+            doc: "opcode == 0xbd",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "events",
+            offset: 4,
+            size: 8,
+            bits: None,
+            type_name: "EVENTS",
+            role: meta::Role::Data,
+            doc: "Wait/update semaphore gate.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_bound_reg",
+            offset: 12,
+            size: 1,
+            bits: None,
+            type_name: "BOUND_CHECK_REG",
+            role: meta::Role::Data,
+            doc: "Bound on the source address (§6.3).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §6.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("address bound for DmaTranspose"),
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_bound_reg",
+            offset: 13,
+            size: 1,
+            bits: None,
+            type_name: "BOUND_CHECK_REG",
+            role: meta::Role::Data,
+            doc: "Bound on the destination address.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "in_dtype",
+            offset: 14,
+            size: 1,
+            bits: None,
+            type_name: "DTYPE",
+            role: meta::Role::Data,
+            doc: "Source dtype (2-byte or 4-byte only).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-dge-microop",
+                    cite: "supp-dge-microop §2.2",
+                    name: None,
+                    names: None,
+                    pin: Some("in_dtype@14"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "out_dtype",
+            offset: 15,
+            size: 1,
+            bits: None,
+            type_name: "DTYPE",
+            role: meta::Role::Data,
+            doc: "Destination dtype; must equal in_dtype.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some(
+                        "The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15.",
+                    ),
+                },
+                meta::Evidence {
+                    source: "supp-dge-microop",
+                    cite: "supp-dge-microop §2.2",
+                    name: None,
+                    names: None,
+                    pin: Some("+15 field: out_dtype"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_start_addr",
+            offset: 16,
+            size: 8,
+            bits: None,
+            type_name: "ADDR8",
+            role: meta::Role::Data,
+            doc: "Source base.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_step_elem",
+            offset: 24,
+            size: 8,
+            bits: None,
+            type_name: "i32[2]",
+            role: meta::Role::Data,
+            doc: "2-D signed source strides, in elements (X, Y).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: Some("int32_t src_step_elem[2]"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_num_elem",
+            offset: 32,
+            size: 4,
+            bits: None,
+            type_name: "u16[2]",
+            role: meta::Role::Data,
+            doc: "2-D source shape (X, Y element counts).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: Some("uint16_t src_num_elem[2]"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "tile_src_row_step",
+            offset: 36,
+            size: 4,
+            bits: None,
+            type_name: "i32",
+            role: meta::Role::Data,
+            doc: "Signed per-row source step inside a tile.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: Some("tile_src_row_step@36"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: Some("int32_t tile_src_row_step"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_start_addr",
+            offset: 40,
+            size: 8,
+            bits: None,
+            type_name: "ADDR8",
+            role: meta::Role::Data,
+            doc: "Destination base; must be 32-byte aligned.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_step_elem",
+            offset: 48,
+            size: 8,
+            bits: None,
+            type_name: "i32[2]",
+            role: meta::Role::Data,
+            doc: "2-D signed destination strides (each % 32 == 0 unless that dim's num == 1).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: Some("int32_t dst_step_elem[2]"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_num_elem",
+            offset: 56,
+            size: 4,
+            bits: None,
+            type_name: "u16[2]",
+            role: meta::Role::Data,
+            doc: "2-D destination shape.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "supp-descriptor-model",
+                    cite: "supp-descriptor-model §2.5",
+                    name: None,
+                    names: Some("uint16_t dst_num_elem[2]"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "tile_src_rows",
+            offset: 60,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Tile rows; must be 16 (current uCode).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: Some("tile_src_rows@60"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "tile_src_cols",
+            offset: 61,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: Some("tile_src_cols@61"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "semaphore",
+            offset: 62,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Completion semaphore index.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: Some("semaphore@62"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("DIRECT2D_XPOSE: semaphore@62"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dma_configs",
+            offset: 63,
+            size: 1,
+            bits: None,
+            type_name: "DMA_CONFIGS",
+            role: meta::Role::Data,
+            doc: "Priority class (§6.1).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: Some("dma_configs@63"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("DIRECT2D_XPOSE: dma_configs@63"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §6.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("DIRECT2D_XPOSE @63"),
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §4 Table 4.12",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+    ];
+    #[inline]
+    pub fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            src_bound_reg: BOUND_CHECK_REG::read(at::<12, 1, 64>(b)),
+            dst_bound_reg: BOUND_CHECK_REG::read(at::<13, 1, 64>(b)),
+            in_dtype: DTYPE::read(at::<14, 1, 64>(b)),
+            out_dtype: DTYPE::read(at::<15, 1, 64>(b)),
+            src_start_addr: ADDR8::read(at::<16, 8, 64>(b)),
+            src_step_elem: [
+                i32::from_le_bytes(*at::<24, 4, 64>(b)),
+                i32::from_le_bytes(*at::<28, 4, 64>(b)),
+            ],
+            src_num_elem: [
+                u16::from_le_bytes(*at::<32, 2, 64>(b)),
+                u16::from_le_bytes(*at::<34, 2, 64>(b)),
+            ],
+            tile_src_row_step: i32::from_le_bytes(*at::<36, 4, 64>(b)),
+            dst_start_addr: ADDR8::read(at::<40, 8, 64>(b)),
+            dst_step_elem: [
+                i32::from_le_bytes(*at::<48, 4, 64>(b)),
+                i32::from_le_bytes(*at::<52, 4, 64>(b)),
+            ],
+            dst_num_elem: [
+                u16::from_le_bytes(*at::<56, 2, 64>(b)),
+                u16::from_le_bytes(*at::<58, 2, 64>(b)),
+            ],
+            tile_src_rows: u8::from_le_bytes(*at::<60, 1, 64>(b)),
+            tile_src_cols: u8::from_le_bytes(*at::<61, 1, 64>(b)),
+            semaphore: u8::from_le_bytes(*at::<62, 1, 64>(b)),
+            dma_configs: DMA_CONFIGS::read(at::<63, 1, 64>(b)),
+        }
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        self.src_bound_reg.write(at_mut::<12, 1, 64>(b));
+        self.dst_bound_reg.write(at_mut::<13, 1, 64>(b));
+        self.in_dtype.write(at_mut::<14, 1, 64>(b));
+        self.out_dtype.write(at_mut::<15, 1, 64>(b));
+        self.src_start_addr.write(at_mut::<16, 8, 64>(b));
+        *at_mut::<24, 4, 64>(b) = self.src_step_elem[0usize].to_le_bytes();
+        *at_mut::<28, 4, 64>(b) = self.src_step_elem[1usize].to_le_bytes();
+        *at_mut::<32, 2, 64>(b) = self.src_num_elem[0usize].to_le_bytes();
+        *at_mut::<34, 2, 64>(b) = self.src_num_elem[1usize].to_le_bytes();
+        *at_mut::<36, 4, 64>(b) = self.tile_src_row_step.to_le_bytes();
+        self.dst_start_addr.write(at_mut::<40, 8, 64>(b));
+        *at_mut::<48, 4, 64>(b) = self.dst_step_elem[0usize].to_le_bytes();
+        *at_mut::<52, 4, 64>(b) = self.dst_step_elem[1usize].to_le_bytes();
+        *at_mut::<56, 2, 64>(b) = self.dst_num_elem[0usize].to_le_bytes();
+        *at_mut::<58, 2, 64>(b) = self.dst_num_elem[1usize].to_le_bytes();
+        *at_mut::<60, 1, 64>(b) = self.tile_src_rows.to_le_bytes();
+        *at_mut::<61, 1, 64>(b) = self.tile_src_cols.to_le_bytes();
+        *at_mut::<62, 1, 64>(b) = self.semaphore.to_le_bytes();
+        self.dma_configs.write(at_mut::<63, 1, 64>(b));
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0usize], v, base + 0, arch);
+        self.events.visit(&Self::FIELDS[1usize], v, base + 4, arch);
+        self.src_bound_reg.visit(&Self::FIELDS[2usize], v, base + 12, arch);
+        self.dst_bound_reg.visit(&Self::FIELDS[3usize], v, base + 13, arch);
+        v.value(&Self::FIELDS[4usize], base + 14, self.in_dtype.value(arch));
+        v.value(&Self::FIELDS[5usize], base + 15, self.out_dtype.value(arch));
+        self.src_start_addr.visit(&Self::FIELDS[6usize], v, base + 16, arch);
+        v.enter(&Self::FIELDS[7usize], base + 24, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[7usize],
+            base + 24,
+            visit::Value::Signed(self.src_step_elem[0usize] as i64),
+        );
+        v.value(
+            &Self::FIELDS[7usize],
+            base + 28,
+            visit::Value::Signed(self.src_step_elem[1usize] as i64),
+        );
+        v.leave(visit::Group::Array);
+        v.enter(&Self::FIELDS[8usize], base + 32, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[8usize],
+            base + 32,
+            visit::Value::Unsigned(self.src_num_elem[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[8usize],
+            base + 34,
+            visit::Value::Unsigned(self.src_num_elem[1usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[9usize],
+            base + 36,
+            visit::Value::Signed(self.tile_src_row_step as i64),
+        );
+        self.dst_start_addr.visit(&Self::FIELDS[10usize], v, base + 40, arch);
+        v.enter(&Self::FIELDS[11usize], base + 48, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 48,
+            visit::Value::Signed(self.dst_step_elem[0usize] as i64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 52,
+            visit::Value::Signed(self.dst_step_elem[1usize] as i64),
+        );
+        v.leave(visit::Group::Array);
+        v.enter(&Self::FIELDS[12usize], base + 56, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[12usize],
+            base + 56,
+            visit::Value::Unsigned(self.dst_num_elem[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[12usize],
+            base + 58,
+            visit::Value::Unsigned(self.dst_num_elem[1usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[13usize],
+            base + 60,
+            visit::Value::Unsigned(self.tile_src_rows as u64),
+        );
+        v.value(
+            &Self::FIELDS[14usize],
+            base + 61,
+            visit::Value::Unsigned(self.tile_src_cols as u64),
+        );
+        v.value(
+            &Self::FIELDS[15usize],
+            base + 62,
+            visit::Value::Unsigned(self.semaphore as u64),
+        );
+        self.dma_configs.visit(&Self::FIELDS[16usize], v, base + 63, arch);
+    }
+}
+impl DMA_DIRECT2D_XPOSE {
+    pub const OPCODE: u8 = 189u8;
+    pub const NAME: &'static str = "DMA_DIRECT2D_XPOSE";
+    pub const META: WordMeta = WordMeta {
+        name: "DMA_DIRECT2D_XPOSE",
+        c_name: "NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT",
+        opcode: 189u8,
+        opcode_enumerator: "DMA_TRANSPOSE",
+        arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
+        follows: None,
+        doc: "DmaTranspose: 2-D copy through the SBUF axi2sram crossbar, transposing by a static tile (tile_src_rows x tile_src_cols, tile_src_row_step); no index array, no idx_num_active_channels. Distinct from DMA_GATHER_XPOSE (0xf1). Not shipped on sunda.",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                path: "header.opcode",
+                offset: 0,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "opcode",
+                    offset: 0,
+                    size: 1,
+                    bits: None,
+                    type_name: "OPCODE",
+                    role: meta::Role::Data,
+                    doc: "Selects the word's struct.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("opcode"),
+                            names: None,
+                            pin: Some("movb $0xd4 @1277a62"),
+                            value: Some("setupHeader"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.inst_word_len",
+                offset: 1,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "inst_word_len",
+                    offset: 1,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Word length; 0x10 = 16 dwords = 64 bytes.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables Conventions",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: Some("0x10 (16 dwords = 64 B) in every 64-B word"),
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: Some("setupHeader const 0x10"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "inst_word_len_16b_records",
+                            type_name: "u8",
+                            doc: "Length in 16-byte records (DMA words = 4).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-descriptor-model",
+                                    cite: "supp-descriptor-model §2.1",
+                                    name: None,
+                                    names: Some(
+                                        "uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)",
+                                    ),
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.debug_cmd",
+                offset: 2,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "debug_cmd",
+                    offset: 2,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Debug command.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "format_reserved",
+                            type_name: "u8",
+                            doc: "Bytes +0x02..+0x03 are one reserved/format word, always 0x0000.",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Static arm",
+                                    name: None,
+                                    names: None,
+                                    pin: Some("+0x02 2 format/reserved = 0"),
+                                    value: Some("setupHeader writes 0"),
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                                meta::Evidence {
+                                    source: "supp-instruction-bundle",
+                                    cite: "supp-instruction-bundle",
+                                    name: None,
+                                    names: None,
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CERTAIN",
+                                        scale: "certainty",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.debug_hint",
+                offset: 3,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "debug_hint",
+                    offset: 3,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Debug hint.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "format_reserved_hi",
+                            type_name: "u8",
+                            doc: "High byte of the reserved/format word, always 0.",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Static arm",
+                                    name: None,
+                                    names: None,
+                                    pin: Some("+0x02 2 format/reserved = 0"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.wait_mode",
+                offset: 4,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "wait_mode",
+                    offset: 4,
+                    size: 1,
+                    bits: None,
+                    type_name: "WAIT_MODE",
+                    role: meta::Role::Data,
+                    doc: "",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("SyncWait mode"),
+                            names: None,
+                            pin: None,
+                            value: Some(
+                                "setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)",
+                            ),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.wait_idx",
+                offset: 5,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "wait_idx",
+                    offset: 5,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Semaphore to wait on.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("events.wait_idx"),
+                            pin: None,
+                            value: Some("SyncRef::getId"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.update_mode",
+                offset: 6,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "update_mode",
+                    offset: 6,
+                    size: 1,
+                    bits: None,
+                    type_name: "UPDATE_MODE",
+                    role: meta::Role::Data,
+                    doc: "",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("SyncUpdate mode"),
+                            names: None,
+                            pin: None,
+                            value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.update_idx",
+                offset: 7,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "update_idx",
+                    offset: 7,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Semaphore to update.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("events.update_idx"),
+                            pin: None,
+                            value: Some("SyncRef::getId"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.semaphore_value",
+                offset: 8,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "semaphore_value",
+                    offset: 8,
+                    size: 4,
+                    bits: None,
+                    type_name: "u32",
+                    role: meta::Role::Data,
+                    doc: "Wait threshold / update value.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("sync wait/update value"),
+                            names: None,
+                            pin: None,
+                            value: Some("Wait/Update::getValue"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_bound_reg.bc_reg",
+                offset: 12,
+                size: 1,
+                bits: Some((0u32, 6u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_reg",
+                    offset: 12,
+                    size: 1,
+                    bits: Some((0u32, 6u32)),
+                    type_name: "u6",
+                    role: meta::Role::Data,
+                    doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: Some("REG_NUM bc_reg : 6"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_bound_reg.bc_disable_oob_error_notif",
+                offset: 12,
+                size: 1,
+                bits: Some((6u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_disable_oob_error_notif",
+                    offset: 12,
+                    size: 1,
+                    bits: Some((6u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Suppress the out-of-bounds notification.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_bound_reg.bc_enabled",
+                offset: 12,
+                size: 1,
+                bits: Some((7u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_enabled",
+                    offset: 12,
+                    size: 1,
+                    bits: Some((7u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "1 = armed; 0 = inert.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_bound_reg.bc_reg",
+                offset: 13,
+                size: 1,
+                bits: Some((0u32, 6u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_reg",
+                    offset: 13,
+                    size: 1,
+                    bits: Some((0u32, 6u32)),
+                    type_name: "u6",
+                    role: meta::Role::Data,
+                    doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: Some("REG_NUM bc_reg : 6"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_bound_reg.bc_disable_oob_error_notif",
+                offset: 13,
+                size: 1,
+                bits: Some((6u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_disable_oob_error_notif",
+                    offset: 13,
+                    size: 1,
+                    bits: Some((6u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Suppress the out-of-bounds notification.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_bound_reg.bc_enabled",
+                offset: 13,
+                size: 1,
+                bits: Some((7u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_enabled",
+                    offset: 13,
+                    size: 1,
+                    bits: Some((7u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "1 = armed; 0 = inert.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "in_dtype",
+                offset: 14,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "in_dtype",
+                    offset: 14,
+                    size: 1,
+                    bits: None,
+                    type_name: "DTYPE",
+                    role: meta::Role::Data,
+                    doc: "Source dtype (2-byte or 4-byte only).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.5",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §2.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-dge-microop",
+                            cite: "supp-dge-microop §2.2",
+                            name: None,
+                            names: None,
+                            pin: Some("in_dtype@14"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "out_dtype",
+                offset: 15,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "out_dtype",
+                    offset: 15,
+                    size: 1,
+                    bits: None,
+                    type_name: "DTYPE",
+                    role: meta::Role::Data,
+                    doc: "Destination dtype; must equal in_dtype.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.5",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §2.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some(
+                                "The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15.",
+                            ),
+                        },
+                        meta::Evidence {
+                            source: "supp-dge-microop",
+                            cite: "supp-dge-microop §2.2",
+                            name: None,
+                            names: None,
+                            pin: Some("+15 field: out_dtype"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.marker",
+                offset: 23,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "marker",
+                    offset: 23,
+                    size: 1,
+                    bits: None,
+                    type_name: "ADDR8_MARKER",
+                    role: meta::Role::Data,
+                    doc: "Addressing form.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_reg.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_reg"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_tbl_offs.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_tbl_offs"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_tbl_offs: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_immediate.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_immediate"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "NeuronAddr: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_step_elem",
+                offset: 24,
+                size: 8,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "src_step_elem",
+                    offset: 24,
+                    size: 8,
+                    bits: None,
+                    type_name: "i32[2]",
+                    role: meta::Role::Data,
+                    doc: "2-D signed source strides, in elements (X, Y).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.5",
+                            name: None,
+                            names: Some("int32_t src_step_elem[2]"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §2.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_num_elem",
+                offset: 32,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "src_num_elem",
+                    offset: 32,
+                    size: 4,
+                    bits: None,
+                    type_name: "u16[2]",
+                    role: meta::Role::Data,
+                    doc: "2-D source shape (X, Y element counts).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.5",
+                            name: None,
+                            names: Some("uint16_t src_num_elem[2]"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §2.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "tile_src_row_step",
+                offset: 36,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "tile_src_row_step",
+                    offset: 36,
+                    size: 4,
+                    bits: None,
+                    type_name: "i32",
+                    role: meta::Role::Data,
+                    doc: "Signed per-row source step inside a tile.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: None,
+                            pin: Some("tile_src_row_step@36"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.5",
+                            name: None,
+                            names: Some("int32_t tile_src_row_step"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §2.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.marker",
+                offset: 47,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "marker",
+                    offset: 47,
+                    size: 1,
+                    bits: None,
+                    type_name: "ADDR8_MARKER",
+                    role: meta::Role::Data,
+                    doc: "Addressing form.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_reg.body",
+                offset: 40,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_reg"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 40,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_tbl_offs.body",
+                offset: 40,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_tbl_offs"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 40,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_tbl_offs: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_immediate.body",
+                offset: 40,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_immediate"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 40,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "NeuronAddr: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_step_elem",
+                offset: 48,
+                size: 8,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dst_step_elem",
+                    offset: 48,
+                    size: 8,
+                    bits: None,
+                    type_name: "i32[2]",
+                    role: meta::Role::Data,
+                    doc: "2-D signed destination strides (each % 32 == 0 unless that dim's num == 1).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.5",
+                            name: None,
+                            names: Some("int32_t dst_step_elem[2]"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §2.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_num_elem",
+                offset: 56,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dst_num_elem",
+                    offset: 56,
+                    size: 4,
+                    bits: None,
+                    type_name: "u16[2]",
+                    role: meta::Role::Data,
+                    doc: "2-D destination shape.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.5",
+                            name: None,
+                            names: Some("uint16_t dst_num_elem[2]"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §2.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "tile_src_rows",
+                offset: 60,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "tile_src_rows",
+                    offset: 60,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Tile rows; must be 16 (current uCode).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: None,
+                            pin: Some("tile_src_rows@60"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §2.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "tile_src_cols",
+                offset: 61,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "tile_src_cols",
+                    offset: 61,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: None,
+                            pin: Some("tile_src_cols@61"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §2.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "semaphore",
+                offset: 62,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "semaphore",
+                    offset: 62,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Completion semaphore index.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: None,
+                            pin: Some("semaphore@62"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("DIRECT2D_XPOSE: semaphore@62"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §2.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dma_configs.priority_class",
+                offset: 63,
+                size: 1,
+                bits: Some((0u32, 3u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "priority_class",
+                    offset: 63,
+                    size: 1,
+                    bits: Some((0u32, 3u32)),
+                    type_name: "u3",
+                    role: meta::Role::Data,
+                    doc: "Device DGE priority class; usable 0..4 (ucode cap), 0 = unused/default packet size.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("QoS bits[0:2]"),
+                            names: None,
+                            pin: Some(
+                                "1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax",
+                            ),
+                            value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dma_configs.reserved_bitfield",
+                offset: 63,
+                size: 1,
+                bits: Some((3u32, 5u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "reserved_bitfield",
+                    offset: 63,
+                    size: 1,
+                    bits: Some((3u32, 5u32)),
+                    type_name: "u5",
+                    role: meta::Role::Reserved,
+                    doc: "Must be zero.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.12",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+        ],
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// All-zero word with the opcode set.
+    pub fn new() -> Self {
+        let mut b = [0u8; 64];
+        b[0] = Self::OPCODE;
+        Self::read(&b)
+    }
+}
+/** DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem[1] % 16 == 0 and == dst_num_elem[0]; dst 32-byte aligned. Not shipped on sunda.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DMA_GATHER_XPOSE {
+    /** Offset 0 (4 bytes), `HEADER`. opcode == 0xf1
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub header: HEADER,
+    /** Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub events: EVENTS,
+    /** Offset 12 (1 bytes), `u8`. Completion semaphore index.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub semaphore: u8,
+    /** Offset 13 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dma_configs: DMA_CONFIGS,
+    /** Offset 14 (1 bytes), `u8`. Number of index-generation channels; must be 128 (check_dma_indirect_indices).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub idx_num_active_channels: u8,
+    /** Offset 15 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (checked without flags coupling).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_idx_bound_reg: BOUND_CHECK_REG,
+    /** Offset 16 (8 bytes), `ADDR8`. Gather source base (HBM or SBUF); 2-byte aligned.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_start_addr: ADDR8,
+    /** Offset 24 (8 bytes), `i32[2]`. 2-D signed source strides, in elements.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_step_elem: [i32; 2usize],
+    /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_num_elem: [u16; 2usize],
+    /** Offset 36 (4 bytes), `ADDR4`. Gather index tensor (UINT32, 4-byte aligned).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_idx_start_addr: ADDR4,
+    /** Offset 40 (8 bytes), `ADDR8`. Destination base (SBUF, 32-byte aligned).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_start_addr: ADDR8,
+    /** Offset 48 (3 bytes), `u8[3]`. Reserved. Pad; must be zero.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub reserved: [u8; 3usize],
+    /** Offset 51 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address (keyed on the dst ADDR8 marker).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_bound_reg: BOUND_CHECK_REG,
+    /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_step_elem_1: i32,
+    /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_num_elem: [u16; 2usize],
+    /** Offset 60 (2 bytes), `u16`. Bytes per transpose row: 2..256, even.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub elem_size: u16,
+    /** Offset 62 (1 bytes), `DTYPE_PAIR`. dtype_lo (src) / dtype_hi (dst); equal and 2-byte.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dtype: DTYPE_PAIR,
+    /** Offset 63 (1 bytes), `DMA_GATHER_TRANSPOSE_FLAGS`. gather_dim (must be Y) + reserved.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub flags: DMA_GATHER_TRANSPOSE_FLAGS,
+}
+impl DMA_GATHER_XPOSE {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header",
+            offset: 0,
+            size: 4,
+            bits: None,
+            type_name: "HEADER",
+            role: meta::Role::Data,
+            doc: "opcode == 0xf1",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "events",
+            offset: 4,
+            size: 8,
+            bits: None,
+            type_name: "EVENTS",
+            role: meta::Role::Data,
+            doc: "Wait/update semaphore gate.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "semaphore",
+            offset: 12,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Completion semaphore index.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dma_configs",
+            offset: 13,
+            size: 1,
+            bits: None,
+            type_name: "DMA_CONFIGS",
+            role: meta::Role::Data,
+            doc: "Priority class (§6.1).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("GATHER_XPOSE: dma_configs@13"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §6.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("GATHER_XPOSE @13"),
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "idx_num_active_channels",
+            offset: 14,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Number of index-generation channels; must be 128 (check_dma_indirect_indices).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("GATHER_XPOSE: idx_num_active_channels@14"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §6.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_idx_bound_reg",
+            offset: 15,
+            size: 1,
+            bits: None,
+            type_name: "BOUND_CHECK_REG",
+            role: meta::Role::Data,
+            doc: "Bound on the source index (checked without flags coupling).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-dge-microop",
+                    cite: "supp-dge-microop §2.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("+15 is src_idx_bound_reg in 0xf1"),
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_start_addr",
+            offset: 16,
+            size: 8,
+            bits: None,
+            type_name: "ADDR8",
+            role: meta::Role::Data,
+            doc: "Gather source base (HBM or SBUF); 2-byte aligned.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_step_elem",
+            offset: 24,
+            size: 8,
+            bits: None,
+            type_name: "i32[2]",
+            role: meta::Role::Data,
+            doc: "2-D signed source strides, in elements.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: Some("int32_t src_step_elem[2]"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_num_elem",
+            offset: 32,
+            size: 4,
+            bits: None,
+            type_name: "u16[2]",
+            role: meta::Role::Data,
+            doc: "2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: Some("uint16_t src_num_elem[2]"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_idx_start_addr",
+            offset: 36,
+            size: 4,
+            bits: None,
+            type_name: "ADDR4",
+            role: meta::Role::Data,
+            doc: "Gather index tensor (UINT32, 4-byte aligned).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("GATHER_XPOSE: src_idx_start_addr@36"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_start_addr",
+            offset: 40,
+            size: 8,
+            bits: None,
+            type_name: "ADDR8",
+            role: meta::Role::Data,
+            doc: "Destination base (SBUF, 32-byte aligned).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("GATHER_XPOSE: dst_start_addr@40"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "reserved",
+            offset: 48,
+            size: 3,
+            bits: None,
+            type_name: "u8[3]",
+            role: meta::Role::Reserved,
+            doc: "Pad; must be zero.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: Some("uint8_t reserved[3]"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-gather-scatter",
+                    cite: "supp-gather-scatter §2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("must be 0"),
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_bound_reg",
+            offset: 51,
+            size: 1,
+            bits: None,
+            type_name: "BOUND_CHECK_REG",
+            role: meta::Role::Data,
+            doc: "Bound on the destination address (keyed on the dst ADDR8 marker).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_step_elem_1",
+            offset: 52,
+            size: 4,
+            bits: None,
+            type_name: "i32",
+            role: meta::Role::Data,
+            doc: "Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: Some("int32_t dst_step_elem_1"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("GATHER_XPOSE: dst_step_elem_1@52"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_num_elem",
+            offset: 56,
+            size: 4,
+            bits: None,
+            type_name: "u16[2]",
+            role: meta::Role::Data,
+            doc: "2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: Some("uint16_t dst_num_elem[2]"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "elem_size",
+            offset: 60,
+            size: 2,
+            bits: None,
+            type_name: "u16",
+            role: meta::Role::Data,
+            doc: "Bytes per transpose row: 2..256, even.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("GATHER_XPOSE: elem_size@60"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dtype",
+            offset: 62,
+            size: 1,
+            bits: None,
+            type_name: "DTYPE_PAIR",
+            role: meta::Role::Data,
+            doc: "dtype_lo (src) / dtype_hi (dst); equal and 2-byte.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: Some("common.h:767"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("GATHER_XPOSE: dtype@62"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "flags",
+            offset: 63,
+            size: 1,
+            bits: None,
+            type_name: "DMA_GATHER_TRANSPOSE_FLAGS",
+            role: meta::Role::Data,
+            doc: "gather_dim (must be Y) + reserved.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("GATHER_XPOSE: flags@63"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+    ];
+    #[inline]
+    pub fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            semaphore: u8::from_le_bytes(*at::<12, 1, 64>(b)),
+            dma_configs: DMA_CONFIGS::read(at::<13, 1, 64>(b)),
+            idx_num_active_channels: u8::from_le_bytes(*at::<14, 1, 64>(b)),
+            src_idx_bound_reg: BOUND_CHECK_REG::read(at::<15, 1, 64>(b)),
+            src_start_addr: ADDR8::read(at::<16, 8, 64>(b)),
+            src_step_elem: [
+                i32::from_le_bytes(*at::<24, 4, 64>(b)),
+                i32::from_le_bytes(*at::<28, 4, 64>(b)),
+            ],
+            src_num_elem: [
+                u16::from_le_bytes(*at::<32, 2, 64>(b)),
+                u16::from_le_bytes(*at::<34, 2, 64>(b)),
+            ],
+            src_idx_start_addr: ADDR4::read(at::<36, 4, 64>(b)),
+            dst_start_addr: ADDR8::read(at::<40, 8, 64>(b)),
+            reserved: *at::<48, 3, 64>(b),
+            dst_bound_reg: BOUND_CHECK_REG::read(at::<51, 1, 64>(b)),
+            dst_step_elem_1: i32::from_le_bytes(*at::<52, 4, 64>(b)),
+            dst_num_elem: [
+                u16::from_le_bytes(*at::<56, 2, 64>(b)),
+                u16::from_le_bytes(*at::<58, 2, 64>(b)),
+            ],
+            elem_size: u16::from_le_bytes(*at::<60, 2, 64>(b)),
+            dtype: DTYPE_PAIR::read(at::<62, 1, 64>(b)),
+            flags: DMA_GATHER_TRANSPOSE_FLAGS::read(at::<63, 1, 64>(b)),
+        }
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        *at_mut::<12, 1, 64>(b) = self.semaphore.to_le_bytes();
+        self.dma_configs.write(at_mut::<13, 1, 64>(b));
+        *at_mut::<14, 1, 64>(b) = self.idx_num_active_channels.to_le_bytes();
+        self.src_idx_bound_reg.write(at_mut::<15, 1, 64>(b));
+        self.src_start_addr.write(at_mut::<16, 8, 64>(b));
+        *at_mut::<24, 4, 64>(b) = self.src_step_elem[0usize].to_le_bytes();
+        *at_mut::<28, 4, 64>(b) = self.src_step_elem[1usize].to_le_bytes();
+        *at_mut::<32, 2, 64>(b) = self.src_num_elem[0usize].to_le_bytes();
+        *at_mut::<34, 2, 64>(b) = self.src_num_elem[1usize].to_le_bytes();
+        self.src_idx_start_addr.write(at_mut::<36, 4, 64>(b));
+        self.dst_start_addr.write(at_mut::<40, 8, 64>(b));
+        *at_mut::<48, 3, 64>(b) = self.reserved;
+        self.dst_bound_reg.write(at_mut::<51, 1, 64>(b));
+        *at_mut::<52, 4, 64>(b) = self.dst_step_elem_1.to_le_bytes();
+        *at_mut::<56, 2, 64>(b) = self.dst_num_elem[0usize].to_le_bytes();
+        *at_mut::<58, 2, 64>(b) = self.dst_num_elem[1usize].to_le_bytes();
+        *at_mut::<60, 2, 64>(b) = self.elem_size.to_le_bytes();
+        self.dtype.write(at_mut::<62, 1, 64>(b));
+        self.flags.write(at_mut::<63, 1, 64>(b));
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0usize], v, base + 0, arch);
+        self.events.visit(&Self::FIELDS[1usize], v, base + 4, arch);
+        v.value(
+            &Self::FIELDS[2usize],
+            base + 12,
+            visit::Value::Unsigned(self.semaphore as u64),
+        );
+        self.dma_configs.visit(&Self::FIELDS[3usize], v, base + 13, arch);
+        v.value(
+            &Self::FIELDS[4usize],
+            base + 14,
+            visit::Value::Unsigned(self.idx_num_active_channels as u64),
+        );
+        self.src_idx_bound_reg.visit(&Self::FIELDS[5usize], v, base + 15, arch);
+        self.src_start_addr.visit(&Self::FIELDS[6usize], v, base + 16, arch);
+        v.enter(&Self::FIELDS[7usize], base + 24, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[7usize],
+            base + 24,
+            visit::Value::Signed(self.src_step_elem[0usize] as i64),
+        );
+        v.value(
+            &Self::FIELDS[7usize],
+            base + 28,
+            visit::Value::Signed(self.src_step_elem[1usize] as i64),
+        );
+        v.leave(visit::Group::Array);
+        v.enter(&Self::FIELDS[8usize], base + 32, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[8usize],
+            base + 32,
+            visit::Value::Unsigned(self.src_num_elem[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[8usize],
+            base + 34,
+            visit::Value::Unsigned(self.src_num_elem[1usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        self.src_idx_start_addr.visit(&Self::FIELDS[9usize], v, base + 36, arch);
+        self.dst_start_addr.visit(&Self::FIELDS[10usize], v, base + 40, arch);
+        v.enter(&Self::FIELDS[11usize], base + 48, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 48,
+            visit::Value::Unsigned(self.reserved[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 49,
+            visit::Value::Unsigned(self.reserved[1usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 50,
+            visit::Value::Unsigned(self.reserved[2usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        self.dst_bound_reg.visit(&Self::FIELDS[12usize], v, base + 51, arch);
+        v.value(
+            &Self::FIELDS[13usize],
+            base + 52,
+            visit::Value::Signed(self.dst_step_elem_1 as i64),
+        );
+        v.enter(&Self::FIELDS[14usize], base + 56, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[14usize],
+            base + 56,
+            visit::Value::Unsigned(self.dst_num_elem[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[14usize],
+            base + 58,
+            visit::Value::Unsigned(self.dst_num_elem[1usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[15usize],
+            base + 60,
+            visit::Value::Unsigned(self.elem_size as u64),
+        );
+        self.dtype.visit(&Self::FIELDS[16usize], v, base + 62, arch);
+        self.flags.visit(&Self::FIELDS[17usize], v, base + 63, arch);
+    }
+}
+impl DMA_GATHER_XPOSE {
+    pub const OPCODE: u8 = 241u8;
+    pub const NAME: &'static str = "DMA_GATHER_XPOSE";
+    pub const META: WordMeta = WordMeta {
+        name: "DMA_GATHER_XPOSE",
+        c_name: "NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT",
+        opcode: 241u8,
+        opcode_enumerator: "DMA_GATHER_TRANSPOSE",
+        arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
+        follows: None,
+        doc: "DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem[1] % 16 == 0 and == dst_num_elem[0]; dst 32-byte aligned. Not shipped on sunda.",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                path: "header.opcode",
+                offset: 0,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "opcode",
+                    offset: 0,
+                    size: 1,
+                    bits: None,
+                    type_name: "OPCODE",
+                    role: meta::Role::Data,
+                    doc: "Selects the word's struct.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("opcode"),
+                            names: None,
+                            pin: Some("movb $0xd4 @1277a62"),
+                            value: Some("setupHeader"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.inst_word_len",
+                offset: 1,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "inst_word_len",
+                    offset: 1,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Word length; 0x10 = 16 dwords = 64 bytes.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables Conventions",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: Some("0x10 (16 dwords = 64 B) in every 64-B word"),
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: Some("setupHeader const 0x10"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "inst_word_len_16b_records",
+                            type_name: "u8",
+                            doc: "Length in 16-byte records (DMA words = 4).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-descriptor-model",
+                                    cite: "supp-descriptor-model §2.1",
+                                    name: None,
+                                    names: Some(
+                                        "uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)",
+                                    ),
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.debug_cmd",
+                offset: 2,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "debug_cmd",
+                    offset: 2,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Debug command.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "format_reserved",
+                            type_name: "u8",
+                            doc: "Bytes +0x02..+0x03 are one reserved/format word, always 0x0000.",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Static arm",
+                                    name: None,
+                                    names: None,
+                                    pin: Some("+0x02 2 format/reserved = 0"),
+                                    value: Some("setupHeader writes 0"),
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                                meta::Evidence {
+                                    source: "supp-instruction-bundle",
+                                    cite: "supp-instruction-bundle",
+                                    name: None,
+                                    names: None,
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CERTAIN",
+                                        scale: "certainty",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.debug_hint",
+                offset: 3,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "debug_hint",
+                    offset: 3,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Debug hint.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "format_reserved_hi",
+                            type_name: "u8",
+                            doc: "High byte of the reserved/format word, always 0.",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Static arm",
+                                    name: None,
+                                    names: None,
+                                    pin: Some("+0x02 2 format/reserved = 0"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.wait_mode",
+                offset: 4,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "wait_mode",
+                    offset: 4,
+                    size: 1,
+                    bits: None,
+                    type_name: "WAIT_MODE",
+                    role: meta::Role::Data,
+                    doc: "",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("SyncWait mode"),
+                            names: None,
+                            pin: None,
+                            value: Some(
+                                "setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)",
+                            ),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.wait_idx",
+                offset: 5,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "wait_idx",
+                    offset: 5,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Semaphore to wait on.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("events.wait_idx"),
+                            pin: None,
+                            value: Some("SyncRef::getId"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.update_mode",
+                offset: 6,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "update_mode",
+                    offset: 6,
+                    size: 1,
+                    bits: None,
+                    type_name: "UPDATE_MODE",
+                    role: meta::Role::Data,
+                    doc: "",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("SyncUpdate mode"),
+                            names: None,
+                            pin: None,
+                            value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.update_idx",
+                offset: 7,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "update_idx",
+                    offset: 7,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Semaphore to update.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("events.update_idx"),
+                            pin: None,
+                            value: Some("SyncRef::getId"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.semaphore_value",
+                offset: 8,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "semaphore_value",
+                    offset: 8,
+                    size: 4,
+                    bits: None,
+                    type_name: "u32",
+                    role: meta::Role::Data,
+                    doc: "Wait threshold / update value.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("sync wait/update value"),
+                            names: None,
+                            pin: None,
+                            value: Some("Wait/Update::getValue"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "semaphore",
+                offset: 12,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "semaphore",
+                    offset: 12,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Completion semaphore index.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dma_configs.priority_class",
+                offset: 13,
+                size: 1,
+                bits: Some((0u32, 3u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "priority_class",
+                    offset: 13,
+                    size: 1,
+                    bits: Some((0u32, 3u32)),
+                    type_name: "u3",
+                    role: meta::Role::Data,
+                    doc: "Device DGE priority class; usable 0..4 (ucode cap), 0 = unused/default packet size.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("QoS bits[0:2]"),
+                            names: None,
+                            pin: Some(
+                                "1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax",
+                            ),
+                            value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dma_configs.reserved_bitfield",
+                offset: 13,
+                size: 1,
+                bits: Some((3u32, 5u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "reserved_bitfield",
+                    offset: 13,
+                    size: 1,
+                    bits: Some((3u32, 5u32)),
+                    type_name: "u5",
+                    role: meta::Role::Reserved,
+                    doc: "Must be zero.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.12",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "idx_num_active_channels",
+                offset: 14,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "idx_num_active_channels",
+                    offset: 14,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Number of index-generation channels; must be 128 (check_dma_indirect_indices).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("GATHER_XPOSE: idx_num_active_channels@14"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_bound_reg.bc_reg",
+                offset: 15,
+                size: 1,
+                bits: Some((0u32, 6u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_reg",
+                    offset: 15,
+                    size: 1,
+                    bits: Some((0u32, 6u32)),
+                    type_name: "u6",
+                    role: meta::Role::Data,
+                    doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: Some("REG_NUM bc_reg : 6"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_bound_reg.bc_disable_oob_error_notif",
+                offset: 15,
+                size: 1,
+                bits: Some((6u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_disable_oob_error_notif",
+                    offset: 15,
+                    size: 1,
+                    bits: Some((6u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Suppress the out-of-bounds notification.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_bound_reg.bc_enabled",
+                offset: 15,
+                size: 1,
+                bits: Some((7u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_enabled",
+                    offset: 15,
+                    size: 1,
+                    bits: Some((7u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "1 = armed; 0 = inert.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.marker",
+                offset: 23,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "marker",
+                    offset: 23,
+                    size: 1,
+                    bits: None,
+                    type_name: "ADDR8_MARKER",
+                    role: meta::Role::Data,
+                    doc: "Addressing form.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_reg.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_reg"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_tbl_offs.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_tbl_offs"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_tbl_offs: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_immediate.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_immediate"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "NeuronAddr: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_step_elem",
+                offset: 24,
+                size: 8,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "src_step_elem",
+                    offset: 24,
+                    size: 8,
+                    bits: None,
+                    type_name: "i32[2]",
+                    role: meta::Role::Data,
+                    doc: "2-D signed source strides, in elements.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: Some("int32_t src_step_elem[2]"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_num_elem",
+                offset: 32,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "src_num_elem",
+                    offset: 32,
+                    size: 4,
+                    bits: None,
+                    type_name: "u16[2]",
+                    role: meta::Role::Data,
+                    doc: "2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: Some("uint16_t src_num_elem[2]"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_start_addr.address",
+                offset: 36,
+                size: 4,
+                bits: Some((0u32, 29u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "address",
+                    offset: 36,
+                    size: 4,
+                    bits: Some((0u32, 29u32)),
+                    type_name: "u29",
+                    role: meta::Role::Data,
+                    doc: "29-bit on-chip byte address (SBUF or PSUM). Bits 25..28 double as the region class: 0 = SBUF; PSUM is the window 0x2000000..0x23FFFFF. When register_mode = 1, bits 0..7 hold the register id (valid 0..63) and bits 8..30 must be zero.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The 29-bit address field",
+                            name: Some("Byte address"),
+                            names: None,
+                            pin: Some("0x136ed96: and r15d, 1FFFFFFFh"),
+                            value: Some("mask 0x1FFFFFFF"),
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §PSUM-window detection + region class",
+                            name: Some("Region class (bits 25..28)"),
+                            names: None,
+                            pin: Some("0x136edca: and ebx, 1E000000h"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §Register mode",
+                            name: Some("Register id (bits 0..7, RM=1 only)"),
+                            names: None,
+                            pin: Some(
+                                "0x1508fca: mov byte [rbx], r15b; 0x136ee0a: cmp dil, 40h",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "partition_offset",
+                            type_name: "u29",
+                            doc: "PartitionOffset (the addr_immediate arm): [17:0] byte offset within the selected partition (256 KiB max), [22:18] must be zero, [24:23] SBUF partition quadrant 0..3 (partitions 0-31 / 32-63 / 64-95 / 96-127), [25] 0 = SBUF address, 1 = PSUM address. Splits the address bits differently from the ADDR4 page's region class at bits 25..28 (README conflict #10).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-descriptor-model",
+                                    cite: "supp-descriptor-model §6.1",
+                                    name: None,
+                                    names: Some(
+                                        "partOffset[17:0] / partOffset[22:18] / partOffset[24:23] / partOffset[25]",
+                                    ),
+                                    pin: Some("aws_neuron_isa_tpb_common.h"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_start_addr.indirect",
+                offset: 36,
+                size: 4,
+                bits: Some((29u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "indirect",
+                    offset: 36,
+                    size: 4,
+                    bits: Some((29u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Mode bit 0: INDIRECT-gather (the index/offset slot of a gather). The only mode bit the compiler's encoder stamps.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The mode nibble",
+                            name: Some("Mode bit 0 (0x20000000)"),
+                            names: None,
+                            pin: Some(
+                                "0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5 Table 5b",
+                            name: Some(
+                                "INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)",
+                            ),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_start_addr.active",
+                offset: 36,
+                size: 4,
+                bits: Some((30u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "active",
+                    offset: 36,
+                    size: 4,
+                    bits: Some((30u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Mode bit 1: ACTIVE / dynamic-AP marker (stamped upstream into the descriptor template, never by the ADDR4 encoder). Mode nibble 0b11 (0x60 in byte 3) has no producer and no consumer.",
+                    confidence: meta::Confidence {
+                        tag: "MEDIUM",
+                        scale: "certainty",
+                        level: "inferred",
+                        rank: 2usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The mode nibble",
+                            name: Some("Mode bit 1 (0x40000000)"),
+                            names: None,
+                            pin: Some("0x136f221: test edi, 40000000h"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some(
+                                "The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string).",
+                            ),
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "shape_reg",
+                            type_name: "u1",
+                            doc: "ADDR4 marker 0x40 = SHAPE_REG (shape from register); with bit 31 set, 0xC0 = ADDR_SHAPE_REG (README conflict #10).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-field-tables",
+                                    cite: "supp-field-tables §5 Table 5b",
+                                    name: None,
+                                    names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"),
+                                    pin: Some("common.h:532"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_start_addr.register_mode",
+                offset: 36,
+                size: 4,
+                bits: Some((31u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "register_mode",
+                    offset: 36,
+                    size: 4,
+                    bits: Some((31u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §Register mode",
+                            name: Some("Register-mode flag (RM, 0x80000000)"),
+                            names: None,
+                            pin: Some(
+                                "0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: Some("addr_reg"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5 Table 5b",
+                            name: Some("ADDR_REG (marker 0x80)"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.marker",
+                offset: 47,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "marker",
+                    offset: 47,
+                    size: 1,
+                    bits: None,
+                    type_name: "ADDR8_MARKER",
+                    role: meta::Role::Data,
+                    doc: "Addressing form.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_reg.body",
+                offset: 40,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_reg"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 40,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_tbl_offs.body",
+                offset: 40,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_tbl_offs"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 40,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_tbl_offs: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_immediate.body",
+                offset: 40,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_immediate"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 40,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "NeuronAddr: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "reserved",
+                offset: 48,
+                size: 3,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "reserved",
+                    offset: 48,
+                    size: 3,
+                    bits: None,
+                    type_name: "u8[3]",
+                    role: meta::Role::Reserved,
+                    doc: "Pad; must be zero.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: Some("uint8_t reserved[3]"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-gather-scatter",
+                            cite: "supp-gather-scatter §2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some("must be 0"),
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_bound_reg.bc_reg",
+                offset: 51,
+                size: 1,
+                bits: Some((0u32, 6u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_reg",
+                    offset: 51,
+                    size: 1,
+                    bits: Some((0u32, 6u32)),
+                    type_name: "u6",
+                    role: meta::Role::Data,
+                    doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: Some("REG_NUM bc_reg : 6"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_bound_reg.bc_disable_oob_error_notif",
+                offset: 51,
+                size: 1,
+                bits: Some((6u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_disable_oob_error_notif",
+                    offset: 51,
+                    size: 1,
+                    bits: Some((6u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Suppress the out-of-bounds notification.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_bound_reg.bc_enabled",
+                offset: 51,
+                size: 1,
+                bits: Some((7u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_enabled",
+                    offset: 51,
+                    size: 1,
+                    bits: Some((7u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "1 = armed; 0 = inert.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_step_elem_1",
+                offset: 52,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dst_step_elem_1",
+                    offset: 52,
+                    size: 4,
+                    bits: None,
+                    type_name: "i32",
+                    role: meta::Role::Data,
+                    doc: "Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: Some("int32_t dst_step_elem_1"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("GATHER_XPOSE: dst_step_elem_1@52"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_num_elem",
+                offset: 56,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dst_num_elem",
+                    offset: 56,
+                    size: 4,
+                    bits: None,
+                    type_name: "u16[2]",
+                    role: meta::Role::Data,
+                    doc: "2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: Some("uint16_t dst_num_elem[2]"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "elem_size",
+                offset: 60,
+                size: 2,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "elem_size",
+                    offset: 60,
+                    size: 2,
+                    bits: None,
+                    type_name: "u16",
+                    role: meta::Role::Data,
+                    doc: "Bytes per transpose row: 2..256, even.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("GATHER_XPOSE: elem_size@60"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dtype.dtype_lo",
+                offset: 62,
+                size: 1,
+                bits: Some((0u32, 4u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dtype_lo",
+                    offset: 62,
+                    size: 1,
+                    bits: Some((0u32, 4u32)),
+                    type_name: "DTYPE",
+                    role: meta::Role::Data,
+                    doc: "Source dtype.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.4a",
+                            name: Some("dtype_lo:4 (src)"),
+                            names: None,
+                            pin: Some("b0..3"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dtype.dtype_hi",
+                offset: 62,
+                size: 1,
+                bits: Some((4u32, 4u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dtype_hi",
+                    offset: 62,
+                    size: 1,
+                    bits: Some((4u32, 4u32)),
+                    type_name: "DTYPE",
+                    role: meta::Role::Data,
+                    doc: "Destination dtype; the implicit dst dim-0 step is sizeof(dtype_hi).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.4a",
+                            name: Some("dtype_hi:4 (dst)"),
+                            names: None,
+                            pin: Some("b4..7"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "flags.gather_dim",
+                offset: 63,
+                size: 1,
+                bits: Some((0u32, 2u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "gather_dim",
+                    offset: 63,
+                    size: 1,
+                    bits: Some((0u32, 2u32)),
+                    type_name: "INDIRECT_DIM",
+                    role: meta::Role::Data,
+                    doc: "Axis the index permutes; must be Y (has_valid_gather_transpose_flags).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4.1",
+                            name: None,
+                            names: None,
+                            pin: Some(
+                                "has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §2.4",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "flags.reserved",
+                offset: 63,
+                size: 1,
+                bits: Some((2u32, 6u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "reserved",
+                    offset: 63,
+                    size: 1,
+                    bits: Some((2u32, 6u32)),
+                    type_name: "u6",
+                    role: meta::Role::Reserved,
+                    doc: "Reserved.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §4",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.4",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+        ],
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// All-zero word with the opcode set.
+    pub fn new() -> Self {
+        let mut b = [0u8; 64];
+        b[0] = Self::OPCODE;
+        Self::read(&b)
+    }
+}
+/** DmaIndirect: DMAs for a vector of dynamic indices generated during execution, applied to the source (gather), the destination (scatter), or both with two independent index sets. Body byte-identical across sunda..maverick.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DMA_INDIRECT1D {
+    /** Offset 0 (4 bytes), `HEADER`. opcode == 0xbb
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub header: HEADER,
+    /** Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub events: EVENTS,
+    /** Offset 12 (1 bytes), `u8`. Completion semaphore index.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub semaphore: u8,
+    /** Offset 13 (1 bytes), `u8`. Semaphore increment.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub sem_increment: u8,
+    /** Offset 14 (1 bytes), `u8`. Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub idx_num_active_channels: u8,
+    /** Offset 15 (1 bytes), `DMA_INDIRECT_FLAGS`. Gather/scatter mode and dims (§3.1).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub flags: DMA_INDIRECT_FLAGS,
+    /** Offset 16 (8 bytes), `ADDR8`. Source base (the gather table / source tensor).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_start_addr: ADDR8,
+    /** Offset 24 (4 bytes), `i32`. 1-D signed source stride, in elements.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_step_elem: i32,
+    /** Offset 28 (2 bytes), `u16`. Source element count (<= 4096 unless shape-from-register, when it must be 0).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_num_elem: u16,
+    /** Offset 30 (2 bytes), `u16`. Source bytes per element.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_elem_size: u16,
+    /** Offset 32 (8 bytes), `ADDR8`. Destination base (the scatter base / destination tensor).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_start_addr: ADDR8,
+    /** Offset 40 (4 bytes), `i32`. 1-D signed destination stride, in elements.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_step_elem: i32,
+    /** Offset 44 (2 bytes), `u16`. Destination element count (<= 4096 unless shape-from-register).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_num_elem: u16,
+    /** Offset 46 (2 bytes), `u16`. Destination bytes per element.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_elem_size: u16,
+    /** Offset 48 (4 bytes), `ADDR4`. Gather index vector (UINT32); must be register-sourced or in SBUF partition 0.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_idx_start_addr: ADDR4,
+    /** Offset 52 (4 bytes), `ADDR4`. Scatter index vector (UINT32); must be register-sourced or in SBUF partition 0.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_idx_start_addr: ADDR4,
+    /** Offset 56 (1 bytes), `DTYPE`. Source dtype.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub in_dtype: DTYPE,
+    /** Offset 57 (1 bytes), `DTYPE`. Destination dtype.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub out_dtype: DTYPE,
+    /** Offset 58 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (not the data address) (§6.3).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_idx_bound_reg: BOUND_CHECK_REG,
+    /** Offset 59 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination index.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_idx_bound_reg: BOUND_CHECK_REG,
+    /** Offset 60 (1 bytes), `DGE_COMPUTE_OP`. Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub compute_op: DGE_COMPUTE_OP,
+    /** Offset 61 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dma_configs: DMA_CONFIGS,
+    /** Offset 62 (2 bytes), `u8[2]`. Reserved. Must be zero (has_dma_indirect_check_reserved_zero).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub reserved: [u8; 2usize],
+}
+impl DMA_INDIRECT1D {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header",
+            offset: 0,
+            size: 4,
+            bits: None,
+            type_name: "HEADER",
+            role: meta::Role::Data,
+            doc: "opcode == 0xbb",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "events",
+            offset: 4,
+            size: 8,
+            bits: None,
+            type_name: "EVENTS",
+            role: meta::Role::Data,
+            doc: "Wait/update semaphore gate.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "semaphore",
+            offset: 12,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Completion semaphore index.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-gather-scatter",
+                    cite: "supp-gather-scatter §1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "sem_increment",
+            offset: 13,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Semaphore increment.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "idx_num_active_channels",
+            offset: 14,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("INDIRECT1D: idx_num_active_channels@14"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §6.2",
+                    name: None,
+                    names: None,
+                    pin: Some("common.h:2348"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "flags",
+            offset: 15,
+            size: 1,
+            bits: None,
+            type_name: "DMA_INDIRECT_FLAGS",
+            role: meta::Role::Data,
+            doc: "Gather/scatter mode and dims (§3.1).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("INDIRECT1D: flags@15"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-dge-microop",
+                    cite: "supp-dge-microop §2.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"),
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_start_addr",
+            offset: 16,
+            size: 8,
+            bits: None,
+            type_name: "ADDR8",
+            role: meta::Role::Data,
+            doc: "Source base (the gather table / source tensor).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_step_elem",
+            offset: 24,
+            size: 4,
+            bits: None,
+            type_name: "i32",
+            role: meta::Role::Data,
+            doc: "1-D signed source stride, in elements.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: Some("int32_t src_step_elem"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_num_elem",
+            offset: 28,
+            size: 2,
+            bits: None,
+            type_name: "u16",
+            role: meta::Role::Data,
+            doc: "Source element count (<= 4096 unless shape-from-register, when it must be 0).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: Some("uint16_t src_num_elem"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-gather-scatter",
+                    cite: "supp-gather-scatter §1.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_elem_size",
+            offset: 30,
+            size: 2,
+            bits: None,
+            type_name: "u16",
+            role: meta::Role::Data,
+            doc: "Source bytes per element.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_start_addr",
+            offset: 32,
+            size: 8,
+            bits: None,
+            type_name: "ADDR8",
+            role: meta::Role::Data,
+            doc: "Destination base (the scatter base / destination tensor).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_step_elem",
+            offset: 40,
+            size: 4,
+            bits: None,
+            type_name: "i32",
+            role: meta::Role::Data,
+            doc: "1-D signed destination stride, in elements.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: Some("int32_t dst_step_elem"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_num_elem",
+            offset: 44,
+            size: 2,
+            bits: None,
+            type_name: "u16",
+            role: meta::Role::Data,
+            doc: "Destination element count (<= 4096 unless shape-from-register).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_elem_size",
+            offset: 46,
+            size: 2,
+            bits: None,
+            type_name: "u16",
+            role: meta::Role::Data,
+            doc: "Destination bytes per element.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_idx_start_addr",
+            offset: 48,
+            size: 4,
+            bits: None,
+            type_name: "ADDR4",
+            role: meta::Role::Data,
+            doc: "Gather index vector (UINT32); must be register-sourced or in SBUF partition 0.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("INDIRECT1D: src_idx_start_addr@48"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3.2",
+                    name: None,
+                    names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_idx_start_addr",
+            offset: 52,
+            size: 4,
+            bits: None,
+            type_name: "ADDR4",
+            role: meta::Role::Data,
+            doc: "Scatter index vector (UINT32); must be register-sourced or in SBUF partition 0.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("INDIRECT1D: dst_idx_start_addr@52"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "in_dtype",
+            offset: 56,
+            size: 1,
+            bits: None,
+            type_name: "DTYPE",
+            role: meta::Role::Data,
+            doc: "Source dtype.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "out_dtype",
+            offset: 57,
+            size: 1,
+            bits: None,
+            type_name: "DTYPE",
+            role: meta::Role::Data,
+            doc: "Destination dtype.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_idx_bound_reg",
+            offset: 58,
+            size: 1,
+            bits: None,
+            type_name: "BOUND_CHECK_REG",
+            role: meta::Role::Data,
+            doc: "Bound on the source index (not the data address) (§6.3).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §6.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_idx_bound_reg",
+            offset: 59,
+            size: 1,
+            bits: None,
+            type_name: "BOUND_CHECK_REG",
+            role: meta::Role::Data,
+            doc: "Bound on the destination index.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §6.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "compute_op",
+            offset: 60,
+            size: 1,
+            bits: None,
+            type_name: "DGE_COMPUTE_OP",
+            role: meta::Role::Data,
+            doc: "Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("INDIRECT1D: compute_op@60"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dma_configs",
+            offset: 61,
+            size: 1,
+            bits: None,
+            type_name: "DMA_CONFIGS",
+            role: meta::Role::Data,
+            doc: "Priority class (§6.1).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("INDIRECT1D: dma_configs@61"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.4",
+                    name: None,
+                    names: None,
+                    pin: Some("321aac: movzbl 0x3d(%rsi),%eax"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "reserved",
+            offset: 62,
+            size: 2,
+            bits: None,
+            type_name: "u8[2]",
+            role: meta::Role::Reserved,
+            doc: "Must be zero (has_dma_indirect_check_reserved_zero).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §3",
+                    name: None,
+                    names: Some("uint8_t reserved[2]"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("INDIRECT1D: reserved@62"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §2.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+    ];
+    #[inline]
+    pub fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            semaphore: u8::from_le_bytes(*at::<12, 1, 64>(b)),
+            sem_increment: u8::from_le_bytes(*at::<13, 1, 64>(b)),
+            idx_num_active_channels: u8::from_le_bytes(*at::<14, 1, 64>(b)),
+            flags: DMA_INDIRECT_FLAGS::read(at::<15, 1, 64>(b)),
+            src_start_addr: ADDR8::read(at::<16, 8, 64>(b)),
+            src_step_elem: i32::from_le_bytes(*at::<24, 4, 64>(b)),
+            src_num_elem: u16::from_le_bytes(*at::<28, 2, 64>(b)),
+            src_elem_size: u16::from_le_bytes(*at::<30, 2, 64>(b)),
+            dst_start_addr: ADDR8::read(at::<32, 8, 64>(b)),
+            dst_step_elem: i32::from_le_bytes(*at::<40, 4, 64>(b)),
+            dst_num_elem: u16::from_le_bytes(*at::<44, 2, 64>(b)),
+            dst_elem_size: u16::from_le_bytes(*at::<46, 2, 64>(b)),
+            src_idx_start_addr: ADDR4::read(at::<48, 4, 64>(b)),
+            dst_idx_start_addr: ADDR4::read(at::<52, 4, 64>(b)),
+            in_dtype: DTYPE::read(at::<56, 1, 64>(b)),
+            out_dtype: DTYPE::read(at::<57, 1, 64>(b)),
+            src_idx_bound_reg: BOUND_CHECK_REG::read(at::<58, 1, 64>(b)),
+            dst_idx_bound_reg: BOUND_CHECK_REG::read(at::<59, 1, 64>(b)),
+            compute_op: DGE_COMPUTE_OP::read(at::<60, 1, 64>(b)),
+            dma_configs: DMA_CONFIGS::read(at::<61, 1, 64>(b)),
+            reserved: *at::<62, 2, 64>(b),
+        }
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        *at_mut::<12, 1, 64>(b) = self.semaphore.to_le_bytes();
+        *at_mut::<13, 1, 64>(b) = self.sem_increment.to_le_bytes();
+        *at_mut::<14, 1, 64>(b) = self.idx_num_active_channels.to_le_bytes();
+        self.flags.write(at_mut::<15, 1, 64>(b));
+        self.src_start_addr.write(at_mut::<16, 8, 64>(b));
+        *at_mut::<24, 4, 64>(b) = self.src_step_elem.to_le_bytes();
+        *at_mut::<28, 2, 64>(b) = self.src_num_elem.to_le_bytes();
+        *at_mut::<30, 2, 64>(b) = self.src_elem_size.to_le_bytes();
+        self.dst_start_addr.write(at_mut::<32, 8, 64>(b));
+        *at_mut::<40, 4, 64>(b) = self.dst_step_elem.to_le_bytes();
+        *at_mut::<44, 2, 64>(b) = self.dst_num_elem.to_le_bytes();
+        *at_mut::<46, 2, 64>(b) = self.dst_elem_size.to_le_bytes();
+        self.src_idx_start_addr.write(at_mut::<48, 4, 64>(b));
+        self.dst_idx_start_addr.write(at_mut::<52, 4, 64>(b));
+        self.in_dtype.write(at_mut::<56, 1, 64>(b));
+        self.out_dtype.write(at_mut::<57, 1, 64>(b));
+        self.src_idx_bound_reg.write(at_mut::<58, 1, 64>(b));
+        self.dst_idx_bound_reg.write(at_mut::<59, 1, 64>(b));
+        self.compute_op.write(at_mut::<60, 1, 64>(b));
+        self.dma_configs.write(at_mut::<61, 1, 64>(b));
+        *at_mut::<62, 2, 64>(b) = self.reserved;
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0usize], v, base + 0, arch);
+        self.events.visit(&Self::FIELDS[1usize], v, base + 4, arch);
+        v.value(
+            &Self::FIELDS[2usize],
+            base + 12,
+            visit::Value::Unsigned(self.semaphore as u64),
+        );
+        v.value(
+            &Self::FIELDS[3usize],
+            base + 13,
+            visit::Value::Unsigned(self.sem_increment as u64),
+        );
+        v.value(
+            &Self::FIELDS[4usize],
+            base + 14,
+            visit::Value::Unsigned(self.idx_num_active_channels as u64),
+        );
+        self.flags.visit(&Self::FIELDS[5usize], v, base + 15, arch);
+        self.src_start_addr.visit(&Self::FIELDS[6usize], v, base + 16, arch);
+        v.value(
+            &Self::FIELDS[7usize],
+            base + 24,
+            visit::Value::Signed(self.src_step_elem as i64),
+        );
+        v.value(
+            &Self::FIELDS[8usize],
+            base + 28,
+            visit::Value::Unsigned(self.src_num_elem as u64),
+        );
+        v.value(
+            &Self::FIELDS[9usize],
+            base + 30,
+            visit::Value::Unsigned(self.src_elem_size as u64),
+        );
+        self.dst_start_addr.visit(&Self::FIELDS[10usize], v, base + 32, arch);
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 40,
+            visit::Value::Signed(self.dst_step_elem as i64),
+        );
+        v.value(
+            &Self::FIELDS[12usize],
+            base + 44,
+            visit::Value::Unsigned(self.dst_num_elem as u64),
+        );
+        v.value(
+            &Self::FIELDS[13usize],
+            base + 46,
+            visit::Value::Unsigned(self.dst_elem_size as u64),
+        );
+        self.src_idx_start_addr.visit(&Self::FIELDS[14usize], v, base + 48, arch);
+        self.dst_idx_start_addr.visit(&Self::FIELDS[15usize], v, base + 52, arch);
+        v.value(&Self::FIELDS[16usize], base + 56, self.in_dtype.value(arch));
+        v.value(&Self::FIELDS[17usize], base + 57, self.out_dtype.value(arch));
+        self.src_idx_bound_reg.visit(&Self::FIELDS[18usize], v, base + 58, arch);
+        self.dst_idx_bound_reg.visit(&Self::FIELDS[19usize], v, base + 59, arch);
+        v.value(&Self::FIELDS[20usize], base + 60, self.compute_op.value(arch));
+        self.dma_configs.visit(&Self::FIELDS[21usize], v, base + 61, arch);
+        v.enter(&Self::FIELDS[22usize], base + 62, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[22usize],
+            base + 62,
+            visit::Value::Unsigned(self.reserved[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[22usize],
+            base + 63,
+            visit::Value::Unsigned(self.reserved[1usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+    }
+}
+impl DMA_INDIRECT1D {
+    pub const OPCODE: u8 = 187u8;
+    pub const NAME: &'static str = "DMA_INDIRECT1D";
+    pub const META: WordMeta = WordMeta {
+        name: "DMA_INDIRECT1D",
+        c_name: "NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT",
+        opcode: 187u8,
+        opcode_enumerator: "DMA_INDIRECT",
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        follows: None,
+        doc: "DmaIndirect: DMAs for a vector of dynamic indices generated during execution, applied to the source (gather), the destination (scatter), or both with two independent index sets. Body byte-identical across sunda..maverick.",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                path: "header.opcode",
+                offset: 0,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "opcode",
+                    offset: 0,
+                    size: 1,
+                    bits: None,
+                    type_name: "OPCODE",
+                    role: meta::Role::Data,
+                    doc: "Selects the word's struct.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("opcode"),
+                            names: None,
+                            pin: Some("movb $0xd4 @1277a62"),
+                            value: Some("setupHeader"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.inst_word_len",
+                offset: 1,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "inst_word_len",
+                    offset: 1,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Word length; 0x10 = 16 dwords = 64 bytes.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables Conventions",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: Some("0x10 (16 dwords = 64 B) in every 64-B word"),
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: Some("setupHeader const 0x10"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "inst_word_len_16b_records",
+                            type_name: "u8",
+                            doc: "Length in 16-byte records (DMA words = 4).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-descriptor-model",
+                                    cite: "supp-descriptor-model §2.1",
+                                    name: None,
+                                    names: Some(
+                                        "uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)",
+                                    ),
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.debug_cmd",
+                offset: 2,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "debug_cmd",
+                    offset: 2,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Debug command.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "format_reserved",
+                            type_name: "u8",
+                            doc: "Bytes +0x02..+0x03 are one reserved/format word, always 0x0000.",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Static arm",
+                                    name: None,
+                                    names: None,
+                                    pin: Some("+0x02 2 format/reserved = 0"),
+                                    value: Some("setupHeader writes 0"),
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                                meta::Evidence {
+                                    source: "supp-instruction-bundle",
+                                    cite: "supp-instruction-bundle",
+                                    name: None,
+                                    names: None,
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CERTAIN",
+                                        scale: "certainty",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.debug_hint",
+                offset: 3,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "debug_hint",
+                    offset: 3,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Debug hint.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "format_reserved_hi",
+                            type_name: "u8",
+                            doc: "High byte of the reserved/format word, always 0.",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Static arm",
+                                    name: None,
+                                    names: None,
+                                    pin: Some("+0x02 2 format/reserved = 0"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.wait_mode",
+                offset: 4,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "wait_mode",
+                    offset: 4,
+                    size: 1,
+                    bits: None,
+                    type_name: "WAIT_MODE",
+                    role: meta::Role::Data,
+                    doc: "",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("SyncWait mode"),
+                            names: None,
+                            pin: None,
+                            value: Some(
+                                "setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)",
+                            ),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.wait_idx",
+                offset: 5,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "wait_idx",
+                    offset: 5,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Semaphore to wait on.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("events.wait_idx"),
+                            pin: None,
+                            value: Some("SyncRef::getId"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.update_mode",
+                offset: 6,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "update_mode",
+                    offset: 6,
+                    size: 1,
+                    bits: None,
+                    type_name: "UPDATE_MODE",
+                    role: meta::Role::Data,
+                    doc: "",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("SyncUpdate mode"),
+                            names: None,
+                            pin: None,
+                            value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.update_idx",
+                offset: 7,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "update_idx",
+                    offset: 7,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Semaphore to update.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("events.update_idx"),
+                            pin: None,
+                            value: Some("SyncRef::getId"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.semaphore_value",
+                offset: 8,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "semaphore_value",
+                    offset: 8,
+                    size: 4,
+                    bits: None,
+                    type_name: "u32",
+                    role: meta::Role::Data,
+                    doc: "Wait threshold / update value.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("sync wait/update value"),
+                            names: None,
+                            pin: None,
+                            value: Some("Wait/Update::getValue"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "semaphore",
+                offset: 12,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "semaphore",
+                    offset: 12,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Completion semaphore index.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-gather-scatter",
+                            cite: "supp-gather-scatter §1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "sem_increment",
+                offset: 13,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "sem_increment",
+                    offset: 13,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Semaphore increment.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "idx_num_active_channels",
+                offset: 14,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "idx_num_active_channels",
+                    offset: 14,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("INDIRECT1D: idx_num_active_channels@14"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.2",
+                            name: None,
+                            names: None,
+                            pin: Some("common.h:2348"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "flags.indirect_mode",
+                offset: 15,
+                size: 1,
+                bits: Some((0u32, 2u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "indirect_mode",
+                    offset: 15,
+                    size: 1,
+                    bits: Some((0u32, 2u32)),
+                    type_name: "INDIRECT_DMA_ADDRESSING_MODE",
+                    role: meta::Role::Data,
+                    doc: "SRC (gather) / DST (scatter) / SRC_DST (both).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.6",
+                            name: None,
+                            names: None,
+                            pin: Some("b0..1"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "flags.idx_bound_is_err",
+                offset: 15,
+                size: 1,
+                bits: Some((2u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "idx_bound_is_err",
+                    offset: 15,
+                    size: 1,
+                    bits: Some((2u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "1 = an out-of-bounds index is a hard error; 0 = handled per the bound register's bc_disable_oob_error_notif.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-gather-scatter",
+                            cite: "supp-gather-scatter §1.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.6",
+                            name: None,
+                            names: None,
+                            pin: Some("b2"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "flags.non_unique_dst_idx",
+                offset: 15,
+                size: 1,
+                bits: Some((3u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "non_unique_dst_idx",
+                    offset: 15,
+                    size: 1,
+                    bits: Some((3u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Allow duplicate scatter targets (scatter-add with compute_op = ADD).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.6",
+                            name: None,
+                            names: None,
+                            pin: Some("b3"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "flags.gather_dim",
+                offset: 15,
+                size: 1,
+                bits: Some((4u32, 2u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "gather_dim",
+                    offset: 15,
+                    size: 1,
+                    bits: Some((4u32, 2u32)),
+                    type_name: "INDIRECT_DIM",
+                    role: meta::Role::Data,
+                    doc: "Axis the source index walks.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.6",
+                            name: None,
+                            names: None,
+                            pin: Some("b4..5"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "flags.scatter_dim",
+                offset: 15,
+                size: 1,
+                bits: Some((6u32, 2u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "scatter_dim",
+                    offset: 15,
+                    size: 1,
+                    bits: Some((6u32, 2u32)),
+                    type_name: "INDIRECT_DIM",
+                    role: meta::Role::Data,
+                    doc: "Axis the destination index walks.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.6",
+                            name: None,
+                            names: None,
+                            pin: Some("b6..7"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.marker",
+                offset: 23,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "marker",
+                    offset: 23,
+                    size: 1,
+                    bits: None,
+                    type_name: "ADDR8_MARKER",
+                    role: meta::Role::Data,
+                    doc: "Addressing form.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_reg.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_reg"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_tbl_offs.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_tbl_offs"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_tbl_offs: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_immediate.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_immediate"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "NeuronAddr: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_step_elem",
+                offset: 24,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "src_step_elem",
+                    offset: 24,
+                    size: 4,
+                    bits: None,
+                    type_name: "i32",
+                    role: meta::Role::Data,
+                    doc: "1-D signed source stride, in elements.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: Some("int32_t src_step_elem"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_num_elem",
+                offset: 28,
+                size: 2,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "src_num_elem",
+                    offset: 28,
+                    size: 2,
+                    bits: None,
+                    type_name: "u16",
+                    role: meta::Role::Data,
+                    doc: "Source element count (<= 4096 unless shape-from-register, when it must be 0).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: Some("uint16_t src_num_elem"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-gather-scatter",
+                            cite: "supp-gather-scatter §1.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_elem_size",
+                offset: 30,
+                size: 2,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "src_elem_size",
+                    offset: 30,
+                    size: 2,
+                    bits: None,
+                    type_name: "u16",
+                    role: meta::Role::Data,
+                    doc: "Source bytes per element.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.marker",
+                offset: 39,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "marker",
+                    offset: 39,
+                    size: 1,
+                    bits: None,
+                    type_name: "ADDR8_MARKER",
+                    role: meta::Role::Data,
+                    doc: "Addressing form.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_reg.body",
+                offset: 32,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_reg"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 32,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_tbl_offs.body",
+                offset: 32,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_tbl_offs"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 32,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_tbl_offs: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_immediate.body",
+                offset: 32,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_immediate"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 32,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "NeuronAddr: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_step_elem",
+                offset: 40,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dst_step_elem",
+                    offset: 40,
+                    size: 4,
+                    bits: None,
+                    type_name: "i32",
+                    role: meta::Role::Data,
+                    doc: "1-D signed destination stride, in elements.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: Some("int32_t dst_step_elem"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_num_elem",
+                offset: 44,
+                size: 2,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dst_num_elem",
+                    offset: 44,
+                    size: 2,
+                    bits: None,
+                    type_name: "u16",
+                    role: meta::Role::Data,
+                    doc: "Destination element count (<= 4096 unless shape-from-register).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_elem_size",
+                offset: 46,
+                size: 2,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dst_elem_size",
+                    offset: 46,
+                    size: 2,
+                    bits: None,
+                    type_name: "u16",
+                    role: meta::Role::Data,
+                    doc: "Destination bytes per element.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_start_addr.address",
+                offset: 48,
+                size: 4,
+                bits: Some((0u32, 29u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "address",
+                    offset: 48,
+                    size: 4,
+                    bits: Some((0u32, 29u32)),
+                    type_name: "u29",
+                    role: meta::Role::Data,
+                    doc: "29-bit on-chip byte address (SBUF or PSUM). Bits 25..28 double as the region class: 0 = SBUF; PSUM is the window 0x2000000..0x23FFFFF. When register_mode = 1, bits 0..7 hold the register id (valid 0..63) and bits 8..30 must be zero.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The 29-bit address field",
+                            name: Some("Byte address"),
+                            names: None,
+                            pin: Some("0x136ed96: and r15d, 1FFFFFFFh"),
+                            value: Some("mask 0x1FFFFFFF"),
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §PSUM-window detection + region class",
+                            name: Some("Region class (bits 25..28)"),
+                            names: None,
+                            pin: Some("0x136edca: and ebx, 1E000000h"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §Register mode",
+                            name: Some("Register id (bits 0..7, RM=1 only)"),
+                            names: None,
+                            pin: Some(
+                                "0x1508fca: mov byte [rbx], r15b; 0x136ee0a: cmp dil, 40h",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "partition_offset",
+                            type_name: "u29",
+                            doc: "PartitionOffset (the addr_immediate arm): [17:0] byte offset within the selected partition (256 KiB max), [22:18] must be zero, [24:23] SBUF partition quadrant 0..3 (partitions 0-31 / 32-63 / 64-95 / 96-127), [25] 0 = SBUF address, 1 = PSUM address. Splits the address bits differently from the ADDR4 page's region class at bits 25..28 (README conflict #10).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-descriptor-model",
+                                    cite: "supp-descriptor-model §6.1",
+                                    name: None,
+                                    names: Some(
+                                        "partOffset[17:0] / partOffset[22:18] / partOffset[24:23] / partOffset[25]",
+                                    ),
+                                    pin: Some("aws_neuron_isa_tpb_common.h"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_start_addr.indirect",
+                offset: 48,
+                size: 4,
+                bits: Some((29u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "indirect",
+                    offset: 48,
+                    size: 4,
+                    bits: Some((29u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Mode bit 0: INDIRECT-gather (the index/offset slot of a gather). The only mode bit the compiler's encoder stamps.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The mode nibble",
+                            name: Some("Mode bit 0 (0x20000000)"),
+                            names: None,
+                            pin: Some(
+                                "0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5 Table 5b",
+                            name: Some(
+                                "INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)",
+                            ),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_start_addr.active",
+                offset: 48,
+                size: 4,
+                bits: Some((30u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "active",
+                    offset: 48,
+                    size: 4,
+                    bits: Some((30u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Mode bit 1: ACTIVE / dynamic-AP marker (stamped upstream into the descriptor template, never by the ADDR4 encoder). Mode nibble 0b11 (0x60 in byte 3) has no producer and no consumer.",
+                    confidence: meta::Confidence {
+                        tag: "MEDIUM",
+                        scale: "certainty",
+                        level: "inferred",
+                        rank: 2usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The mode nibble",
+                            name: Some("Mode bit 1 (0x40000000)"),
+                            names: None,
+                            pin: Some("0x136f221: test edi, 40000000h"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some(
+                                "The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string).",
+                            ),
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "shape_reg",
+                            type_name: "u1",
+                            doc: "ADDR4 marker 0x40 = SHAPE_REG (shape from register); with bit 31 set, 0xC0 = ADDR_SHAPE_REG (README conflict #10).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-field-tables",
+                                    cite: "supp-field-tables §5 Table 5b",
+                                    name: None,
+                                    names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"),
+                                    pin: Some("common.h:532"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_start_addr.register_mode",
+                offset: 48,
+                size: 4,
+                bits: Some((31u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "register_mode",
+                    offset: 48,
+                    size: 4,
+                    bits: Some((31u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §Register mode",
+                            name: Some("Register-mode flag (RM, 0x80000000)"),
+                            names: None,
+                            pin: Some(
+                                "0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: Some("addr_reg"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5 Table 5b",
+                            name: Some("ADDR_REG (marker 0x80)"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_idx_start_addr.address",
+                offset: 52,
+                size: 4,
+                bits: Some((0u32, 29u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "address",
+                    offset: 52,
+                    size: 4,
+                    bits: Some((0u32, 29u32)),
+                    type_name: "u29",
+                    role: meta::Role::Data,
+                    doc: "29-bit on-chip byte address (SBUF or PSUM). Bits 25..28 double as the region class: 0 = SBUF; PSUM is the window 0x2000000..0x23FFFFF. When register_mode = 1, bits 0..7 hold the register id (valid 0..63) and bits 8..30 must be zero.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The 29-bit address field",
+                            name: Some("Byte address"),
+                            names: None,
+                            pin: Some("0x136ed96: and r15d, 1FFFFFFFh"),
+                            value: Some("mask 0x1FFFFFFF"),
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §PSUM-window detection + region class",
+                            name: Some("Region class (bits 25..28)"),
+                            names: None,
+                            pin: Some("0x136edca: and ebx, 1E000000h"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §Register mode",
+                            name: Some("Register id (bits 0..7, RM=1 only)"),
+                            names: None,
+                            pin: Some(
+                                "0x1508fca: mov byte [rbx], r15b; 0x136ee0a: cmp dil, 40h",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "partition_offset",
+                            type_name: "u29",
+                            doc: "PartitionOffset (the addr_immediate arm): [17:0] byte offset within the selected partition (256 KiB max), [22:18] must be zero, [24:23] SBUF partition quadrant 0..3 (partitions 0-31 / 32-63 / 64-95 / 96-127), [25] 0 = SBUF address, 1 = PSUM address. Splits the address bits differently from the ADDR4 page's region class at bits 25..28 (README conflict #10).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-descriptor-model",
+                                    cite: "supp-descriptor-model §6.1",
+                                    name: None,
+                                    names: Some(
+                                        "partOffset[17:0] / partOffset[22:18] / partOffset[24:23] / partOffset[25]",
+                                    ),
+                                    pin: Some("aws_neuron_isa_tpb_common.h"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_idx_start_addr.indirect",
+                offset: 52,
+                size: 4,
+                bits: Some((29u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "indirect",
+                    offset: 52,
+                    size: 4,
+                    bits: Some((29u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Mode bit 0: INDIRECT-gather (the index/offset slot of a gather). The only mode bit the compiler's encoder stamps.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The mode nibble",
+                            name: Some("Mode bit 0 (0x20000000)"),
+                            names: None,
+                            pin: Some(
+                                "0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5 Table 5b",
+                            name: Some(
+                                "INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)",
+                            ),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_idx_start_addr.active",
+                offset: 52,
+                size: 4,
+                bits: Some((30u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "active",
+                    offset: 52,
+                    size: 4,
+                    bits: Some((30u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Mode bit 1: ACTIVE / dynamic-AP marker (stamped upstream into the descriptor template, never by the ADDR4 encoder). Mode nibble 0b11 (0x60 in byte 3) has no producer and no consumer.",
+                    confidence: meta::Confidence {
+                        tag: "MEDIUM",
+                        scale: "certainty",
+                        level: "inferred",
+                        rank: 2usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The mode nibble",
+                            name: Some("Mode bit 1 (0x40000000)"),
+                            names: None,
+                            pin: Some("0x136f221: test edi, 40000000h"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some(
+                                "The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string).",
+                            ),
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "shape_reg",
+                            type_name: "u1",
+                            doc: "ADDR4 marker 0x40 = SHAPE_REG (shape from register); with bit 31 set, 0xC0 = ADDR_SHAPE_REG (README conflict #10).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-field-tables",
+                                    cite: "supp-field-tables §5 Table 5b",
+                                    name: None,
+                                    names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"),
+                                    pin: Some("common.h:532"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_idx_start_addr.register_mode",
+                offset: 52,
+                size: 4,
+                bits: Some((31u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "register_mode",
+                    offset: 52,
+                    size: 4,
+                    bits: Some((31u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §Register mode",
+                            name: Some("Register-mode flag (RM, 0x80000000)"),
+                            names: None,
+                            pin: Some(
+                                "0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: Some("addr_reg"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5 Table 5b",
+                            name: Some("ADDR_REG (marker 0x80)"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "in_dtype",
+                offset: 56,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "in_dtype",
+                    offset: 56,
+                    size: 1,
+                    bits: None,
+                    type_name: "DTYPE",
+                    role: meta::Role::Data,
+                    doc: "Source dtype.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "out_dtype",
+                offset: 57,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "out_dtype",
+                    offset: 57,
+                    size: 1,
+                    bits: None,
+                    type_name: "DTYPE",
+                    role: meta::Role::Data,
+                    doc: "Destination dtype.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_bound_reg.bc_reg",
+                offset: 58,
+                size: 1,
+                bits: Some((0u32, 6u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_reg",
+                    offset: 58,
+                    size: 1,
+                    bits: Some((0u32, 6u32)),
+                    type_name: "u6",
+                    role: meta::Role::Data,
+                    doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: Some("REG_NUM bc_reg : 6"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_bound_reg.bc_disable_oob_error_notif",
+                offset: 58,
+                size: 1,
+                bits: Some((6u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_disable_oob_error_notif",
+                    offset: 58,
+                    size: 1,
+                    bits: Some((6u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Suppress the out-of-bounds notification.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_bound_reg.bc_enabled",
+                offset: 58,
+                size: 1,
+                bits: Some((7u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_enabled",
+                    offset: 58,
+                    size: 1,
+                    bits: Some((7u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "1 = armed; 0 = inert.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_idx_bound_reg.bc_reg",
+                offset: 59,
+                size: 1,
+                bits: Some((0u32, 6u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_reg",
+                    offset: 59,
+                    size: 1,
+                    bits: Some((0u32, 6u32)),
+                    type_name: "u6",
+                    role: meta::Role::Data,
+                    doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: Some("REG_NUM bc_reg : 6"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_idx_bound_reg.bc_disable_oob_error_notif",
+                offset: 59,
+                size: 1,
+                bits: Some((6u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_disable_oob_error_notif",
+                    offset: 59,
+                    size: 1,
+                    bits: Some((6u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Suppress the out-of-bounds notification.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_idx_bound_reg.bc_enabled",
+                offset: 59,
+                size: 1,
+                bits: Some((7u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_enabled",
+                    offset: 59,
+                    size: 1,
+                    bits: Some((7u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "1 = armed; 0 = inert.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "compute_op",
+                offset: 60,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "compute_op",
+                    offset: 60,
+                    size: 1,
+                    bits: None,
+                    type_name: "DGE_COMPUTE_OP",
+                    role: meta::Role::Data,
+                    doc: "Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("INDIRECT1D: compute_op@60"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dma_configs.priority_class",
+                offset: 61,
+                size: 1,
+                bits: Some((0u32, 3u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "priority_class",
+                    offset: 61,
+                    size: 1,
+                    bits: Some((0u32, 3u32)),
+                    type_name: "u3",
+                    role: meta::Role::Data,
+                    doc: "Device DGE priority class; usable 0..4 (ucode cap), 0 = unused/default packet size.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("QoS bits[0:2]"),
+                            names: None,
+                            pin: Some(
+                                "1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax",
+                            ),
+                            value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dma_configs.reserved_bitfield",
+                offset: 61,
+                size: 1,
+                bits: Some((3u32, 5u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "reserved_bitfield",
+                    offset: 61,
+                    size: 1,
+                    bits: Some((3u32, 5u32)),
+                    type_name: "u5",
+                    role: meta::Role::Reserved,
+                    doc: "Must be zero.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.12",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "reserved",
+                offset: 62,
+                size: 2,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "reserved",
+                    offset: 62,
+                    size: 2,
+                    bits: None,
+                    type_name: "u8[2]",
+                    role: meta::Role::Reserved,
+                    doc: "Must be zero (has_dma_indirect_check_reserved_zero).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3",
+                            name: None,
+                            names: Some("uint8_t reserved[2]"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("INDIRECT1D: reserved@62"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §2.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+        ],
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// All-zero word with the opcode set.
+    pub fn new() -> Self {
+        let mut b = [0u8; 64];
+        b[0] = Self::OPCODE;
+        Self::read(&b)
+    }
+}
+/** PseudoDmaDirect2d: the compiler interface for a DGE DMA in terms of compiler variables. The runtime resolves the PSEUDO_ADDR8 variable ids and re-packs the word into the real kind dge_op names (DIRECT2D 0xb8, INDIRECT1D 0xbb, DIRECT2D_XPOSE 0xbd, GATHER_XPOSE 0xf1); all but DIRECT2D need a PSEUDO_DMA_EXT (0xda) immediately after it. Byte-identical across sunda..maverick.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PSEUDO_DMA_DIRECT2D {
+    /** Offset 0 (4 bytes), `HEADER`. opcode == 0xd4
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub header: HEADER,
+    /** Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub events: EVENTS,
+    /** Offset 12 (1 bytes), `DMA_CONFIGS`. Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dma_configs: DMA_CONFIGS,
+    /** Offset 13 (1 bytes), `u8`. Completion semaphore index.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub semaphore: u8,
+    /** Offset 14 (1 bytes), `u8`. Semaphore increment.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub sem_increment: u8,
+    /** Offset 15 (1 bytes), `DGE_OPCODE`. The real word to lower to; replaces DIRECT2D's compute_op.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dge_op: DGE_OPCODE,
+    /** Offset 16 (8 bytes), `PSEUDO_ADDR8`. Source base: immediate / register / table / compiler variable.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_start_addr: PSEUDO_ADDR8,
+    /** Offset 24 (8 bytes), `i32[2]`. 2-D signed source strides, in elements.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_step_elem: [i32; 2usize],
+    /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X, Y element counts).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_num_elem: [u16; 2usize],
+    /** Offset 36 (2 bytes), `u16`. Source bytes per element; 0 means 64 KiB.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_elem_size: u16,
+    /** Offset 38 (1 bytes), `BOUND_CHECK_REG`. Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_bound_reg: BOUND_CHECK_REG,
+    /** Offset 39 (1 bytes), `BOUND_CHECK_REG`. Destination bound (address or index, as src_bound_reg).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_bound_reg: BOUND_CHECK_REG,
+    /** Offset 40 (8 bytes), `PSEUDO_ADDR8`. Destination base: immediate / register / table / compiler variable.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_start_addr: PSEUDO_ADDR8,
+    /** Offset 48 (8 bytes), `i32[2]`. 2-D signed destination strides, in elements.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_step_elem: [i32; 2usize],
+    /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_num_elem: [u16; 2usize],
+    /** Offset 60 (2 bytes), `u16`. Destination bytes per element; 0 means 64 KiB.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_elem_size: u16,
+    /** Offset 62 (1 bytes), `DTYPE`. Source dtype (may not be FP32R; UINT64 / INT64 invalid).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub in_dtype: DTYPE,
+    /** Offset 63 (1 bytes), `DTYPE`. Destination dtype (UINT64 / INT64 invalid).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub out_dtype: DTYPE,
+}
+impl PSEUDO_DMA_DIRECT2D {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header",
+            offset: 0,
+            size: 4,
+            bits: None,
+            type_name: "HEADER",
+            role: meta::Role::Data,
+            doc: "opcode == 0xd4",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: Some("opcode / inst_word_len / format-reserved"),
+                    names: None,
+                    pin: Some("movb $0xd4 @1277a62"),
+                    value: Some("setupHeader"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "events",
+            offset: 4,
+            size: 8,
+            bits: None,
+            type_name: "EVENTS",
+            role: meta::Role::Data,
+            doc: "Wait/update semaphore gate.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: Some(
+                        "sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)",
+                    ),
+                    names: None,
+                    pin: None,
+                    value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dma_configs",
+            offset: 12,
+            size: 1,
+            bits: None,
+            type_name: "DMA_CONFIGS",
+            role: meta::Role::Data,
+            doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: Some("dma_configs@12"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.4",
+                    name: None,
+                    names: None,
+                    pin: Some("321a88: movzbl 0xc(%rdi),%edx"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: Some("QoS bits[0:2] + flags"),
+                    names: None,
+                    pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"),
+                    value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "semaphore",
+            offset: 13,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Completion semaphore index.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: Some("semaphore@13"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: None,
+                    names: Some("instr.semaphore"),
+                    pin: Some("byte +13"),
+                    value: Some("SyncRef::getId (sub_12173A0)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "sem_increment",
+            offset: 14,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Semaphore increment.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: Some("sem_increment@14"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: None,
+                    names: Some("instr.sem_increment"),
+                    pin: Some("byte +14"),
+                    value: Some("Update::getValue"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dge_op",
+            offset: 15,
+            size: 1,
+            bits: None,
+            type_name: "DGE_OPCODE",
+            role: meta::Role::Data,
+            doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"),
+                    pin: Some("common.h:829"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("PSEUDO_DIRECT2D: dge_op@15"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.3",
+                    name: None,
+                    names: None,
+                    pin: Some("322ca9: movzbl 0xf(%r14),%eax"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-dge-microop",
+                    cite: "supp-dge-microop §2.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-field-tables",
+                    cite: "supp-field-tables §4 Table 4.11",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-consolidated",
+                    cite: "supp-consolidated §2.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[
+                meta::Alternative {
+                    name: "sync_command_byte",
+                    type_name: "u8",
+                    doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("sync_command_byte"),
+                            names: None,
+                            pin: Some("mov %al,0xf(%r14) @1277c2f"),
+                            value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Worked example",
+                            name: None,
+                            names: None,
+                            pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                },
+            ],
+        },
+        meta::FieldMeta {
+            name: "src_start_addr",
+            offset: 16,
+            size: 8,
+            bits: None,
+            type_name: "PSEUDO_ADDR8",
+            role: meta::Role::Data,
+            doc: "Source base: immediate / register / table / compiler variable.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: Some("SRC ADDR8"),
+                    names: None,
+                    pin: Some("v64+1"),
+                    value: Some("assign64bitAddr(srcAP, v247, 1)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_step_elem",
+            offset: 24,
+            size: 8,
+            bits: None,
+            type_name: "i32[2]",
+            role: meta::Role::Data,
+            doc: "2-D signed source strides, in elements.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("same offset as DIRECT2D"),
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: None,
+                    names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"),
+                    pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"),
+                    value: Some("getAPStepOnHW(src, dim-2 / dim-3)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_num_elem",
+            offset: 32,
+            size: 4,
+            bits: None,
+            type_name: "u16[2]",
+            role: meta::Role::Data,
+            doc: "2-D source shape (X, Y element counts).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: None,
+                    names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"),
+                    pin: Some("(_WORD)v64+16 / (_WORD)v64+17"),
+                    value: Some("src APPair[dim-2 / dim-3].num"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_elem_size",
+            offset: 36,
+            size: 2,
+            bits: None,
+            type_name: "u16",
+            role: meta::Role::Data,
+            doc: "Source bytes per element; 0 means 64 KiB.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: None,
+                    names: Some("instr.src_elem_size"),
+                    pin: Some("(_WORD)v64+18"),
+                    value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_bound_reg",
+            offset: 38,
+            size: 1,
+            bits: None,
+            type_name: "BOUND_CHECK_REG",
+            role: meta::Role::Data,
+            doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: Some("src_bound_reg@38"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §6.3",
+                    name: None,
+                    names: Some(
+                        "src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d.",
+                    ),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "supp-dge-microop",
+                    cite: "supp-dge-microop §1.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[
+                meta::Alternative {
+                    name: "src_offset_reg",
+                    type_name: "u8",
+                    doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("src offset-reg id + flags"),
+                            names: None,
+                            pin: Some("(_BYTE)v64+38"),
+                            value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                },
+            ],
+        },
+        meta::FieldMeta {
+            name: "dst_bound_reg",
+            offset: 39,
+            size: 1,
+            bits: None,
+            type_name: "BOUND_CHECK_REG",
+            role: meta::Role::Data,
+            doc: "Destination bound (address or index, as src_bound_reg).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: Some("dst_bound_reg@39"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §6.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[
+                meta::Alternative {
+                    name: "dst_offset_reg",
+                    type_name: "u8",
+                    doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("dst offset-reg id + flags"),
+                            names: None,
+                            pin: Some("(_BYTE)v64+39"),
+                            value: Some("getRegId&0x3F | 0x80; bit6 mode"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                },
+            ],
+        },
+        meta::FieldMeta {
+            name: "dst_start_addr",
+            offset: 40,
+            size: 8,
+            bits: None,
+            type_name: "PSEUDO_ADDR8",
+            role: meta::Role::Data,
+            doc: "Destination base: immediate / register / table / compiler variable.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: Some("DST ADDR8"),
+                    names: None,
+                    pin: Some("v64+40"),
+                    value: Some("assign64bitAddr(dstAP, MoveShape, 1)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_step_elem",
+            offset: 48,
+            size: 8,
+            bits: None,
+            type_name: "i32[2]",
+            role: meta::Role::Data,
+            doc: "2-D signed destination strides, in elements.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: None,
+                    names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"),
+                    pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"),
+                    value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_num_elem",
+            offset: 56,
+            size: 4,
+            bits: None,
+            type_name: "u16[2]",
+            role: meta::Role::Data,
+            doc: "2-D destination shape.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: None,
+                    names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"),
+                    pin: Some("(_WORD)v64+28 / (_WORD)v64+29"),
+                    value: Some("dst APPair[dim-2 / dim-3].num"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_elem_size",
+            offset: 60,
+            size: 2,
+            bits: None,
+            type_name: "u16",
+            role: meta::Role::Data,
+            doc: "Destination bytes per element; 0 means 64 KiB.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: None,
+                    names: Some("instr.dst_elem_size"),
+                    pin: Some("(_WORD)v64+30"),
+                    value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "in_dtype",
+            offset: 62,
+            size: 1,
+            bits: None,
+            type_name: "DTYPE",
+            role: meta::Role::Data,
+            doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: Some("in_dtype@62"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("PSEUDO_DIRECT2D: in_dtype@62"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §6.5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: Some("SRC dtype (ISA wire-tag)"),
+                    names: None,
+                    pin: Some("(_BYTE)v64+62"),
+                    value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "out_dtype",
+            offset: 63,
+            size: 1,
+            bits: None,
+            type_name: "DTYPE",
+            role: meta::Role::Data,
+            doc: "Destination dtype (UINT64 / INT64 invalid).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.1",
+                    name: None,
+                    names: None,
+                    pin: Some("out_dtype@63"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §6.5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Static arm",
+                    name: Some("DST dtype (ISA wire-tag)"),
+                    names: None,
+                    pin: Some("(_BYTE)v64+63"),
+                    value: Some("sub_120E650(dst.Dtype@+12)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+    ];
+    #[inline]
+    pub fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            dma_configs: DMA_CONFIGS::read(at::<12, 1, 64>(b)),
+            semaphore: u8::from_le_bytes(*at::<13, 1, 64>(b)),
+            sem_increment: u8::from_le_bytes(*at::<14, 1, 64>(b)),
+            dge_op: DGE_OPCODE::read(at::<15, 1, 64>(b)),
+            src_start_addr: PSEUDO_ADDR8::read(at::<16, 8, 64>(b)),
+            src_step_elem: [
+                i32::from_le_bytes(*at::<24, 4, 64>(b)),
+                i32::from_le_bytes(*at::<28, 4, 64>(b)),
+            ],
+            src_num_elem: [
+                u16::from_le_bytes(*at::<32, 2, 64>(b)),
+                u16::from_le_bytes(*at::<34, 2, 64>(b)),
+            ],
+            src_elem_size: u16::from_le_bytes(*at::<36, 2, 64>(b)),
+            src_bound_reg: BOUND_CHECK_REG::read(at::<38, 1, 64>(b)),
+            dst_bound_reg: BOUND_CHECK_REG::read(at::<39, 1, 64>(b)),
+            dst_start_addr: PSEUDO_ADDR8::read(at::<40, 8, 64>(b)),
+            dst_step_elem: [
+                i32::from_le_bytes(*at::<48, 4, 64>(b)),
+                i32::from_le_bytes(*at::<52, 4, 64>(b)),
+            ],
+            dst_num_elem: [
+                u16::from_le_bytes(*at::<56, 2, 64>(b)),
+                u16::from_le_bytes(*at::<58, 2, 64>(b)),
+            ],
+            dst_elem_size: u16::from_le_bytes(*at::<60, 2, 64>(b)),
+            in_dtype: DTYPE::read(at::<62, 1, 64>(b)),
+            out_dtype: DTYPE::read(at::<63, 1, 64>(b)),
+        }
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        self.dma_configs.write(at_mut::<12, 1, 64>(b));
+        *at_mut::<13, 1, 64>(b) = self.semaphore.to_le_bytes();
+        *at_mut::<14, 1, 64>(b) = self.sem_increment.to_le_bytes();
+        self.dge_op.write(at_mut::<15, 1, 64>(b));
+        self.src_start_addr.write(at_mut::<16, 8, 64>(b));
+        *at_mut::<24, 4, 64>(b) = self.src_step_elem[0usize].to_le_bytes();
+        *at_mut::<28, 4, 64>(b) = self.src_step_elem[1usize].to_le_bytes();
+        *at_mut::<32, 2, 64>(b) = self.src_num_elem[0usize].to_le_bytes();
+        *at_mut::<34, 2, 64>(b) = self.src_num_elem[1usize].to_le_bytes();
+        *at_mut::<36, 2, 64>(b) = self.src_elem_size.to_le_bytes();
+        self.src_bound_reg.write(at_mut::<38, 1, 64>(b));
+        self.dst_bound_reg.write(at_mut::<39, 1, 64>(b));
+        self.dst_start_addr.write(at_mut::<40, 8, 64>(b));
+        *at_mut::<48, 4, 64>(b) = self.dst_step_elem[0usize].to_le_bytes();
+        *at_mut::<52, 4, 64>(b) = self.dst_step_elem[1usize].to_le_bytes();
+        *at_mut::<56, 2, 64>(b) = self.dst_num_elem[0usize].to_le_bytes();
+        *at_mut::<58, 2, 64>(b) = self.dst_num_elem[1usize].to_le_bytes();
+        *at_mut::<60, 2, 64>(b) = self.dst_elem_size.to_le_bytes();
+        self.in_dtype.write(at_mut::<62, 1, 64>(b));
+        self.out_dtype.write(at_mut::<63, 1, 64>(b));
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0usize], v, base + 0, arch);
+        self.events.visit(&Self::FIELDS[1usize], v, base + 4, arch);
+        self.dma_configs.visit(&Self::FIELDS[2usize], v, base + 12, arch);
+        v.value(
+            &Self::FIELDS[3usize],
+            base + 13,
+            visit::Value::Unsigned(self.semaphore as u64),
+        );
+        v.value(
+            &Self::FIELDS[4usize],
+            base + 14,
+            visit::Value::Unsigned(self.sem_increment as u64),
+        );
+        v.value(&Self::FIELDS[5usize], base + 15, self.dge_op.value(arch));
+        self.src_start_addr.visit(&Self::FIELDS[6usize], v, base + 16, arch);
+        v.enter(&Self::FIELDS[7usize], base + 24, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[7usize],
+            base + 24,
+            visit::Value::Signed(self.src_step_elem[0usize] as i64),
+        );
+        v.value(
+            &Self::FIELDS[7usize],
+            base + 28,
+            visit::Value::Signed(self.src_step_elem[1usize] as i64),
+        );
+        v.leave(visit::Group::Array);
+        v.enter(&Self::FIELDS[8usize], base + 32, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[8usize],
+            base + 32,
+            visit::Value::Unsigned(self.src_num_elem[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[8usize],
+            base + 34,
+            visit::Value::Unsigned(self.src_num_elem[1usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[9usize],
+            base + 36,
+            visit::Value::Unsigned(self.src_elem_size as u64),
+        );
+        self.src_bound_reg.visit(&Self::FIELDS[10usize], v, base + 38, arch);
+        self.dst_bound_reg.visit(&Self::FIELDS[11usize], v, base + 39, arch);
+        self.dst_start_addr.visit(&Self::FIELDS[12usize], v, base + 40, arch);
+        v.enter(&Self::FIELDS[13usize], base + 48, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[13usize],
+            base + 48,
+            visit::Value::Signed(self.dst_step_elem[0usize] as i64),
+        );
+        v.value(
+            &Self::FIELDS[13usize],
+            base + 52,
+            visit::Value::Signed(self.dst_step_elem[1usize] as i64),
+        );
+        v.leave(visit::Group::Array);
+        v.enter(&Self::FIELDS[14usize], base + 56, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[14usize],
+            base + 56,
+            visit::Value::Unsigned(self.dst_num_elem[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[14usize],
+            base + 58,
+            visit::Value::Unsigned(self.dst_num_elem[1usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[15usize],
+            base + 60,
+            visit::Value::Unsigned(self.dst_elem_size as u64),
+        );
+        v.value(&Self::FIELDS[16usize], base + 62, self.in_dtype.value(arch));
+        v.value(&Self::FIELDS[17usize], base + 63, self.out_dtype.value(arch));
+    }
+}
+impl PSEUDO_DMA_DIRECT2D {
+    pub const OPCODE: u8 = 212u8;
+    pub const NAME: &'static str = "PSEUDO_DMA_DIRECT2D";
+    pub const META: WordMeta = WordMeta {
+        name: "PSEUDO_DMA_DIRECT2D",
+        c_name: "NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT",
+        opcode: 212u8,
+        opcode_enumerator: "PSEUDO_DMA_DIRECT2D",
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        follows: None,
+        doc: "PseudoDmaDirect2d: the compiler interface for a DGE DMA in terms of compiler variables. The runtime resolves the PSEUDO_ADDR8 variable ids and re-packs the word into the real kind dge_op names (DIRECT2D 0xb8, INDIRECT1D 0xbb, DIRECT2D_XPOSE 0xbd, GATHER_XPOSE 0xf1); all but DIRECT2D need a PSEUDO_DMA_EXT (0xda) immediately after it. Byte-identical across sunda..maverick.",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                path: "header.opcode",
+                offset: 0,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "opcode",
+                    offset: 0,
+                    size: 1,
+                    bits: None,
+                    type_name: "OPCODE",
+                    role: meta::Role::Data,
+                    doc: "Selects the word's struct.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("opcode"),
+                            names: None,
+                            pin: Some("movb $0xd4 @1277a62"),
+                            value: Some("setupHeader"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.inst_word_len",
+                offset: 1,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "inst_word_len",
+                    offset: 1,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Word length; 0x10 = 16 dwords = 64 bytes.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables Conventions",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: Some("0x10 (16 dwords = 64 B) in every 64-B word"),
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: Some("setupHeader const 0x10"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "inst_word_len_16b_records",
+                            type_name: "u8",
+                            doc: "Length in 16-byte records (DMA words = 4).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-descriptor-model",
+                                    cite: "supp-descriptor-model §2.1",
+                                    name: None,
+                                    names: Some(
+                                        "uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)",
+                                    ),
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.debug_cmd",
+                offset: 2,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "debug_cmd",
+                    offset: 2,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Debug command.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "format_reserved",
+                            type_name: "u8",
+                            doc: "Bytes +0x02..+0x03 are one reserved/format word, always 0x0000.",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Static arm",
+                                    name: None,
+                                    names: None,
+                                    pin: Some("+0x02 2 format/reserved = 0"),
+                                    value: Some("setupHeader writes 0"),
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                                meta::Evidence {
+                                    source: "supp-instruction-bundle",
+                                    cite: "supp-instruction-bundle",
+                                    name: None,
+                                    names: None,
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CERTAIN",
+                                        scale: "certainty",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.debug_hint",
+                offset: 3,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "debug_hint",
+                    offset: 3,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Debug hint.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "format_reserved_hi",
+                            type_name: "u8",
+                            doc: "High byte of the reserved/format word, always 0.",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Static arm",
+                                    name: None,
+                                    names: None,
+                                    pin: Some("+0x02 2 format/reserved = 0"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.wait_mode",
+                offset: 4,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "wait_mode",
+                    offset: 4,
+                    size: 1,
+                    bits: None,
+                    type_name: "WAIT_MODE",
+                    role: meta::Role::Data,
+                    doc: "",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("SyncWait mode"),
+                            names: None,
+                            pin: None,
+                            value: Some(
+                                "setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)",
+                            ),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.wait_idx",
+                offset: 5,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "wait_idx",
+                    offset: 5,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Semaphore to wait on.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("events.wait_idx"),
+                            pin: None,
+                            value: Some("SyncRef::getId"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.update_mode",
+                offset: 6,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "update_mode",
+                    offset: 6,
+                    size: 1,
+                    bits: None,
+                    type_name: "UPDATE_MODE",
+                    role: meta::Role::Data,
+                    doc: "",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("SyncUpdate mode"),
+                            names: None,
+                            pin: None,
+                            value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.update_idx",
+                offset: 7,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "update_idx",
+                    offset: 7,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Semaphore to update.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("events.update_idx"),
+                            pin: None,
+                            value: Some("SyncRef::getId"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.semaphore_value",
+                offset: 8,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "semaphore_value",
+                    offset: 8,
+                    size: 4,
+                    bits: None,
+                    type_name: "u32",
+                    role: meta::Role::Data,
+                    doc: "Wait threshold / update value.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("sync wait/update value"),
+                            names: None,
+                            pin: None,
+                            value: Some("Wait/Update::getValue"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dma_configs.priority_class",
+                offset: 12,
+                size: 1,
+                bits: Some((0u32, 3u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "priority_class",
+                    offset: 12,
+                    size: 1,
+                    bits: Some((0u32, 3u32)),
+                    type_name: "u3",
+                    role: meta::Role::Data,
+                    doc: "Device DGE priority class; usable 0..4 (ucode cap), 0 = unused/default packet size.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("QoS bits[0:2]"),
+                            names: None,
+                            pin: Some(
+                                "1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax",
+                            ),
+                            value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dma_configs.reserved_bitfield",
+                offset: 12,
+                size: 1,
+                bits: Some((3u32, 5u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "reserved_bitfield",
+                    offset: 12,
+                    size: 1,
+                    bits: Some((3u32, 5u32)),
+                    type_name: "u5",
+                    role: meta::Role::Reserved,
+                    doc: "Must be zero.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.12",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "semaphore",
+                offset: 13,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "semaphore",
+                    offset: 13,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Completion semaphore index.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: Some("semaphore@13"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("instr.semaphore"),
+                            pin: Some("byte +13"),
+                            value: Some("SyncRef::getId (sub_12173A0)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "sem_increment",
+                offset: 14,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "sem_increment",
+                    offset: 14,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Semaphore increment.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: Some("sem_increment@14"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("instr.sem_increment"),
+                            pin: Some("byte +14"),
+                            value: Some("Update::getValue"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dge_op",
+                offset: 15,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dge_op",
+                    offset: 15,
+                    size: 1,
+                    bits: None,
+                    type_name: "DGE_OPCODE",
+                    role: meta::Role::Data,
+                    doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"),
+                            pin: Some("common.h:829"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("PSEUDO_DIRECT2D: dge_op@15"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.3",
+                            name: None,
+                            names: None,
+                            pin: Some("322ca9: movzbl 0xf(%r14),%eax"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-dge-microop",
+                            cite: "supp-dge-microop §2.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.11",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-consolidated",
+                            cite: "supp-consolidated §2.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "sync_command_byte",
+                            type_name: "u8",
+                            doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Static arm",
+                                    name: Some("sync_command_byte"),
+                                    names: None,
+                                    pin: Some("mov %al,0xf(%r14) @1277c2f"),
+                                    value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"),
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Worked example",
+                                    name: None,
+                                    names: None,
+                                    pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.marker",
+                offset: 23,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "marker",
+                    offset: 23,
+                    size: 1,
+                    bits: None,
+                    type_name: "ADDR8_MARKER",
+                    role: meta::Role::Data,
+                    doc: "Addressing form (mask 0xFC).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: Some("common.h:586"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-dge-microop",
+                            cite: "supp-dge-microop §1.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §assign64bitAddr",
+                            name: Some("ADDRESS-MODE byte (a2[7])"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "address_mode",
+                            type_name: "u8",
+                            doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Disagrees with the marker bits, sharpest at bit 6 (move/transpose here, SHAPE_REG elsewhere) (README conflict #3).",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §assign64bitAddr",
+                                    name: None,
+                                    names: None,
+                                    pin: Some(
+                                        "movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766",
+                                    ),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §At a glance",
+                                    name: None,
+                                    names: Some(
+                                        "The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])",
+                                    ),
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_var.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_var"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_var (neff variable id + immediate offset): no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_reg.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_reg"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_reg: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_tbl_offs.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_tbl_offs"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_tbl_offs: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_start_addr.addr_immediate.body",
+                offset: 16,
+                size: 7,
+                bits: None,
+                variant: Some("src_start_addr.addr_immediate"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 16,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "NeuronAddr: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_step_elem",
+                offset: 24,
+                size: 8,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "src_step_elem",
+                    offset: 24,
+                    size: 8,
+                    bits: None,
+                    type_name: "i32[2]",
+                    role: meta::Role::Data,
+                    doc: "2-D signed source strides, in elements.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some("same offset as DIRECT2D"),
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some(
+                                "instr.src_step_elem[0] / instr.src_step_elem[1]",
+                            ),
+                            pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"),
+                            value: Some("getAPStepOnHW(src, dim-2 / dim-3)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_num_elem",
+                offset: 32,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "src_num_elem",
+                    offset: 32,
+                    size: 4,
+                    bits: None,
+                    type_name: "u16[2]",
+                    role: meta::Role::Data,
+                    doc: "2-D source shape (X, Y element counts).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"),
+                            pin: Some("(_WORD)v64+16 / (_WORD)v64+17"),
+                            value: Some("src APPair[dim-2 / dim-3].num"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_elem_size",
+                offset: 36,
+                size: 2,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "src_elem_size",
+                    offset: 36,
+                    size: 2,
+                    bits: None,
+                    type_name: "u16",
+                    role: meta::Role::Data,
+                    doc: "Source bytes per element; 0 means 64 KiB.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("instr.src_elem_size"),
+                            pin: Some("(_WORD)v64+18"),
+                            value: Some(
+                                "dtype_bytes(src) x APPair[last].num (0x10000 -> 0)",
+                            ),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_bound_reg.bc_reg",
+                offset: 38,
+                size: 1,
+                bits: Some((0u32, 6u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_reg",
+                    offset: 38,
+                    size: 1,
+                    bits: Some((0u32, 6u32)),
+                    type_name: "u6",
+                    role: meta::Role::Data,
+                    doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: Some("REG_NUM bc_reg : 6"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_bound_reg.bc_disable_oob_error_notif",
+                offset: 38,
+                size: 1,
+                bits: Some((6u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_disable_oob_error_notif",
+                    offset: 38,
+                    size: 1,
+                    bits: Some((6u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Suppress the out-of-bounds notification.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_bound_reg.bc_enabled",
+                offset: 38,
+                size: 1,
+                bits: Some((7u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_enabled",
+                    offset: 38,
+                    size: 1,
+                    bits: Some((7u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "1 = armed; 0 = inert.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_bound_reg.bc_reg",
+                offset: 39,
+                size: 1,
+                bits: Some((0u32, 6u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_reg",
+                    offset: 39,
+                    size: 1,
+                    bits: Some((0u32, 6u32)),
+                    type_name: "u6",
+                    role: meta::Role::Data,
+                    doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: Some("REG_NUM bc_reg : 6"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_bound_reg.bc_disable_oob_error_notif",
+                offset: 39,
+                size: 1,
+                bits: Some((6u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_disable_oob_error_notif",
+                    offset: 39,
+                    size: 1,
+                    bits: Some((6u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Suppress the out-of-bounds notification.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_bound_reg.bc_enabled",
+                offset: 39,
+                size: 1,
+                bits: Some((7u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "bc_enabled",
+                    offset: 39,
+                    size: 1,
+                    bits: Some((7u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "1 = armed; 0 = inert.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.marker",
+                offset: 47,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "marker",
+                    offset: 47,
+                    size: 1,
+                    bits: None,
+                    type_name: "ADDR8_MARKER",
+                    role: meta::Role::Data,
+                    doc: "Addressing form (mask 0xFC).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: Some("common.h:586"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-dge-microop",
+                            cite: "supp-dge-microop §1.3",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §assign64bitAddr",
+                            name: Some("ADDRESS-MODE byte (a2[7])"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "address_mode",
+                            type_name: "u8",
+                            doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Disagrees with the marker bits, sharpest at bit 6 (move/transpose here, SHAPE_REG elsewhere) (README conflict #3).",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §assign64bitAddr",
+                                    name: None,
+                                    names: None,
+                                    pin: Some(
+                                        "movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766",
+                                    ),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §At a glance",
+                                    name: None,
+                                    names: Some(
+                                        "The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])",
+                                    ),
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_var.body",
+                offset: 40,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_var"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 40,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_var (neff variable id + immediate offset): no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_reg.body",
+                offset: 40,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_reg"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 40,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_reg: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_tbl_offs.body",
+                offset: 40,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_tbl_offs"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 40,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "addr_tbl_offs: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_start_addr.addr_immediate.body",
+                offset: 40,
+                size: 7,
+                bits: None,
+                variant: Some("dst_start_addr.addr_immediate"),
+                field: &meta::FieldMeta {
+                    name: "body",
+                    offset: 40,
+                    size: 7,
+                    bits: None,
+                    type_name: "u8[7]",
+                    role: meta::Role::Unknown,
+                    doc: "NeuronAddr: no byte layout in the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_step_elem",
+                offset: 48,
+                size: 8,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dst_step_elem",
+                    offset: 48,
+                    size: 8,
+                    bits: None,
+                    type_name: "i32[2]",
+                    role: meta::Role::Data,
+                    doc: "2-D signed destination strides, in elements.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some(
+                                "instr.dst_step_elem[0] / instr.dst_step_elem[1]",
+                            ),
+                            pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"),
+                            value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_num_elem",
+                offset: 56,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dst_num_elem",
+                    offset: 56,
+                    size: 4,
+                    bits: None,
+                    type_name: "u16[2]",
+                    role: meta::Role::Data,
+                    doc: "2-D destination shape.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"),
+                            pin: Some("(_WORD)v64+28 / (_WORD)v64+29"),
+                            value: Some("dst APPair[dim-2 / dim-3].num"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_elem_size",
+                offset: 60,
+                size: 2,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dst_elem_size",
+                    offset: 60,
+                    size: 2,
+                    bits: None,
+                    type_name: "u16",
+                    role: meta::Role::Data,
+                    doc: "Destination bytes per element; 0 means 64 KiB.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("instr.dst_elem_size"),
+                            pin: Some("(_WORD)v64+30"),
+                            value: Some(
+                                "dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)",
+                            ),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "in_dtype",
+                offset: 62,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "in_dtype",
+                    offset: 62,
+                    size: 1,
+                    bits: None,
+                    type_name: "DTYPE",
+                    role: meta::Role::Data,
+                    doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: Some("in_dtype@62"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("PSEUDO_DIRECT2D: in_dtype@62"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.5",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("SRC dtype (ISA wire-tag)"),
+                            names: None,
+                            pin: Some("(_BYTE)v64+62"),
+                            value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "out_dtype",
+                offset: 63,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "out_dtype",
+                    offset: 63,
+                    size: 1,
+                    bits: None,
+                    type_name: "DTYPE",
+                    role: meta::Role::Data,
+                    doc: "Destination dtype (UINT64 / INT64 invalid).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: None,
+                            pin: Some("out_dtype@63"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.5",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("DST dtype (ISA wire-tag)"),
+                            names: None,
+                            pin: Some("(_BYTE)v64+63"),
+                            value: Some("sub_120E650(dst.Dtype@+12)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+        ],
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// All-zero word with the opcode set.
+    pub fn new() -> Self {
+        let mut b = [0u8; 64];
+        b[0] = Self::OPCODE;
+        Self::read(&b)
+    }
+}
+/** PseudoExtension: must follow a PSEUDO_DMA_DIRECT2D immediately in the instruction stream; holds the spillover fields for INDIRECT1D (flags, index addresses, byte bounds) and for the transpose kinds (tile geometry). 0xda is a generic extension opcode (it also carries TRIGGER_COLLECTIVE2_EXT_STRUCT); which extension it is follows from the word before it. Index fields are validated only when idx_num_active_channels != 0.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PSEUDO_DMA_EXT {
+    /** Offset 0 (1 bytes), `OPCODE`. == 0xda (PSEUDO_EXTENSION).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub opcode: OPCODE,
+    /** Offset 1 (1 bytes), `DMA_INDIRECT_FLAGS`. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub flags: DMA_INDIRECT_FLAGS,
+    /** Offset 2 (1 bytes), `u8`. Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub idx_num_active_channels: u8,
+    /** Offset 3 (1 bytes), `DGE_COMPUTE_OP`. Reduce mode for the lowered word.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub compute_op: DGE_COMPUTE_OP,
+    /** Offset 4 (4 bytes), `ADDR4`. Gather index vector.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_idx_start_addr: ADDR4,
+    /** Offset 8 (4 bytes), `ADDR4`. Scatter index vector.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_idx_start_addr: ADDR4,
+    /** Offset 12 (4 bytes), `u32`. Source byte bound (low 32 bits) each materialised address is checked against.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_bound_size_bytes: u32,
+    /** Offset 16 (4 bytes), `u32`. Destination byte bound (low 32 bits).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_bound_size_bytes: u32,
+    /** Offset 20 (4 bytes), `i32`. Transpose kinds: signed per-row source step inside a tile.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub tile_src_row_step: i32,
+    /** Offset 24 (1 bytes), `u8`. Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub tile_src_rows: u8,
+    /** Offset 25 (1 bytes), `u8`. Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub tile_src_cols: u8,
+    /** Offset 26 (30 bytes), `u8[30]`. Reserved. Reserved.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub reserved1: [u8; 30usize],
+    /** Offset 56 (4 bytes), `u32`. Source byte bound, high 32 bits.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub src_bound_size_bytes_upper: u32,
+    /** Offset 60 (4 bytes), `u32`. Destination byte bound, high 32 bits.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub dst_bound_size_bytes_upper: u32,
+}
+impl PSEUDO_DMA_EXT {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "opcode",
+            offset: 0,
+            size: 1,
+            bits: None,
+            type_name: "OPCODE",
+            role: meta::Role::Data,
+            doc: "== 0xda (PSEUDO_EXTENSION).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: Some("OPCODE opcode (== 0xda)"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Dynamic / DGE / indirect arm",
+                    name: None,
+                    names: None,
+                    pin: Some("1277586: movl $0xda"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "flags",
+            offset: 1,
+            size: 1,
+            bits: None,
+            type_name: "DMA_INDIRECT_FLAGS",
+            role: meta::Role::Data,
+            doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("PSEUDO_EXT: flags@1"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.3",
+                    name: None,
+                    names: None,
+                    pin: Some("322d12: movzbl 0x41(%r14),%eax"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[
+                meta::Alternative {
+                    name: "mode_word_lo",
+                    type_name: "u8",
+                    doc: "Seed 000: byte +1 starts the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into +1 bits[4:5] (README conflict #2). The newer seed-000 .txt writes the mode word as '@+0x04'.",
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Dynamic / DGE / indirect arm",
+                            name: Some("mode word @+1"),
+                            names: None,
+                            pin: None,
+                            value: Some(
+                                "direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)",
+                            ),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                },
+            ],
+        },
+        meta::FieldMeta {
+            name: "idx_num_active_channels",
+            offset: 2,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("PSEUDO_EXT: idx_num_active_channels@2"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[
+                meta::Alternative {
+                    name: "mode_word_hi",
+                    type_name: "u8",
+                    doc: "Seed 000: byte +2 is covered by the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2).",
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Dynamic / DGE / indirect arm",
+                            name: Some("mode word @+1"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                },
+            ],
+        },
+        meta::FieldMeta {
+            name: "compute_op",
+            offset: 3,
+            size: 1,
+            bits: None,
+            type_name: "DGE_COMPUTE_OP",
+            role: meta::Role::Data,
+            doc: "Reduce mode for the lowered word.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("PSEUDO_EXT: compute_op@3"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §6.4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("PSEUDO_DMA_EXT @3"),
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Dynamic / DGE / indirect arm",
+                    name: Some("CCE / reduce compute-op byte (desc+3)"),
+                    names: None,
+                    pin: Some("AluOpType2DGEComputeOp @0x120b9e0"),
+                    value: Some("0 (none) or 1 (add)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_idx_start_addr",
+            offset: 4,
+            size: 4,
+            bits: None,
+            type_name: "ADDR4",
+            role: meta::Role::Data,
+            doc: "Gather index vector.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("PSEUDO_EXT: src_idx_start_addr@4"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Dynamic / DGE / indirect arm",
+                    name: None,
+                    names: Some("instr.src_idx_start_addr.addr_immediate"),
+                    pin: Some("(_DWORD)v104+1"),
+                    value: Some("assignAddr(src idx)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some(
+                        "dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)",
+                    ),
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_idx_start_addr",
+            offset: 8,
+            size: 4,
+            bits: None,
+            type_name: "ADDR4",
+            role: meta::Role::Data,
+            doc: "Scatter index vector.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Dynamic / DGE / indirect arm",
+                    name: None,
+                    names: Some("instr.dst_idx_start_addr.addr_immediate"),
+                    pin: Some("(_DWORD)v104+2"),
+                    value: Some("assignAddr(dst idx)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("dword index 2 = byte +8"),
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_bound_size_bytes",
+            offset: 12,
+            size: 4,
+            bits: None,
+            type_name: "u32",
+            role: meta::Role::Data,
+            doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Dynamic / DGE / indirect arm",
+                    name: None,
+                    names: Some("instr.src_bound_size_bytes"),
+                    pin: Some("(_DWORD)v104+3"),
+                    value: Some("**(memloc+264) x **(memloc+256)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("dword index 3 = byte +12"),
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_bound_size_bytes",
+            offset: 16,
+            size: 4,
+            bits: None,
+            type_name: "u32",
+            role: meta::Role::Data,
+            doc: "Destination byte bound (low 32 bits).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Dynamic / DGE / indirect arm",
+                    name: None,
+                    names: Some("instr.dst_bound_size_bytes"),
+                    pin: Some("(_DWORD)v104+4"),
+                    value: Some("dst-side product"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("dword index 4 = byte +16"),
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "tile_src_row_step",
+            offset: 20,
+            size: 4,
+            bits: None,
+            type_name: "i32",
+            role: meta::Role::Data,
+            doc: "Transpose kinds: signed per-row source step inside a tile.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: Some("int32_t tile_src_row_step"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "tile_src_rows",
+            offset: 24,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("PSEUDO_EXT: tile_src_rows@24"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "tile_src_cols",
+            offset: 25,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("PSEUDO_EXT: tile_src_cols@25"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "reserved1",
+            offset: 26,
+            size: 30,
+            bits: None,
+            type_name: "u8[30]",
+            role: meta::Role::Reserved,
+            doc: "Reserved.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: Some("uint8_t reserved1[30]"),
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "src_bound_size_bytes_upper",
+            offset: 56,
+            size: 4,
+            bits: None,
+            type_name: "u32",
+            role: meta::Role::Data,
+            doc: "Source byte bound, high 32 bits.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §8",
+                    name: None,
+                    names: None,
+                    pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Dynamic / DGE / indirect arm",
+                    name: None,
+                    names: Some("instr.src_bound_size_bytes_upper"),
+                    pin: Some("(_DWORD)v104+14"),
+                    value: Some("(high half)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("dword index 14 = byte +56"),
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "dst_bound_size_bytes_upper",
+            offset: 60,
+            size: 4,
+            bits: None,
+            type_name: "u32",
+            role: meta::Role::Data,
+            doc: "Destination byte bound, high 32 bits.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Dynamic / DGE / indirect arm",
+                    name: None,
+                    names: Some("instr.dst_bound_size_bytes_upper"),
+                    pin: Some("(_DWORD)v104+15"),
+                    value: Some("(high half)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("dword index 15 = byte +60"),
+                },
+            ],
+            alternatives: &[],
+        },
+    ];
+    #[inline]
+    pub fn read(b: &[u8; 64]) -> Self {
+        Self {
+            opcode: OPCODE::read(at::<0, 1, 64>(b)),
+            flags: DMA_INDIRECT_FLAGS::read(at::<1, 1, 64>(b)),
+            idx_num_active_channels: u8::from_le_bytes(*at::<2, 1, 64>(b)),
+            compute_op: DGE_COMPUTE_OP::read(at::<3, 1, 64>(b)),
+            src_idx_start_addr: ADDR4::read(at::<4, 4, 64>(b)),
+            dst_idx_start_addr: ADDR4::read(at::<8, 4, 64>(b)),
+            src_bound_size_bytes: u32::from_le_bytes(*at::<12, 4, 64>(b)),
+            dst_bound_size_bytes: u32::from_le_bytes(*at::<16, 4, 64>(b)),
+            tile_src_row_step: i32::from_le_bytes(*at::<20, 4, 64>(b)),
+            tile_src_rows: u8::from_le_bytes(*at::<24, 1, 64>(b)),
+            tile_src_cols: u8::from_le_bytes(*at::<25, 1, 64>(b)),
+            reserved1: *at::<26, 30, 64>(b),
+            src_bound_size_bytes_upper: u32::from_le_bytes(*at::<56, 4, 64>(b)),
+            dst_bound_size_bytes_upper: u32::from_le_bytes(*at::<60, 4, 64>(b)),
+        }
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.opcode.write(at_mut::<0, 1, 64>(b));
+        self.flags.write(at_mut::<1, 1, 64>(b));
+        *at_mut::<2, 1, 64>(b) = self.idx_num_active_channels.to_le_bytes();
+        self.compute_op.write(at_mut::<3, 1, 64>(b));
+        self.src_idx_start_addr.write(at_mut::<4, 4, 64>(b));
+        self.dst_idx_start_addr.write(at_mut::<8, 4, 64>(b));
+        *at_mut::<12, 4, 64>(b) = self.src_bound_size_bytes.to_le_bytes();
+        *at_mut::<16, 4, 64>(b) = self.dst_bound_size_bytes.to_le_bytes();
+        *at_mut::<20, 4, 64>(b) = self.tile_src_row_step.to_le_bytes();
+        *at_mut::<24, 1, 64>(b) = self.tile_src_rows.to_le_bytes();
+        *at_mut::<25, 1, 64>(b) = self.tile_src_cols.to_le_bytes();
+        *at_mut::<26, 30, 64>(b) = self.reserved1;
+        *at_mut::<56, 4, 64>(b) = self.src_bound_size_bytes_upper.to_le_bytes();
+        *at_mut::<60, 4, 64>(b) = self.dst_bound_size_bytes_upper.to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        v.value(&Self::FIELDS[0usize], base + 0, self.opcode.value(arch));
+        self.flags.visit(&Self::FIELDS[1usize], v, base + 1, arch);
+        v.value(
+            &Self::FIELDS[2usize],
+            base + 2,
+            visit::Value::Unsigned(self.idx_num_active_channels as u64),
+        );
+        v.value(&Self::FIELDS[3usize], base + 3, self.compute_op.value(arch));
+        self.src_idx_start_addr.visit(&Self::FIELDS[4usize], v, base + 4, arch);
+        self.dst_idx_start_addr.visit(&Self::FIELDS[5usize], v, base + 8, arch);
+        v.value(
+            &Self::FIELDS[6usize],
+            base + 12,
+            visit::Value::Unsigned(self.src_bound_size_bytes as u64),
+        );
+        v.value(
+            &Self::FIELDS[7usize],
+            base + 16,
+            visit::Value::Unsigned(self.dst_bound_size_bytes as u64),
+        );
+        v.value(
+            &Self::FIELDS[8usize],
+            base + 20,
+            visit::Value::Signed(self.tile_src_row_step as i64),
+        );
+        v.value(
+            &Self::FIELDS[9usize],
+            base + 24,
+            visit::Value::Unsigned(self.tile_src_rows as u64),
+        );
+        v.value(
+            &Self::FIELDS[10usize],
+            base + 25,
+            visit::Value::Unsigned(self.tile_src_cols as u64),
+        );
+        v.enter(&Self::FIELDS[11usize], base + 26, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 26,
+            visit::Value::Unsigned(self.reserved1[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 27,
+            visit::Value::Unsigned(self.reserved1[1usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 28,
+            visit::Value::Unsigned(self.reserved1[2usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 29,
+            visit::Value::Unsigned(self.reserved1[3usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 30,
+            visit::Value::Unsigned(self.reserved1[4usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 31,
+            visit::Value::Unsigned(self.reserved1[5usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 32,
+            visit::Value::Unsigned(self.reserved1[6usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 33,
+            visit::Value::Unsigned(self.reserved1[7usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 34,
+            visit::Value::Unsigned(self.reserved1[8usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 35,
+            visit::Value::Unsigned(self.reserved1[9usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 36,
+            visit::Value::Unsigned(self.reserved1[10usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 37,
+            visit::Value::Unsigned(self.reserved1[11usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 38,
+            visit::Value::Unsigned(self.reserved1[12usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 39,
+            visit::Value::Unsigned(self.reserved1[13usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 40,
+            visit::Value::Unsigned(self.reserved1[14usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 41,
+            visit::Value::Unsigned(self.reserved1[15usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 42,
+            visit::Value::Unsigned(self.reserved1[16usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 43,
+            visit::Value::Unsigned(self.reserved1[17usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 44,
+            visit::Value::Unsigned(self.reserved1[18usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 45,
+            visit::Value::Unsigned(self.reserved1[19usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 46,
+            visit::Value::Unsigned(self.reserved1[20usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 47,
+            visit::Value::Unsigned(self.reserved1[21usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 48,
+            visit::Value::Unsigned(self.reserved1[22usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 49,
+            visit::Value::Unsigned(self.reserved1[23usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 50,
+            visit::Value::Unsigned(self.reserved1[24usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 51,
+            visit::Value::Unsigned(self.reserved1[25usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 52,
+            visit::Value::Unsigned(self.reserved1[26usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 53,
+            visit::Value::Unsigned(self.reserved1[27usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 54,
+            visit::Value::Unsigned(self.reserved1[28usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 55,
+            visit::Value::Unsigned(self.reserved1[29usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[12usize],
+            base + 56,
+            visit::Value::Unsigned(self.src_bound_size_bytes_upper as u64),
+        );
+        v.value(
+            &Self::FIELDS[13usize],
+            base + 60,
+            visit::Value::Unsigned(self.dst_bound_size_bytes_upper as u64),
+        );
+    }
+}
+impl PSEUDO_DMA_EXT {
+    pub const OPCODE: u8 = 218u8;
+    pub const NAME: &'static str = "PSEUDO_DMA_EXT";
+    pub const META: WordMeta = WordMeta {
+        name: "PSEUDO_DMA_EXT",
+        c_name: "NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT",
+        opcode: 218u8,
+        opcode_enumerator: "PSEUDO_EXTENSION",
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        follows: Some("PSEUDO_DMA_DIRECT2D"),
+        doc: "PseudoExtension: must follow a PSEUDO_DMA_DIRECT2D immediately in the instruction stream; holds the spillover fields for INDIRECT1D (flags, index addresses, byte bounds) and for the transpose kinds (tile geometry). 0xda is a generic extension opcode (it also carries TRIGGER_COLLECTIVE2_EXT_STRUCT); which extension it is follows from the word before it. Index fields are validated only when idx_num_active_channels != 0.",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                path: "opcode",
+                offset: 0,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "opcode",
+                    offset: 0,
+                    size: 1,
+                    bits: None,
+                    type_name: "OPCODE",
+                    role: meta::Role::Data,
+                    doc: "== 0xda (PSEUDO_EXTENSION).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.2",
+                            name: None,
+                            names: Some("OPCODE opcode (== 0xda)"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Dynamic / DGE / indirect arm",
+                            name: None,
+                            names: None,
+                            pin: Some("1277586: movl $0xda"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "flags.indirect_mode",
+                offset: 1,
+                size: 1,
+                bits: Some((0u32, 2u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "indirect_mode",
+                    offset: 1,
+                    size: 1,
+                    bits: Some((0u32, 2u32)),
+                    type_name: "INDIRECT_DMA_ADDRESSING_MODE",
+                    role: meta::Role::Data,
+                    doc: "SRC (gather) / DST (scatter) / SRC_DST (both).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.6",
+                            name: None,
+                            names: None,
+                            pin: Some("b0..1"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "flags.idx_bound_is_err",
+                offset: 1,
+                size: 1,
+                bits: Some((2u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "idx_bound_is_err",
+                    offset: 1,
+                    size: 1,
+                    bits: Some((2u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "1 = an out-of-bounds index is a hard error; 0 = handled per the bound register's bc_disable_oob_error_notif.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-gather-scatter",
+                            cite: "supp-gather-scatter §1.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.6",
+                            name: None,
+                            names: None,
+                            pin: Some("b2"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "flags.non_unique_dst_idx",
+                offset: 1,
+                size: 1,
+                bits: Some((3u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "non_unique_dst_idx",
+                    offset: 1,
+                    size: 1,
+                    bits: Some((3u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Allow duplicate scatter targets (scatter-add with compute_op = ADD).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.6",
+                            name: None,
+                            names: None,
+                            pin: Some("b3"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "flags.gather_dim",
+                offset: 1,
+                size: 1,
+                bits: Some((4u32, 2u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "gather_dim",
+                    offset: 1,
+                    size: 1,
+                    bits: Some((4u32, 2u32)),
+                    type_name: "INDIRECT_DIM",
+                    role: meta::Role::Data,
+                    doc: "Axis the source index walks.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.6",
+                            name: None,
+                            names: None,
+                            pin: Some("b4..5"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "flags.scatter_dim",
+                offset: 1,
+                size: 1,
+                bits: Some((6u32, 2u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "scatter_dim",
+                    offset: 1,
+                    size: 1,
+                    bits: Some((6u32, 2u32)),
+                    type_name: "INDIRECT_DIM",
+                    role: meta::Role::Data,
+                    doc: "Axis the destination index walks.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §3.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.6",
+                            name: None,
+                            names: None,
+                            pin: Some("b6..7"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "idx_num_active_channels",
+                offset: 2,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "idx_num_active_channels",
+                    offset: 2,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("PSEUDO_EXT: idx_num_active_channels@2"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "mode_word_hi",
+                            type_name: "u8",
+                            doc: "Seed 000: byte +2 is covered by the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2).",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Dynamic / DGE / indirect arm",
+                                    name: Some("mode word @+1"),
+                                    names: None,
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "compute_op",
+                offset: 3,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "compute_op",
+                    offset: 3,
+                    size: 1,
+                    bits: None,
+                    type_name: "DGE_COMPUTE_OP",
+                    role: meta::Role::Data,
+                    doc: "Reduce mode for the lowered word.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("PSEUDO_EXT: compute_op@3"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §6.4",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some("PSEUDO_DMA_EXT @3"),
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Dynamic / DGE / indirect arm",
+                            name: Some("CCE / reduce compute-op byte (desc+3)"),
+                            names: None,
+                            pin: Some("AluOpType2DGEComputeOp @0x120b9e0"),
+                            value: Some("0 (none) or 1 (add)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_start_addr.address",
+                offset: 4,
+                size: 4,
+                bits: Some((0u32, 29u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "address",
+                    offset: 4,
+                    size: 4,
+                    bits: Some((0u32, 29u32)),
+                    type_name: "u29",
+                    role: meta::Role::Data,
+                    doc: "29-bit on-chip byte address (SBUF or PSUM). Bits 25..28 double as the region class: 0 = SBUF; PSUM is the window 0x2000000..0x23FFFFF. When register_mode = 1, bits 0..7 hold the register id (valid 0..63) and bits 8..30 must be zero.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The 29-bit address field",
+                            name: Some("Byte address"),
+                            names: None,
+                            pin: Some("0x136ed96: and r15d, 1FFFFFFFh"),
+                            value: Some("mask 0x1FFFFFFF"),
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §PSUM-window detection + region class",
+                            name: Some("Region class (bits 25..28)"),
+                            names: None,
+                            pin: Some("0x136edca: and ebx, 1E000000h"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §Register mode",
+                            name: Some("Register id (bits 0..7, RM=1 only)"),
+                            names: None,
+                            pin: Some(
+                                "0x1508fca: mov byte [rbx], r15b; 0x136ee0a: cmp dil, 40h",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "partition_offset",
+                            type_name: "u29",
+                            doc: "PartitionOffset (the addr_immediate arm): [17:0] byte offset within the selected partition (256 KiB max), [22:18] must be zero, [24:23] SBUF partition quadrant 0..3 (partitions 0-31 / 32-63 / 64-95 / 96-127), [25] 0 = SBUF address, 1 = PSUM address. Splits the address bits differently from the ADDR4 page's region class at bits 25..28 (README conflict #10).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-descriptor-model",
+                                    cite: "supp-descriptor-model §6.1",
+                                    name: None,
+                                    names: Some(
+                                        "partOffset[17:0] / partOffset[22:18] / partOffset[24:23] / partOffset[25]",
+                                    ),
+                                    pin: Some("aws_neuron_isa_tpb_common.h"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_start_addr.indirect",
+                offset: 4,
+                size: 4,
+                bits: Some((29u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "indirect",
+                    offset: 4,
+                    size: 4,
+                    bits: Some((29u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Mode bit 0: INDIRECT-gather (the index/offset slot of a gather). The only mode bit the compiler's encoder stamps.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The mode nibble",
+                            name: Some("Mode bit 0 (0x20000000)"),
+                            names: None,
+                            pin: Some(
+                                "0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5 Table 5b",
+                            name: Some(
+                                "INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)",
+                            ),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_start_addr.active",
+                offset: 4,
+                size: 4,
+                bits: Some((30u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "active",
+                    offset: 4,
+                    size: 4,
+                    bits: Some((30u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Mode bit 1: ACTIVE / dynamic-AP marker (stamped upstream into the descriptor template, never by the ADDR4 encoder). Mode nibble 0b11 (0x60 in byte 3) has no producer and no consumer.",
+                    confidence: meta::Confidence {
+                        tag: "MEDIUM",
+                        scale: "certainty",
+                        level: "inferred",
+                        rank: 2usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The mode nibble",
+                            name: Some("Mode bit 1 (0x40000000)"),
+                            names: None,
+                            pin: Some("0x136f221: test edi, 40000000h"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some(
+                                "The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string).",
+                            ),
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "shape_reg",
+                            type_name: "u1",
+                            doc: "ADDR4 marker 0x40 = SHAPE_REG (shape from register); with bit 31 set, 0xC0 = ADDR_SHAPE_REG (README conflict #10).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-field-tables",
+                                    cite: "supp-field-tables §5 Table 5b",
+                                    name: None,
+                                    names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"),
+                                    pin: Some("common.h:532"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_idx_start_addr.register_mode",
+                offset: 4,
+                size: 4,
+                bits: Some((31u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "register_mode",
+                    offset: 4,
+                    size: 4,
+                    bits: Some((31u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §Register mode",
+                            name: Some("Register-mode flag (RM, 0x80000000)"),
+                            names: None,
+                            pin: Some(
+                                "0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: Some("addr_reg"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5 Table 5b",
+                            name: Some("ADDR_REG (marker 0x80)"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_idx_start_addr.address",
+                offset: 8,
+                size: 4,
+                bits: Some((0u32, 29u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "address",
+                    offset: 8,
+                    size: 4,
+                    bits: Some((0u32, 29u32)),
+                    type_name: "u29",
+                    role: meta::Role::Data,
+                    doc: "29-bit on-chip byte address (SBUF or PSUM). Bits 25..28 double as the region class: 0 = SBUF; PSUM is the window 0x2000000..0x23FFFFF. When register_mode = 1, bits 0..7 hold the register id (valid 0..63) and bits 8..30 must be zero.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The 29-bit address field",
+                            name: Some("Byte address"),
+                            names: None,
+                            pin: Some("0x136ed96: and r15d, 1FFFFFFFh"),
+                            value: Some("mask 0x1FFFFFFF"),
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §PSUM-window detection + region class",
+                            name: Some("Region class (bits 25..28)"),
+                            names: None,
+                            pin: Some("0x136edca: and ebx, 1E000000h"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §Register mode",
+                            name: Some("Register id (bits 0..7, RM=1 only)"),
+                            names: None,
+                            pin: Some(
+                                "0x1508fca: mov byte [rbx], r15b; 0x136ee0a: cmp dil, 40h",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "partition_offset",
+                            type_name: "u29",
+                            doc: "PartitionOffset (the addr_immediate arm): [17:0] byte offset within the selected partition (256 KiB max), [22:18] must be zero, [24:23] SBUF partition quadrant 0..3 (partitions 0-31 / 32-63 / 64-95 / 96-127), [25] 0 = SBUF address, 1 = PSUM address. Splits the address bits differently from the ADDR4 page's region class at bits 25..28 (README conflict #10).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-descriptor-model",
+                                    cite: "supp-descriptor-model §6.1",
+                                    name: None,
+                                    names: Some(
+                                        "partOffset[17:0] / partOffset[22:18] / partOffset[24:23] / partOffset[25]",
+                                    ),
+                                    pin: Some("aws_neuron_isa_tpb_common.h"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_idx_start_addr.indirect",
+                offset: 8,
+                size: 4,
+                bits: Some((29u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "indirect",
+                    offset: 8,
+                    size: 4,
+                    bits: Some((29u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Mode bit 0: INDIRECT-gather (the index/offset slot of a gather). The only mode bit the compiler's encoder stamps.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The mode nibble",
+                            name: Some("Mode bit 0 (0x20000000)"),
+                            names: None,
+                            pin: Some(
+                                "0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5 Table 5b",
+                            name: Some(
+                                "INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)",
+                            ),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_idx_start_addr.active",
+                offset: 8,
+                size: 4,
+                bits: Some((30u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "active",
+                    offset: 8,
+                    size: 4,
+                    bits: Some((30u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Mode bit 1: ACTIVE / dynamic-AP marker (stamped upstream into the descriptor template, never by the ADDR4 encoder). Mode nibble 0b11 (0x60 in byte 3) has no producer and no consumer.",
+                    confidence: meta::Confidence {
+                        tag: "MEDIUM",
+                        scale: "certainty",
+                        level: "inferred",
+                        rank: 2usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §The mode nibble",
+                            name: Some("Mode bit 1 (0x40000000)"),
+                            names: None,
+                            pin: Some("0x136f221: test edi, 40000000h"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some(
+                                "The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string).",
+                            ),
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "shape_reg",
+                            type_name: "u1",
+                            doc: "ADDR4 marker 0x40 = SHAPE_REG (shape from register); with bit 31 set, 0xC0 = ADDR_SHAPE_REG (README conflict #10).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-field-tables",
+                                    cite: "supp-field-tables §5 Table 5b",
+                                    name: None,
+                                    names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"),
+                                    pin: Some("common.h:532"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_idx_start_addr.register_mode",
+                offset: 8,
+                size: 4,
+                bits: Some((31u32, 1u32)),
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "register_mode",
+                    offset: 8,
+                    size: 4,
+                    bits: Some((31u32, 1u32)),
+                    type_name: "u1",
+                    role: meta::Role::Data,
+                    doc: "Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits.",
+                    confidence: meta::Confidence {
+                        tag: "CERTAIN",
+                        scale: "certainty",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-addr4",
+                            cite: "supp-addr4 §Register mode",
+                            name: Some("Register-mode flag (RM, 0x80000000)"),
+                            names: None,
+                            pin: Some(
+                                "0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CERTAIN",
+                                scale: "certainty",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: Some("addr_reg"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §5 Table 5b",
+                            name: Some("ADDR_REG (marker 0x80)"),
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_bound_size_bytes",
+                offset: 12,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "src_bound_size_bytes",
+                    offset: 12,
+                    size: 4,
+                    bits: None,
+                    type_name: "u32",
+                    role: meta::Role::Data,
+                    doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Dynamic / DGE / indirect arm",
+                            name: None,
+                            names: Some("instr.src_bound_size_bytes"),
+                            pin: Some("(_DWORD)v104+3"),
+                            value: Some("**(memloc+264) x **(memloc+256)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some("dword index 3 = byte +12"),
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_bound_size_bytes",
+                offset: 16,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dst_bound_size_bytes",
+                    offset: 16,
+                    size: 4,
+                    bits: None,
+                    type_name: "u32",
+                    role: meta::Role::Data,
+                    doc: "Destination byte bound (low 32 bits).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Dynamic / DGE / indirect arm",
+                            name: None,
+                            names: Some("instr.dst_bound_size_bytes"),
+                            pin: Some("(_DWORD)v104+4"),
+                            value: Some("dst-side product"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some("dword index 4 = byte +16"),
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "tile_src_row_step",
+                offset: 20,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "tile_src_row_step",
+                    offset: 20,
+                    size: 4,
+                    bits: None,
+                    type_name: "i32",
+                    role: meta::Role::Data,
+                    doc: "Transpose kinds: signed per-row source step inside a tile.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.2",
+                            name: None,
+                            names: Some("int32_t tile_src_row_step"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "tile_src_rows",
+                offset: 24,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "tile_src_rows",
+                    offset: 24,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("PSEUDO_EXT: tile_src_rows@24"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "tile_src_cols",
+                offset: 25,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "tile_src_cols",
+                    offset: 25,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("PSEUDO_EXT: tile_src_cols@25"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "reserved1",
+                offset: 26,
+                size: 30,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "reserved1",
+                    offset: 26,
+                    size: 30,
+                    bits: None,
+                    type_name: "u8[30]",
+                    role: meta::Role::Reserved,
+                    doc: "Reserved.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.2",
+                            name: None,
+                            names: Some("uint8_t reserved1[30]"),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "src_bound_size_bytes_upper",
+                offset: 56,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "src_bound_size_bytes_upper",
+                    offset: 56,
+                    size: 4,
+                    bits: None,
+                    type_name: "u32",
+                    role: meta::Role::Data,
+                    doc: "Source byte bound, high 32 bits.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Dynamic / DGE / indirect arm",
+                            name: None,
+                            names: Some("instr.src_bound_size_bytes_upper"),
+                            pin: Some("(_DWORD)v104+14"),
+                            value: Some("(high half)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some("dword index 14 = byte +56"),
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "dst_bound_size_bytes_upper",
+                offset: 60,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "dst_bound_size_bytes_upper",
+                    offset: 60,
+                    size: 4,
+                    bits: None,
+                    type_name: "u32",
+                    role: meta::Role::Data,
+                    doc: "Destination byte bound, high 32 bits.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Dynamic / DGE / indirect arm",
+                            name: None,
+                            names: Some("instr.dst_bound_size_bytes_upper"),
+                            pin: Some("(_DWORD)v104+15"),
+                            value: Some("(high half)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some("dword index 15 = byte +60"),
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+        ],
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// All-zero word with the opcode set.
+    pub fn new() -> Self {
+        let mut b = [0u8; 64];
+        b[0] = Self::OPCODE;
+        Self::read(&b)
+    }
+}
+/** Fully-indirect memcpy pseudo: an indirect access pattern that points to a dynamically generated access pattern in SBUF (pre-placed via READ_VAR_ADDR) - an indirect leg (indirect_*) plus a direct / static leg (direct_*), so the whole access pattern, not just an index vector, is computed at run time. Lowered by translate_one_pseudo_dma_memcpy_instr_v2. Seed 000 emits it for IndirectLoad (gather, DRAM -> SB) and IndirectSave (scatter, SB -> DRAM).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PSEUDO_DMAMEMCPY_FULL_IND {
+    /** Offset 0 (4 bytes), `HEADER`. opcode == 0xc4
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub header: HEADER,
+    /** Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate.
+
+ Confidence: STRONG (strong).*/
+    pub events: EVENTS,
+    /** Offset 12 (4 bytes), `u32`. Start of the indirect leg: the index access pattern (one address per partition).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub indirect_start_offset: u32,
+    /** Offset 16 (8 bytes), `u32[2]`. Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub indirect_step_elems: [u32; 2usize],
+    /** Offset 24 (8 bytes), `u32[2]`. Indirect-leg counts (2-D: partitions x 1).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub indirect_num_elems: [u32; 2usize],
+    /** Offset 32 (4 bytes), `u32`. Start of the direct / static leg: the data access pattern.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub direct_start_offset: u32,
+    /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub direct_step_elems: [u32; 2usize],
+    /** Offset 44 (8 bytes), `u32[2]`. Direct-leg counts (2-D: partitions x elements).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub direct_num_elems: [u32; 2usize],
+    /** Offset 52 (4 bytes), `u32`. Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub direct_elem_size: u32,
+    /** Offset 56 (2 bytes), `u16`. Variable id of the direct leg.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub direct_var_id: u16,
+    /** Offset 58 (2 bytes), `u16`. Low word of the completion value the trigger semaphore must reach.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub semaphore_wait_value: u16,
+    /** Offset 60 (1 bytes), `u8`. Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub indirection_mode: u8,
+    /** Offset 61 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source names byte +0x3D.
+
+ Confidence: HIGH/OBSERVED (confirmed).*/
+    pub unknown_61: [u8; 1usize],
+    /** Offset 62 (2 bytes), `u16`. High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.
+
+ Confidence: CONFIRMED (confirmed).*/
+    pub semaphore_wait_value_hi: u16,
+}
+impl PSEUDO_DMAMEMCPY_FULL_IND {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header",
+            offset: 0,
+            size: 4,
+            bits: None,
+            type_name: "HEADER",
+            role: meta::Role::Data,
+            doc: "opcode == 0xc4",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                    name: None,
+                    names: None,
+                    pin: Some("12694b8: movl $0xc4"),
+                    value: Some("setupHeader"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §At a glance",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some(
+                        "the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)",
+                    ),
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("fields start at 12"),
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "events",
+            offset: 4,
+            size: 8,
+            bits: None,
+            type_name: "EVENTS",
+            role: meta::Role::Data,
+            doc: "Wait/update semaphore gate.",
+            confidence: meta::Confidence {
+                tag: "STRONG",
+                scale: "seed000",
+                level: "strong",
+                rank: 1usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                    name: Some("sync header (mode/idx/value)"),
+                    names: None,
+                    pin: None,
+                    value: Some("sub_12301E0"),
+                    confidence: meta::Confidence {
+                        tag: "STRONG",
+                        scale: "seed000",
+                        level: "strong",
+                        rank: 1usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("fields start at 12"),
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "indirect_start_offset",
+            offset: 12,
+            size: 4,
+            bits: None,
+            type_name: "u32",
+            role: meta::Role::Data,
+            doc: "Start of the indirect leg: the index access pattern (one address per partition).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.5",
+                    name: None,
+                    names: None,
+                    pin: Some("indirect_start_offset@12"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                    name: None,
+                    names: Some("instr.indirect_start_offset"),
+                    pin: Some("+0x0C, 4 bytes"),
+                    value: Some("assignAddr(idx AP v4, sub_1250E50)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "indirect_step_elems",
+            offset: 16,
+            size: 8,
+            bits: None,
+            type_name: "u32[2]",
+            role: meta::Role::Data,
+            doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.5",
+                    name: None,
+                    names: Some("indirect_step_elems[2]"),
+                    pin: Some("indirect_step_elems[2]@16"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[
+                meta::Alternative {
+                    name: "const_one_and_engine_config",
+                    type_name: "u32[2]",
+                    doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
+                    confidence: meta::Confidence {
+                        tag: "STRONG",
+                        scale: "seed000",
+                        level: "strong",
+                        rank: 1usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: Some(
+                                "+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword",
+                            ),
+                            names: None,
+                            pin: None,
+                            value: Some("constant 1; *(*(this+14)+40)+4"),
+                            confidence: meta::Confidence {
+                                tag: "STRONG",
+                                scale: "seed000",
+                                level: "strong",
+                                rank: 1usize,
+                            },
+                            note: Some(
+                                "seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag",
+                            ),
+                        },
+                    ],
+                },
+            ],
+        },
+        meta::FieldMeta {
+            name: "indirect_num_elems",
+            offset: 24,
+            size: 8,
+            bits: None,
+            type_name: "u32[2]",
+            role: meta::Role::Data,
+            doc: "Indirect-leg counts (2-D: partitions x 1).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.5",
+                    name: None,
+                    names: None,
+                    pin: Some("indirect_num_elems[2]@24"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                    name: None,
+                    names: Some(
+                        "instr.indirect_num_elems[0] / instr.indirect_num_elems[1]",
+                    ),
+                    pin: Some("+0x18 / +0x1C, 4 bytes each"),
+                    value: Some("idxAP[0].num / idxAP[1].num"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "direct_start_offset",
+            offset: 32,
+            size: 4,
+            bits: None,
+            type_name: "u32",
+            role: meta::Role::Data,
+            doc: "Start of the direct / static leg: the data access pattern.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.5",
+                    name: None,
+                    names: None,
+                    pin: Some("direct_start_offset@32"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                    name: None,
+                    names: Some("instr.direct_start_offset"),
+                    pin: Some("+0x20, 4 bytes"),
+                    value: Some("assignAddr(data AP v7)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "direct_step_elems",
+            offset: 36,
+            size: 8,
+            bits: None,
+            type_name: "u32[2]",
+            role: meta::Role::Data,
+            doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.5",
+                    name: None,
+                    names: Some("direct_step_elems[2]"),
+                    pin: Some("direct_step_elems[2]@36"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                    name: None,
+                    names: Some("instr.direct_step_elems[0]"),
+                    pin: Some("+0x24, 4 bytes"),
+                    value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some(
+                        "seed 000 agrees on [0] only; see the alternative for +0x28",
+                    ),
+                },
+            ],
+            alternatives: &[
+                meta::Alternative {
+                    name: "step0_and_engine_config",
+                    type_name: "u32[2]",
+                    doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
+                    confidence: meta::Confidence {
+                        tag: "STRONG",
+                        scale: "seed000",
+                        level: "strong",
+                        rank: 1usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: Some("+0x28 engine-config dword"),
+                            names: None,
+                            pin: None,
+                            value: Some("*(*(this+14)+40)+4"),
+                            confidence: meta::Confidence {
+                                tag: "STRONG",
+                                scale: "seed000",
+                                level: "strong",
+                                rank: 1usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                },
+            ],
+        },
+        meta::FieldMeta {
+            name: "direct_num_elems",
+            offset: 44,
+            size: 8,
+            bits: None,
+            type_name: "u32[2]",
+            role: meta::Role::Data,
+            doc: "Direct-leg counts (2-D: partitions x elements).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.5",
+                    name: None,
+                    names: None,
+                    pin: Some("direct_num_elems[2]@44"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                    name: None,
+                    names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"),
+                    pin: Some("+0x2C / +0x30, 4 bytes each"),
+                    value: Some("dataAP[0].num / dataAP[1].num"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "direct_elem_size",
+            offset: 52,
+            size: 4,
+            bits: None,
+            type_name: "u32",
+            role: meta::Role::Data,
+            doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.5",
+                    name: None,
+                    names: None,
+                    pin: Some("direct_elem_size@52"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                    name: None,
+                    names: Some("instr.direct_elem_size"),
+                    pin: Some("+0x34, 4 bytes"),
+                    value: Some("dtype_bytes(v7) x getNumEltsPerPart"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "direct_var_id",
+            offset: 56,
+            size: 2,
+            bits: None,
+            type_name: "u16",
+            role: meta::Role::Data,
+            doc: "Variable id of the direct leg.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.5",
+                    name: None,
+                    names: None,
+                    pin: Some("direct_var_id@56"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                    name: None,
+                    names: None,
+                    pin: Some("+0x38, 2 bytes"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("width only: seed 000 names these bytes reserved"),
+                },
+            ],
+            alternatives: &[
+                meta::Alternative {
+                    name: "reserved",
+                    type_name: "u8[2]",
+                    doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: Some("reserved = 0"),
+                            names: None,
+                            pin: None,
+                            value: Some("constant"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                },
+            ],
+        },
+        meta::FieldMeta {
+            name: "semaphore_wait_value",
+            offset: 58,
+            size: 2,
+            bits: None,
+            type_name: "u16",
+            role: meta::Role::Data,
+            doc: "Low word of the completion value the trigger semaphore must reach.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.5",
+                    name: None,
+                    names: None,
+                    pin: Some("semaphore_wait_value@58"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                    name: None,
+                    names: Some("instr.semaphore_wait_value"),
+                    pin: Some("+0x3A, 2 bytes"),
+                    value: Some("sub_12055F0(I) low word"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "indirection_mode",
+            offset: 60,
+            size: 1,
+            bits: None,
+            type_name: "u8",
+            role: meta::Role::Data,
+            doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.5",
+                    name: None,
+                    names: None,
+                    pin: Some("indirection_mode@60"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some("(SRC/DST)"),
+                },
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                    name: Some("direction"),
+                    names: None,
+                    pin: Some("+0x3C, 1 byte"),
+                    value: Some("isLoad ^ 1: 0 = load, 1 = save"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "unknown_61",
+            offset: 61,
+            size: 1,
+            bits: None,
+            type_name: "u8[1]",
+            role: meta::Role::Unknown,
+            doc: "No source names byte +0x3D.",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[],
+            alternatives: &[],
+        },
+        meta::FieldMeta {
+            name: "semaphore_wait_value_hi",
+            offset: 62,
+            size: 2,
+            bits: None,
+            type_name: "u16",
+            role: meta::Role::Data,
+            doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
+            confidence: meta::Confidence {
+                tag: "CONFIRMED",
+                scale: "seed000",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-000",
+                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                    name: None,
+                    names: Some("instr.semaphore_wait_value_hi"),
+                    pin: Some("+0x3E, 2 bytes"),
+                    value: Some("sub_12055F0(I) high word"),
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: Some(
+                        "Seed 004 §5.5 lists no field at 62 (README conflict #5).",
+                    ),
+                },
+            ],
+            alternatives: &[],
+        },
+    ];
+    #[inline]
+    pub fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            indirect_start_offset: u32::from_le_bytes(*at::<12, 4, 64>(b)),
+            indirect_step_elems: [
+                u32::from_le_bytes(*at::<16, 4, 64>(b)),
+                u32::from_le_bytes(*at::<20, 4, 64>(b)),
+            ],
+            indirect_num_elems: [
+                u32::from_le_bytes(*at::<24, 4, 64>(b)),
+                u32::from_le_bytes(*at::<28, 4, 64>(b)),
+            ],
+            direct_start_offset: u32::from_le_bytes(*at::<32, 4, 64>(b)),
+            direct_step_elems: [
+                u32::from_le_bytes(*at::<36, 4, 64>(b)),
+                u32::from_le_bytes(*at::<40, 4, 64>(b)),
+            ],
+            direct_num_elems: [
+                u32::from_le_bytes(*at::<44, 4, 64>(b)),
+                u32::from_le_bytes(*at::<48, 4, 64>(b)),
+            ],
+            direct_elem_size: u32::from_le_bytes(*at::<52, 4, 64>(b)),
+            direct_var_id: u16::from_le_bytes(*at::<56, 2, 64>(b)),
+            semaphore_wait_value: u16::from_le_bytes(*at::<58, 2, 64>(b)),
+            indirection_mode: u8::from_le_bytes(*at::<60, 1, 64>(b)),
+            unknown_61: *at::<61, 1, 64>(b),
+            semaphore_wait_value_hi: u16::from_le_bytes(*at::<62, 2, 64>(b)),
+        }
+    }
+    #[inline]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        *at_mut::<12, 4, 64>(b) = self.indirect_start_offset.to_le_bytes();
+        *at_mut::<16, 4, 64>(b) = self.indirect_step_elems[0usize].to_le_bytes();
+        *at_mut::<20, 4, 64>(b) = self.indirect_step_elems[1usize].to_le_bytes();
+        *at_mut::<24, 4, 64>(b) = self.indirect_num_elems[0usize].to_le_bytes();
+        *at_mut::<28, 4, 64>(b) = self.indirect_num_elems[1usize].to_le_bytes();
+        *at_mut::<32, 4, 64>(b) = self.direct_start_offset.to_le_bytes();
+        *at_mut::<36, 4, 64>(b) = self.direct_step_elems[0usize].to_le_bytes();
+        *at_mut::<40, 4, 64>(b) = self.direct_step_elems[1usize].to_le_bytes();
+        *at_mut::<44, 4, 64>(b) = self.direct_num_elems[0usize].to_le_bytes();
+        *at_mut::<48, 4, 64>(b) = self.direct_num_elems[1usize].to_le_bytes();
+        *at_mut::<52, 4, 64>(b) = self.direct_elem_size.to_le_bytes();
+        *at_mut::<56, 2, 64>(b) = self.direct_var_id.to_le_bytes();
+        *at_mut::<58, 2, 64>(b) = self.semaphore_wait_value.to_le_bytes();
+        *at_mut::<60, 1, 64>(b) = self.indirection_mode.to_le_bytes();
+        *at_mut::<61, 1, 64>(b) = self.unknown_61;
+        *at_mut::<62, 2, 64>(b) = self.semaphore_wait_value_hi.to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0usize], v, base + 0, arch);
+        self.events.visit(&Self::FIELDS[1usize], v, base + 4, arch);
+        v.value(
+            &Self::FIELDS[2usize],
+            base + 12,
+            visit::Value::Unsigned(self.indirect_start_offset as u64),
+        );
+        v.enter(&Self::FIELDS[3usize], base + 16, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[3usize],
+            base + 16,
+            visit::Value::Unsigned(self.indirect_step_elems[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[3usize],
+            base + 20,
+            visit::Value::Unsigned(self.indirect_step_elems[1usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        v.enter(&Self::FIELDS[4usize], base + 24, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[4usize],
+            base + 24,
+            visit::Value::Unsigned(self.indirect_num_elems[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[4usize],
+            base + 28,
+            visit::Value::Unsigned(self.indirect_num_elems[1usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[5usize],
+            base + 32,
+            visit::Value::Unsigned(self.direct_start_offset as u64),
+        );
+        v.enter(&Self::FIELDS[6usize], base + 36, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[6usize],
+            base + 36,
+            visit::Value::Unsigned(self.direct_step_elems[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[6usize],
+            base + 40,
+            visit::Value::Unsigned(self.direct_step_elems[1usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        v.enter(&Self::FIELDS[7usize], base + 44, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[7usize],
+            base + 44,
+            visit::Value::Unsigned(self.direct_num_elems[0usize] as u64),
+        );
+        v.value(
+            &Self::FIELDS[7usize],
+            base + 48,
+            visit::Value::Unsigned(self.direct_num_elems[1usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[8usize],
+            base + 52,
+            visit::Value::Unsigned(self.direct_elem_size as u64),
+        );
+        v.value(
+            &Self::FIELDS[9usize],
+            base + 56,
+            visit::Value::Unsigned(self.direct_var_id as u64),
+        );
+        v.value(
+            &Self::FIELDS[10usize],
+            base + 58,
+            visit::Value::Unsigned(self.semaphore_wait_value as u64),
+        );
+        v.value(
+            &Self::FIELDS[11usize],
+            base + 60,
+            visit::Value::Unsigned(self.indirection_mode as u64),
+        );
+        v.enter(&Self::FIELDS[12usize], base + 61, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[12usize],
+            base + 61,
+            visit::Value::Unsigned(self.unknown_61[0usize] as u64),
+        );
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[13usize],
+            base + 62,
+            visit::Value::Unsigned(self.semaphore_wait_value_hi as u64),
+        );
+    }
+}
+impl PSEUDO_DMAMEMCPY_FULL_IND {
+    pub const OPCODE: u8 = 196u8;
+    pub const NAME: &'static str = "PSEUDO_DMAMEMCPY_FULL_IND";
+    pub const META: WordMeta = WordMeta {
+        name: "PSEUDO_DMAMEMCPY_FULL_IND",
+        c_name: "NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT",
+        opcode: 196u8,
+        opcode_enumerator: "PSEUDO_DMAMEMCPY_FULL_IND",
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        follows: None,
+        doc: "Fully-indirect memcpy pseudo: an indirect access pattern that points to a dynamically generated access pattern in SBUF (pre-placed via READ_VAR_ADDR) - an indirect leg (indirect_*) plus a direct / static leg (direct_*), so the whole access pattern, not just an index vector, is computed at run time. Lowered by translate_one_pseudo_dma_memcpy_instr_v2. Seed 000 emits it for IndirectLoad (gather, DRAM -> SB) and IndirectSave (scatter, SB -> DRAM).",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                path: "header.opcode",
+                offset: 0,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "opcode",
+                    offset: 0,
+                    size: 1,
+                    bits: None,
+                    type_name: "OPCODE",
+                    role: meta::Role::Data,
+                    doc: "Selects the word's struct.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("opcode"),
+                            names: None,
+                            pin: Some("movb $0xd4 @1277a62"),
+                            value: Some("setupHeader"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.inst_word_len",
+                offset: 1,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "inst_word_len",
+                    offset: 1,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Word length; 0x10 = 16 dwords = 64 bytes.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables Conventions",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: Some("0x10 (16 dwords = 64 B) in every 64-B word"),
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: Some("setupHeader const 0x10"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "inst_word_len_16b_records",
+                            type_name: "u8",
+                            doc: "Length in 16-byte records (DMA words = 4).",
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "supp-descriptor-model",
+                                    cite: "supp-descriptor-model §2.1",
+                                    name: None,
+                                    names: Some(
+                                        "uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)",
+                                    ),
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "HIGH/OBSERVED",
+                                        scale: "wiki",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.debug_cmd",
+                offset: 2,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "debug_cmd",
+                    offset: 2,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Debug command.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "format_reserved",
+                            type_name: "u8",
+                            doc: "Bytes +0x02..+0x03 are one reserved/format word, always 0x0000.",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Static arm",
+                                    name: None,
+                                    names: None,
+                                    pin: Some("+0x02 2 format/reserved = 0"),
+                                    value: Some("setupHeader writes 0"),
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                                meta::Evidence {
+                                    source: "supp-instruction-bundle",
+                                    cite: "supp-instruction-bundle",
+                                    name: None,
+                                    names: None,
+                                    pin: None,
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CERTAIN",
+                                        scale: "certainty",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "header.debug_hint",
+                offset: 3,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "debug_hint",
+                    offset: 3,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Debug hint.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §8",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "supp-descriptor-model",
+                            cite: "supp-descriptor-model §2.1",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "format_reserved_hi",
+                            type_name: "u8",
+                            doc: "High byte of the reserved/format word, always 0.",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Static arm",
+                                    name: None,
+                                    names: None,
+                                    pin: Some("+0x02 2 format/reserved = 0"),
+                                    value: None,
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.wait_mode",
+                offset: 4,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "wait_mode",
+                    offset: 4,
+                    size: 1,
+                    bits: None,
+                    type_name: "WAIT_MODE",
+                    role: meta::Role::Data,
+                    doc: "",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("SyncWait mode"),
+                            names: None,
+                            pin: None,
+                            value: Some(
+                                "setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)",
+                            ),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.wait_idx",
+                offset: 5,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "wait_idx",
+                    offset: 5,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Semaphore to wait on.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("events.wait_idx"),
+                            pin: None,
+                            value: Some("SyncRef::getId"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.update_mode",
+                offset: 6,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "update_mode",
+                    offset: 6,
+                    size: 1,
+                    bits: None,
+                    type_name: "UPDATE_MODE",
+                    role: meta::Role::Data,
+                    doc: "",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("SyncUpdate mode"),
+                            names: None,
+                            pin: None,
+                            value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.update_idx",
+                offset: 7,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "update_idx",
+                    offset: 7,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Semaphore to update.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: None,
+                            names: Some("events.update_idx"),
+                            pin: None,
+                            value: Some("SyncRef::getId"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "events.semaphore_value",
+                offset: 8,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "semaphore_value",
+                    offset: 8,
+                    size: 4,
+                    bits: None,
+                    type_name: "u32",
+                    role: meta::Role::Data,
+                    doc: "Wait threshold / update value.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "supp-field-tables",
+                            cite: "supp-field-tables §4 Table 4.2",
+                            name: None,
+                            names: None,
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Static arm",
+                            name: Some("sync wait/update value"),
+                            names: None,
+                            pin: None,
+                            value: Some("Wait/Update::getValue"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "indirect_start_offset",
+                offset: 12,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "indirect_start_offset",
+                    offset: 12,
+                    size: 4,
+                    bits: None,
+                    type_name: "u32",
+                    role: meta::Role::Data,
+                    doc: "Start of the indirect leg: the index access pattern (one address per partition).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.5",
+                            name: None,
+                            names: None,
+                            pin: Some("indirect_start_offset@12"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: None,
+                            names: Some("instr.indirect_start_offset"),
+                            pin: Some("+0x0C, 4 bytes"),
+                            value: Some("assignAddr(idx AP v4, sub_1250E50)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "indirect_step_elems",
+                offset: 16,
+                size: 8,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "indirect_step_elems",
+                    offset: 16,
+                    size: 8,
+                    bits: None,
+                    type_name: "u32[2]",
+                    role: meta::Role::Data,
+                    doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.5",
+                            name: None,
+                            names: Some("indirect_step_elems[2]"),
+                            pin: Some("indirect_step_elems[2]@16"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "const_one_and_engine_config",
+                            type_name: "u32[2]",
+                            doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
+                            confidence: meta::Confidence {
+                                tag: "STRONG",
+                                scale: "seed000",
+                                level: "strong",
+                                rank: 1usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                                    name: Some(
+                                        "+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword",
+                                    ),
+                                    names: None,
+                                    pin: None,
+                                    value: Some("constant 1; *(*(this+14)+40)+4"),
+                                    confidence: meta::Confidence {
+                                        tag: "STRONG",
+                                        scale: "seed000",
+                                        level: "strong",
+                                        rank: 1usize,
+                                    },
+                                    note: Some(
+                                        "seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag",
+                                    ),
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "indirect_num_elems",
+                offset: 24,
+                size: 8,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "indirect_num_elems",
+                    offset: 24,
+                    size: 8,
+                    bits: None,
+                    type_name: "u32[2]",
+                    role: meta::Role::Data,
+                    doc: "Indirect-leg counts (2-D: partitions x 1).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.5",
+                            name: None,
+                            names: None,
+                            pin: Some("indirect_num_elems[2]@24"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: None,
+                            names: Some(
+                                "instr.indirect_num_elems[0] / instr.indirect_num_elems[1]",
+                            ),
+                            pin: Some("+0x18 / +0x1C, 4 bytes each"),
+                            value: Some("idxAP[0].num / idxAP[1].num"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "direct_start_offset",
+                offset: 32,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "direct_start_offset",
+                    offset: 32,
+                    size: 4,
+                    bits: None,
+                    type_name: "u32",
+                    role: meta::Role::Data,
+                    doc: "Start of the direct / static leg: the data access pattern.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.5",
+                            name: None,
+                            names: None,
+                            pin: Some("direct_start_offset@32"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: None,
+                            names: Some("instr.direct_start_offset"),
+                            pin: Some("+0x20, 4 bytes"),
+                            value: Some("assignAddr(data AP v7)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "direct_step_elems",
+                offset: 36,
+                size: 8,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "direct_step_elems",
+                    offset: 36,
+                    size: 8,
+                    bits: None,
+                    type_name: "u32[2]",
+                    role: meta::Role::Data,
+                    doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.5",
+                            name: None,
+                            names: Some("direct_step_elems[2]"),
+                            pin: Some("direct_step_elems[2]@36"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: None,
+                            names: Some("instr.direct_step_elems[0]"),
+                            pin: Some("+0x24, 4 bytes"),
+                            value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some(
+                                "seed 000 agrees on [0] only; see the alternative for +0x28",
+                            ),
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "step0_and_engine_config",
+                            type_name: "u32[2]",
+                            doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
+                            confidence: meta::Confidence {
+                                tag: "STRONG",
+                                scale: "seed000",
+                                level: "strong",
+                                rank: 1usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                                    name: Some("+0x28 engine-config dword"),
+                                    names: None,
+                                    pin: None,
+                                    value: Some("*(*(this+14)+40)+4"),
+                                    confidence: meta::Confidence {
+                                        tag: "STRONG",
+                                        scale: "seed000",
+                                        level: "strong",
+                                        rank: 1usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "direct_num_elems",
+                offset: 44,
+                size: 8,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "direct_num_elems",
+                    offset: 44,
+                    size: 8,
+                    bits: None,
+                    type_name: "u32[2]",
+                    role: meta::Role::Data,
+                    doc: "Direct-leg counts (2-D: partitions x elements).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.5",
+                            name: None,
+                            names: None,
+                            pin: Some("direct_num_elems[2]@44"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: None,
+                            names: Some(
+                                "instr.direct_num_elems[0] / instr.direct_num_elems[1]",
+                            ),
+                            pin: Some("+0x2C / +0x30, 4 bytes each"),
+                            value: Some("dataAP[0].num / dataAP[1].num"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "direct_elem_size",
+                offset: 52,
+                size: 4,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "direct_elem_size",
+                    offset: 52,
+                    size: 4,
+                    bits: None,
+                    type_name: "u32",
+                    role: meta::Role::Data,
+                    doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.5",
+                            name: None,
+                            names: None,
+                            pin: Some("direct_elem_size@52"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: None,
+                            names: Some("instr.direct_elem_size"),
+                            pin: Some("+0x34, 4 bytes"),
+                            value: Some("dtype_bytes(v7) x getNumEltsPerPart"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "direct_var_id",
+                offset: 56,
+                size: 2,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "direct_var_id",
+                    offset: 56,
+                    size: 2,
+                    bits: None,
+                    type_name: "u16",
+                    role: meta::Role::Data,
+                    doc: "Variable id of the direct leg.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.5",
+                            name: None,
+                            names: None,
+                            pin: Some("direct_var_id@56"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: None,
+                            names: None,
+                            pin: Some("+0x38, 2 bytes"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some("width only: seed 000 names these bytes reserved"),
+                        },
+                    ],
+                    alternatives: &[
+                        meta::Alternative {
+                            name: "reserved",
+                            type_name: "u8[2]",
+                            doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            evidence: &[
+                                meta::Evidence {
+                                    source: "seed-000",
+                                    cite: "seed-000 §Form B — main indirect gather/scatter",
+                                    name: Some("reserved = 0"),
+                                    names: None,
+                                    pin: None,
+                                    value: Some("constant"),
+                                    confidence: meta::Confidence {
+                                        tag: "CONFIRMED",
+                                        scale: "seed000",
+                                        level: "confirmed",
+                                        rank: 0usize,
+                                    },
+                                    note: None,
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            meta::LeafMeta {
+                path: "semaphore_wait_value",
+                offset: 58,
+                size: 2,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "semaphore_wait_value",
+                    offset: 58,
+                    size: 2,
+                    bits: None,
+                    type_name: "u16",
+                    role: meta::Role::Data,
+                    doc: "Low word of the completion value the trigger semaphore must reach.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.5",
+                            name: None,
+                            names: None,
+                            pin: Some("semaphore_wait_value@58"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: None,
+                            names: Some("instr.semaphore_wait_value"),
+                            pin: Some("+0x3A, 2 bytes"),
+                            value: Some("sub_12055F0(I) low word"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "indirection_mode",
+                offset: 60,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "indirection_mode",
+                    offset: 60,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8",
+                    role: meta::Role::Data,
+                    doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.5",
+                            name: None,
+                            names: None,
+                            pin: Some("indirection_mode@60"),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some("(SRC/DST)"),
+                        },
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: Some("direction"),
+                            names: None,
+                            pin: Some("+0x3C, 1 byte"),
+                            value: Some("isLoad ^ 1: 0 = load, 1 = save"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "unknown_61",
+                offset: 61,
+                size: 1,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "unknown_61",
+                    offset: 61,
+                    size: 1,
+                    bits: None,
+                    type_name: "u8[1]",
+                    role: meta::Role::Unknown,
+                    doc: "No source names byte +0x3D.",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[],
+                    alternatives: &[],
+                },
+            },
+            meta::LeafMeta {
+                path: "semaphore_wait_value_hi",
+                offset: 62,
+                size: 2,
+                bits: None,
+                variant: None,
+                field: &meta::FieldMeta {
+                    name: "semaphore_wait_value_hi",
+                    offset: 62,
+                    size: 2,
+                    bits: None,
+                    type_name: "u16",
+                    role: meta::Role::Data,
+                    doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
+                    confidence: meta::Confidence {
+                        tag: "CONFIRMED",
+                        scale: "seed000",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-000",
+                            cite: "seed-000 §Form B — main indirect gather/scatter",
+                            name: None,
+                            names: Some("instr.semaphore_wait_value_hi"),
+                            pin: Some("+0x3E, 2 bytes"),
+                            value: Some("sub_12055F0(I) high word"),
+                            confidence: meta::Confidence {
+                                tag: "CONFIRMED",
+                                scale: "seed000",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: Some(
+                                "Seed 004 §5.5 lists no field at 62 (README conflict #5).",
+                            ),
+                        },
+                    ],
+                    alternatives: &[],
+                },
+            },
+        ],
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// All-zero word with the opcode set.
+    pub fn new() -> Self {
+        let mut b = [0u8; 64];
+        b[0] = Self::OPCODE;
+        Self::read(&b)
+    }
+}
 /// What every generated word shares, for tools that work on any of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WordMeta {
@@ -6266,12 +26662,26 @@ pub struct WordMeta {
     pub leaves: &'static [meta::LeafMeta],
 }
 /// Every word in the spec.
-pub const WORDS: &[WordMeta] = &[DMA_DIRECT2D::META];
+pub const WORDS: &[WordMeta] = &[
+    DMA_DIRECT2D::META,
+    DMA_DIRECT2D_XPOSE::META,
+    DMA_GATHER_XPOSE::META,
+    DMA_INDIRECT1D::META,
+    PSEUDO_DMA_DIRECT2D::META,
+    PSEUDO_DMA_EXT::META,
+    PSEUDO_DMAMEMCPY_FULL_IND::META,
+];
 /// A decoded word of any kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(clippy::large_enum_variant)]
 pub enum Word {
     DMA_DIRECT2D(DMA_DIRECT2D),
+    DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE),
+    DMA_GATHER_XPOSE(DMA_GATHER_XPOSE),
+    DMA_INDIRECT1D(DMA_INDIRECT1D),
+    PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D),
+    PSEUDO_DMA_EXT(PSEUDO_DMA_EXT),
+    PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND),
 }
 impl Word {
     /// Decodes by opcode; `None` when `arch` has no word with this opcode.
@@ -6280,23 +26690,61 @@ impl Word {
             184u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::DMA_DIRECT2D(DMA_DIRECT2D::read(b))),
+            189u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
+                Some(Word::DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE::read(b)))
+            }
+            241u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
+                Some(Word::DMA_GATHER_XPOSE(DMA_GATHER_XPOSE::read(b)))
+            }
+            187u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::read(b))),
+            212u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(Word::PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D::read(b))),
+            218u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(Word::PSEUDO_DMA_EXT(PSEUDO_DMA_EXT::read(b))),
+            196u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => {
+                Some(Word::PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND::read(b)))
+            }
             _ => None,
         }
     }
     pub fn encode(&self) -> [u8; 64] {
         match self {
             Word::DMA_DIRECT2D(w) => w.encode(),
+            Word::DMA_DIRECT2D_XPOSE(w) => w.encode(),
+            Word::DMA_GATHER_XPOSE(w) => w.encode(),
+            Word::DMA_INDIRECT1D(w) => w.encode(),
+            Word::PSEUDO_DMA_DIRECT2D(w) => w.encode(),
+            Word::PSEUDO_DMA_EXT(w) => w.encode(),
+            Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => w.encode(),
         }
     }
     pub fn meta(&self) -> &'static WordMeta {
         match self {
             Word::DMA_DIRECT2D(_) => &DMA_DIRECT2D::META,
+            Word::DMA_DIRECT2D_XPOSE(_) => &DMA_DIRECT2D_XPOSE::META,
+            Word::DMA_GATHER_XPOSE(_) => &DMA_GATHER_XPOSE::META,
+            Word::DMA_INDIRECT1D(_) => &DMA_INDIRECT1D::META,
+            Word::PSEUDO_DMA_DIRECT2D(_) => &PSEUDO_DMA_DIRECT2D::META,
+            Word::PSEUDO_DMA_EXT(_) => &PSEUDO_DMA_EXT::META,
+            Word::PSEUDO_DMAMEMCPY_FULL_IND(_) => &PSEUDO_DMAMEMCPY_FULL_IND::META,
         }
     }
     /// Walks every field in offset order.
     pub fn visit(&self, v: &mut impl visit::Visitor, arch: Arch) {
         match self {
             Word::DMA_DIRECT2D(w) => w.visit_fields(v, 0, arch),
+            Word::DMA_DIRECT2D_XPOSE(w) => w.visit_fields(v, 0, arch),
+            Word::DMA_GATHER_XPOSE(w) => w.visit_fields(v, 0, arch),
+            Word::DMA_INDIRECT1D(w) => w.visit_fields(v, 0, arch),
+            Word::PSEUDO_DMA_DIRECT2D(w) => w.visit_fields(v, 0, arch),
+            Word::PSEUDO_DMA_EXT(w) => w.visit_fields(v, 0, arch),
+            Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => w.visit_fields(v, 0, arch),
         }
     }
 }

@@ -1023,13 +1023,17 @@ impl<'m> Cx<'m> {
                 let _ = write!(at, ", {}", bits_prose(b));
             }
             let site = format!("{}.{}", n.owner.name, self.site_path(n));
-            let _ = writeln!(
-                out,
-                "{at}; declared as {} in {} (every word using it: [conflicts](../conflicts.md#{})).\n",
-                code(n.member.name(), false),
-                self.type_link(n.owner, loc),
-                slug(&site),
-            );
+            let link = format!("[conflicts](../conflicts.md#{})", slug(&site));
+            if std::ptr::eq(n.owner, w) {
+                let _ = writeln!(out, "{at}, a member of this word (also in {link}).\n");
+            } else {
+                let _ = writeln!(
+                    out,
+                    "{at}; declared as {} in {} (every word using it: {link}).\n",
+                    code(n.member.name(), false),
+                    self.type_link(n.owner, loc),
+                );
+            }
             self.readings_table(n.member, loc, &mut out);
             out.push('\n');
         }
