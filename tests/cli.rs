@@ -225,3 +225,83 @@ fn gen_check_names_stale_files_and_exits_1() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("stray.txt: not generated"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// samples/dge_stream.hex is the README's main-command input: the golden vectors in order.
+#[test]
+fn sample_stream_decodes_with_pairing_and_alternatives() {
+    let out = dmaspec(
+        &["decode", "--hex", "--json", "samples/dge_stream.hex"],
+        &[],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = json_of(&out);
+    let list = doc["instructions"].as_array().unwrap();
+    let structs: Vec<Value> = list.iter().map(|i| i["struct"].clone()).collect();
+    let expected = [
+        "PSEUDO_DMA_DIRECT2D",
+        "PSEUDO_DMA_EXT",
+        "DMA_INDIRECT1D",
+        "DMA_GATHER_XPOSE",
+        "DMA_DIRECT2D_XPOSE",
+        "PSEUDO_DMAMEMCPY_FULL_IND",
+        "DMA_DIRECT2D",
+    ];
+    let mut expected: Vec<Value> = expected.iter().map(|s| Value::from(*s)).collect();
+    expected.push(Value::Null); // opcode 0x42
+    assert_eq!(structs, expected);
+    // The 0xda right after the 0xd4 is its extension (seed-004 §5.2, positional rule).
+    assert_eq!(list[1]["extension_of"], 0);
+    // +15 of 0xd4: dge_op (seed-004 §5.1) with seed-000's sync_command_byte as the other reading.
+    assert_eq!(
+        list[0]["fields"]["dge_op"],
+        serde_json::json!({"raw": 1, "name": "DMA_INDIRECT1D"})
+    );
+    let alt = &list[0]["alternatives"]["dge_op"][0];
+    assert_eq!(alt["name"], "sync_command_byte");
+    assert_eq!(alt["value"], 1);
+    assert_eq!(list[7]["opcode"], 0x42);
+}
+
+#[test]
+fn extension_word_not_after_its_pseudo_is_reported_not_guessed() {
+    let hex = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/pseudo_dma_ext.hex"),
+    )
+    .unwrap();
+    let out = dmaspec(&["decode", "--hex", "--json"], hex.as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    let i = &json_of(&out)["instructions"][0];
+    assert!(i["struct"].is_null());
+    assert_eq!(i["opcode"], 0xda);
+    assert!(
+        i["error"]
+            .as_str()
+            .unwrap()
+            .contains("must immediately follow PSEUDO_DMA_DIRECT2D")
+    );
+    assert_eq!(i["raw_hex"].as_str().unwrap().len(), 128);
+}
+
+#[test]
+fn words_an_architecture_lacks_are_unknown_there() {
+    // seed-004 §10: sunda ships neither transpose header (no 0xbd, no 0xf1).
+    let hex = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/dma_gather_xpose.hex"),
+    )
+    .unwrap();
+    let sunda = json_of(&dmaspec(
+        &["decode", "--hex", "--json", "--arch", "sunda"],
+        hex.as_bytes(),
+    ));
+    assert!(sunda["instructions"][0]["struct"].is_null());
+    let cayman = json_of(&dmaspec(
+        &["decode", "--hex", "--json", "--arch", "cayman"],
+        hex.as_bytes(),
+    ));
+    assert_eq!(cayman["instructions"][0]["struct"], "DMA_GATHER_XPOSE");
+}

@@ -38,7 +38,7 @@ pub fn instruction_json(
             if let Some(i) = extends {
                 obj.insert("extension_of".into(), json!(i));
             }
-            let mut v = JsonFields::new();
+            let mut v = JsonFields::new(bytes);
             word.visit(&mut v, arch);
             let (fields, alternatives) = v.finish();
             obj.insert("fields".into(), fields);

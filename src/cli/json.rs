@@ -7,20 +7,44 @@ use serde_json::{Map, Value as Json, json};
 use super::path::PathStack;
 
 /// Builds the `fields` object of one instruction, and its `alternatives`.
-pub struct JsonFields {
+pub struct JsonFields<'w> {
+    /// The word, for reading a composite field's bytes under an alternative reading.
+    bytes: &'w [u8; 64],
     /// (key, container) per open group; the bottom one is the word itself.
     stack: Vec<(&'static str, Json)>,
     path: PathStack,
     alternatives: Map<String, Json>,
 }
 
-impl JsonFields {
-    pub fn new() -> Self {
+impl<'w> JsonFields<'w> {
+    pub fn new(bytes: &'w [u8; 64]) -> Self {
         JsonFields {
+            bytes,
             stack: vec![("", Json::Object(Map::new()))],
             path: PathStack::default(),
             alternatives: Map::new(),
         }
+    }
+
+    /// Records every alternative reading of `field`, whose bits are `raw`.
+    fn alternatives_of(&mut self, path: String, field: &'static FieldMeta, raw: u64) {
+        if field.alternatives.is_empty() {
+            return;
+        }
+        let alts: Vec<Json> = field
+            .alternatives
+            .iter()
+            .map(|a| {
+                json!({
+                    "name": a.name,
+                    "type": a.type_name,
+                    "value": raw,
+                    "confidence": a.confidence.tag,
+                    "sources": a.evidence.iter().map(|e| e.cite).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        self.alternatives.insert(path, Json::Array(alts));
     }
 
     /// (fields, alternatives keyed by field path)
@@ -62,8 +86,21 @@ pub fn raw_bits(v: Value) -> u64 {
     }
 }
 
-impl Visitor for JsonFields {
-    fn enter(&mut self, field: &'static FieldMeta, _offset: usize, group: Group) {
+/// Little-endian value of `size` bytes at `offset` (at most 8 bytes are significant).
+fn le_value(bytes: &[u8], offset: usize, size: usize) -> u64 {
+    let end = (offset + size.min(8)).min(bytes.len());
+    bytes[offset.min(end)..end]
+        .iter()
+        .rev()
+        .fold(0u64, |acc, b| acc << 8 | u64::from(*b))
+}
+
+impl Visitor for JsonFields<'_> {
+    fn enter(&mut self, field: &'static FieldMeta, offset: usize, group: Group) {
+        if !field.alternatives.is_empty() {
+            let path = self.path.leaf(field.name);
+            self.alternatives_of(path, field, le_value(self.bytes, offset, field.size));
+        }
         self.path.enter(field.name, group);
         let container = match group {
             Group::Array => Json::Array(Vec::new()),
@@ -81,23 +118,7 @@ impl Visitor for JsonFields {
 
     fn value(&mut self, field: &'static FieldMeta, _offset: usize, value: Value) {
         let path = self.path.leaf(field.name);
-        if !field.alternatives.is_empty() {
-            let raw = raw_bits(value);
-            let alts: Vec<Json> = field
-                .alternatives
-                .iter()
-                .map(|a| {
-                    json!({
-                        "name": a.name,
-                        "type": a.type_name,
-                        "value": raw,
-                        "confidence": a.confidence.tag,
-                        "sources": a.evidence.iter().map(|e| e.cite).collect::<Vec<_>>(),
-                    })
-                })
-                .collect();
-            self.alternatives.insert(path, Json::Array(alts));
-        }
+        self.alternatives_of(path, field, raw_bits(value));
         self.insert(field.name, leaf_json(value));
     }
 }

@@ -33,9 +33,33 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
 // ---------------------------------------------------------------------------------------
 // Escaping
 
-/// Prose: escapes what GitHub would otherwise read as markup (emphasis, code, links, HTML,
-/// table pipes). Newlines become `<br>` so the text stays inside a table cell.
+/// Prose for a table cell; see [`prose`].
 fn text(s: &str) -> String {
+    prose(s, true)
+}
+
+/// Prose: escapes what GitHub would otherwise read as markup (emphasis, links, HTML, table
+/// pipes), except that a `backticked` run the spec writes becomes a code span. Newlines
+/// become `<br>` so the text stays inside a table cell.
+fn prose(s: &str, cell: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(open) = rest.find('`') {
+        let after = &rest[open + 1..];
+        match after.find('`') {
+            Some(close) if close > 0 && !after[..close].contains('\n') => {
+                out.push_str(&escape(&rest[..open]));
+                out.push_str(&code(&after[..close], cell));
+                rest = &after[close + 1..];
+            }
+            _ => break,
+        }
+    }
+    out.push_str(&escape(rest));
+    out
+}
+
+fn escape(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
     for (i, &c) in chars.iter().enumerate() {
@@ -74,7 +98,7 @@ fn text(s: &str) -> String {
 /// Prose that starts a block (a paragraph or list item body): also keeps a leading `#`,
 /// `-`, `+`, `=` or `1.` from turning into a heading or list.
 fn para(s: &str) -> String {
-    let t = text(s);
+    let t = prose(s, false);
     if t.starts_with(['#', '-', '+', '=']) {
         return format!("\\{t}");
     }
@@ -568,7 +592,7 @@ impl<'m> Cx<'m> {
             parts.push(format!("value {}", code(s, cell)));
         }
         if let Some(s) = &e.note {
-            parts.push(format!("note: {}", text(s)));
+            parts.push(format!("note: {}", prose(s, cell)));
         }
         parts.push(format!("*{}*", text(&e.confidence.tag)));
         parts.join(" · ")
@@ -628,7 +652,7 @@ impl<'m> Cx<'m> {
             .map(|a| {
                 let mut s = format!("{} ({}", code(&a.name, cell), text(&a.source));
                 if let Some(n) = &a.note {
-                    let _ = write!(s, ": {}", text(n));
+                    let _ = write!(s, ": {}", prose(n, cell));
                 }
                 s.push(')');
                 s
@@ -729,7 +753,12 @@ impl<'m> Cx<'m> {
         out.push_str("## Pages\n\n");
         let words: Vec<&TypeDef> = m.words().collect();
         for w in &words {
-            let _ = writeln!(out, "- {}: {}", self.word_link(w, Loc::Top), text(&w.doc));
+            let _ = writeln!(
+                out,
+                "- {}: {}",
+                self.word_link(w, Loc::Top),
+                prose(&w.doc, false)
+            );
         }
         out.push_str(
             "- [Shared types](types.md): the enums, flags, bitfields, nested structs and unions \
@@ -879,7 +908,7 @@ impl<'m> Cx<'m> {
                     text(&a.source)
                 );
                 if let Some(n) = &a.note {
-                    let _ = write!(opline, ": {}", text(n));
+                    let _ = write!(opline, ": {}", prose(n, false));
                 }
                 opline.push(')');
             }
