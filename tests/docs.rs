@@ -749,3 +749,72 @@ fn json_model() {
         .unwrap();
     assert!(!gx["arch"].as_array().unwrap().iter().any(|a| a == "sunda"));
 }
+
+/// GitHub's anchor for a heading line's text.
+fn anchor(heading: &str) -> String {
+    plain(heading)
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn links_resolve() {
+    let m = model();
+    let d = docs(&m);
+    let anchors: BTreeMap<&str, Vec<String>> = d
+        .iter()
+        .map(|(p, text)| {
+            let a = text
+                .lines()
+                .filter(|l| l.starts_with('#'))
+                .map(|l| anchor(l.trim_start_matches('#')))
+                .collect();
+            (p.as_str(), a)
+        })
+        .collect();
+    let mut checked = 0;
+    for (path, text) in &d {
+        let dir = Path::new(path).parent().unwrap();
+        for (i, _) in text.match_indices("](") {
+            let target = &text[i + 2..];
+            let target = &target[..target.find(')').unwrap()];
+            let (file, frag) = target.split_once('#').unwrap_or((target, ""));
+            let file = if file.is_empty() {
+                path.clone()
+            } else {
+                // Normalise `../` by hand: pages are at most one level deep.
+                let joined = dir.join(file);
+                let mut parts: Vec<&str> = Vec::new();
+                for c in joined.iter().map(|c| c.to_str().unwrap()) {
+                    if c == ".." {
+                        parts.pop();
+                    } else {
+                        parts.push(c);
+                    }
+                }
+                parts.join("/")
+            };
+            if file == "dmaspec.json" {
+                continue;
+            }
+            let heads = anchors
+                .get(file.as_str())
+                .unwrap_or_else(|| panic!("{path}: link to missing page {target}"));
+            if !frag.is_empty() {
+                assert!(
+                    heads.iter().any(|h| h == frag),
+                    "{path}: no anchor for {target}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100);
+}
