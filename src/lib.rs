@@ -7,8 +7,10 @@
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 
+pub mod dge;
 pub mod runtime;
 pub mod stream;
+pub mod views;
 
 /// The generated words and their types, named as in the spec.
 #[allow(non_camel_case_types, clippy::all)]

@@ -10,6 +10,7 @@ use dmaspec::Arch;
 
 use cli::decode::DecodeArgs;
 use cli::generate::GenArgs;
+use cli::validate::ValidateArgs;
 
 #[derive(Parser)]
 #[command(
@@ -50,6 +51,18 @@ enum Command {
         /// Input file; `-` or absent for stdin.
         input: Option<PathBuf>,
     },
+    /// Check every word of a stream against the spec's validity rules: one line per
+    /// violated rule; exit 1 if any word is invalid.
+    Validate {
+        /// Architecture: sunda, cayman, mariana, maverick.
+        #[arg(long, default_value = "cayman", value_parser = parse_arch)]
+        arch: Arch,
+        /// Input is hex text (whitespace and `#` comments ignored).
+        #[arg(long)]
+        hex: bool,
+        /// Input file; `-` or absent for stdin.
+        input: Option<PathBuf>,
+    },
 }
 
 fn parse_arch(s: &str) -> Result<Arch, String> {
@@ -74,6 +87,9 @@ fn main() -> ExitCode {
             json,
             input,
         }),
+        Command::Validate { arch, hex, input } => {
+            cli::validate::run(&ValidateArgs { arch, hex, input })
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

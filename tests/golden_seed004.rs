@@ -274,7 +274,8 @@ fn pseudo_dma_direct2d_indirect_request() {
     match w.src_start_addr {
         PSEUDO_ADDR8::addr_var(a) => {
             assert_eq!(a.marker, ADDR8_MARKER::VAR_ID);
-            assert_eq!(a.body, [0x02, 0, 0, 0, 0, 0, 0]);
+            // seed-000 §assign64bitAddr physical arm: immediate @+0, var-id low16 @+4, high @+6.
+            assert_eq!((a.immediate, a.var_id_lo, a.var_id_hi), (2, 0, 0));
         }
         other => panic!("src_start_addr: expected addr_var, got {other:?}"),
     }
@@ -290,7 +291,8 @@ fn pseudo_dma_direct2d_indirect_request() {
     match w.dst_start_addr {
         PSEUDO_ADDR8::addr_tbl_offs(a) => {
             assert_eq!(a.marker.raw(), 0x6C);
-            assert_eq!(a.body, [0x03, 0, 0, 0, 0x07, 0, 0]);
+            // seed-000 §assign64bitAddr DGE arm: RegId @+0 (marker 0x28), table-entry id @+4.
+            assert_eq!((a.offset, a.dge_table_entry_id, a.unknown_6), (3, 7, [0]));
         }
         other => panic!("dst_start_addr: expected addr_tbl_offs, got {other:?}"),
     }

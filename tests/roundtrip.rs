@@ -306,7 +306,7 @@ impl Visitor for Checker {
         }
     }
 
-    fn value(&mut self, field: &'static FieldMeta, offset: usize, value: Value) {
+    fn value(&mut self, field: &'static FieldMeta, offset: usize, value: Value<'_>) {
         self.values += 1;
         self.child(field, offset, None);
         // Every value lies inside one of the word's flattened leaves.

@@ -839,3 +839,182 @@ fn the_real_spec_loads() {
     let model = load_dir(&dir).unwrap_or_else(|e| panic!("{}", e.render()));
     assert!(model.words().count() >= 1, "spec/ declares no word");
 }
+
+// ---- ASCII strings, constants, value codecs, joined values --------------------------
+
+/// A 64-byte word around `fields` (which must cover bytes 1..64), bound to `W1`.
+fn word_with(fields: &str) -> String {
+    format!(
+        r#"[[struct]]
+name = "W"
+c_name = "W_STRUCT"
+size = 64
+opcode = "W1"
+doc = "A word."
+confidence = "HIGH"
+evidence = [{{ source = "src §1" }}]
+
+[[struct.field]]
+off = 0
+name = "opcode"
+type = "OPCODE"
+evidence = [{{ source = "src §1" }}]
+{fields}"#
+    )
+}
+
+const NAME_AND_REST: &str = r#"
+[[struct.field]]
+off = 1
+name = "queue"
+type = "ascii[31]"
+evidence = [{ source = "src §2" }]
+
+[[struct.field]]
+off = 32
+name = "len"
+type = "u16"
+const = 0x10
+codec = { zero_means = 65536 }
+evidence = [{ source = "src §2" }]
+
+[[struct.field]]
+off = 34
+name = "lo"
+type = "u16"
+evidence = [{ source = "src §2" }]
+
+[[struct.field]]
+off = 36
+name = "hi"
+type = "u16"
+evidence = [{ source = "src §2" }]
+
+[[struct.field]]
+off = 38
+size = 26
+name = "rest"
+unknown = true
+
+[[struct.join]]
+name = "size"
+parts = ["lo", "hi"]
+doc = "Split across two fields."
+evidence = [{ source = "src §3" }]
+"#;
+
+#[test]
+fn ascii_const_codec_and_join_load() {
+    let model = load(&word_with(NAME_AND_REST)).unwrap_or_else(|e| panic!("{}", e.render()));
+    let w = model.type_by_name("W").unwrap();
+    let dmaspec_codegen::model::TypeKind::Struct { fields, joins, .. } = &w.kind else {
+        panic!("W is a struct")
+    };
+    let queue = fields.iter().find(|f| f.name == "queue").unwrap();
+    assert_eq!(queue.ty, dmaspec_codegen::model::TypeRef::Ascii { len: 31 });
+    assert_eq!(queue.size, 31);
+    let len = fields.iter().find(|f| f.name == "len").unwrap();
+    assert_eq!(len.constant, Some(0x10));
+    assert_eq!(
+        len.codec,
+        Some(dmaspec_codegen::model::Codec::ZeroMeans(65536))
+    );
+    assert_eq!(
+        joins[0].parts,
+        [("lo".to_string(), 16), ("hi".to_string(), 16)]
+    );
+}
+
+#[test]
+fn constant_that_does_not_fit() {
+    let bad = word_with(&NAME_AND_REST.replace("const = 0x10", "const = 0x10000"));
+    only(
+        &bad,
+        26,
+        9,
+        "0x10000",
+        "constant 0x10000 does not fit `u16`",
+    );
+}
+
+#[test]
+fn constant_on_a_composite_field() {
+    let bad = word_with(&NAME_AND_REST.replace(
+        "type = \"ascii[31]\"\n",
+        "type = \"ascii[31]\"\nconst = 1\n",
+    ));
+    only(
+        &bad,
+        20,
+        9,
+        "1",
+        "`const` needs an integer, enum or flags field",
+    );
+}
+
+#[test]
+fn codec_whose_zero_is_ambiguous() {
+    let bad = word_with(&NAME_AND_REST.replace("zero_means = 65536", "zero_means = 7"));
+    only(
+        &bad,
+        27,
+        24,
+        "7",
+        "`zero_means = 7` must be a value `u16` cannot hold",
+    );
+}
+
+#[test]
+fn ascii_of_length_zero() {
+    let bad = word_with(&NAME_AND_REST.replace("ascii[31]", "ascii[0]"));
+    // The field's bytes are then undeclared too; the type error comes first.
+    check(
+        &errors(&bad)[0],
+        &bad,
+        19,
+        8,
+        "\"ascii[0]\"",
+        "an ASCII field is `ascii[N]` with N > 0",
+    );
+}
+
+#[test]
+fn join_of_a_missing_part() {
+    let bad =
+        word_with(&NAME_AND_REST.replace(r#"parts = ["lo", "hi"]"#, r#"parts = ["lo", "hj"]"#));
+    only(
+        &bad,
+        50,
+        16,
+        "\"hj\"",
+        "join part `hj` is not a field of this struct",
+    );
+}
+
+#[test]
+fn join_of_a_signed_part() {
+    let bad = word_with(&NAME_AND_REST.replacen(
+        "name = \"hi\"\ntype = \"u16\"",
+        "name = \"hi\"\ntype = \"i16\"",
+        1,
+    ));
+    only(
+        &bad,
+        50,
+        16,
+        "\"hi\"",
+        "join part `hi` must be an unsigned integer field",
+    );
+}
+
+#[test]
+fn join_named_like_a_field() {
+    let bad = word_with(&NAME_AND_REST.replace("name = \"size\"", "name = \"lo\""));
+    only(
+        &bad,
+        49,
+        8,
+        "\"lo\"",
+        "`lo` is already a field or join name",
+    );
+}

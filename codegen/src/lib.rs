@@ -16,9 +16,11 @@
 
 pub mod diagnostics;
 pub mod emit;
+pub mod klr;
 pub mod loader;
 pub mod model;
 mod raw;
+pub mod rules;
 
 use std::path::{Path, PathBuf};
 

@@ -13,6 +13,8 @@ use crate::diagnostics::{SourceFile, SpecError, SpecErrors};
 use crate::model::*;
 use crate::raw::*;
 
+mod klr;
+
 /// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
 pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
     let mut paths = Vec::new();
@@ -124,6 +126,8 @@ struct Scope {
     /// Pre-computed sizes of named types (0 until known).
     sizes: Vec<usize>,
     kinds: Vec<&'static str>,
+    /// The integer representation of enums, flags and bitfields.
+    reprs: Vec<Option<Int>>,
 }
 
 impl Loader {
@@ -171,6 +175,7 @@ impl Loader {
             types: HashMap::new(),
             sizes: Vec::new(),
             kinds: Vec::new(),
+            reprs: Vec::new(),
         };
         for (at, d) in &decls {
             let name = d.name();
@@ -202,8 +207,15 @@ impl Loader {
                 Decl::Union(r) => (*r.size.get_ref() as usize, "union"),
                 Decl::Struct(r) => (*r.size.get_ref() as usize, "struct"),
             };
+            let repr = match d {
+                Decl::Enum(r) => Int::parse(r.repr.get_ref()),
+                Decl::Flags(r) => Int::parse(r.repr.get_ref()),
+                Decl::Bitfield(r) => Int::parse(r.repr.get_ref()),
+                Decl::Union(_) | Decl::Struct(_) => None,
+            };
             scope.sizes.push(size);
             scope.kinds.push(kind);
+            scope.reprs.push(repr);
         }
 
         let mut types = Vec::new();
@@ -229,8 +241,14 @@ impl Loader {
             sources,
             archs,
             types,
+            rules: Default::default(),
+            klr: Default::default(),
         };
         self.check_words(&decls, &mut model);
+        let (rules, errors) = crate::rules::load::resolve(&raws, &model, &self.files);
+        self.errors.extend(errors);
+        model.rules = rules;
+        model.klr = self.klr(&raws, &scope);
         model
     }
 
@@ -538,12 +556,12 @@ impl Loader {
                 let ty = a.ty.as_ref().and_then(|t| self.type_ref(at, t, scope));
                 if let (Some(t), Some(span)) = (&ty, a.ty.as_ref().map(Spanned::span)) {
                     let size = size_in(t, scope);
-                    if size != primary_size {
+                    if size > primary_size && primary_size > 0 {
                         self.err(
                             at,
                             span,
                             format!(
-                                "alternative reading `{}` is {size} bytes but the field is \
+                                "alternative reading `{}` is {size} bytes but the field is only \
                                  {primary_size}",
                                 a.name.get_ref()
                             ),
@@ -653,6 +671,11 @@ impl Loader {
         let evidence = self.evidence(at, &f.evidence, &confidence, scope);
         let alternatives = self.alternatives(at, &f.alternatives, scope, size);
         check_ident(self, at, &f.name);
+        let constant = f
+            .constant
+            .as_ref()
+            .and_then(|c| self.constant(at, c, &ty, scope));
+        let codec = f.codec.as_ref().and_then(|c| self.codec(at, c, &ty));
         Field {
             name: f.name.get_ref().clone(),
             offset: *f.off.get_ref() as usize,
@@ -663,7 +686,155 @@ impl Loader {
             confidence,
             evidence,
             alternatives,
+            constant,
+            codec,
         }
+    }
+
+    /// A constant must sit on a scalar (integer, enum or flags) and fit it.
+    fn constant(&mut self, at: At, c: &Spanned<u64>, ty: &TypeRef, scope: &Scope) -> Option<u64> {
+        let value = *c.get_ref();
+        let int = match ty {
+            TypeRef::Int { int } => Some(*int),
+            TypeRef::Named { index, .. } if matches!(scope.kinds[*index], "enum" | "flags") => {
+                scope.reprs[*index]
+            }
+            _ => None,
+        };
+        let Some(int) = int else {
+            self.err(
+                at,
+                c.span(),
+                format!(
+                    "`const` needs an integer, enum or flags field; this one is `{}`",
+                    ty.spelling()
+                ),
+            );
+            return None;
+        };
+        if value > max_of(int) {
+            self.err(
+                at,
+                c.span(),
+                format!("constant {value:#x} does not fit `{}`", ty.spelling()),
+            );
+            return None;
+        }
+        Some(value)
+    }
+
+    fn codec(&mut self, at: At, c: &RawCodec, ty: &TypeRef) -> Option<Codec> {
+        let value = *c.zero_means.get_ref();
+        let TypeRef::Int { int } = ty else {
+            self.err(
+                at,
+                c.zero_means.span(),
+                format!(
+                    "`codec` needs an unsigned integer field; this one is `{}`",
+                    ty.spelling()
+                ),
+            );
+            return None;
+        };
+        if int.signed() || value <= max_of(*int) {
+            self.err(
+                at,
+                c.zero_means.span(),
+                format!(
+                    "`zero_means = {value}` must be a value `{}` cannot hold (above {:#x}); \
+                     otherwise 0 is ambiguous",
+                    int.rust(),
+                    max_of(*int)
+                ),
+            );
+            return None;
+        }
+        Some(Codec::ZeroMeans(value))
+    }
+
+    /// `[[struct.join]]`: parts must be unsigned integer fields of the struct, low first.
+    fn joins(
+        &mut self,
+        at: At,
+        raw: &[RawJoin],
+        fields: &[Field],
+        parent: &Confidence,
+        scope: &Scope,
+    ) -> Vec<Join> {
+        let mut out: Vec<Join> = Vec::new();
+        for j in raw {
+            check_ident(self, at, &j.name);
+            if fields.iter().any(|f| &f.name == j.name.get_ref())
+                || out.iter().any(|x| &x.name == j.name.get_ref())
+            {
+                self.err(
+                    at,
+                    j.name.span(),
+                    format!("`{}` is already a field or join name", j.name.get_ref()),
+                );
+            }
+            if j.parts.len() < 2 {
+                self.err(
+                    at,
+                    j.name.span(),
+                    format!("join `{}` needs at least two parts", j.name.get_ref()),
+                );
+            }
+            let mut parts = Vec::new();
+            let mut bits = 0;
+            for p in &j.parts {
+                match fields.iter().find(|f| &f.name == p.get_ref()) {
+                    Some(Field {
+                        ty: TypeRef::Int { int },
+                        ..
+                    }) if !int.signed() => {
+                        bits += int.bits();
+                        parts.push((p.get_ref().clone(), int.bits()));
+                    }
+                    Some(f) => self.err(
+                        at,
+                        p.span(),
+                        format!(
+                            "join part `{}` must be an unsigned integer field; it is `{}`",
+                            p.get_ref(),
+                            f.ty.spelling()
+                        ),
+                    ),
+                    None => self.err(
+                        at,
+                        p.span(),
+                        format!("join part `{}` is not a field of this struct", p.get_ref()),
+                    ),
+                }
+            }
+            if bits > 64 {
+                self.err(
+                    at,
+                    j.name.span(),
+                    format!("join `{}` spans {bits} bits; at most 64", j.name.get_ref()),
+                );
+            }
+            let confidence = match &j.confidence {
+                Some(t) => self.confidence(at, t, scope),
+                None => parent.clone(),
+            };
+            if j.evidence.is_empty() {
+                self.err(
+                    at,
+                    j.name.span(),
+                    format!("join `{}` has no evidence", j.name.get_ref()),
+                );
+            }
+            let evidence = self.evidence(at, &j.evidence, &confidence, scope);
+            out.push(Join {
+                name: j.name.get_ref().clone(),
+                parts,
+                doc: j.doc.clone(),
+                confidence,
+                evidence,
+            });
+        }
+        out
     }
 
     /// Byte-placed members must tile `0..size` exactly: no overlap, nothing past the end,
@@ -992,6 +1163,21 @@ impl Loader {
             }
             let ev = self.evidence(at, &b.evidence, &conf, scope);
             let alternatives = self.alternatives(at, &b.alternatives, scope, repr.size());
+            let constant = b.constant.as_ref().and_then(|c| {
+                let fits = bw >= 64 || *c.get_ref() < (1u64 << bw);
+                if !fits {
+                    self.err(
+                        at,
+                        c.span(),
+                        format!(
+                            "constant {:#x} does not fit the {bw}-bit sub-field `{}`",
+                            c.get_ref(),
+                            b.name.get_ref()
+                        ),
+                    );
+                }
+                fits.then_some(*c.get_ref())
+            });
             fields.push(BitField {
                 name: b.name.get_ref().clone(),
                 lsb,
@@ -1002,6 +1188,7 @@ impl Loader {
                 confidence: conf,
                 evidence: ev,
                 alternatives,
+                constant,
             });
         }
         if let Some(gap) = taken.iter().position(Option::is_none) {
@@ -1176,6 +1363,8 @@ impl Loader {
         }
         let mut fields = fields;
         fields.sort_by_key(|f| f.offset);
+        let joins = self.joins(at, &r.join, &fields, &confidence, scope);
+        let alternatives = self.alternatives(at, &r.alternatives, scope, size);
         let arch = match &r.arch {
             Some(_) => self.arch_list(at, &r.arch, scope),
             None => scope.archs.clone(),
@@ -1203,6 +1392,8 @@ impl Loader {
                 opcode,
                 arch,
                 follows: r.follows.as_ref().map(|f| f.get_ref().clone()),
+                joins,
+                alternatives,
             },
         )
     }
@@ -1388,6 +1579,15 @@ fn check_ident(l: &mut Loader, at: At, name: &Spanned<String>) {
 }
 
 fn parse_type(text: &str, scope: &Scope) -> Result<TypeRef, String> {
+    if let Some(len) = text
+        .strip_prefix("ascii[")
+        .and_then(|t| t.strip_suffix(']'))
+    {
+        return match len.trim().parse::<usize>() {
+            Ok(len) if len > 0 => Ok(TypeRef::Ascii { len }),
+            _ => Err(format!("`{text}`: an ASCII field is `ascii[N]` with N > 0")),
+        };
+    }
     if let Some(open) = text.rfind('[') {
         let Some(inner) = text[open + 1..].strip_suffix(']') else {
             return Err(format!("malformed array type `{text}` (expected `T[N]`)"));
@@ -1429,6 +1629,7 @@ fn size_in(t: &TypeRef, scope: &Scope) -> usize {
         TypeRef::Int { int } => int.size(),
         TypeRef::Named { index, .. } => scope.sizes[*index],
         TypeRef::Array { elem, len } => size_in(elem, scope) * len,
+        TypeRef::Ascii { len } => *len,
     }
 }
 

@@ -12,6 +12,10 @@ pub struct Model {
     pub archs: Vec<Arch>,
     /// Every named type, in spec order (files sorted by path, then declaration order).
     pub types: Vec<TypeDef>,
+    /// Validity rules, their constants and lookup tables (see [`crate::rules`]).
+    pub rules: crate::rules::RuleModel,
+    /// Seed 003's KLR→BIR data-movement leaves (see [`crate::klr`]).
+    pub klr: crate::klr::KlrModel,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -152,6 +156,10 @@ pub enum TypeRef {
         elem: Box<TypeRef>,
         len: usize,
     },
+    /// Fixed-length NUL-padded ASCII text (`ascii[32]`).
+    Ascii {
+        len: usize,
+    },
 }
 
 impl TypeRef {
@@ -161,6 +169,7 @@ impl TypeRef {
             TypeRef::Int { int } => int.rust().to_string(),
             TypeRef::Named { name, .. } => name.clone(),
             TypeRef::Array { elem, len } => format!("{}[{len}]", elem.spelling()),
+            TypeRef::Ascii { len } => format!("ascii[{len}]"),
         }
     }
 }
@@ -199,6 +208,28 @@ pub struct Field {
     pub confidence: Confidence,
     pub evidence: Vec<Evidence>,
     pub alternatives: Vec<Alternative>,
+    /// The value the encoder always writes here.
+    pub constant: Option<u64>,
+    pub codec: Option<Codec>,
+}
+
+/// How a stored value maps to the logical one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Codec {
+    /// Stored 0 means this value (`*_elem_size`: 0 means 65536).
+    ZeroMeans(u64),
+}
+
+/// One logical value stored in several fields of a struct, low part first.
+#[derive(Debug, Clone, Serialize)]
+pub struct Join {
+    pub name: String,
+    /// (field name, bit width), low part first.
+    pub parts: Vec<(String, u32)>,
+    pub doc: String,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
 }
 
 /// What a bitfield sub-field holds.
@@ -224,6 +255,7 @@ pub struct BitField {
     pub confidence: Confidence,
     pub evidence: Vec<Evidence>,
     pub alternatives: Vec<Alternative>,
+    pub constant: Option<u64>,
 }
 
 impl BitField {
@@ -299,6 +331,10 @@ pub enum TypeKind {
         /// Architectures that ship it; all when the spec does not restrict it.
         arch: Vec<String>,
         follows: Option<String>,
+        /// Logical values split across fields.
+        joins: Vec<Join>,
+        /// Whole-struct readings that disagree with this one (documented, not decoded).
+        alternatives: Vec<Alternative>,
     },
     Union {
         discriminator: Field,
@@ -355,6 +391,9 @@ pub struct Leaf<'m> {
     pub alternatives: &'m [Alternative],
     /// The union arm this leaf belongs to, if any (`src_start_addr.addr_var`).
     pub variant: Option<String>,
+    /// The value the encoder always writes here.
+    pub constant: Option<u64>,
+    pub codec: Option<Codec>,
 }
 
 impl Model {
@@ -371,6 +410,7 @@ impl Model {
             TypeRef::Int { int } => int.size(),
             TypeRef::Named { index, .. } => self.types[*index].size,
             TypeRef::Array { elem, len } => self.size_of(elem) * len,
+            TypeRef::Ascii { len } => *len,
         }
     }
 
@@ -427,9 +467,12 @@ impl Model {
             evidence: &f.evidence,
             alternatives: &f.alternatives,
             variant: variant.map(str::to_string),
+            constant: f.constant,
+            codec: f.codec,
         };
         match ty {
             TypeRef::Int { int } => out.push(leaf(path, int.size(), None, int.rust().into())),
+            TypeRef::Ascii { len } => out.push(leaf(path, *len, None, ty.spelling())),
             TypeRef::Array { elem, len } => {
                 if f.role != Role::Data || matches!(**elem, TypeRef::Int { .. }) {
                     out.push(leaf(path, self.size_of(ty), None, ty.spelling()));
@@ -464,6 +507,8 @@ impl Model {
                                 evidence: &b.evidence,
                                 alternatives: &b.alternatives,
                                 variant: variant.map(str::to_string),
+                                constant: b.constant,
+                                codec: None,
                             });
                         }
                     }

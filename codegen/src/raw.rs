@@ -27,6 +27,14 @@ pub struct RawFile {
     pub structs: Vec<RawStruct>,
     #[serde(default)]
     pub union: Vec<RawUnion>,
+    /// Named constants rules may use (`POOLING_NUM_CHANNELS`).
+    #[serde(default)]
+    pub constant: Vec<crate::rules::RawConstant>,
+    /// Lookup tables rules may call (`dtype_size(x)`).
+    #[serde(default)]
+    pub table: Vec<crate::rules::RawTable>,
+    /// Seed 003's KLR→BIR leaves: klr enums, tables, layouts, leaves (see `crate::klr`).
+    pub klr: Option<crate::klr::raw::RawKlr>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -133,6 +141,32 @@ pub struct RawField {
     pub unknown: bool,
     #[serde(default)]
     pub alternatives: Vec<RawAlternative>,
+    /// A value the encoder always writes (`inst_word_len = 0x10`); decode reports a word
+    /// that differs instead of failing.
+    #[serde(rename = "const")]
+    pub constant: Option<Spanned<u64>>,
+    /// How the stored value maps to the logical one.
+    pub codec: Option<RawCodec>,
+}
+
+/// Value codecs for fields whose stored value is not the logical value.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCodec {
+    /// Stored 0 means this value (the element-span rule: 0 means 65536).
+    pub zero_means: Spanned<u64>,
+}
+
+/// One logical value stored in several fields, low part first
+/// (`parts = ["entry_size_lo", "entry_size_hi"]`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawJoin {
+    pub name: Spanned<String>,
+    pub parts: Vec<Spanned<String>>,
+    pub doc: String,
+    pub confidence: Option<Spanned<String>>,
+    pub evidence: Vec<RawEvidence>,
 }
 
 /// A sub-field of a bitfield container, placed by bit range (`"3"` or `"0..2"`, inclusive,
@@ -154,6 +188,8 @@ pub struct RawBits {
     pub unknown: bool,
     #[serde(default)]
     pub alternatives: Vec<RawAlternative>,
+    #[serde(rename = "const")]
+    pub constant: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -224,6 +260,9 @@ pub struct RawBitfield {
     pub confidence: Spanned<String>,
     pub evidence: Vec<RawEvidence>,
     pub fields: Vec<RawBits>,
+    /// Validity rules over the sub-fields (`[[bitfield.rule]]`).
+    #[serde(default)]
+    pub rule: Vec<crate::rules::RawRule>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -244,6 +283,15 @@ pub struct RawStruct {
     pub evidence: Vec<RawEvidence>,
     #[serde(default)]
     pub field: Vec<RawField>,
+    /// Logical values split across fields.
+    #[serde(default)]
+    pub join: Vec<RawJoin>,
+    /// Whole-word readings other sources give that disagree with this one (no decoding).
+    #[serde(default)]
+    pub alternatives: Vec<RawAlternative>,
+    /// Validity rules over the fields (`[[struct.rule]]`).
+    #[serde(default)]
+    pub rule: Vec<crate::rules::RawRule>,
 }
 
 #[derive(Debug, Deserialize)]

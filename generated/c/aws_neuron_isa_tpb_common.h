@@ -110,7 +110,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DGE_OPCODE) == 1, "NEURON_ISA_TPB_DG
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §6.4; supp-field-tables §4 Table 4.5. Spec: types/dma_common.toml:38.
+ * Evidence: seed-004 §6.4; supp-field-tables §4 Table 4.5. Spec: types/dma_common.toml:94.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_DGE_COMPUTE_OP : uint8_t {
@@ -138,7 +138,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DGE_COMPUTE_OP) == 1, "NEURON_ISA_TP
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §6.5; supp-field-tables §4 Table 4.4b. Spec: types/dma_common.toml:53.
+ * Evidence: seed-004 §6.5; supp-field-tables §4 Table 4.4b. Spec: types/dma_common.toml:109.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_DTYPE : uint8_t {
@@ -173,8 +173,8 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DTYPE) == 1, "NEURON_ISA_TPB_DTYPE i
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §5.1; supp-field-tables §5 Table 5a; supp-dge-microop §1.3. Spec:
- * types/dma_common.toml:79.
+ * Evidence: seed-004 §5.1; supp-field-tables §5 Table 5a; supp-dge-microop §1.3; seed-000
+ * §assign64bitAddr. Spec: types/dma_common.toml:135.
  */
 typedef uint8_t NEURON_ISA_TPB_ADDR8_MARKER;
 /** No bit set. */
@@ -190,7 +190,11 @@ typedef uint8_t NEURON_ISA_TPB_ADDR8_MARKER;
 #define NEURON_ISA_TPB_ADDR8_MARKER_VAR_ID 0x10u
 /** Bit 5: Address from the DGE address table. */
 #define NEURON_ISA_TPB_ADDR8_MARKER_ADDR_TBL 0x20u
-/** Bit 6: Shape (num/step) comes from a register; num_elem must be 0. */
+/**
+ * Bit 6: Shape (num/step) comes from a register; num_elem must be 0. Seed 000 reads this bit as the
+ * move/transpose flag (conflict of meaning; the DGE transpose is the path that loads the shape
+ * register with MoveShape 0xB2).
+ */
 #define NEURON_ISA_TPB_ADDR8_MARKER_SHAPE_REG 0x40u
 /** Bit 7: Address from a register. */
 #define NEURON_ISA_TPB_ADDR8_MARKER_ADDR_REG 0x80u
@@ -224,7 +228,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_CONFIGS) == 1, "NEURON_ISA_TPB_D
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §6.3; supp-field-tables §4 Table 4.3. Spec: types/dma_common.toml:22.
+ * Evidence: seed-004 §6.3; supp-field-tables §4 Table 4.3. Spec: types/dma_common.toml:33.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_BOUND_CHECK_REG {
     /**
@@ -304,7 +308,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_immediate, marker) == 7
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §8; supp-field-tables §5. Spec: types/dma_common.toml:100.
+ * Evidence: seed-004 §8; supp-field-tables §5. Spec: types/dma_common.toml:157.
  */
 typedef union __attribute__((packed)) NEURON_ISA_TPB_ADDR8 {
     NEURON_ISA_TPB_ADDR8_addr_reg addr_reg;
@@ -464,7 +468,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_INDIRECT_FLAGS) == 1, "NEURON_IS
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §4 Table 4.13. Spec: types/header.toml:55.
+ * Evidence: supp-field-tables §4 Table 4.13. Spec: types/header.toml:56.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_WAIT_MODE : uint8_t {
@@ -487,7 +491,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_WAIT_MODE) == 1, "NEURON_ISA_TPB_WAI
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §4 Table 4.14. Spec: types/header.toml:69.
+ * Evidence: supp-field-tables §4 Table 4.14. Spec: types/header.toml:70.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_UPDATE_MODE : uint8_t {
@@ -513,13 +517,19 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_UPDATE_MODE) == 1, "NEURON_ISA_TPB_U
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §1; supp-field-tables §4 Table 4.0. Spec: types/opcode.toml:5.
+ * Evidence: seed-004 §1; supp-field-tables §4 Table 4.0; seed-000 §At a glance; supp-gather-scatter
+ * §0. Spec: types/opcode.toml:5.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_OPCODE : uint8_t {
 #else
 enum NEURON_ISA_TPB_OPCODE {
 #endif
+    /**
+     * MoveShape: the DGE-transpose shape-register descriptor (seed 000 generateMoveShape
+     * @0x1213d00); the name is the encoder's, the sources give no enumerator
+     */
+    NEURON_ISA_TPB_OPCODE_MOVE_SHAPE = 0xb2,
     /** DIRECT2D (2-D copy), real HW */
     NEURON_ISA_TPB_OPCODE_DMAMEMCPY = 0xb8,
     /**
@@ -532,12 +542,42 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_DMA_INDIRECT = 0xbb,
     /** DIRECT2D_XPOSE (xbar transpose), real HW (only on cayman, mariana, maverick) */
     NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE = 0xbd,
+    /**
+     * DMATrigger: fire a DMA queue by name (seed 000 visitInstDMATrigger,
+     * NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT)
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER = 0xc1,
+    /**
+     * ResetQueueInstance: re-arm a DMA queue by name (seed 000 visitInstResetQueueInstance,
+     * NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT)
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM = 0xc2,
     /** pseudo: memcpy whose whole access pattern is computed at run time */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND = 0xc4,
+    /**
+     * IndirectSaveAccumulate: embedding-update scatter (seed 000 visitInstIndirectSaveAccumulate);
+     * the name is the encoder's, the sources give no enumerator
+     */
+    NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE = 0xca,
+    /**
+     * SwitchQueueInstance: re-point a DMA queue at another instance (seed 000
+     * visitInstSwitchQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT)
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET = 0xcf,
     /** the compiler's DGE pseudo; dge_op picks the real word */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D = 0xd4,
+    /**
+     * IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave
+     * form A); the name is ours, the sources give no enumerator
+     */
+    NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK = 0xd6,
     /** pseudo extension; meaning is positional (the word it follows) */
     NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION = 0xda,
+    /**
+     * IndirectCopy (S4D4_IC): the TRN1 prototype tensor-indirect copy (supp-gather-scatter
+     * OPCODE_INDIRECT_COPY; seed 000 visitInstIndirectCopy)
+     */
+    NEURON_ISA_TPB_OPCODE_INDIRECT_COPY = 0xe7,
     /** GATHER_XPOSE (gather + xbar transpose), real HW (only on cayman, mariana, maverick) */
     NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE = 0xf1,
 };
@@ -591,7 +631,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_HEADER, debug_hint) == 3, "NEURON_
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §8; supp-field-tables §4 Table 4.2. Spec: types/header.toml:84.
+ * Evidence: seed-004 §8; supp-field-tables §4 Table 4.2. Spec: types/header.toml:85.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_EVENTS {
     /** Offset 0, 1 byte. Confidence: HIGH/OBSERVED (confirmed). */
@@ -619,23 +659,37 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EVENTS, semaphore_value) == 4, "NE
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var {
     /**
-     * Offset 0, 7 bytes. Unknown: no source gives a meaning; kept raw. addr_var (neff variable id +
-     * immediate offset): no byte layout in the sources. Confidence: HIGH/OBSERVED (confirmed).
+     * Offset 0, 4 bytes. The address immediate (v26): the offset within the variable. Confidence:
+     * CONFIRMED (confirmed).
      */
-    uint8_t body[7];
+    uint32_t immediate;
+    /**
+     * Offset 4, 2 bytes. Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16).
+     * With var_id_hi it is one 24-bit id. Confidence: CONFIRMED (confirmed).
+     */
+    uint16_t var_id_lo;
+    /** Offset 6, 1 byte. Physical variable id, bits 16..23. Confidence: CONFIRMED (confirmed). */
+    uint8_t var_id_hi;
     /**
      * Offset 7, 1 byte. Addressing form (mask 0xFC). Confidence: HIGH/OBSERVED (confirmed).
      *
      * Alternative reading `address_mode` (uint8_t): Seed 000's address-mode byte: 0x10 = 16-bit
      * physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE);
      * | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example
-     * is 0x6C = 0x28|0x04|0x40. Disagrees with the marker bits, sharpest at bit 6 (move/transpose
-     * here, SHAPE_REG elsewhere) (README conflict #3). [CONFIRMED]
+     * is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair =
+     * OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28,
+     * offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit
+     * 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of
+     * assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a
+     * register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so
+     * both describe the same writes (README conflict #3). [CONFIRMED]
      */
     NEURON_ISA_TPB_ADDR8_MARKER marker;
 } NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var) == 8, "NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var is 8 bytes");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var, body) == 0, "NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var.body is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var, immediate) == 0, "NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var.immediate is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var, var_id_lo) == 4, "NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var.var_id_lo is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var, var_id_hi) == 6, "NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var.var_id_hi is at offset 6");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var, marker) == 7, "NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var.marker is at offset 7");
 
 /**
@@ -654,8 +708,13 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_reg {
      * Alternative reading `address_mode` (uint8_t): Seed 000's address-mode byte: 0x10 = 16-bit
      * physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE);
      * | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example
-     * is 0x6C = 0x28|0x04|0x40. Disagrees with the marker bits, sharpest at bit 6 (move/transpose
-     * here, SHAPE_REG elsewhere) (README conflict #3). [CONFIRMED]
+     * is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair =
+     * OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28,
+     * offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit
+     * 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of
+     * assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a
+     * register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so
+     * both describe the same writes (README conflict #3). [CONFIRMED]
      */
     NEURON_ISA_TPB_ADDR8_MARKER marker;
 } NEURON_ISA_TPB_PSEUDO_ADDR8_addr_reg;
@@ -670,23 +729,43 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_reg, marker) == 
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs {
     /**
-     * Offset 0, 7 bytes. Unknown: no source gives a meaning; kept raw. addr_tbl_offs: no byte
-     * layout in the sources. Confidence: HIGH/OBSERVED (confirmed).
+     * Offset 0, 4 bytes. Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker
+     * 0x28, AP mode REGISTER), the RegId of the offset register ("DGE's RegisterAP must be offset
+     * register"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair.
+     * Confidence: CONFIRMED (confirmed).
      */
-    uint8_t body[7];
+    uint32_t offset;
+    /**
+     * Offset 4, 2 bytes. DGE table-entry id (*(memloc+142)); "DGE table entry ID too large" when it
+     * does not fit. Confidence: CONFIRMED (confirmed).
+     */
+    uint16_t dge_table_entry_id;
+    /**
+     * Offset 6, 1 byte. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of
+     * assign64bitAddr (zero from the bundle's blanket zeroing); no source names it. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    uint8_t unknown_6[1];
     /**
      * Offset 7, 1 byte. Addressing form (mask 0xFC). Confidence: HIGH/OBSERVED (confirmed).
      *
      * Alternative reading `address_mode` (uint8_t): Seed 000's address-mode byte: 0x10 = 16-bit
      * physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE);
      * | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example
-     * is 0x6C = 0x28|0x04|0x40. Disagrees with the marker bits, sharpest at bit 6 (move/transpose
-     * here, SHAPE_REG elsewhere) (README conflict #3). [CONFIRMED]
+     * is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair =
+     * OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28,
+     * offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit
+     * 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of
+     * assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a
+     * register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so
+     * both describe the same writes (README conflict #3). [CONFIRMED]
      */
     NEURON_ISA_TPB_ADDR8_MARKER marker;
 } NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs) == 8, "NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs is 8 bytes");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs, body) == 0, "NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs.body is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs, offset) == 0, "NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs.offset is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs, dge_table_entry_id) == 4, "NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs.dge_table_entry_id is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs, unknown_6) == 6, "NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs.unknown_6 is at offset 6");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs, marker) == 7, "NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs.marker is at offset 7");
 
 /**
@@ -706,8 +785,13 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_immediat
      * Alternative reading `address_mode` (uint8_t): Seed 000's address-mode byte: 0x10 = 16-bit
      * physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE);
      * | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example
-     * is 0x6C = 0x28|0x04|0x40. Disagrees with the marker bits, sharpest at bit 6 (move/transpose
-     * here, SHAPE_REG elsewhere) (README conflict #3). [CONFIRMED]
+     * is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair =
+     * OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28,
+     * offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit
+     * 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of
+     * assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a
+     * register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so
+     * both describe the same writes (README conflict #3). [CONFIRMED]
      */
     NEURON_ISA_TPB_ADDR8_MARKER marker;
 } NEURON_ISA_TPB_PSEUDO_ADDR8_addr_immediate;
@@ -718,9 +802,13 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_immediate, marke
 /**
  * PSEUDO_ADDR8 (8 bytes): 8-byte pseudo address: an ADDR8 whose marker may also set VAR_ID (0x10),
  * selecting the addr_var arm (a neff variable id + immediate offset, resolved by the runtime at
- * model load). The sources also name an addr_unknown member but give no marker that selects it, and
- * give no byte layout for any arm, so the low seven bytes of every arm are kept raw. Arms are tried
- * in order: addr_var, addr_reg, addr_tbl_offs, then addr_immediate.
+ * model load). The sources also name an addr_unknown member but give no marker that selects it.
+ * Seed 004 gives no byte layout for any arm; seed 000's writer (assign64bitAddr) gives the layouts
+ * of the two arms the compiler emits: physical var-id (marker 0x10: immediate at +0, var-id low 16
+ * bits at +4, var-id high byte at +6) and DGE table (marker 0x20 / 0x28: immediate or
+ * offset-register RegId at +0, DGE table-entry id at +4). The addr_reg and addr_immediate arms,
+ * which the compiler never writes, stay raw. Arms are tried in order: addr_var, addr_reg,
+ * addr_tbl_offs, then addr_immediate.
  *
  * Every arm holds the discriminator `marker` (NEURON_ISA_TPB_ADDR8_MARKER) at offset 7; read it
  * through any arm. Arms, tried in this order (the first match wins): `addr_var` when `(marker &

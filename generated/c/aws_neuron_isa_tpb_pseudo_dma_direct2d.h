@@ -63,6 +63,11 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT
     /**
      * Offset 24, 8 bytes. 2-D signed source strides, in elements. Confidence: HIGH/OBSERVED
      * (confirmed).
+     *
+     * Alternative reading `src_step_bytes` (int32_t[2]): Seed 000: the compiler writes
+     * getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed
+     * 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also
+     * bytes). Same bytes, different unit. [CONFIRMED]
      */
     int32_t src_step_elem[2];
     /**
@@ -101,6 +106,11 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT
     /**
      * Offset 48, 8 bytes. 2-D signed destination strides, in elements. Confidence: HIGH/OBSERVED
      * (confirmed).
+     *
+     * Alternative reading `dst_step_bytes` (int32_t[2]): Seed 000: the compiler writes
+     * getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed
+     * 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also
+     * bytes). Same bytes, different unit. [CONFIRMED]
      */
     int32_t dst_step_elem[2];
     /** Offset 56, 4 bytes. 2-D destination shape. Confidence: HIGH/OBSERVED (confirmed). */

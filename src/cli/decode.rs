@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use dmaspec::Arch;
+use dmaspec::runtime::meta::constant_mismatches;
 use dmaspec::stream::{Decoded, Decoder, WORD_SIZE};
 use serde_json::{Map, Value as Json, json};
 
@@ -40,20 +41,38 @@ pub fn instruction_json(
             }
             let mut v = JsonFields::new(bytes);
             word.visit(&mut v, arch);
-            let (fields, alternatives) = v.finish();
+            let (fields, alternatives, joined) = v.finish();
             obj.insert("fields".into(), fields);
             if !alternatives.is_empty() {
                 obj.insert("alternatives".into(), Json::Object(alternatives));
             }
+            if !joined.is_empty() {
+                obj.insert("joined".into(), Json::Object(joined));
+            }
+            let mismatches: Vec<Json> = constant_mismatches(bytes, word.meta().leaves)
+                .map(|(leaf, expected, found)| {
+                    json!({ "field": leaf.path, "expected": expected, "found": found })
+                })
+                .collect();
+            if !mismatches.is_empty() {
+                obj.insert("constant_mismatches".into(), Json::Array(mismatches));
+            }
+            obj.insert(
+                "violations".into(),
+                super::validate::violations_json(&word.check(arch)),
+            );
         }
         Decoded::UnknownOpcode => {
             obj.insert("struct".into(), Json::Null);
             obj.insert("raw_hex".into(), json!(hex_string(bytes)));
+            // Not decoded, so not validated (`dmaspec validate` counts it as invalid).
+            obj.insert("violations".into(), Json::Null);
         }
         Decoded::Orphan { name, follows } => {
             obj.insert("struct".into(), Json::Null);
             obj.insert("raw_hex".into(), json!(hex_string(bytes)));
             obj.insert("error".into(), json!(orphan_message(name, follows)));
+            obj.insert("violations".into(), Json::Null);
         }
     }
     Json::Object(obj)
@@ -80,9 +99,10 @@ fn table_text(
             word.visit(&mut rows, arch);
             let ext = extends.map_or(String::new(), |i| format!("  (extension of #{i})"));
             format!(
-                "{head}  {}{ext}\n{}",
+                "{head}  {}{ext}\n{}{}",
                 word.meta().name,
-                table::render(&rows.rows)
+                table::render(&rows.rows),
+                super::validate::table_lines(&word.check(arch), arch)
             )
         }
         Decoded::UnknownOpcode => format!(

@@ -1,9 +1,12 @@
 //! `decode --json`: each word as a JSON object mirroring the struct, built by a visitor.
 
-use dmaspec::runtime::meta::FieldMeta;
+use dmaspec::runtime::meta::{FieldMeta, JoinMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use serde_json::{Map, Value as Json, json};
 
+use dmaspec::runtime::text::canonical_text;
+
+use super::hex_string;
 use super::path::PathStack;
 
 /// Builds the `fields` object of one instruction, and its `alternatives`.
@@ -14,6 +17,7 @@ pub struct JsonFields<'w> {
     stack: Vec<(&'static str, Json)>,
     path: PathStack,
     alternatives: Map<String, Json>,
+    joined: Map<String, Json>,
 }
 
 impl<'w> JsonFields<'w> {
@@ -23,6 +27,7 @@ impl<'w> JsonFields<'w> {
             stack: vec![("", Json::Object(Map::new()))],
             path: PathStack::default(),
             alternatives: Map::new(),
+            joined: Map::new(),
         }
     }
 
@@ -47,10 +52,10 @@ impl<'w> JsonFields<'w> {
         self.alternatives.insert(path, Json::Array(alts));
     }
 
-    /// (fields, alternatives keyed by field path)
-    pub fn finish(mut self) -> (Json, Map<String, Json>) {
+    /// (fields, alternatives keyed by field path, joined values keyed by path)
+    pub fn finish(mut self) -> (Json, Map<String, Json>, Map<String, Json>) {
         let fields = self.stack.pop().map_or(Json::Null, |(_, v)| v);
-        (fields, self.alternatives)
+        (fields, self.alternatives, self.joined)
     }
 
     fn insert(&mut self, key: &'static str, v: Json) {
@@ -74,6 +79,14 @@ pub fn leaf_json(v: Value) -> Json {
             let names: Vec<&str> = v.flag_names().collect();
             json!({ "raw": raw, "flags": names })
         }
+        // Text + NUL padding reads as a string; anything else keeps every byte.
+        Value::Text(bytes) => match canonical_text(bytes) {
+            Some(text) => json!(text),
+            None => json!({
+                "text": String::from_utf8_lossy(bytes.split(|&b| b == 0).next().unwrap_or(&[])),
+                "raw_hex": hex_string(bytes),
+            }),
+        },
     }
 }
 
@@ -83,6 +96,7 @@ pub fn raw_bits(v: Value) -> u64 {
         Value::Unsigned(u) => u,
         Value::Signed(i) => i as u64,
         Value::Enum { raw, .. } | Value::Flags { raw, .. } => raw,
+        Value::Text(bytes) => le_value(bytes, 0, bytes.len()),
     }
 }
 
@@ -116,9 +130,16 @@ impl Visitor for JsonFields<'_> {
         }
     }
 
-    fn value(&mut self, field: &'static FieldMeta, _offset: usize, value: Value) {
+    fn value(&mut self, field: &'static FieldMeta, _offset: usize, value: Value<'_>) {
         let path = self.path.leaf(field.name);
         self.alternatives_of(path, field, raw_bits(value));
         self.insert(field.name, leaf_json(value));
+    }
+
+    fn joined(&mut self, join: &'static JoinMeta, _offset: usize, value: u64) {
+        let path = self.path.leaf(join.name);
+        let parts: Vec<&str> = join.parts.iter().map(|p| p.0).collect();
+        self.joined
+            .insert(path, json!({ "value": value, "parts": parts }));
     }
 }

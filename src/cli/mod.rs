@@ -6,6 +6,7 @@ pub mod input;
 pub mod json;
 pub mod path;
 pub mod table;
+pub mod validate;
 
 use std::fmt;
 
@@ -19,6 +20,8 @@ pub enum CliError {
     Spec(SpecErrors),
     /// `gen --check`: the listed files would change.
     Stale(String),
+    /// `validate`: some words break rules (the summary; the lines went to stdout).
+    Invalid(String),
 }
 
 impl fmt::Display for CliError {
@@ -27,6 +30,7 @@ impl fmt::Display for CliError {
             CliError::Input(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Spec(e) => write!(f, "{}", e.render()),
+            CliError::Invalid(summary) => write!(f, "{summary}"),
             CliError::Stale(list) => write!(
                 f,
                 "generated files are stale; run `dmaspec gen` and commit them:\n{list}"

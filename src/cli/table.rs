@@ -2,9 +2,12 @@
 
 use std::fmt::Write as _;
 
-use dmaspec::runtime::meta::{FieldMeta, Role};
+use dmaspec::runtime::meta::{FieldMeta, JoinMeta, Role};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 
+use dmaspec::runtime::text::canonical_text;
+
+use super::hex_string;
 use super::path::PathStack;
 
 /// Collects the rows of one word's table.
@@ -33,6 +36,10 @@ fn value_text(v: Value) -> (String, String) {
             }
             (format!("{raw:#04x}"), names.join("|"))
         }
+        Value::Text(bytes) => match canonical_text(bytes) {
+            Some(text) => (format!("{text:?}"), "text".to_string()),
+            None => (hex_string(bytes), "text, not NUL-padded ASCII".to_string()),
+        },
     }
 }
 
@@ -63,7 +70,7 @@ impl Visitor for TableRows {
         }
     }
 
-    fn value(&mut self, field: &'static FieldMeta, offset: usize, value: Value) {
+    fn value(&mut self, field: &'static FieldMeta, offset: usize, value: Value<'_>) {
         if let (Some((_, _, _, bytes)), Value::Unsigned(b)) = (self.raw.as_mut(), value) {
             bytes.push(b as u8);
             return;
@@ -77,7 +84,18 @@ impl Visitor for TableRows {
                 let _ = write!(at, " b{lsb}..{}", lsb + width - 1);
             }
         }
-        let (val, mut meaning) = value_text(value);
+        let (mut val, mut meaning) = value_text(value);
+        let raw = super::json::raw_bits(value);
+        if let Some(codec) = field.codec
+            && codec.decode(raw) != raw
+        {
+            val = format!("{val} (= {})", codec.decode(raw));
+        }
+        match field.constant {
+            Some(c) if c == raw => meaning = join(&meaning, "constant"),
+            Some(c) => meaning = join(&meaning, &format!("CONSTANT MISMATCH: expected {c:#x}")),
+            None => {}
+        }
         match field.role {
             Role::Data => {}
             Role::Reserved => meaning = join(&meaning, "reserved"),
@@ -88,6 +106,17 @@ impl Visitor for TableRows {
         }
         self.rows
             .push([at, path, val, meaning, confidence_text(field)]);
+    }
+
+    fn joined(&mut self, join: &'static JoinMeta, offset: usize, value: u64) {
+        let parts: Vec<&str> = join.parts.iter().map(|p| p.0).collect();
+        self.rows.push([
+            format!("+{offset:#04x}"),
+            self.path.leaf(join.name),
+            format!("{value} ({value:#x})"),
+            format!("joined from {}", parts.join(" + ")),
+            join.confidence.tag.to_string(),
+        ]);
     }
 }
 

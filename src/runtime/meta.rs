@@ -66,6 +66,38 @@ pub struct FieldMeta {
     pub confidence: Confidence,
     pub evidence: &'static [Evidence],
     pub alternatives: &'static [Alternative],
+    /// The value the encoder always writes here; decode reports a word that differs.
+    pub constant: Option<u64>,
+    /// How the stored value maps to the logical one.
+    pub codec: Option<Codec>,
+}
+
+/// How a stored value maps to the logical one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Codec {
+    /// Stored 0 means this value (`*_elem_size`: 0 means 65536).
+    ZeroMeans(u64),
+}
+
+impl Codec {
+    /// The logical value of a stored one.
+    pub const fn decode(self, stored: u64) -> u64 {
+        match self {
+            Codec::ZeroMeans(v) if stored == 0 => v,
+            Codec::ZeroMeans(_) => stored,
+        }
+    }
+}
+
+/// One logical value stored in several fields, low part first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JoinMeta {
+    pub name: &'static str,
+    /// (field name, bit width), low part first.
+    pub parts: &'static [(&'static str, u32)],
+    pub doc: &'static str,
+    pub confidence: Confidence,
+    pub evidence: &'static [Evidence],
 }
 
 /// A field flattened to its place in a word: what a byte table shows.
@@ -97,4 +129,34 @@ pub struct EnumeratorMeta {
     pub value: u64,
     pub c_name: &'static str,
     pub aliases: &'static [&'static str],
+}
+
+impl LeafMeta {
+    /// The leaf's stored bits in `word`, little-endian, shifted down for a bit range.
+    pub fn raw(&self, word: &[u8; 64]) -> u64 {
+        let end = (self.offset + self.size.min(8)).min(word.len());
+        let start = self.offset.min(end);
+        let v = word[start..end]
+            .iter()
+            .rev()
+            .fold(0u64, |acc, b| acc << 8 | u64::from(*b));
+        match self.bits {
+            Some((lsb, width)) if width < 64 => (v >> lsb) & ((1u64 << width) - 1),
+            Some((lsb, _)) => v >> lsb,
+            None => v,
+        }
+    }
+}
+
+/// The leaves of `leaves` whose constant differs in `word`: (leaf, expected, found).
+/// (Constants live outside union arms; the loader does not allow them inside one.)
+pub fn constant_mismatches<'a>(
+    word: &'a [u8; 64],
+    leaves: &'static [LeafMeta],
+) -> impl Iterator<Item = (&'static LeafMeta, u64, u64)> + 'a {
+    leaves.iter().filter_map(move |l| {
+        let expected = l.field.constant?;
+        let found = l.raw(word);
+        (found != expected).then_some((l, expected, found))
+    })
 }

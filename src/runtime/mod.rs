@@ -3,6 +3,8 @@
 //! their own words with `dmaspec-codegen` point the generator at this module.
 
 pub mod meta;
+pub mod rules;
+pub mod text;
 pub mod visit;
 pub mod wire;
 

@@ -1,7 +1,7 @@
 //! Walking a decoded word field by field, for printers and serialisers. The walk needs no
 //! allocation, so it works in `no_std`.
 
-use super::meta::{FieldMeta, FlagMeta};
+use super::meta::{FieldMeta, FlagMeta, JoinMeta};
 
 /// What kind of composite a field opens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,7 +15,7 @@ pub enum Group {
 
 /// A leaf value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Value {
+pub enum Value<'a> {
     Unsigned(u64),
     Signed(i64),
     /// `name` is `None` when the value is not an enumerator (in the chosen architecture).
@@ -27,9 +27,11 @@ pub enum Value {
         raw: u64,
         bits: &'static [FlagMeta],
     },
+    /// A fixed-length NUL-padded ASCII field, all its bytes.
+    Text(&'a [u8]),
 }
 
-impl Value {
+impl Value<'_> {
     /// The names of the set bits of a flag value, in bit order.
     pub fn flag_names(&self) -> impl Iterator<Item = &'static str> {
         let (raw, bits): (u64, &'static [FlagMeta]) = match *self {
@@ -54,5 +56,10 @@ impl Value {
 pub trait Visitor {
     fn enter(&mut self, field: &'static FieldMeta, offset: usize, group: Group);
     fn leave(&mut self, group: Group);
-    fn value(&mut self, field: &'static FieldMeta, offset: usize, value: Value);
+    fn value(&mut self, field: &'static FieldMeta, offset: usize, value: Value<'_>);
+    /// A logical value stored across several fields (those are visited too); `offset` is
+    /// the struct's. Ignored unless a visitor wants it.
+    fn joined(&mut self, join: &'static JoinMeta, offset: usize, value: u64) {
+        let _ = (join, offset, value);
+    }
 }

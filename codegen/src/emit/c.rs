@@ -20,6 +20,9 @@ use std::fmt::Write as _;
 
 use crate::model::*;
 
+#[path = "c_rules.rs"]
+mod validators;
+
 /// Directory under `generated/`.
 pub const DIR: &str = "c";
 /// The shared-types header.
@@ -285,7 +288,7 @@ fn static_assert(out: &mut String, cond: &str, msg: &str) {
 fn deps(t: &TypeDef) -> Vec<usize> {
     fn named(ty: &TypeRef, out: &mut Vec<usize>) {
         match ty {
-            TypeRef::Int { .. } => {}
+            TypeRef::Int { .. } | TypeRef::Ascii { .. } => {}
             TypeRef::Named { index, .. } => out.push(*index),
             TypeRef::Array { elem, .. } => named(elem, out),
         }
@@ -352,6 +355,7 @@ impl Cx<'_> {
                 let (base, dims) = self.c_type(elem);
                 (base, format!("[{len}]{dims}"))
             }
+            TypeRef::Ascii { len } => ("char".to_string(), format!("[{len}]")),
         }
     }
 
@@ -436,6 +440,7 @@ impl Cx<'_> {
             out.push('\n');
             self.type_def(&mut out, self.model.ty(i));
         }
+        out.push_str(&validators::common(self.model));
         let _ = writeln!(out, "\n#endif /* {g} */");
         out
     }
@@ -488,6 +493,7 @@ impl Cx<'_> {
                 &format!("{s}_OPCODE is {e}"),
             );
         }
+        out.push_str(&validators::word(self.model, w));
         let _ = writeln!(out, "\n#endif /* {g} */");
         out
     }
@@ -539,6 +545,7 @@ impl Cx<'_> {
                 opcode,
                 arch,
                 follows,
+                ..
             } => {
                 let mut extra = Vec::new();
                 if let Some(op) = opcode {

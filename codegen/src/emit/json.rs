@@ -10,6 +10,9 @@
 //!   architectures that ship it and its leaves flattened as the byte tables show them
 //!   (`path`, `offset`, `size`, `bits`, `type`, `role`, `confidence`, `evidence`,
 //!   `alternatives`), so a consumer can decode a word without walking `types`.
+//! - `rules`: the validity rules — `constants`, `tables`, and `sets` (one per struct with
+//!   rules: each rule's id, shipped name, kind, lowered expression, parent, architectures,
+//!   message, fields, confidence and evidence).
 
 use serde::Serialize;
 
@@ -25,6 +28,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
         archs: &model.archs,
         types: &model.types,
         words: model.words().map(|w| word(model, w)).collect(),
+        rules: &model.rules,
     };
     let mut text = serde_json::to_string_pretty(&doc).expect("the model serializes");
     text.push('\n');
@@ -40,6 +44,9 @@ struct Doc<'m> {
     archs: &'m [Arch],
     types: &'m [TypeDef],
     words: Vec<Word<'m>>,
+    /// Validity rules (constants, tables, one set per struct), expressions lowered to
+    /// field reads by byte offset / bit range (see `dmaspec_codegen::rules`).
+    rules: &'m crate::rules::RuleModel,
 }
 
 #[derive(Serialize)]

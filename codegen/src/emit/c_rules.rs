@@ -1,0 +1,304 @@
+//! Validators in the C headers (see [`crate::rules`]).
+//!
+//! The common header gets the `[[constant]]` macros, one `static inline` function per
+//! `[[table]]` and the validators of nested types; each word header gets its word's. Per
+//! struct `S` (the C name without `_STRUCT`):
+//!
+//! - `static inline bool S_<rule id>(const S_STRUCT *i[, unsigned nc])` per rule (`nc`, the
+//!   NeuronCore generation, only where the rule depends on the architecture);
+//! - `S_rule_truth(i, nc)` (bit `k` set when rule `k` holds), `S_violations(i, nc)` (bit `k`
+//!   set when rule `k` is violated) and `S_is_valid(i, nc)`;
+//! - `#define S_RULE_<rule id> k`, the bit of each rule.
+//!
+//! Every value is computed as `int64_t`, as in Rust. Needs C99 `<stdbool.h>` (C) or C++.
+
+use std::fmt::Write as _;
+
+use super::{doc, stem};
+use crate::model::*;
+use crate::rules::{BinOp, Enforcement, Expr, RuleKind, RuleSet, arch_condition, not};
+
+/// Constants, tables and the validators of nested types, for the common header.
+pub(super) fn common(model: &Model) -> String {
+    let r = &model.rules;
+    let mut out = String::new();
+    if r.constants.is_empty() && r.tables.is_empty() && r.sets.is_empty() {
+        return out;
+    }
+    out.push_str(
+        "\n/* ---- Validity rules ------------------------------------------------------------ */\n\n\
+         #ifndef __cplusplus\n#include <stdbool.h>\n#endif\n",
+    );
+    for c in &r.constants {
+        out.push('\n');
+        doc(
+            &mut out,
+            "",
+            &[
+                c.doc.clone(),
+                format!("Confidence: {} ({}).", c.confidence.tag, c.confidence.level),
+                format!("Evidence: {}.", cites(&c.evidence)),
+            ],
+        );
+        let _ = writeln!(
+            out,
+            "#ifndef {n}\n#define {n} {v}\n#endif",
+            n = c.name,
+            v = c.value
+        );
+    }
+    for t in &r.tables {
+        out.push('\n');
+        doc(
+            &mut out,
+            "",
+            &[
+                format!("{} (a function of a {} value): {}", t.name, t.over_name, t.doc),
+                format!("Confidence: {} ({}).", t.confidence.tag, t.confidence.level),
+                format!("Evidence: {}.", cites(&t.evidence)),
+            ],
+        );
+        let _ = writeln!(
+            out,
+            "static inline int64_t {}(int64_t v) {{\n    switch (v) {{",
+            table_fn(&t.name)
+        );
+        let mut groups: Vec<(i64, Vec<(i64, &str)>)> = Vec::new();
+        for (raw, name, v) in &t.entries {
+            match groups.iter_mut().find(|g| g.0 == *v) {
+                Some(g) => g.1.push((*raw, name)),
+                None => groups.push((*v, vec![(*raw, name)])),
+            }
+        }
+        for (v, keys) in groups {
+            for (raw, name) in keys {
+                let _ = writeln!(out, "    case {raw}: /* {name} */");
+            }
+            let _ = writeln!(out, "        return {};", int(v));
+        }
+        let _ = writeln!(out, "    default:\n        return {};\n    }}\n}}", int(t.default));
+    }
+    for s in &r.sets {
+        if model.ty(s.owner).opcode().is_none() {
+            set(model, s, &mut out);
+        }
+    }
+    out
+}
+
+/// The validators of one word, for its header.
+pub(super) fn word(model: &Model, w: &TypeDef) -> String {
+    let mut out = String::new();
+    if let Some(s) = model
+        .rules
+        .sets
+        .iter()
+        .find(|s| std::ptr::eq(model.ty(s.owner), w))
+    {
+        out.push_str(
+            "\n/* ---- Validity rules ------------------------------------------------------------ */\n",
+        );
+        set(model, s, &mut out);
+    }
+    out
+}
+
+fn table_fn(name: &str) -> String {
+    format!("dmaspec_{name}")
+}
+
+fn cites(ev: &[Evidence]) -> String {
+    let mut v: Vec<&str> = Vec::new();
+    for e in ev {
+        if !v.contains(&e.cite.as_str()) {
+            v.push(&e.cite);
+        }
+    }
+    v.join("; ")
+}
+
+fn int(v: i64) -> String {
+    if v < 0 {
+        format!("(-INT64_C({}))", v.unsigned_abs())
+    } else {
+        format!("INT64_C({v})")
+    }
+}
+
+fn expr(model: &Model, e: &Expr) -> String {
+    let r = |x: &Expr| expr(model, x);
+    match e {
+        Expr::Int { value } => int(*value),
+        Expr::Bool { value } => value.to_string(),
+        Expr::Const { index } => format!("((int64_t){})", model.rules.constants[*index].name),
+        Expr::Nc => "((int64_t)nc)".to_string(),
+        Expr::Read { access } => format!("((int64_t)i->{})", access.c_path),
+        Expr::Not { arg } => format!("(!{})", r(arg)),
+        Expr::Neg { arg } => format!("(-{})", r(arg)),
+        Expr::Table { index, arg } => {
+            format!("{}({})", table_fn(&model.rules.tables[*index].name), r(arg))
+        }
+        Expr::If { cond, then, other } => {
+            format!("({} ? {} : {})", r(cond), r(then), r(other))
+        }
+        Expr::Bin { bin, lhs, rhs } => {
+            let op = match bin {
+                BinOp::And => "&&",
+                BinOp::Or => "||",
+                other => other.symbol(),
+            };
+            format!("({} {op} {})", r(lhs), r(rhs))
+        }
+    }
+}
+
+fn set(model: &Model, s: &RuleSet, out: &mut String) {
+    let owner = model.ty(s.owner);
+    let st = stem(owner);
+    let c = &owner.c_name;
+    let params = |i: usize| {
+        if s.uses_arch(i) {
+            format!("const {c} *i, unsigned nc")
+        } else {
+            format!("const {c} *i")
+        }
+    };
+    let args = |i: usize| {
+        if s.uses_arch(i) { "i, nc" } else { "i" }
+    };
+    out.push('\n');
+    doc(
+        out,
+        "",
+        &[format!(
+            "Bit of each rule of {c} in {st}_rule_truth() and {st}_violations() (spec order)."
+        )],
+    );
+    for (k, r) in s.rules.iter().enumerate() {
+        let _ = writeln!(out, "#define {st}_RULE_{} {k}", r.id);
+    }
+    for i in s.post_order() {
+        let r = &s.rules[i];
+        out.push('\n');
+        let mut paras = vec![format!("{}: {}.", r.call(), r.message.trim_end_matches('.'))];
+        if !r.doc.is_empty() {
+            paras.push(r.doc.clone());
+        }
+        let state = s.enforcement(i);
+        let what = match &r.kind {
+            RuleKind::Expr { source, .. } => format!("Checks: {}", one_line(source)),
+            RuleKind::All { parts } => format!("Holds when all of {} hold.", names(s, parts)),
+            RuleKind::Any { parts } => format!("Holds when any of {} holds.", names(s, parts)),
+            RuleKind::NotEnforced => {
+                "Not enforced: the sources name this predicate without its body, so it holds."
+                    .to_string()
+            }
+        };
+        paras.push(what);
+        if state == Enforcement::Partial {
+            paras.push("Partly enforced: some parts are not enforced and hold.".to_string());
+        }
+        if !r.arch.is_empty() {
+            paras.push(format!("Applies on {} only; holds elsewhere.", r.arch.join(", ")));
+        }
+        paras.push(format!(
+            "Source: {}. Confidence: {} ({}).",
+            cites(&r.evidence),
+            r.confidence.tag,
+            r.confidence.level
+        ));
+        doc(out, "", &paras);
+        let body = match &r.kind {
+            RuleKind::Expr { expr: e, .. } => expr(model, e),
+            RuleKind::NotEnforced => "true".to_string(),
+            RuleKind::All { parts } | RuleKind::Any { parts } => {
+                let op = if matches!(r.kind, RuleKind::All { .. }) {
+                    " && "
+                } else {
+                    " || "
+                };
+                let calls: Vec<String> = parts
+                    .iter()
+                    .map(|&p| format!("{st}_{}({})", s.rules[p].id, args(p)))
+                    .collect();
+                format!("({})", calls.join(op))
+            }
+        };
+        let body = match arch_condition(model, &r.arch) {
+            None => body,
+            Some(cond) => format!("({} || {body})", expr(model, &not(cond))),
+        };
+        let unused = if s.uses_arch(i) {
+            "    (void)i;\n    (void)nc;\n"
+        } else {
+            "    (void)i;\n"
+        };
+        let _ = write!(
+            out,
+            "static inline bool {st}_{}({}) {{\n{unused}    return {body};\n}}\n",
+            r.id,
+            params(i)
+        );
+    }
+    let all_args = |i: usize| args(i);
+    out.push('\n');
+    doc(
+        out,
+        "",
+        &[format!(
+            "Bit k set when rule k of {c} holds ({st}_RULE_*); rules limited to other \
+             architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4 \
+             mariana, 5 maverick)."
+        )],
+    );
+    let _ = writeln!(
+        out,
+        "static inline uint64_t {st}_rule_truth(const {c} *i, unsigned nc) {{\n    uint64_t t = 0;\n    (void)nc;"
+    );
+    for (k, r) in s.rules.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "    if ({st}_{}({})) t |= UINT64_C(1) << {k};",
+            r.id,
+            all_args(k)
+        );
+    }
+    let _ = writeln!(out, "    return t;\n}}\n");
+    doc(
+        out,
+        "",
+        &[format!(
+            "Bit k set when rule k of {c} is violated: it does not hold, and neither does any \
+             composite rule above it."
+        )],
+    );
+    let _ = writeln!(
+        out,
+        "static inline uint64_t {st}_violations(const {c} *i, unsigned nc) {{\n    uint64_t t = {st}_rule_truth(i, nc);\n    uint64_t v = 0;"
+    );
+    for k in s.pre_order() {
+        let cond = match s.rules[k].parent {
+            Some(p) => format!("!((t >> {k}) & 1u) && ((v >> {p}) & 1u)"),
+            None => format!("!((t >> {k}) & 1u)"),
+        };
+        let _ = writeln!(out, "    if ({cond}) v |= UINT64_C(1) << {k};");
+    }
+    let _ = writeln!(out, "    return v;\n}}\n");
+    doc(out, "", &[format!("Whether {c} breaks none of its rules.")]);
+    let _ = writeln!(
+        out,
+        "static inline bool {st}_is_valid(const {c} *i, unsigned nc) {{\n    return {st}_violations(i, nc) == 0;\n}}"
+    );
+}
+
+fn names(s: &RuleSet, parts: &[usize]) -> String {
+    parts
+        .iter()
+        .map(|&p| s.rules[p].id.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,273 @@
+//! Validators, emitted into the Rust module next to the types (see [`crate::rules`]).
+//!
+//! Per struct or bitfield with rules:
+//!
+//! - `RULES: &[rules::RuleMeta]`, in spec order;
+//! - `rule_truth(b: &[u8; SIZE], arch) -> u64`: bit `i` set when rule `i` holds, computed
+//!   from the encoded bytes (children before their composites);
+//! - `check_rules(b, arch) -> rules::Violations` and `validate(&self, arch) ->
+//!   Result<(), rules::Violations>`.
+//!
+//! `[[constant]]`s become `pub const NAME: i64`, and `Word` gets `validate`, `check` and
+//! `rules`. All values are `i64`: the loader has proven that nothing overflows.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::{Cx, ident, n};
+use crate::model::*;
+use crate::rules::{BinOp, Expr, RuleKind, RuleSet, arch_condition, not};
+
+fn lit(v: i64) -> TokenStream {
+    if v < 0 {
+        let a = Literal::i64_suffixed(v.unsigned_abs() as i64);
+        quote!((-#a))
+    } else {
+        let a = Literal::i64_suffixed(v);
+        quote!(#a)
+    }
+}
+
+fn opt(s: Option<&str>) -> TokenStream {
+    match s {
+        Some(s) => quote!(Some(#s)),
+        None => quote!(None),
+    }
+}
+
+/// Every rule-related item of the module.
+pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
+    let model = cx.model;
+    let consts = model.rules.constants.iter().map(|c| {
+        let id = ident(&c.name);
+        let v = lit(c.value);
+        let doc = format!(" {}\n\n Confidence: {} ({}).", c.doc, c.confidence.tag, c.confidence.level);
+        quote!(#[doc = #doc] pub const #id: i64 = #v;)
+    });
+    let sets = model.rules.sets.iter().map(|s| set_items(cx, s));
+    let word = word_items(model);
+    quote! {
+        #[allow(unused_imports)]
+        use #rt::rules;
+        #(#consts)*
+        #(#sets)*
+        #word
+    }
+}
+
+/// An expression over `b` (the owner's bytes), `nc` and the constants.
+fn expr(model: &Model, e: &Expr, size: usize) -> TokenStream {
+    let r = |x: &Expr| expr(model, x, size);
+    match e {
+        Expr::Int { value } => lit(*value),
+        Expr::Bool { value } => quote!(#value),
+        Expr::Const { index } => {
+            let id = ident(&model.rules.constants[*index].name);
+            quote!(#id)
+        }
+        Expr::Nc => quote!(nc),
+        Expr::Read { access } => {
+            let (off, sz, m) = (n(access.offset), n(access.size), n(size));
+            let int = match (access.size, access.signed && access.bits.is_none()) {
+                (1, false) => quote!(u8),
+                (2, false) => quote!(u16),
+                (4, false) => quote!(u32),
+                (8, false) => quote!(u64),
+                (1, true) => quote!(i8),
+                (2, true) => quote!(i16),
+                (4, true) => quote!(i32),
+                _ => quote!(i64),
+            };
+            let raw = quote!(#int::from_le_bytes(*at::<#off, #sz, #m>(b)));
+            match access.bits {
+                Some((lsb, width)) => {
+                    let mask = Literal::u64_unsuffixed(if width >= 64 { u64::MAX } else { (1u64 << width) - 1 });
+                    quote!(((((#raw as u64) >> #lsb) & #mask) as i64))
+                }
+                None => quote!((#raw as i64)),
+            }
+        }
+        Expr::Not { arg } => {
+            let a = r(arg);
+            quote!((!#a))
+        }
+        Expr::Neg { arg } => {
+            let a = r(arg);
+            quote!((-#a))
+        }
+        Expr::Table { index, arg } => {
+            let t = &model.rules.tables[*index];
+            let a = r(arg);
+            let mut groups: Vec<(i64, Vec<i64>)> = Vec::new();
+            for (raw, _, v) in &t.entries {
+                match groups.iter_mut().find(|g| g.0 == *v) {
+                    Some(g) => g.1.push(*raw),
+                    None => groups.push((*v, vec![*raw])),
+                }
+            }
+            let arms = groups.iter().map(|(v, keys)| {
+                let keys = keys.iter().map(|k| lit(*k));
+                let v = lit(*v);
+                quote!(#(#keys)|* => #v,)
+            });
+            let d = lit(t.default);
+            quote!((match #a { #(#arms)* _ => #d }))
+        }
+        Expr::If { cond, then, other } => {
+            let (c, a, b) = (r(cond), r(then), r(other));
+            quote!((if #c { #a } else { #b }))
+        }
+        Expr::Bin { bin, lhs, rhs } => {
+            let (a, b) = (r(lhs), r(rhs));
+            let op: TokenStream = match bin {
+                BinOp::Add => quote!(+),
+                BinOp::Sub => quote!(-),
+                BinOp::Mul => quote!(*),
+                BinOp::Div => quote!(/),
+                BinOp::Rem => quote!(%),
+                BinOp::BitAnd => quote!(&),
+                BinOp::Eq => quote!(==),
+                BinOp::Ne => quote!(!=),
+                BinOp::Lt => quote!(<),
+                BinOp::Le => quote!(<=),
+                BinOp::Gt => quote!(>),
+                BinOp::Ge => quote!(>=),
+                BinOp::And => quote!(&&),
+                BinOp::Or => quote!(||),
+            };
+            quote!((#a #op #b))
+        }
+    }
+}
+
+fn set_items(cx: &Cx<'_>, set: &RuleSet) -> TokenStream {
+    let model = cx.model;
+    let owner = model.ty(set.owner);
+    let id = ident(&owner.name);
+    let size = owner.size;
+    let size_l = n(size);
+    let owner_name = &owner.name;
+    let metas = set.rules.iter().enumerate().map(|(i, r)| {
+        let (rid, name, message, doc, source) = (&r.id, &r.name, &r.message, &r.doc, r.source());
+        let args = opt(r.args.as_deref());
+        let clause = r.clause;
+        let (kind, parts) = match &r.kind {
+            RuleKind::Expr { .. } => (quote!(rules::RuleKind::Expr), Vec::new()),
+            RuleKind::All { parts } => (quote!(rules::RuleKind::All), parts.clone()),
+            RuleKind::Any { parts } => (quote!(rules::RuleKind::Any), parts.clone()),
+            RuleKind::NotEnforced => (quote!(rules::RuleKind::NotEnforced), Vec::new()),
+        };
+        let expr_src = opt(r.expr_source());
+        let parent = match r.parent {
+            Some(p) => quote!(Some(#p)),
+            None => quote!(None),
+        };
+        let arch = r.arch.iter().map(String::as_str);
+        let fields = r.fields.iter().map(String::as_str);
+        let conf = cx.confidence(&r.confidence);
+        let ev = cx.evidence(&r.evidence);
+        let enforced = set.enforcement(i) != crate::rules::Enforcement::NotEnforced;
+        quote!(rules::RuleMeta { id: #rid, name: #name, args: #args, clause: #clause, kind: #kind,
+            expr: #expr_src, parts: &[#(#parts),*], parent: #parent, arch: &[#(#arch),*],
+            message: #message, doc: #doc, fields: &[#(#fields),*], source: #source,
+            confidence: #conf, evidence: #ev, enforced: #enforced })
+    });
+    let mut stmts = Vec::new();
+    for i in set.post_order() {
+        let r = &set.rules[i];
+        let var = quote::format_ident!("r{}", i);
+        let body = match &r.kind {
+            RuleKind::Expr { expr: e, .. } => expr(model, e, size),
+            RuleKind::NotEnforced => quote!(true),
+            RuleKind::All { parts } | RuleKind::Any { parts } => {
+                let vars = parts.iter().map(|p| quote::format_ident!("r{}", p));
+                if matches!(r.kind, RuleKind::All { .. }) {
+                    quote!(true #(&& #vars)*)
+                } else {
+                    quote!(false #(|| #vars)*)
+                }
+            }
+        };
+        let body = match arch_condition(model, &r.arch) {
+            None => body,
+            Some(cond) => {
+                let skip = expr(model, &not(cond), size);
+                quote!(#skip || #body)
+            }
+        };
+        let bit = n(i);
+        stmts.push(quote! {
+            let #var: bool = #body;
+            if #var { t |= 1u64 << #bit; }
+        });
+    }
+    let doc_truth = format!(
+        " Truth of each of `{owner_name}`'s rules on its encoded bytes: bit `i` is set when \
+         `RULES[i]` holds (rules limited to other architectures hold)."
+    );
+    let doc_validate = format!(
+        " Checks every rule of `{owner_name}` for `arch`; the error lists every violated rule."
+    );
+    quote! {
+        impl #id {
+            /// The validity rules the sources state for this type, in spec order.
+            pub const RULES: &'static [rules::RuleMeta] = &[#(#metas),*];
+            #[doc = #doc_truth]
+            #[allow(unused_parens, unused_variables, clippy::all)]
+            pub fn rule_truth(b: &[u8; #size_l], arch: Arch) -> u64 {
+                let nc: i64 = arch.nc() as i64;
+                let mut t = 0u64;
+                #(#stmts)*
+                t
+            }
+            /// The violations of these bytes (empty when valid).
+            pub fn check_rules(b: &[u8; #size_l], arch: Arch) -> rules::Violations {
+                rules::Violations::from_truth(#owner_name, Self::RULES, Self::rule_truth(b, arch))
+            }
+            #[doc = #doc_validate]
+            pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+                let mut b = [0u8; #size_l];
+                self.write(&mut b);
+                Self::check_rules(&b, arch).into_result()
+            }
+        }
+    }
+}
+
+fn word_items(model: &Model) -> TokenStream {
+    let words: Vec<&TypeDef> = model.words().collect();
+    let arms_check = words.iter().map(|w| {
+        let id = ident(&w.name);
+        let name = &w.name;
+        if model.rule_set_of(&w.name).is_some() {
+            quote!(Word::#id(w) => { let b = w.encode(); #id::check_rules(&b, arch) })
+        } else {
+            quote!(Word::#id(_) => rules::Violations::from_truth(#name, &[], 0))
+        }
+    });
+    let arms_rules = words.iter().map(|w| {
+        let id = ident(&w.name);
+        if model.rule_set_of(&w.name).is_some() {
+            quote!(Word::#id(_) => #id::RULES)
+        } else {
+            quote!(Word::#id(_) => &[])
+        }
+    });
+    quote! {
+        impl Word {
+            /// The word's violations for `arch` (empty when valid, or when its struct has
+            /// no rules).
+            pub fn check(&self, arch: Arch) -> rules::Violations {
+                match self { #(#arms_check,)* }
+            }
+            /// Checks the word's rules for `arch`; the error lists every violated rule.
+            pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+                self.check(arch).into_result()
+            }
+            /// The rules of the word's struct.
+            pub fn rules(&self) -> &'static [rules::RuleMeta] {
+                match self { #(#arms_rules,)* }
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The `[klr]` tables of a spec file as written (seed 003's KLR→BIR leaves): serde
+//! structs with spans on every value the loader may point at. See `spec/klr/` for the
+//! syntax and `crate::loader::klr` for the checks.
+
+use serde::Deserialize;
+use serde_spanned::Spanned;
+
+use crate::raw::{RawAlternative, RawEnum, RawEvidence};
+
+/// Everything under a file's `klr` key.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawKlr {
+    /// Compiler-internal enums, with the same shape and checks as `[[enum]]`.
+    #[serde(default, rename = "enum")]
+    pub enums: Vec<RawEnum>,
+    #[serde(default)]
+    pub table: Vec<RawTable>,
+    #[serde(default)]
+    pub layout: Vec<RawLayout>,
+    #[serde(default)]
+    pub leaf: Vec<RawLeaf>,
+    /// Rows of the source's field-offset reference (seed 003 §11).
+    #[serde(default)]
+    pub offset: Vec<RawOffsetRow>,
+    /// Rows of the source's transpose table (seed 003 §6).
+    #[serde(default)]
+    pub transpose: Vec<RawTransposeRow>,
+}
+
+/// A lookup table indexed from 0 (`translateDGEMode`, `DTYPE_STRIDE_LUT`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTable {
+    pub name: Spanned<String>,
+    /// The function or `.rodata` symbol that holds it.
+    pub function: Option<String>,
+    pub doc: String,
+    /// What the index is (prose, or the name of a klr enum).
+    pub key: Option<String>,
+    /// What the entries are: the name of a klr enum (each entry must be one of its
+    /// values), or prose.
+    pub value: Option<Spanned<String>>,
+    pub entries: Vec<Spanned<i64>>,
+    /// `fatal` (an index past the end stops the compiler) or `unknown` (the source does
+    /// not say).
+    pub out_of_range: Spanned<String>,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+}
+
+/// A partial in-memory layout: known fields at known offsets, size usually unknown.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLayout {
+    pub name: Spanned<String>,
+    /// The C++ name (`klr::NcDmaCopy`).
+    pub qualified: String,
+    /// `klr` (a klr node a leaf reads), `bir` (a BIR node class) or `aux`.
+    pub side: Spanned<String>,
+    /// A `bir` class this one derives from.
+    pub base: Option<Spanned<String>>,
+    /// Total size in bytes, when a source gives it.
+    pub size: Option<Spanned<u64>>,
+    /// The to_string function that lists the fields.
+    pub to_string: Option<String>,
+    pub doc: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+    #[serde(default)]
+    pub field: Vec<RawLayoutField>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLayoutField {
+    /// Absent when the source names the field but not its offset.
+    pub off: Option<Spanned<u64>>,
+    pub size: Option<Spanned<u64>>,
+    pub name: Spanned<String>,
+    /// The type as the source gives it (prose).
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// How the op description carries it: ap, aps, imm, imms, int, bool, text.
+    pub input: Option<Spanned<String>>,
+    #[serde(default)]
+    pub optional: bool,
+    /// A klr enum naming the field's values.
+    #[serde(rename = "enum")]
+    pub enum_: Option<Spanned<String>>,
+    pub doc: String,
+    pub confidence: Option<Spanned<String>>,
+    pub evidence: Vec<RawEvidence>,
+    #[serde(default)]
+    pub alternatives: Vec<RawAlternative>,
+}
+
+/// One `codegen<Op>` leaf: its ordered steps.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLeaf {
+    pub name: Spanned<String>,
+    /// The klr layout it takes.
+    pub op: Spanned<String>,
+    pub function: String,
+    pub va: Spanned<u64>,
+    pub section: String,
+    pub doc: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+    #[serde(default)]
+    pub step: Vec<RawStep>,
+}
+
+/// One step of a leaf. Exactly one of `check`, `route`, `let`, `fork`, `stamp`, `effect`
+/// says what it is; the other keys qualify it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStep {
+    pub check: Option<Spanned<String>>,
+    pub route: Option<Spanned<String>>,
+    #[serde(rename = "let")]
+    pub let_: Option<Spanned<String>>,
+    pub fork: Option<Spanned<String>>,
+    pub stamp: Option<Spanned<String>>,
+    pub effect: Option<Spanned<String>>,
+
+    /// The condition (an expression over the op's fields).
+    pub when: Option<Spanned<String>>,
+    /// A condition the model cannot evaluate, as prose (checks only).
+    pub opaque: Option<String>,
+    /// check: throw / assert / fatal; effect: note / node / warning / register.
+    pub kind: Option<Spanned<String>>,
+    /// check: a list field to check entry by entry (bound to `it`).
+    pub each: Option<Spanned<String>>,
+    /// check: an integer expression appended to the message (`"…" + to_string(n)`).
+    pub append: Option<Spanned<String>>,
+    /// stamp: the byte offset written.
+    pub off: Option<Spanned<u64>>,
+    /// stamp / let: the value, an expression.
+    pub value: Option<Spanned<String>>,
+    /// stamp: what is written, when the model cannot compute it.
+    pub what: Option<String>,
+    /// let: list the value in the results.
+    #[serde(default)]
+    pub show: bool,
+    /// effect: happens only the first time `key` is seen under this `memo` in a function.
+    pub memo: Option<Spanned<String>>,
+    pub key: Option<Spanned<String>>,
+    /// The fork's paths (fork only).
+    #[serde(default)]
+    pub path: Vec<RawPath>,
+    /// Limits the step to these paths of the fork (after the fork only).
+    pub paths: Option<Vec<Spanned<String>>>,
+    /// The callee whose check this is, when not the leaf's own.
+    pub helper: Option<String>,
+    pub doc: Option<String>,
+    pub note: Option<String>,
+    pub confidence: Option<Spanned<String>>,
+    #[serde(default)]
+    pub evidence: Vec<RawEvidence>,
+}
+
+/// One way through a leaf and the BIR node it builds.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPath {
+    pub name: Spanned<String>,
+    /// Absent on the last path (otherwise).
+    pub when: Option<Spanned<String>>,
+    /// The `bir` layout of the node.
+    pub class: Spanned<String>,
+    /// Its `InstructionType` enumerator, when the source gives one.
+    pub it: Option<Spanned<String>>,
+    /// The node-name prefix (`returnAndIncrementId` / insertElement string), when given.
+    pub prefix: Option<String>,
+    /// How the node is made: the builder or insertElement call.
+    pub build: String,
+    #[serde(default)]
+    pub bind: Vec<RawBind>,
+    pub doc: Option<String>,
+    pub confidence: Option<Spanned<String>>,
+    pub evidence: Vec<RawEvidence>,
+}
+
+/// An operand binding: which klr field goes where on the node.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBind {
+    /// argument, output, builder, operand, dynamic-ap, base.
+    pub role: Spanned<String>,
+    /// A field of the op's layout.
+    pub operand: Option<Spanned<String>>,
+    /// What is bound, when it is not a field of the op.
+    pub what: Option<String>,
+    pub when: Option<Spanned<String>>,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOffsetRow {
+    pub off: Spanned<u64>,
+    /// The field column as the source words it.
+    pub field: String,
+    /// The "who writes it" column as the source words it.
+    pub who: String,
+    /// The leaves that column names.
+    pub writers: Vec<Spanned<String>>,
+    pub values: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTransposeRow {
+    /// The klr op column as the source words it.
+    pub klr: String,
+    pub leaf: Spanned<String>,
+    /// The leaf's path; all of them when absent.
+    pub path: Option<Spanned<String>>,
+    pub engine: String,
+    pub encoding: String,
+    pub constraint: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+}

@@ -1,0 +1,665 @@
+//! Validity rules: the predicates the sources state for a struct, declared next to it in
+//! the spec and generated into Rust, C and Markdown.
+//!
+//! ```toml
+//! [[struct.rule]]
+//! name = "has_valid_gather_transpose_src_dimensions"   # the shipped predicate's name
+//! expr = "src_num_elem[1] % 16 == 0"
+//! message = "src_num_elem[1] (the gathered row count) must be a multiple of 16"
+//! evidence = [{ source = "seed-004 §4.1", names = "has_valid_gather_transpose_src_dimensions" }]
+//! ```
+//!
+//! A rule is one of:
+//!
+//! - a **leaf** with an `expr`: a small Rust-like expression over the struct's fields
+//!   (paths such as `flags.gather_dim`, `src_num_elem[1]`, `src_start_addr.marker`),
+//!   integer literals, enumerators (`DTYPE::FP32R`), flag bits, `[[constant]]`s and `nc`
+//!   (the architecture's NeuronCore generation); operators `+ - * / % &`, comparisons,
+//!   `&& || !`, `x in [a, b]`; and calls: `has(flags, BIT)`, `is_enumerator(x)` (an
+//!   enumerator of its enum in the architecture at hand), a `[[table]]` (`dtype_size(x)`),
+//!   or a rule of a nested type applied to a field of that type
+//!   (`has_valid_bound_check_reg(src_bound_reg)`);
+//! - a **composite**: `all = ["id", ...]` or `any = ["id", ...]` over other rules of the
+//!   same struct, so a shipped predicate keeps its structure;
+//! - **not enforced** (`enforced = false`, no `expr`): a predicate the sources name without
+//!   giving its body. It is listed in the docs and treated as holding.
+//!
+//! Every value is evaluated as a 64-bit signed integer; the loader proves by interval
+//! arithmetic that no operation can overflow and that every divisor is a non-zero constant,
+//! so the Rust and the C evaluation agree bit for bit.
+//!
+//! A rule *holds* or not; a rule is *violated* when it does not hold and every composite
+//! above it does not hold either (a failing alternative of an `any` that another
+//! alternative satisfies is not a violation). A rule limited to some architectures
+//! (`arch = [...]`) holds trivially on the others.
+
+pub mod load;
+
+use serde::{Deserialize, Serialize};
+use serde_spanned::Spanned;
+
+use crate::model::{Confidence, Evidence, Model};
+use crate::raw::RawEvidence;
+
+// ---- the spec as written -----------------------------------------------------------
+
+/// `[[struct.rule]]` / `[[bitfield.rule]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRule {
+    /// The shipped predicate's name (or, for an unnamed clause, a descriptive one).
+    pub name: Spanned<String>,
+    /// Unique within the struct; defaults to `name`. Needed when one predicate is applied
+    /// at several call sites (`has_valid_bound_check_reg` on src and dst).
+    pub id: Option<Spanned<String>>,
+    /// The call's arguments as the source writes them (`"src_bound_reg, marker"`).
+    pub args: Option<String>,
+    pub expr: Option<Spanned<String>>,
+    pub all: Option<Vec<Spanned<String>>>,
+    pub any: Option<Vec<Spanned<String>>>,
+    /// `false` for a predicate whose body the sources do not give.
+    pub enforced: Option<Spanned<bool>>,
+    /// Architectures the rule applies to; all when absent.
+    pub arch: Option<Vec<Spanned<String>>>,
+    /// The assert string or what the violation means.
+    pub message: String,
+    pub doc: Option<String>,
+    /// The fields the rule reads; derived from `expr`, and checked against it if given.
+    pub fields: Option<Vec<Spanned<String>>>,
+    /// `true` when the sources give this clause no predicate name of its own.
+    #[serde(default)]
+    pub clause: bool,
+    pub confidence: Option<Spanned<String>>,
+    pub evidence: Vec<RawEvidence>,
+}
+
+/// `[[constant]]`: a named value the sources give (`POOLING_NUM_CHANNELS == 128U`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawConstant {
+    pub name: Spanned<String>,
+    pub value: Spanned<i64>,
+    pub doc: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+}
+
+/// `[[table]]`: a function of an enum value, called like a helper (`dtype_size(x)`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTable {
+    pub name: Spanned<String>,
+    /// The enum the argument must be.
+    pub over: Spanned<String>,
+    /// Groups of enumerators sharing a value.
+    pub values: Vec<RawTableGroup>,
+    /// The value of every other argument.
+    pub default: i64,
+    pub doc: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTableGroup {
+    pub keys: Vec<Spanned<String>>,
+    pub value: i64,
+}
+
+// ---- the resolved rules ------------------------------------------------------------
+
+/// Every rule of the spec, with the constants and tables they use.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RuleModel {
+    pub constants: Vec<Constant>,
+    pub tables: Vec<Table>,
+    /// One set per type that has rules, in type order.
+    pub sets: Vec<RuleSet>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Constant {
+    pub name: String,
+    pub value: i64,
+    pub doc: String,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    pub name: String,
+    /// Index of the enum type in `Model::types`.
+    pub over: usize,
+    pub over_name: String,
+    /// (raw enum value, enumerator name, table value), in enumerator order.
+    pub entries: Vec<(i64, String, i64)>,
+    pub default: i64,
+    pub doc: String,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
+}
+
+impl Table {
+    pub fn lookup(&self, raw: i64) -> i64 {
+        self.entries
+            .iter()
+            .find(|e| e.0 == raw)
+            .map_or(self.default, |e| e.2)
+    }
+}
+
+/// The rules of one struct or bitfield.
+#[derive(Debug, Clone, Serialize)]
+pub struct RuleSet {
+    /// Index of the owner in `Model::types`.
+    pub owner: usize,
+    pub owner_name: String,
+    pub rules: Vec<Rule>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Rule {
+    pub id: String,
+    pub name: String,
+    pub args: Option<String>,
+    pub clause: bool,
+    pub kind: RuleKind,
+    /// The composite this rule is a part of.
+    pub parent: Option<usize>,
+    /// Architectures it applies to; empty means all.
+    pub arch: Vec<String>,
+    pub message: String,
+    pub doc: String,
+    /// Leaf paths read (for a composite: read by its parts), sorted.
+    pub fields: Vec<String>,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
+    pub file: String,
+    pub line: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RuleKind {
+    /// `source` as written; `expr` type-checked and lowered.
+    Expr { source: String, expr: Expr },
+    All { parts: Vec<usize> },
+    Any { parts: Vec<usize> },
+    /// Named by the sources without a body: holds.
+    NotEnforced,
+}
+
+/// How much of a rule is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Enforcement {
+    Enforced,
+    /// A composite with some parts not enforced.
+    Partial,
+    NotEnforced,
+}
+
+impl Enforcement {
+    pub fn label(self) -> &'static str {
+        match self {
+            Enforcement::Enforced => "enforced",
+            Enforcement::Partial => "partly enforced",
+            Enforcement::NotEnforced => "not enforced",
+        }
+    }
+}
+
+/// A lowered, type-checked rule expression. Values are `i64`, conditions `bool`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Expr {
+    Int { value: i64 },
+    Bool { value: bool },
+    /// A field (or bitfield sub-field) read as an integer.
+    Read { access: Access },
+    /// A `[[constant]]`, by index.
+    Const { index: usize },
+    /// The architecture's NeuronCore generation.
+    Nc,
+    Not { arg: Box<Expr> },
+    Neg { arg: Box<Expr> },
+    Bin { bin: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    /// A `[[table]]` lookup, by index.
+    Table { index: usize, arg: Box<Expr> },
+    /// `if cond { then } else { other }` (integers); from `value(x)` on a field whose
+    /// stored 0 means another value.
+    If {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        other: Box<Expr>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    BitAnd,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::BitAnd => "&",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+
+    /// Whether the result is a condition (else an integer).
+    pub fn is_bool(self) -> bool {
+        !matches!(
+            self,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem | BinOp::BitAnd
+        )
+    }
+}
+
+/// Where a value lives in the owner's bytes, and how C reaches it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Access {
+    /// Spec path: `flags.gather_dim`, `src_num_elem[1]`, `src_start_addr.marker`.
+    pub path: String,
+    /// C member path from the struct (keyword-safe names, union arm included):
+    /// `src_start_addr.addr_reg.marker`.
+    pub c_path: String,
+    /// Byte offset of the container within the owner.
+    pub offset: usize,
+    /// Container size in bytes (1, 2, 4 or 8).
+    pub size: usize,
+    pub signed: bool,
+    /// `(lsb, width)` within the little-endian container, for bitfield sub-fields.
+    pub bits: Option<(u32, u32)>,
+}
+
+impl Access {
+    /// The value in `bytes` (the owner's encoding).
+    pub fn read(&self, bytes: &[u8]) -> i64 {
+        let mut raw = 0u64;
+        for i in (0..self.size).rev() {
+            raw = raw << 8 | u64::from(bytes[self.offset + i]);
+        }
+        if let Some((lsb, width)) = self.bits {
+            let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+            return ((raw >> lsb) & mask) as i64;
+        }
+        if self.signed {
+            let shift = 64 - 8 * self.size as u32;
+            ((raw << shift) as i64) >> shift
+        } else {
+            raw as i64
+        }
+    }
+
+    /// Writes `value` (truncated to the field) into `bytes`.
+    pub fn write(&self, bytes: &mut [u8], value: i64) {
+        let mut raw = 0u64;
+        for i in (0..self.size).rev() {
+            raw = raw << 8 | u64::from(bytes[self.offset + i]);
+        }
+        let raw = match self.bits {
+            Some((lsb, width)) => {
+                let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+                (raw & !(mask << lsb)) | ((value as u64 & mask) << lsb)
+            }
+            None => value as u64,
+        };
+        for i in 0..self.size {
+            bytes[self.offset + i] = (raw >> (8 * i)) as u8;
+        }
+    }
+}
+
+impl Expr {
+    /// Every field read, in expression order (with repeats).
+    pub fn reads(&self, out: &mut Vec<Access>) {
+        match self {
+            Expr::Read { access } => out.push(access.clone()),
+            Expr::Not { arg } | Expr::Neg { arg } | Expr::Table { arg, .. } => arg.reads(out),
+            Expr::Bin { lhs, rhs, .. } => {
+                lhs.reads(out);
+                rhs.reads(out);
+            }
+            Expr::If { cond, then, other } => {
+                cond.reads(out);
+                then.reads(out);
+                other.reads(out);
+            }
+            Expr::Int { .. } | Expr::Bool { .. } | Expr::Const { .. } | Expr::Nc => {}
+        }
+    }
+
+    /// Whether the value depends on the architecture.
+    pub fn uses_nc(&self) -> bool {
+        match self {
+            Expr::Nc => true,
+            Expr::Not { arg } | Expr::Neg { arg } | Expr::Table { arg, .. } => arg.uses_nc(),
+            Expr::Bin { lhs, rhs, .. } => lhs.uses_nc() || rhs.uses_nc(),
+            Expr::If { cond, then, other } => cond.uses_nc() || then.uses_nc() || other.uses_nc(),
+            Expr::Int { .. } | Expr::Bool { .. } | Expr::Const { .. } | Expr::Read { .. } => false,
+        }
+    }
+
+    /// Every integer literal and constant compared against a field, with that field:
+    /// the boundaries a test should probe.
+    pub fn boundaries(&self, model: &RuleModel, out: &mut Vec<(Access, i64)>) {
+        if let Expr::Bin { lhs, rhs, .. } = self {
+            for (a, b) in [(lhs, rhs), (rhs, lhs)] {
+                let field = match &**a {
+                    Expr::Read { access } => Some(access.clone()),
+                    Expr::Bin { lhs, .. } => match &**lhs {
+                        Expr::Read { access } => Some(access.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let value = match &**b {
+                    Expr::Int { value } => Some(*value),
+                    Expr::Const { index } => Some(model.constants[*index].value),
+                    _ => None,
+                };
+                if let (Some(f), Some(v)) = (field, value) {
+                    out.push((f, v));
+                }
+            }
+        }
+        match self {
+            Expr::Not { arg } | Expr::Neg { arg } | Expr::Table { arg, .. } => {
+                arg.boundaries(model, out)
+            }
+            Expr::Bin { lhs, rhs, .. } => {
+                lhs.boundaries(model, out);
+                rhs.boundaries(model, out);
+            }
+            Expr::If { cond, then, other } => {
+                cond.boundaries(model, out);
+                then.boundaries(model, out);
+                other.boundaries(model, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// Evaluates as an integer (conditions are 0 / 1) on the owner's bytes; the reference
+    /// semantics the generated code must match.
+    pub fn eval(&self, model: &RuleModel, bytes: &[u8], nc: i64) -> i64 {
+        let b = |e: &Expr| e.eval(model, bytes, nc);
+        match self {
+            Expr::Int { value } => *value,
+            Expr::Bool { value } => i64::from(*value),
+            Expr::Read { access } => access.read(bytes),
+            Expr::Const { index } => model.constants[*index].value,
+            Expr::Nc => nc,
+            Expr::Not { arg } => i64::from(b(arg) == 0),
+            Expr::Neg { arg } => -b(arg),
+            Expr::Table { index, arg } => model.tables[*index].lookup(b(arg)),
+            Expr::If { cond, then, other } => {
+                if b(cond) != 0 {
+                    b(then)
+                } else {
+                    b(other)
+                }
+            }
+            Expr::Bin { bin, lhs, rhs } => {
+                let l = b(lhs);
+                match bin {
+                    BinOp::And => return i64::from(l != 0 && b(rhs) != 0),
+                    BinOp::Or => return i64::from(l != 0 || b(rhs) != 0),
+                    _ => {}
+                }
+                let r = b(rhs);
+                match bin {
+                    BinOp::Add => l + r,
+                    BinOp::Sub => l - r,
+                    BinOp::Mul => l * r,
+                    BinOp::Div => l / r,
+                    BinOp::Rem => l % r,
+                    BinOp::BitAnd => l & r,
+                    BinOp::Eq => i64::from(l == r),
+                    BinOp::Ne => i64::from(l != r),
+                    BinOp::Lt => i64::from(l < r),
+                    BinOp::Le => i64::from(l <= r),
+                    BinOp::Gt => i64::from(l > r),
+                    BinOp::Ge => i64::from(l >= r),
+                    BinOp::And | BinOp::Or => unreachable!(),
+                }
+            }
+        }
+    }
+}
+
+impl RuleSet {
+    /// Rules that are no other rule's part.
+    pub fn top_level(&self) -> impl Iterator<Item = (usize, &Rule)> {
+        self.rules
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.parent.is_none())
+    }
+
+    pub fn by_id(&self, id: &str) -> Option<usize> {
+        self.rules.iter().position(|r| r.id == id)
+    }
+
+    /// Children before parents: the order to compute truth values in.
+    pub fn post_order(&self) -> Vec<usize> {
+        fn walk(set: &RuleSet, i: usize, out: &mut Vec<usize>) {
+            if let RuleKind::All { parts } | RuleKind::Any { parts } = &set.rules[i].kind {
+                for &p in parts {
+                    walk(set, p, out);
+                }
+            }
+            out.push(i);
+        }
+        let mut out = Vec::new();
+        for (i, _) in self.top_level() {
+            walk(self, i, &mut out);
+        }
+        out
+    }
+
+    /// Parents before children: the order to decide violations in.
+    pub fn pre_order(&self) -> Vec<usize> {
+        fn walk(set: &RuleSet, i: usize, out: &mut Vec<usize>) {
+            out.push(i);
+            if let RuleKind::All { parts } | RuleKind::Any { parts } = &set.rules[i].kind {
+                for &p in parts {
+                    walk(set, p, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (i, _) in self.top_level() {
+            walk(self, i, &mut out);
+        }
+        out
+    }
+
+    pub fn enforcement(&self, i: usize) -> Enforcement {
+        match &self.rules[i].kind {
+            RuleKind::Expr { .. } => Enforcement::Enforced,
+            RuleKind::NotEnforced => Enforcement::NotEnforced,
+            RuleKind::All { parts } | RuleKind::Any { parts } => {
+                let all: Vec<Enforcement> = parts.iter().map(|&p| self.enforcement(p)).collect();
+                if all.iter().all(|e| *e == Enforcement::Enforced) {
+                    Enforcement::Enforced
+                } else if all.iter().all(|e| *e == Enforcement::NotEnforced) {
+                    Enforcement::NotEnforced
+                } else {
+                    Enforcement::Partial
+                }
+            }
+        }
+    }
+
+    /// Whether rule `i` (with its parts) depends on the architecture.
+    pub fn uses_arch(&self, i: usize) -> bool {
+        let r = &self.rules[i];
+        !r.arch.is_empty()
+            || match &r.kind {
+                RuleKind::Expr { expr, .. } => expr.uses_nc(),
+                RuleKind::All { parts } | RuleKind::Any { parts } => {
+                    parts.iter().any(|&p| self.uses_arch(p))
+                }
+                RuleKind::NotEnforced => false,
+            }
+    }
+
+    /// The condition under which rule `i` applies, over `Nc` (None: everywhere).
+    pub fn applies(&self, model: &Model, i: usize) -> Option<Expr> {
+        arch_condition(model, &self.rules[i].arch)
+    }
+
+    /// Rule `i` as one condition (parts inlined, not-enforced parts `true`, architecture
+    /// limits applied): what a call of this rule from another struct's rule evaluates.
+    pub fn inline(&self, model: &Model, i: usize) -> Expr {
+        let r = &self.rules[i];
+        let body = match &r.kind {
+            RuleKind::Expr { expr, .. } => expr.clone(),
+            RuleKind::NotEnforced => Expr::Bool { value: true },
+            RuleKind::All { parts } => fold(parts.iter().map(|&p| self.inline(model, p)), BinOp::And),
+            RuleKind::Any { parts } => fold(parts.iter().map(|&p| self.inline(model, p)), BinOp::Or),
+        };
+        match self.applies(model, i) {
+            None => body,
+            Some(cond) => bin(BinOp::Or, not(cond), body),
+        }
+    }
+
+    /// Truth of every rule on `bytes` (bit `i` set = rule `i` holds): the reference
+    /// semantics of the generated `rule_truth` functions.
+    pub fn truth(&self, model: &Model, bytes: &[u8], nc: i64) -> u64 {
+        let mut t = 0u64;
+        for i in self.post_order() {
+            let r = &self.rules[i];
+            let applies = self
+                .applies(model, i)
+                .is_none_or(|c| c.eval(&model.rules, bytes, nc) != 0);
+            let holds = match &r.kind {
+                RuleKind::Expr { expr, .. } => expr.eval(&model.rules, bytes, nc) != 0,
+                RuleKind::NotEnforced => true,
+                RuleKind::All { parts } => parts.iter().all(|&p| t >> p & 1 == 1),
+                RuleKind::Any { parts } => parts.iter().any(|&p| t >> p & 1 == 1),
+            };
+            if !applies || holds {
+                t |= 1 << i;
+            }
+        }
+        t
+    }
+
+    /// The violated rules, from the truth bits: rules that do not hold inside composites
+    /// that do not hold either.
+    pub fn violations(&self, truth: u64) -> u64 {
+        let mut v = 0u64;
+        for i in self.pre_order() {
+            let parent_violated = self.rules[i].parent.is_none_or(|p| v >> p & 1 == 1);
+            if truth >> i & 1 == 0 && parent_violated {
+                v |= 1 << i;
+            }
+        }
+        v
+    }
+}
+
+/// `a op b op c ...` (`true` for an empty list).
+pub fn fold(parts: impl Iterator<Item = Expr>, op: BinOp) -> Expr {
+    parts
+        .reduce(|a, b| bin(op, a, b))
+        .unwrap_or(Expr::Bool { value: true })
+}
+
+pub fn bin(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
+    Expr::Bin {
+        bin: op,
+        lhs: Box::new(lhs),
+        rhs: Box::new(rhs),
+    }
+}
+
+pub fn not(e: Expr) -> Expr {
+    Expr::Not { arg: Box::new(e) }
+}
+
+/// `nc == a || nc == b ...` for the listed architectures; None when the list is empty.
+pub fn arch_condition(model: &Model, arch: &[String]) -> Option<Expr> {
+    if arch.is_empty() {
+        return None;
+    }
+    let conds = arch.iter().filter_map(|a| {
+        model.archs.iter().find(|x| &x.name == a).map(|x| {
+            bin(
+                BinOp::Eq,
+                Expr::Nc,
+                Expr::Int {
+                    value: i64::from(x.nc),
+                },
+            )
+        })
+    });
+    Some(fold(conds, BinOp::Or))
+}
+
+impl Model {
+    /// The rules of type `index`, if it has any.
+    pub fn rule_set(&self, index: usize) -> Option<&RuleSet> {
+        self.rules.sets.iter().find(|s| s.owner == index)
+    }
+
+    /// The rules of the type named `name`, if it has any.
+    pub fn rule_set_of(&self, name: &str) -> Option<&RuleSet> {
+        self.rules.sets.iter().find(|s| s.owner_name == name)
+    }
+}
+
+impl Rule {
+    /// `name(args)` as the source writes the call, or just `name`.
+    pub fn call(&self) -> String {
+        match &self.args {
+            Some(a) => format!("{}({a})", self.name),
+            None => self.name.clone(),
+        }
+    }
+
+    /// The first citation, for one-line reports.
+    pub fn source(&self) -> &str {
+        self.evidence.first().map_or("", |e| e.cite.as_str())
+    }
+
+    pub fn expr_source(&self) -> Option<&str> {
+        match &self.kind {
+            RuleKind::Expr { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! Validity rules at run time: what the generated `validate` functions report.
+//!
+//! Each struct with rules has `RULES: &[RuleMeta]` (in spec order), `rule_truth(bytes,
+//! arch) -> u64` (bit `i` set when rule `i` holds) and `validate(&self, arch) ->
+//! Result<(), Violations>`. A rule is *violated* when it does not hold and no composite
+//! above it holds either, so a failing alternative of an `any` that another alternative
+//! satisfies is not reported. Everything here is `no_std` and allocation-free.
+
+use core::fmt;
+
+use super::meta::{Confidence, Evidence};
+
+/// How a rule is decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleKind {
+    /// A checked expression (`expr` in [`RuleMeta`]).
+    Expr,
+    /// Holds when every part holds.
+    All,
+    /// Holds when some part holds.
+    Any,
+    /// Named by the sources without a body: always holds.
+    NotEnforced,
+}
+
+/// One rule, as the spec declares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleMeta {
+    /// Unique within the struct (the predicate's name, or a call site's id).
+    pub id: &'static str,
+    /// The shipped predicate's name (or a descriptive one for an unnamed clause).
+    pub name: &'static str,
+    /// The call's arguments as the source writes them.
+    pub args: Option<&'static str>,
+    /// True when the sources give this clause no predicate name of its own.
+    pub clause: bool,
+    pub kind: RuleKind,
+    /// The expression as written in the spec, for `Expr` rules.
+    pub expr: Option<&'static str>,
+    /// Indices (into the same `RULES`) of a composite's parts.
+    pub parts: &'static [usize],
+    /// The composite this rule is a part of.
+    pub parent: Option<usize>,
+    /// Architectures it applies to; empty means all.
+    pub arch: &'static [&'static str],
+    /// The assert string, or what a violation means.
+    pub message: &'static str,
+    pub doc: &'static str,
+    /// Field paths the rule reads.
+    pub fields: &'static [&'static str],
+    /// The first citation.
+    pub source: &'static str,
+    pub confidence: Confidence,
+    pub evidence: &'static [Evidence],
+    /// False when this rule (with its parts) checks nothing.
+    pub enforced: bool,
+}
+
+impl RuleMeta {
+    /// Writes `name(args)` as the source writes the call, or just `name`.
+    pub fn write_call(&self, f: &mut impl fmt::Write) -> fmt::Result {
+        match self.args {
+            Some(a) => write!(f, "{}({a})", self.name),
+            None => f.write_str(self.name),
+        }
+    }
+}
+
+/// The violated rules of one struct value. Empty means valid.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Violations {
+    /// The struct's spec name.
+    pub owner: &'static str,
+    pub rules: &'static [RuleMeta],
+    /// Bit `i` set: rule `i` holds.
+    pub truth: u64,
+    /// Bit `i` set: rule `i` is violated.
+    pub mask: u64,
+}
+
+impl Violations {
+    /// Decides the violations from the truth bits.
+    pub fn from_truth(owner: &'static str, rules: &'static [RuleMeta], truth: u64) -> Self {
+        let mut mask = 0u64;
+        for i in 0..rules.len() {
+            if violated(rules, truth, i) {
+                mask |= 1 << i;
+            }
+        }
+        Violations {
+            owner,
+            rules,
+            truth,
+            mask,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.mask == 0
+    }
+
+    pub fn len(&self) -> usize {
+        self.mask.count_ones() as usize
+    }
+
+    /// Ok when nothing is violated.
+    pub fn into_result(self) -> Result<(), Violations> {
+        if self.is_empty() { Ok(()) } else { Err(self) }
+    }
+
+    /// The violated rules, in spec order.
+    pub fn iter(&self) -> impl Iterator<Item = &'static RuleMeta> + '_ {
+        let rules = self.rules;
+        let mask = self.mask;
+        (0..rules.len())
+            .filter(move |i| mask >> i & 1 == 1)
+            .map(move |i| &rules[i])
+    }
+
+    /// Whether the rule with this id is violated.
+    pub fn contains(&self, id: &str) -> bool {
+        self.iter().any(|r| r.id == id)
+    }
+
+    /// Whether the rule with this id holds.
+    pub fn holds(&self, id: &str) -> bool {
+        self.rules
+            .iter()
+            .position(|r| r.id == id)
+            .is_some_and(|i| self.truth >> i & 1 == 1)
+    }
+
+    /// The violated rules that are not composites: the checks that failed.
+    pub fn leaves(&self) -> impl Iterator<Item = &'static RuleMeta> + '_ {
+        self.iter()
+            .filter(|r| matches!(r.kind, RuleKind::Expr | RuleKind::NotEnforced))
+    }
+}
+
+fn violated(rules: &[RuleMeta], truth: u64, i: usize) -> bool {
+    truth >> i & 1 == 0 && rules[i].parent.is_none_or(|p| violated(rules, truth, p))
+}
+
+impl fmt::Debug for Violations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut l = f.debug_list();
+        for r in self.iter() {
+            l.entry(&r.id);
+        }
+        l.finish()
+    }
+}
+
+impl fmt::Display for Violations {
+    /// One line per violated rule: `OWNER id: message`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (n, r) in self.iter().enumerate() {
+            if n > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{} {}: {}", self.owner, r.id, r.message)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Violations {}
