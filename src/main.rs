@@ -51,6 +51,26 @@ enum Command {
         /// Input file; `-` or absent for stdin.
         input: Option<PathBuf>,
     },
+    /// Words from text: a list of instructions with the names `decode --json` prints
+    /// (struct + fields; enumerators by name or number), as binary or hex.
+    Encode {
+        /// `FILE.json` (decode's output, or a bare list) or `FILE.toml` (`[[instructions]]`).
+        input: PathBuf,
+        /// Print hex text, one word per line, instead of binary.
+        #[arg(long)]
+        hex: bool,
+    },
+    /// Everything the spec knows about a word or field: `0xd4`, `DMA_INDIRECT1D`,
+    /// `DMA_INDIRECT1D.flags.gather_dim`.
+    Explain {
+        /// An opcode (`0xd4`), a word (`DMA_INDIRECT1D`) or a field path (`WORD.a.b`).
+        what: String,
+    },
+    /// Seed 003's KLR→BIR data-movement leaves: `klr lower FILE.json [--json]`.
+    Klr {
+        #[command(subcommand)]
+        command: cli::klr::KlrCommand,
+    },
     /// Check every word of a stream against the spec's validity rules: one line per
     /// violated rule; exit 1 if any word is invalid.
     Validate {
@@ -87,6 +107,9 @@ fn main() -> ExitCode {
             json,
             input,
         }),
+        Command::Encode { input, hex } => cli::encode::run(&input, hex),
+        Command::Explain { what } => cli::explain::explain(&what).map(|text| print!("{text}")),
+        Command::Klr { command } => cli::klr::run(&command),
         Command::Validate { arch, hex, input } => {
             cli::validate::run(&ValidateArgs { arch, hex, input })
         }
@@ -95,7 +118,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("dmaspec: {e}");
-            ExitCode::from(1)
+            ExitCode::from(e.exit_code())
         }
     }
 }

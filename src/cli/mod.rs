@@ -1,9 +1,12 @@
 //! The `dmaspec` command line.
 
 pub mod decode;
+pub mod encode;
+pub mod explain;
 pub mod generate;
 pub mod input;
 pub mod json;
+pub mod klr;
 pub mod path;
 pub mod table;
 pub mod validate;
@@ -12,7 +15,7 @@ use std::fmt;
 
 use dmaspec_codegen::SpecErrors;
 
-/// Why a command failed. Every variant is bad input (exit 1); usage errors are clap's.
+/// Why a command failed: bad input (exit 1) or, for `Usage`, a bad command line (exit 2).
 #[derive(Debug)]
 pub enum CliError {
     Input(input::InputError),
@@ -22,6 +25,12 @@ pub enum CliError {
     Stale(String),
     /// `validate`: some words break rules (the summary; the lines went to stdout).
     Invalid(String),
+    /// The command line names something that does not exist (exit 2).
+    Usage(String),
+    /// `encode`: every problem in the input, one per line.
+    Encode(String),
+    /// `klr lower`: every problem in the op list, one per line.
+    Klr(String),
 }
 
 impl fmt::Display for CliError {
@@ -31,6 +40,9 @@ impl fmt::Display for CliError {
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Spec(e) => write!(f, "{}", e.render()),
             CliError::Invalid(summary) => write!(f, "{summary}"),
+            CliError::Usage(msg) => write!(f, "{msg}"),
+            CliError::Encode(list) => write!(f, "nothing written:\n{list}"),
+            CliError::Klr(list) => write!(f, "bad op list:\n{list}"),
             CliError::Stale(list) => write!(
                 f,
                 "generated files are stale; run `dmaspec gen` and commit them:\n{list}"
@@ -54,4 +66,14 @@ pub fn hex_string(bytes: &[u8]) -> String {
             let _ = write!(s, "{b:02x}");
             s
         })
+}
+
+impl CliError {
+    /// The process exit code: 2 for usage errors, 1 for bad input.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Usage(_) => 2,
+            _ => 1,
+        }
+    }
 }

@@ -136,17 +136,22 @@ fn join(a: &str, b: &str) -> String {
     }
 }
 
-/// Lays rows out in aligned columns.
+/// Lays rows out in aligned columns under the decode header.
 pub fn render(rows: &[[String; 5]]) -> String {
     let header = ["offset", "field", "value", "meaning", "confidence"].map(String::from);
+    render_columns(&header, rows)
+}
+
+/// Lays `rows` out in aligned columns under `header`.
+pub fn render_columns(header: &[String; 5], rows: &[[String; 5]]) -> String {
     let mut widths = [0usize; 5];
-    for r in std::iter::once(&header).chain(rows) {
+    for r in std::iter::once(header).chain(rows) {
         for (w, c) in widths.iter_mut().zip(r) {
             *w = (*w).max(c.chars().count());
         }
     }
     let mut out = String::new();
-    for r in std::iter::once(&header).chain(rows) {
+    for r in std::iter::once(header).chain(rows) {
         let mut line = String::new();
         for (i, (c, w)) in r.iter().zip(widths).enumerate() {
             if i + 1 == r.len() {

@@ -9,8 +9,8 @@ use dmaspec::runtime::rules::{RuleMeta, Violations};
 use dmaspec::stream::{Decoded, Decoder};
 use serde_json::{Value as Json, json};
 
-use super::input::{self, InputError, WordReader};
 use super::CliError;
+use super::input::{self, InputError, WordReader};
 
 pub struct ValidateArgs {
     pub arch: Arch,
@@ -80,9 +80,10 @@ pub fn table_lines(v: &Violations, arch: Arch) -> String {
     if v.is_empty() {
         let n = v.rules.iter().filter(|r| r.parent.is_none()).count();
         return format!(
-            "  valid for {} ({n} top-level rule{} hold)\n",
+            "  valid for {} ({n} top-level rule{} {})\n",
             arch.name(),
-            if n == 1 { "" } else { "s" }
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "holds" } else { "hold" }
         );
     }
     let mut out = String::new();
@@ -120,12 +121,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
                 let v = word.check(args.arch);
                 for r in failed(&v) {
                     bad = true;
-                    writeln!(
-                        out,
-                        "offset {offset} {} {}",
-                        v.owner,
-                        violation_text(&v, r)
-                    )?;
+                    writeln!(out, "offset {offset} {} {}", v.owner, violation_text(&v, r))?;
                 }
             }
             Decoded::UnknownOpcode => {

@@ -129,6 +129,8 @@ pub struct EnumeratorMeta {
     pub value: u64,
     pub c_name: &'static str,
     pub aliases: &'static [&'static str],
+    /// Architectures that have it (by name); empty means all.
+    pub arch: &'static [&'static str],
 }
 
 impl LeafMeta {

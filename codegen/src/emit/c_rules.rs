@@ -53,7 +53,10 @@ pub(super) fn common(model: &Model) -> String {
             &mut out,
             "",
             &[
-                format!("{} (a function of a {} value): {}", t.name, t.over_name, t.doc),
+                format!(
+                    "{} (a function of a {} value): {}",
+                    t.name, t.over_name, t.doc
+                ),
                 format!("Confidence: {} ({}).", t.confidence.tag, t.confidence.level),
                 format!("Evidence: {}.", cites(&t.evidence)),
             ],
@@ -76,7 +79,11 @@ pub(super) fn common(model: &Model) -> String {
             }
             let _ = writeln!(out, "        return {};", int(v));
         }
-        let _ = writeln!(out, "    default:\n        return {};\n    }}\n}}", int(t.default));
+        let _ = writeln!(
+            out,
+            "    default:\n        return {};\n    }}\n}}",
+            int(t.default)
+        );
     }
     for s in &r.sets {
         if model.ty(s.owner).opcode().is_none() {
@@ -180,7 +187,11 @@ fn set(model: &Model, s: &RuleSet, out: &mut String) {
     for i in s.post_order() {
         let r = &s.rules[i];
         out.push('\n');
-        let mut paras = vec![format!("{}: {}.", r.call(), r.message.trim_end_matches('.'))];
+        let mut paras = vec![format!(
+            "{}: {}.",
+            r.call(),
+            r.message.trim_end_matches('.')
+        )];
         if !r.doc.is_empty() {
             paras.push(r.doc.clone());
         }
@@ -199,7 +210,10 @@ fn set(model: &Model, s: &RuleSet, out: &mut String) {
             paras.push("Partly enforced: some parts are not enforced and hold.".to_string());
         }
         if !r.arch.is_empty() {
-            paras.push(format!("Applies on {} only; holds elsewhere.", r.arch.join(", ")));
+            paras.push(format!(
+                "Applies on {} only; holds elsewhere.",
+                r.arch.join(", ")
+            ));
         }
         paras.push(format!(
             "Source: {}. Confidence: {} ({}).",

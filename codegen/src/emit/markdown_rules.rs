@@ -43,7 +43,15 @@ fn depth(s: &RuleSet, mut i: usize) -> usize {
 /// The rule table of one struct.
 fn table(cx: &Cx<'_>, s: &RuleSet, out: &mut String) {
     cx.table_head(
-        &["Rule", "Checks", "Meaning", "Applies", "Enforced", "Confidence", "Source"],
+        &[
+            "Rule",
+            "Checks",
+            "Meaning",
+            "Applies",
+            "Enforced",
+            "Confidence",
+            "Source",
+        ],
         out,
     );
     for i in s.pre_order() {
@@ -139,7 +147,13 @@ pub(super) fn page(cx: &Cx<'_>) -> String {
     );
     out.push_str("## Summary\n\n");
     cx.table_head(
-        &["Struct", "Rules", "Enforced checks", "Not enforced", "Top-level rules"],
+        &[
+            "Struct",
+            "Rules",
+            "Enforced checks",
+            "Not enforced",
+            "Top-level rules",
+        ],
         &mut out,
     );
     let (mut te, mut tn) = (0, 0);
@@ -210,7 +224,10 @@ pub(super) fn page(cx: &Cx<'_>) -> String {
     if r.constants.is_empty() {
         out.push_str("None.\n\n");
     } else {
-        cx.table_head(&["Name", "Value", "Meaning", "Confidence", "Source"], &mut out);
+        cx.table_head(
+            &["Name", "Value", "Meaning", "Confidence", "Source"],
+            &mut out,
+        );
         for c in &r.constants {
             cx.row(
                 &[

@@ -41,7 +41,10 @@ pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
     let consts = model.rules.constants.iter().map(|c| {
         let id = ident(&c.name);
         let v = lit(c.value);
-        let doc = format!(" {}\n\n Confidence: {} ({}).", c.doc, c.confidence.tag, c.confidence.level);
+        let doc = format!(
+            " {}\n\n Confidence: {} ({}).",
+            c.doc, c.confidence.tag, c.confidence.level
+        );
         quote!(#[doc = #doc] pub const #id: i64 = #v;)
     });
     let sets = model.rules.sets.iter().map(|s| set_items(cx, s));
@@ -81,7 +84,11 @@ fn expr(model: &Model, e: &Expr, size: usize) -> TokenStream {
             let raw = quote!(#int::from_le_bytes(*at::<#off, #sz, #m>(b)));
             match access.bits {
                 Some((lsb, width)) => {
-                    let mask = Literal::u64_unsuffixed(if width >= 64 { u64::MAX } else { (1u64 << width) - 1 });
+                    let mask = Literal::u64_unsuffixed(if width >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << width) - 1
+                    });
                     quote!(((((#raw as u64) >> #lsb) & #mask) as i64))
                 }
                 None => quote!((#raw as i64)),

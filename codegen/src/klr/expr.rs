@@ -502,11 +502,7 @@ impl Parser<'_> {
                 if let (Some(a), Some(b)) = (a, b)
                     && a != b
                 {
-                    return err(
-                        l.1,
-                        r.2,
-                        format!("compares a `{a}` with a `{b}`"),
-                    );
+                    return err(l.1, r.2, format!("compares a `{a}` with a `{b}`"));
                 }
                 true
             }
@@ -569,7 +565,13 @@ impl Parser<'_> {
 
     fn named(&mut self, name: String, s: usize, e: usize) -> Result<Spanned, ExprError> {
         if name == "true" || name == "false" {
-            return Ok((Expr::Bool { value: name == "true" }, s, e));
+            return Ok((
+                Expr::Bool {
+                    value: name == "true",
+                },
+                s,
+                e,
+            ));
         }
         if self.eat(".") {
             let (vs, ve) = self.here();
@@ -646,7 +648,10 @@ impl Parser<'_> {
                     return err(
                         a.1,
                         a.2,
-                        format!("table `{name}` is indexed by an int, not {}", a.0.ty().name()),
+                        format!(
+                            "table `{name}` is indexed by an int, not {}",
+                            a.0.ty().name()
+                        ),
                     );
                 }
                 return Ok((

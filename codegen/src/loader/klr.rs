@@ -116,7 +116,13 @@ impl Loader {
         }
     }
 
-    fn klr_conf(&mut self, at: At, c: &Option<Spanned<String>>, dflt: &Confidence, scope: &Scope) -> Confidence {
+    fn klr_conf(
+        &mut self,
+        at: At,
+        c: &Option<Spanned<String>>,
+        dflt: &Confidence,
+        scope: &Scope,
+    ) -> Confidence {
         match c {
             Some(t) => self.confidence(at, t, scope),
             None => dflt.clone(),
@@ -134,7 +140,11 @@ impl Loader {
             return None;
         }
         if r.entries.is_empty() {
-            self.err(at, r.name.span(), format!("table `{}` has no entries", r.name.get_ref()));
+            self.err(
+                at,
+                r.name.span(),
+                format!("table `{}` has no entries", r.name.get_ref()),
+            );
         }
         let out_of_range = match r.out_of_range.get_ref().as_str() {
             "fatal" => OutOfRange::Fatal,
@@ -170,7 +180,11 @@ impl Loader {
         }
         let confidence = self.confidence(at, &r.confidence, scope);
         if r.evidence.is_empty() {
-            self.err(at, r.name.span(), format!("table `{}` has no evidence", r.name.get_ref()));
+            self.err(
+                at,
+                r.name.span(),
+                format!("table `{}` has no evidence", r.name.get_ref()),
+            );
         }
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
         Some(Table {
@@ -213,7 +227,11 @@ impl Loader {
         let size = r.size.as_ref().map(|s| *s.get_ref() as usize);
         let confidence = self.confidence(at, &r.confidence, scope);
         if r.evidence.is_empty() {
-            self.err(at, r.name.span(), format!("layout `{}` has no evidence", r.name.get_ref()));
+            self.err(
+                at,
+                r.name.span(),
+                format!("layout `{}` has no evidence", r.name.get_ref()),
+            );
         }
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
         let mut fields: Vec<LayoutField> = Vec::new();
@@ -350,19 +368,26 @@ impl Loader {
     fn klr_base(&mut self, at: At, r: &RawLayout, m: &KlrModel) {
         let Some(b) = &r.base else { return };
         match m.layout(b.get_ref()) {
-            None => self.err(at, b.span(), format!("unknown base layout `{}`", b.get_ref())),
+            None => self.err(
+                at,
+                b.span(),
+                format!("unknown base layout `{}`", b.get_ref()),
+            ),
             Some(l) if l.side != Side::Bir || r.side.get_ref() != "bir" => self.err(
                 at,
                 b.span(),
                 "only a `bir` layout has a base, and it is another `bir` layout",
             ),
             Some(_) => {
-                if m
-                    .class_chain(b.get_ref())
+                if m.class_chain(b.get_ref())
                     .iter()
                     .any(|l| &l.name == r.name.get_ref())
                 {
-                    self.err(at, b.span(), format!("`{}` derives from itself", r.name.get_ref()));
+                    self.err(
+                        at,
+                        b.span(),
+                        format!("`{}` derives from itself", r.name.get_ref()),
+                    );
                 }
             }
         }
@@ -373,17 +398,29 @@ impl Loader {
         let op = match m.layout(r.op.get_ref()) {
             Some(l) if l.side == Side::Klr => l,
             Some(_) => {
-                self.err(at, r.op.span(), format!("`{}` is not a `klr` layout", r.op.get_ref()));
+                self.err(
+                    at,
+                    r.op.span(),
+                    format!("`{}` is not a `klr` layout", r.op.get_ref()),
+                );
                 return None;
             }
             None => {
-                self.err(at, r.op.span(), format!("unknown klr layout `{}`", r.op.get_ref()));
+                self.err(
+                    at,
+                    r.op.span(),
+                    format!("unknown klr layout `{}`", r.op.get_ref()),
+                );
                 return None;
             }
         };
         let confidence = self.confidence(at, &r.confidence, scope);
         if r.evidence.is_empty() {
-            self.err(at, r.name.span(), format!("leaf `{}` has no evidence", r.name.get_ref()));
+            self.err(
+                at,
+                r.name.span(),
+                format!("leaf `{}` has no evidence", r.name.get_ref()),
+            );
         }
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
         let mut env = LeafEnv {
@@ -391,6 +428,7 @@ impl Loader {
             op,
             vars: Vec::new(),
             it: None,
+            acted: false,
         };
         let mut fork: Option<Vec<Path>> = None;
         let mut steps = Vec::new();
@@ -403,7 +441,10 @@ impl Loader {
             self.err(
                 at,
                 r.name.span(),
-                format!("leaf `{}` has no `fork` step (every leaf builds a node on one of its paths)", r.name.get_ref()),
+                format!(
+                    "leaf `{}` has no `fork` step (every leaf builds a node on one of its paths)",
+                    r.name.get_ref()
+                ),
             );
         }
         let file = &self.files[at.0];
@@ -503,14 +544,22 @@ impl Loader {
             }
         }
         if s.key.is_some() && head != "effect" {
-            self.err(at, head_val.span(), format!("a `{head}` step takes no `key`"));
+            self.err(
+                at,
+                head_val.span(),
+                format!("a `{head}` step takes no `key`"),
+            );
         }
         let paths = match &s.paths {
             None => Vec::new(),
             Some(list) => {
                 let Some(fp) = fork.as_ref() else {
                     let span = list.first().map_or(head_val.span(), |p| p.span());
-                    self.err(at, span, "`paths` names fork paths, so it must come after the fork");
+                    self.err(
+                        at,
+                        span,
+                        "`paths` names fork paths, so it must come after the fork",
+                    );
                     return None;
                 };
                 let mut out = Vec::new();
@@ -535,7 +584,11 @@ impl Loader {
         }
         let confidence = self.klr_conf(at, &s.confidence, dflt, scope);
         if s.evidence.is_empty() {
-            self.err(at, head_val.span(), format!("this `{head}` step has no evidence"));
+            self.err(
+                at,
+                head_val.span(),
+                format!("this `{head}` step has no evidence"),
+            );
         }
         let evidence = self.evidence(at, &s.evidence, &confidence, scope);
         // A check with `each` binds `it` for its condition.
@@ -572,7 +625,11 @@ impl Loader {
                 env.it = None;
                 let c = c?;
                 if c.expr.ty() != Ty::Bool {
-                    self.err(at, w.span(), format!("`when` needs a condition, not {}", c.expr.ty().name()));
+                    self.err(
+                        at,
+                        w.span(),
+                        format!("`when` needs a condition, not {}", c.expr.ty().name()),
+                    );
                 }
                 if c.expr.nested_fatal(false) {
                     self.err(at, w.span(), "a fatal table lookup belongs in a `let`");
@@ -585,6 +642,13 @@ impl Loader {
         let kind = match head {
             "check" => self.klr_check(at, s, head_val, when, each, env)?,
             "route" => {
+                if env.acted {
+                    self.err(
+                        at,
+                        head_val.span(),
+                        "a `route` hands the whole op to another leaf, so it comes before the fork and every stamp and effect",
+                    );
+                }
                 let Some(when) = when else {
                     self.err(at, head_val.span(), "a `route` needs a `when`");
                     return None;
@@ -597,8 +661,14 @@ impl Loader {
             "let" => {
                 let name = head_val.get_ref().clone();
                 check_ident(self, at, head_val);
-                if env.vars.iter().any(|(n, _)| n == &name) || env.op.fields.iter().any(|f| f.name == name) {
-                    self.err(at, head_val.span(), format!("`{name}` is already a field or `let` of this leaf"));
+                if env.vars.iter().any(|(n, _)| n == &name)
+                    || env.op.fields.iter().any(|f| f.name == name)
+                {
+                    self.err(
+                        at,
+                        head_val.span(),
+                        format!("`{name}` is already a field or `let` of this leaf"),
+                    );
                 }
                 let Some(v) = &s.value else {
                     self.err(at, head_val.span(), "a `let` needs a `value`");
@@ -606,10 +676,21 @@ impl Loader {
                 };
                 let value = self.klr_expr(at, v, env)?;
                 if !matches!(value.expr.ty(), Ty::Int { .. } | Ty::Bool) {
-                    self.err(at, v.span(), format!("a `let` holds an int or a condition, not {}", value.expr.ty().name()));
+                    self.err(
+                        at,
+                        v.span(),
+                        format!(
+                            "a `let` holds an int or a condition, not {}",
+                            value.expr.ty().name()
+                        ),
+                    );
                 }
                 if value.expr.nested_fatal(true) {
-                    self.err(at, v.span(), "a fatal table lookup must be the whole `let` value");
+                    self.err(
+                        at,
+                        v.span(),
+                        "a fatal table lookup must be the whole `let` value",
+                    );
                 }
                 env.vars.push((name.clone(), value.expr.ty()));
                 StepKind::Let {
@@ -639,7 +720,13 @@ impl Loader {
                     Some("register") => EffectKind::Register,
                     Some(other) => {
                         let span = s.kind.as_ref().map_or(0..0, |k| k.span());
-                        self.err(at, span, format!("an effect `kind` is note, node, warning or register; not `{other}`"));
+                        self.err(
+                            at,
+                            span,
+                            format!(
+                                "an effect `kind` is note, node, warning or register; not `{other}`"
+                            ),
+                        );
                         EffectKind::Note
                     }
                 };
@@ -648,7 +735,14 @@ impl Loader {
                         check_ident(self, at, mm);
                         let key = self.klr_expr(at, k, env)?;
                         if !matches!(key.expr.ty(), Ty::Int { .. } | Ty::Text) {
-                            self.err(at, k.span(), format!("a memo key is an int or a text, not {}", key.expr.ty().name()));
+                            self.err(
+                                at,
+                                k.span(),
+                                format!(
+                                    "a memo key is an int or a text, not {}",
+                                    key.expr.ty().name()
+                                ),
+                            );
                         }
                         Some((mm.get_ref().clone(), key))
                     }
@@ -666,6 +760,12 @@ impl Loader {
                 }
             }
         };
+        if matches!(
+            kind,
+            StepKind::Fork { .. } | StepKind::Stamp { .. } | StepKind::Effect { .. }
+        ) {
+            env.acted = true;
+        }
         Some(Step {
             kind,
             paths,
@@ -692,11 +792,19 @@ impl Loader {
             Some("fatal") => CheckKind::Fatal,
             Some(other) => {
                 let span = s.kind.as_ref().map_or(0..0, |k| k.span());
-                self.err(at, span, format!("a check `kind` is throw, assert or fatal; not `{other}`"));
+                self.err(
+                    at,
+                    span,
+                    format!("a check `kind` is throw, assert or fatal; not `{other}`"),
+                );
                 CheckKind::Throw
             }
             None => {
-                self.err(at, head.span(), "a check needs a `kind` (throw, assert or fatal)");
+                self.err(
+                    at,
+                    head.span(),
+                    "a check needs a `kind` (throw, assert or fatal)",
+                );
                 CheckKind::Throw
             }
         };
@@ -708,10 +816,18 @@ impl Loader {
         }
         match (&when, &s.opaque) {
             (Some(_), Some(_)) => {
-                self.err(at, head.span(), "a check has either `when` or `opaque`, not both");
+                self.err(
+                    at,
+                    head.span(),
+                    "a check has either `when` or `opaque`, not both",
+                );
             }
             (None, None) if s.when.is_none() => {
-                self.err(at, head.span(), "a check needs a `when` (or, if the model cannot decide it, `opaque`)");
+                self.err(
+                    at,
+                    head.span(),
+                    "a check needs a `when` (or, if the model cannot decide it, `opaque`)",
+                );
             }
             _ => {}
         }
@@ -723,7 +839,11 @@ impl Loader {
             Some(a) => {
                 let c = self.klr_expr(at, a, env)?;
                 if !matches!(c.expr.ty(), Ty::Int { .. }) {
-                    self.err(at, a.span(), format!("`append` is an int, not {}", c.expr.ty().name()));
+                    self.err(
+                        at,
+                        a.span(),
+                        format!("`append` is an int, not {}", c.expr.ty().name()),
+                    );
                 }
                 Some(c)
             }
@@ -739,24 +859,45 @@ impl Loader {
         })
     }
 
-    fn klr_paths(&mut self, at: At, s: &RawStep, env: &LeafEnv, dflt: &Confidence, scope: &Scope) -> Vec<Path> {
-        let Some(head) = &s.fork else { return Vec::new() };
+    fn klr_paths(
+        &mut self,
+        at: At,
+        s: &RawStep,
+        env: &LeafEnv,
+        dflt: &Confidence,
+        scope: &Scope,
+    ) -> Vec<Path> {
+        let Some(head) = &s.fork else {
+            return Vec::new();
+        };
         if s.path.is_empty() {
-            self.err(at, head.span(), "a fork needs at least one `[[klr.leaf.step.path]]`");
+            self.err(
+                at,
+                head.span(),
+                "a fork needs at least one `[[klr.leaf.step.path]]`",
+            );
         }
         let it_enum = "InstructionType";
         let mut out: Vec<Path> = Vec::new();
         let last = s.path.len().saturating_sub(1);
         for (i, p) in s.path.iter().enumerate() {
             if out.iter().any(|x| &x.name == p.name.get_ref()) {
-                self.err(at, p.name.span(), format!("duplicate path `{}`", p.name.get_ref()));
+                self.err(
+                    at,
+                    p.name.span(),
+                    format!("duplicate path `{}`", p.name.get_ref()),
+                );
                 continue;
             }
             let when = match (&p.when, i == last) {
                 (Some(w), false) => self.klr_expr(at, w, env),
                 (None, true) => None,
                 (Some(w), true) => {
-                    self.err(at, w.span(), "the last path is the otherwise arm: it has no `when`");
+                    self.err(
+                        at,
+                        w.span(),
+                        "the last path is the otherwise arm: it has no `when`",
+                    );
                     None
                 }
                 (None, false) => {
@@ -768,11 +909,19 @@ impl Loader {
                 && w.expr.ty() != Ty::Bool
             {
                 let span = p.when.as_ref().map_or(0..0, |w| w.span());
-                self.err(at, span, format!("`when` needs a condition, not {}", w.expr.ty().name()));
+                self.err(
+                    at,
+                    span,
+                    format!("`when` needs a condition, not {}", w.expr.ty().name()),
+                );
             }
             match env.m.layout(p.class.get_ref()) {
                 Some(l) if l.side == Side::Bir => {}
-                _ => self.err(at, p.class.span(), format!("`{}` is not a `bir` layout", p.class.get_ref())),
+                _ => self.err(
+                    at,
+                    p.class.span(),
+                    format!("`{}` is not a `bir` layout", p.class.get_ref()),
+                ),
             }
             let it = p.it.as_ref().and_then(|it| {
                 let v = env
@@ -782,22 +931,42 @@ impl Loader {
                     .find(|(n, _)| n == it.get_ref())
                     .map(|(n, v)| (n.to_string(), v as i64));
                 if v.is_none() {
-                    self.err(at, it.span(), format!("`{}` is not an `{it_enum}` enumerator", it.get_ref()));
+                    self.err(
+                        at,
+                        it.span(),
+                        format!("`{}` is not an `{it_enum}` enumerator", it.get_ref()),
+                    );
                 }
                 v
             });
             let mut bind = Vec::new();
             for b in &p.bind {
                 if !ROLES.contains(&b.role.get_ref().as_str()) {
-                    self.err(at, b.role.span(), format!("a binding role is one of {}; not `{}`", ROLES.join(", "), b.role.get_ref()));
+                    self.err(
+                        at,
+                        b.role.span(),
+                        format!(
+                            "a binding role is one of {}; not `{}`",
+                            ROLES.join(", "),
+                            b.role.get_ref()
+                        ),
+                    );
                 }
                 if let Some(o) = &b.operand
                     && !env.op.fields.iter().any(|f| &f.name == o.get_ref())
                 {
-                    self.err(at, o.span(), format!("`{}` is not a field of `{}`", o.get_ref(), env.op.name));
+                    self.err(
+                        at,
+                        o.span(),
+                        format!("`{}` is not a field of `{}`", o.get_ref(), env.op.name),
+                    );
                 }
                 if b.operand.is_none() && b.what.is_none() {
-                    self.err(at, b.role.span(), "a binding names an `operand` or says `what` is bound");
+                    self.err(
+                        at,
+                        b.role.span(),
+                        "a binding names an `operand` or says `what` is bound",
+                    );
                 }
                 let bw = match &b.when {
                     Some(w) => self.klr_expr(at, w, env),
@@ -813,7 +982,11 @@ impl Loader {
             }
             let confidence = self.klr_conf(at, &p.confidence, dflt, scope);
             if p.evidence.is_empty() {
-                self.err(at, p.name.span(), format!("path `{}` has no evidence", p.name.get_ref()));
+                self.err(
+                    at,
+                    p.name.span(),
+                    format!("path `{}` has no evidence", p.name.get_ref()),
+                );
             }
             let evidence = self.evidence(at, &p.evidence, &confidence, scope);
             out.push(Path {
@@ -851,8 +1024,18 @@ impl Loader {
         let value = match (&s.value, &s.what) {
             (Some(v), None) => {
                 let c = self.klr_expr(at, v, env)?;
-                if matches!(c.expr.ty(), Ty::Ap | Ty::OptAp | Ty::Aps | Ty::Text | Ty::OptText) {
-                    self.err(at, v.span(), format!("a stamp writes a number, a flag, a list or an immediate; not {}", c.expr.ty().name()));
+                if matches!(
+                    c.expr.ty(),
+                    Ty::Ap | Ty::OptAp | Ty::Aps | Ty::Text | Ty::OptText
+                ) {
+                    self.err(
+                        at,
+                        v.span(),
+                        format!(
+                            "a stamp writes a number, a flag, a list or an immediate; not {}",
+                            c.expr.ty().name()
+                        ),
+                    );
                 }
                 if c.expr.nested_fatal(false) {
                     self.err(at, v.span(), "a fatal table lookup belongs in a `let`");
@@ -877,7 +1060,11 @@ impl Loader {
                 .collect(),
         };
         if fork.is_none() {
-            self.err(at, head.span(), "a stamp writes a node, so it comes after the fork");
+            self.err(
+                at,
+                head.span(),
+                "a stamp writes a node, so it comes after the fork",
+            );
         }
         for class in classes {
             match env.m.class_field(class, offset) {
@@ -889,7 +1076,12 @@ impl Loader {
                 Some((l, f)) if &f.name != head.get_ref() => self.err(
                     at,
                     head.span(),
-                    format!("offset {offset:#x} of `{}` is `{}`, not `{}`", l.name, f.name, head.get_ref()),
+                    format!(
+                        "offset {offset:#x} of `{}` is `{}`, not `{}`",
+                        l.name,
+                        f.name,
+                        head.get_ref()
+                    ),
                 ),
                 Some((l, f)) => {
                     if let (Some(fe), StampValue::Expr { cond }) = (&f.enum_, &value)
@@ -899,7 +1091,10 @@ impl Loader {
                         self.err(
                             at,
                             s.value.as_ref().map_or(head.span(), |v| v.span()),
-                            format!("`{}.{}` holds a `{fe}`, but this value is a `{ve}`", l.name, f.name),
+                            format!(
+                                "`{}.{}` holds a `{fe}`, but this value is a `{ve}`",
+                                l.name, f.name
+                            ),
                         );
                     }
                 }
@@ -941,14 +1136,24 @@ impl Loader {
         }
     }
 
-    fn klr_offset_row(&mut self, at: At, r: &RawOffsetRow, m: &KlrModel, scope: &Scope) -> OffsetRow {
+    fn klr_offset_row(
+        &mut self,
+        at: At,
+        r: &RawOffsetRow,
+        m: &KlrModel,
+        scope: &Scope,
+    ) -> OffsetRow {
         let offset = *r.off.get_ref() as usize;
         if !m
             .layouts
             .iter()
             .any(|l| l.side == Side::Bir && l.fields.iter().any(|f| f.offset == Some(offset)))
         {
-            self.err(at, r.off.span(), format!("no `bir` layout has a field at offset {offset:#x}"));
+            self.err(
+                at,
+                r.off.span(),
+                format!("no `bir` layout has a field at offset {offset:#x}"),
+            );
         }
         for w in &r.writers {
             match m.leaf(w.get_ref()) {
@@ -980,14 +1185,28 @@ impl Loader {
         }
     }
 
-    fn klr_transpose_row(&mut self, at: At, r: &RawTransposeRow, m: &KlrModel, scope: &Scope) -> TransposeRow {
+    fn klr_transpose_row(
+        &mut self,
+        at: At,
+        r: &RawTransposeRow,
+        m: &KlrModel,
+        scope: &Scope,
+    ) -> TransposeRow {
         match m.leaf(r.leaf.get_ref()) {
-            None => self.err(at, r.leaf.span(), format!("unknown leaf `{}`", r.leaf.get_ref())),
+            None => self.err(
+                at,
+                r.leaf.span(),
+                format!("unknown leaf `{}`", r.leaf.get_ref()),
+            ),
             Some(l) => {
                 if let Some(p) = &r.path
                     && !l.paths().iter().any(|x| &x.name == p.get_ref())
                 {
-                    self.err(at, p.span(), format!("leaf `{}` has no path `{}`", l.name, p.get_ref()));
+                    self.err(
+                        at,
+                        p.span(),
+                        format!("leaf `{}` has no path `{}`", l.name, p.get_ref()),
+                    );
                 }
             }
         }
@@ -1015,19 +1234,30 @@ struct LeafEnv<'m> {
     op: &'m Layout,
     vars: Vec<(String, Ty)>,
     it: Option<Ty>,
+    /// A fork, stamp or effect has been seen (no route may follow).
+    acted: bool,
 }
 
 impl Env for LeafEnv<'_> {
     fn field(&self, name: &str) -> Option<Result<Ty, String>> {
         let f = self.op.fields.iter().find(|f| f.name == name)?;
         Some(match f.expr_ty() {
-            None => Err(format!("`{name}` is not an input field of `{}` (no `input`)", self.op.name)),
-            Some(Ty::OptAp | Ty::OptImm | Ty::OptText) => Err(format!("`{name}` is optional and cannot be used in an expression")),
+            None => Err(format!(
+                "`{name}` is not an input field of `{}` (no `input`)",
+                self.op.name
+            )),
+            Some(Ty::OptAp | Ty::OptImm | Ty::OptText) => Err(format!(
+                "`{name}` is optional and cannot be used in an expression"
+            )),
             Some(t) => Ok(t),
         })
     }
     fn var(&self, name: &str) -> Option<Ty> {
-        self.vars.iter().rev().find(|(n, _)| n == name).map(|(_, t)| t.clone())
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.clone())
     }
     fn it(&self) -> Option<Ty> {
         self.it.clone()
@@ -1045,7 +1275,10 @@ impl Env for LeafEnv<'_> {
             .map(|v| v.value as i64)
             .ok_or_else(|| {
                 let known: Vec<&str> = values.iter().map(|v| v.name.as_str()).collect();
-                format!("`{en}` has no enumerator `{name}` (it has: {})", known.join(", "))
+                format!(
+                    "`{en}` has no enumerator `{name}` (it has: {})",
+                    known.join(", ")
+                )
             })
     }
     fn table(&self, name: &str) -> Option<(bool, Option<String>)> {

@@ -302,7 +302,10 @@ impl Cx<'_> {
             self.error(
                 file,
                 what.span(),
-                format!("`{}` has no evidence: cite the source that states it", what.get_ref()),
+                format!(
+                    "`{}` has no evidence: cite the source that states it",
+                    what.get_ref()
+                ),
             );
         }
         raw.iter()
@@ -337,7 +340,10 @@ impl Cx<'_> {
         self.error(
             file,
             name.span(),
-            format!("`{}` is not a valid identifier (letters, digits, `_`)", name.get_ref()),
+            format!(
+                "`{}` is not a valid identifier (letters, digits, `_`)",
+                name.get_ref()
+            ),
         );
         false
     }
@@ -346,7 +352,12 @@ impl Cx<'_> {
 
     fn constant(&mut self, file: usize, c: &RawConstant) {
         self.check_name(file, &c.name);
-        if self.out.constants.iter().any(|x| &x.name == c.name.get_ref()) {
+        if self
+            .out
+            .constants
+            .iter()
+            .any(|x| &x.name == c.name.get_ref())
+        {
             self.error(
                 file,
                 c.name.span(),
@@ -406,14 +417,17 @@ impl Cx<'_> {
         let mut entries: Vec<(i64, String, i64)> = Vec::new();
         for g in &t.values {
             for k in &g.keys {
-                let Some(e) = values
-                    .iter()
-                    .find(|v| &v.name == k.get_ref() || v.aliases.iter().any(|a| &a.name == k.get_ref()))
-                else {
+                let Some(e) = values.iter().find(|v| {
+                    &v.name == k.get_ref() || v.aliases.iter().any(|a| &a.name == k.get_ref())
+                }) else {
                     self.error(
                         file,
                         k.span(),
-                        format!("`{}` is not an enumerator of `{}`", k.get_ref(), t.over.get_ref()),
+                        format!(
+                            "`{}` is not an enumerator of `{}`",
+                            k.get_ref(),
+                            t.over.get_ref()
+                        ),
                     );
                     continue;
                 };
@@ -421,7 +435,11 @@ impl Cx<'_> {
                     self.error(
                         file,
                         k.span(),
-                        format!("`{}` is listed twice in table `{}`", k.get_ref(), t.name.get_ref()),
+                        format!(
+                            "`{}` is listed twice in table `{}`",
+                            k.get_ref(),
+                            t.name.get_ref()
+                        ),
                     );
                     continue;
                 }
@@ -595,7 +613,11 @@ impl Cx<'_> {
                     continue;
                 };
                 if j == i {
-                    self.error(file, p.span(), format!("rule `{}` lists itself", p.get_ref()));
+                    self.error(
+                        file,
+                        p.span(),
+                        format!("rule `{}` lists itself", p.get_ref()),
+                    );
                     continue;
                 }
                 if let Some(other) = rules[j].parent {
@@ -691,7 +713,9 @@ impl Cx<'_> {
         derived: &BTreeSet<String>,
     ) {
         let covers = |decl: &str, read: &str| {
-            read == decl || read.starts_with(&format!("{decl}.")) || read.starts_with(&format!("{decl}["))
+            read == decl
+                || read.starts_with(&format!("{decl}."))
+                || read.starts_with(&format!("{decl}["))
         };
         for f in list {
             if !derived.iter().any(|r| covers(f.get_ref(), r)) {
@@ -717,7 +741,11 @@ impl Cx<'_> {
                 first.span(),
                 format!(
                     "rule `{id}` reads {} but does not list {}",
-                    missing.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "),
+                    missing
+                        .iter()
+                        .map(|s| format!("`{s}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     if missing.len() == 1 { "it" } else { "them" }
                 ),
             );
@@ -852,7 +880,10 @@ impl Cx<'_> {
                         zero_means,
                     };
                     if i < segs.len() {
-                        return Err((seg_span(segs, i), format!("`{}` is an integer, it has no members", place.path)));
+                        return Err((
+                            seg_span(segs, i),
+                            format!("`{}` is an integer, it has no members", place.path),
+                        ));
                     }
                     return Ok(place);
                 }
@@ -862,7 +893,10 @@ impl Cx<'_> {
                         what: format!("ascii[{len}]"),
                     };
                     if i < segs.len() {
-                        return Err((seg_span(segs, i), format!("`{}` is text, it has no members", place.path)));
+                        return Err((
+                            seg_span(segs, i),
+                            format!("`{}` is text, it has no members", place.path),
+                        ));
                     }
                     return Ok(place);
                 }
@@ -875,7 +909,13 @@ impl Cx<'_> {
                         None => return Ok(place),
                         Some(Seg::Index(k, sp)) => {
                             if *k >= *len {
-                                return Err((*sp, format!("index {k} is out of range for `{}` ({} elements)", place.path, len)));
+                                return Err((
+                                    *sp,
+                                    format!(
+                                        "index {k} is out of range for `{}` ({} elements)",
+                                        place.path, len
+                                    ),
+                                ));
                             }
                             place.offset += k * m.size_of(elem);
                             place.path.push_str(&format!("[{k}]"));
@@ -884,7 +924,13 @@ impl Cx<'_> {
                             i += 1;
                         }
                         Some(Seg::Name(n, sp)) => {
-                            return Err((*sp, format!("`{}` is an array; index it (`{}[0]`) before `.{n}`", place.path, place.path)));
+                            return Err((
+                                *sp,
+                                format!(
+                                    "`{}` is an array; index it (`{}[0]`) before `.{n}`",
+                                    place.path, place.path
+                                ),
+                            ));
                         }
                     }
                 }
@@ -905,7 +951,13 @@ impl Cx<'_> {
                                 zero_means: None,
                             };
                             if i < segs.len() {
-                                return Err((seg_span(segs, i), format!("`{}` is a `{}`, it has no members", place.path, t.name)));
+                                return Err((
+                                    seg_span(segs, i),
+                                    format!(
+                                        "`{}` is a `{}`, it has no members",
+                                        place.path, t.name
+                                    ),
+                                ));
                             }
                             return Ok(place);
                         }
@@ -918,11 +970,22 @@ impl Cx<'_> {
                                 return Ok(place);
                             };
                             let Seg::Name(n, sp) = seg else {
-                                return Err((seg_span(segs, i), format!("`{}` is a bitfield, not an array", t.name)));
+                                return Err((
+                                    seg_span(segs, i),
+                                    format!("`{}` is a bitfield, not an array", t.name),
+                                ));
                             };
                             let Some(b) = fields.iter().find(|b| &b.name == n) else {
-                                let names: Vec<&str> = fields.iter().map(|b| b.name.as_str()).collect();
-                                return Err((*sp, format!("`{}` has no sub-field `{n}` (it has: {})", t.name, names.join(", "))));
+                                let names: Vec<&str> =
+                                    fields.iter().map(|b| b.name.as_str()).collect();
+                                return Err((
+                                    *sp,
+                                    format!(
+                                        "`{}` has no sub-field `{n}` (it has: {})",
+                                        t.name,
+                                        names.join(", ")
+                                    ),
+                                ));
                             };
                             let ty = match &b.ty {
                                 BitsType::Uint => Ty::Int(0, (1i128 << b.width) - 1),
@@ -940,7 +1003,10 @@ impl Cx<'_> {
                                 zero_means: None,
                             };
                             if i + 1 < segs.len() {
-                                return Err((seg_span(segs, i + 1), format!("`{}` is a bit range, it has no members", place.path)));
+                                return Err((
+                                    seg_span(segs, i + 1),
+                                    format!("`{}` is a bit range, it has no members", place.path),
+                                ));
                             }
                             return Ok(place);
                         }
@@ -953,11 +1019,22 @@ impl Cx<'_> {
                                 return Ok(place);
                             };
                             let Seg::Name(n, sp) = seg else {
-                                return Err((seg_span(segs, i), format!("`{}` is a struct, not an array", t.name)));
+                                return Err((
+                                    seg_span(segs, i),
+                                    format!("`{}` is a struct, not an array", t.name),
+                                ));
                             };
                             let Some(f) = fields.iter().find(|f| &f.name == n) else {
-                                let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-                                return Err((*sp, format!("`{}` has no field `{n}` (it has: {})", t.name, names.join(", "))));
+                                let names: Vec<&str> =
+                                    fields.iter().map(|f| f.name.as_str()).collect();
+                                return Err((
+                                    *sp,
+                                    format!(
+                                        "`{}` has no field `{n}` (it has: {})",
+                                        t.name,
+                                        names.join(", ")
+                                    ),
+                                ));
                             };
                             push(&mut place, n, &member(n));
                             place.offset += f.offset;
@@ -980,7 +1057,10 @@ impl Cx<'_> {
                                 return Ok(place);
                             };
                             let Seg::Name(n, sp) = seg else {
-                                return Err((seg_span(segs, i), format!("`{}` is a union, not an array", t.name)));
+                                return Err((
+                                    seg_span(segs, i),
+                                    format!("`{}` is a union, not an array", t.name),
+                                ));
                             };
                             let d = &discriminator.name;
                             let arm = if n == d {
@@ -992,24 +1072,38 @@ impl Cx<'_> {
                                         Some(n.clone())
                                     }
                                     _ => {
-                                        return Err((*sp, format!(
-                                            "rules read a union only through its discriminator \
+                                        return Err((
+                                            *sp,
+                                            format!(
+                                                "rules read a union only through its discriminator \
                                              (`{}.{n}.{d}` or `{}.{d}`): which arm holds depends on it",
-                                            place.path, place.path)));
+                                                place.path, place.path
+                                            ),
+                                        ));
                                     }
                                 }
                             } else {
-                                let arms: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
-                                return Err((*sp, format!(
-                                    "`{}` has no member `{n}` (discriminator `{d}`; arms: {})",
-                                    t.name, arms.join(", "))));
+                                let arms: Vec<&str> =
+                                    variants.iter().map(|v| v.name.as_str()).collect();
+                                return Err((
+                                    *sp,
+                                    format!(
+                                        "`{}` has no member `{n}` (discriminator `{d}`; arms: {})",
+                                        t.name,
+                                        arms.join(", ")
+                                    ),
+                                ));
                             };
                             let arm = arm.unwrap_or_default();
                             let shown = match segs.get(i) {
                                 Some(Seg::Name(x, _)) if x == d && n != d => format!("{n}.{d}"),
                                 _ => d.clone(),
                             };
-                            push(&mut place, &shown, &format!("{}.{}", member(&arm), member(d)));
+                            push(
+                                &mut place,
+                                &shown,
+                                &format!("{}.{}", member(&arm), member(d)),
+                            );
                             place.offset += discriminator.offset;
                             cur = discriminator.ty.clone();
                             i += 1;
@@ -1041,7 +1135,10 @@ impl Cx<'_> {
                     ty: Ty::Bool,
                     expr: Expr::Bool { value: b.value },
                 }),
-                _ => Err((l.span(), "only integer and boolean literals are allowed".into())),
+                _ => Err((
+                    l.span(),
+                    "only integer and boolean literals are allowed".into(),
+                )),
             },
             syn::Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 2 => {
                 self.scoped_name(&p.path)
@@ -1051,7 +1148,9 @@ impl Cx<'_> {
                     && p.path.segments.len() == 1
                 {
                     let name = p.path.segments[0].ident.to_string();
-                    let is_field = self.place(owner, &[Seg::Name(name.clone(), e.span())]).is_ok();
+                    let is_field = self
+                        .place(owner, &[Seg::Name(name.clone(), e.span())])
+                        .is_ok();
                     if !is_field {
                         if let Some(i) = self.out.constants.iter().position(|c| c.name == name) {
                             let v = i128::from(self.out.constants[i].value);
@@ -1096,7 +1195,11 @@ impl Cx<'_> {
                         e.span(),
                         format!(
                             "`{}` is a `{what}`, not a value: name one of its members{}",
-                            if place.path.is_empty() { "the struct" } else { &place.path },
+                            if place.path.is_empty() {
+                                "the struct"
+                            } else {
+                                &place.path
+                            },
                             " (or pass it to one of its type's rules)"
                         ),
                     )),
@@ -1107,7 +1210,10 @@ impl Cx<'_> {
                 match u.op {
                     syn::UnOp::Not(_) => {
                         if a.ty != Ty::Bool {
-                            return Err((u.expr.span(), format!("`!` needs a condition; this is {}", self.ty_name(a.ty))));
+                            return Err((
+                                u.expr.span(),
+                                format!("`!` needs a condition; this is {}", self.ty_name(a.ty)),
+                            ));
                         }
                         Ok(Typed {
                             ty: Ty::Bool,
@@ -1150,7 +1256,9 @@ impl Cx<'_> {
             && p.path.segments.len() == 1
         {
             let name = p.path.segments[0].ident.to_string();
-            let known = self.place(owner, &[Seg::Name(name.clone(), e.span())]).is_ok()
+            let known = self
+                .place(owner, &[Seg::Name(name.clone(), e.span())])
+                .is_ok()
                 || self.out.constants.iter().any(|c| c.name == name)
                 || name == "nc";
             if !known
@@ -1176,7 +1284,10 @@ impl Cx<'_> {
         let name = path.segments[1].ident.to_string();
         let span = path.span();
         let Some(index) = self.model.types.iter().position(|t| t.name == ty) else {
-            return Err((path.segments[0].ident.span(), format!("unknown type `{ty}`")));
+            return Err((
+                path.segments[0].ident.span(),
+                format!("unknown type `{ty}`"),
+            ));
         };
         match &self.model.types[index].kind {
             TypeKind::Enum { values, .. } => {
@@ -1185,7 +1296,13 @@ impl Cx<'_> {
                     .find(|v| v.name == name || v.aliases.iter().any(|a| a.name == name))
                 else {
                     let names: Vec<&str> = values.iter().map(|v| v.name.as_str()).collect();
-                    return Err((span, format!("`{name}` is not an enumerator of `{ty}` (it has: {})", names.join(", "))));
+                    return Err((
+                        span,
+                        format!(
+                            "`{name}` is not an enumerator of `{ty}` (it has: {})",
+                            names.join(", ")
+                        ),
+                    ));
                 };
                 Ok(Typed {
                     ty: Ty::Enum(index),
@@ -1197,7 +1314,13 @@ impl Cx<'_> {
             TypeKind::Flags { bits, .. } => {
                 let Some(b) = bits.iter().find(|b| b.name == name) else {
                     let names: Vec<&str> = bits.iter().map(|b| b.name.as_str()).collect();
-                    return Err((span, format!("`{name}` is not a bit of `{ty}` (it has: {})", names.join(", "))));
+                    return Err((
+                        span,
+                        format!(
+                            "`{name}` is not a bit of `{ty}` (it has: {})",
+                            names.join(", ")
+                        ),
+                    ));
                 };
                 let v = 1i64 << b.bit;
                 Ok(Typed {
@@ -1216,10 +1339,14 @@ impl Cx<'_> {
                 TypeKind::Flags { repr, .. } => Ok(int_range(*repr)),
                 _ => Ok((0, 0)),
             },
-            Ty::Enum(i) => Err((span, format!(
-                "`{}` values are compared with its enumerators (`{}::NAME`), not used as numbers; \
+            Ty::Enum(i) => Err((
+                span,
+                format!(
+                    "`{}` values are compared with its enumerators (`{}::NAME`), not used as numbers; \
                  use a table to map them to numbers",
-                self.model.types[i].name, self.model.types[i].name))),
+                    self.model.types[i].name, self.model.types[i].name
+                ),
+            )),
             Ty::Bool => Err((span, "a condition is not a number".into())),
         }
     }
@@ -1266,7 +1393,11 @@ impl Cx<'_> {
             S::And(_) => (BinOp::And, 'l'),
             S::Or(_) => (BinOp::Or, 'l'),
             _ => {
-                return Err((b.op.span(), "operator not allowed in rules (allowed: + - * / % & == != < <= > >= && || !)".into()));
+                return Err((
+                    b.op.span(),
+                    "operator not allowed in rules (allowed: + - * / % & == != < <= > >= && || !)"
+                        .into(),
+                ));
             }
         };
         let span = b.span();
@@ -1274,7 +1405,14 @@ impl Cx<'_> {
             'l' => {
                 for (t, e) in [(&l, &b.left), (&r, &b.right)] {
                     if t.ty != Ty::Bool {
-                        return Err((e.span(), format!("`{}` needs conditions on both sides; this is {}", op.symbol(), self.ty_name(t.ty))));
+                        return Err((
+                            e.span(),
+                            format!(
+                                "`{}` needs conditions on both sides; this is {}",
+                                op.symbol(),
+                                self.ty_name(t.ty)
+                            ),
+                        ));
                     }
                 }
                 Ty::Bool
@@ -1301,9 +1439,13 @@ impl Cx<'_> {
                     }
                     'd' => {
                         if bb.0 != bb.1 || bb.0 == 0 {
-                            return Err((b.right.span(), format!(
-                                "the right side of `{}` must be a non-zero constant",
-                                op.symbol())));
+                            return Err((
+                                b.right.span(),
+                                format!(
+                                    "the right side of `{}` must be a non-zero constant",
+                                    op.symbol()
+                                ),
+                            ));
                         }
                         let d = bb.0;
                         if op == BinOp::Div {
@@ -1311,7 +1453,13 @@ impl Cx<'_> {
                             (x.min(y), x.max(y))
                         } else {
                             let m = d.abs() - 1;
-                            if a.0 >= 0 { (0, m.min(a.1)) } else if a.1 <= 0 { (-m.min(-a.0), 0) } else { (-m, m) }
+                            if a.0 >= 0 {
+                                (0, m.min(a.1))
+                            } else if a.1 <= 0 {
+                                (-m.min(-a.0), 0)
+                            } else {
+                                (-m, m)
+                            }
                         }
                     }
                     _ => {
@@ -1322,8 +1470,12 @@ impl Cx<'_> {
                     }
                 };
                 if !fits(lo, hi) {
-                    return Err((span, format!(
-                        "this can overflow a 64-bit signed integer (its range is {lo}..={hi})")));
+                    return Err((
+                        span,
+                        format!(
+                            "this can overflow a 64-bit signed integer (its range is {lo}..={hi})"
+                        ),
+                    ));
                 }
                 Ty::Int(lo, hi)
             }
@@ -1350,17 +1502,21 @@ impl Cx<'_> {
                 " (compare with an enumerator such as `{}::{}`)",
                 self.model.types[i].name,
                 match &self.model.types[i].kind {
-                    TypeKind::Enum { values, .. } => values.first().map_or("NAME", |v| v.name.as_str()),
+                    TypeKind::Enum { values, .. } =>
+                        values.first().map_or("NAME", |v| v.name.as_str()),
                     _ => "NAME",
                 }
             ),
             _ => String::new(),
         };
-        Err((span, format!(
-            "cannot compare {} with {}{hint}",
-            self.ty_name(l.ty),
-            self.ty_name(r.ty)
-        )))
+        Err((
+            span,
+            format!(
+                "cannot compare {} with {}{hint}",
+                self.ty_name(l.ty),
+                self.ty_name(r.ty)
+            ),
+        ))
     }
 
     fn call(&self, owner: usize, c: &syn::ExprCall) -> Result<Typed, Fail> {
@@ -1375,7 +1531,13 @@ impl Cx<'_> {
             if args.len() == n {
                 Ok(())
             } else {
-                Err((c.span(), format!("`{name}` takes {n} argument{}", if n == 1 { "" } else { "s" })))
+                Err((
+                    c.span(),
+                    format!(
+                        "`{name}` takes {n} argument{}",
+                        if n == 1 { "" } else { "s" }
+                    ),
+                ))
             }
         };
         match name.as_str() {
@@ -1383,28 +1545,50 @@ impl Cx<'_> {
                 arity(2)?;
                 let x = self.expr(owner, args[0])?;
                 let Ty::Flags(fi) = x.ty else {
-                    return Err((args[0].span(), format!("`has` needs a flags value first; this is {}", self.ty_name(x.ty))));
+                    return Err((
+                        args[0].span(),
+                        format!(
+                            "`has` needs a flags value first; this is {}",
+                            self.ty_name(x.ty)
+                        ),
+                    ));
                 };
                 let TypeKind::Flags { bits, .. } = &self.model.types[fi].kind else {
                     unreachable!("Ty::Flags is a flags type");
                 };
                 let fname = self.model.types[fi].name.clone();
                 let bit = match args[1] {
-                    syn::Expr::Path(p) if p.path.segments.len() == 1 => p.path.segments[0].ident.to_string(),
-                    syn::Expr::Path(p) if p.path.segments.len() == 2 && p.path.segments[0].ident == fname => {
+                    syn::Expr::Path(p) if p.path.segments.len() == 1 => {
+                        p.path.segments[0].ident.to_string()
+                    }
+                    syn::Expr::Path(p)
+                        if p.path.segments.len() == 2 && p.path.segments[0].ident == fname =>
+                    {
                         p.path.segments[1].ident.to_string()
                     }
                     other => return Err((other.span(), format!("name a bit of `{fname}`"))),
                 };
                 let Some(b) = bits.iter().find(|b| b.name == bit) else {
                     let names: Vec<&str> = bits.iter().map(|b| b.name.as_str()).collect();
-                    return Err((args[1].span(), format!("`{bit}` is not a bit of `{fname}` (it has: {})", names.join(", "))));
+                    return Err((
+                        args[1].span(),
+                        format!(
+                            "`{bit}` is not a bit of `{fname}` (it has: {})",
+                            names.join(", ")
+                        ),
+                    ));
                 };
                 Ok(Typed {
                     ty: Ty::Bool,
                     expr: bin(
                         BinOp::Ne,
-                        bin(BinOp::BitAnd, x.expr, Expr::Int { value: 1i64 << b.bit }),
+                        bin(
+                            BinOp::BitAnd,
+                            x.expr,
+                            Expr::Int {
+                                value: 1i64 << b.bit,
+                            },
+                        ),
                         Expr::Int { value: 0 },
                     ),
                 })
@@ -1421,9 +1605,13 @@ impl Cx<'_> {
                     zero_means: Some(z),
                 } = place.kind
                 else {
-                    return Err((args[0].span(), format!(
-                        "`value` needs an integer field with a `codec` (`zero_means`); `{}` has none",
-                        place.path)));
+                    return Err((
+                        args[0].span(),
+                        format!(
+                            "`value` needs an integer field with a `codec` (`zero_means`); `{}` has none",
+                            place.path
+                        ),
+                    ));
                 };
                 let read = Expr::Read {
                     access: Access {
@@ -1435,7 +1623,8 @@ impl Cx<'_> {
                         bits,
                     },
                 };
-                let z = i64::try_from(z).map_err(|_| (args[0].span(), "codec value out of range".to_string()))?;
+                let z = i64::try_from(z)
+                    .map_err(|_| (args[0].span(), "codec value out of range".to_string()))?;
                 Ok(Typed {
                     ty: Ty::Int(lo.min(z.into()), hi.max(z.into())),
                     expr: Expr::If {
@@ -1449,13 +1638,25 @@ impl Cx<'_> {
                 arity(1)?;
                 let x = self.expr(owner, args[0])?;
                 let Ty::Enum(ei) = x.ty else {
-                    return Err((args[0].span(), format!("`is_enumerator` needs an enum value; this is {}", self.ty_name(x.ty))));
+                    return Err((
+                        args[0].span(),
+                        format!(
+                            "`is_enumerator` needs an enum value; this is {}",
+                            self.ty_name(x.ty)
+                        ),
+                    ));
                 };
                 let TypeKind::Enum { values, .. } = &self.model.types[ei].kind else {
                     unreachable!("Ty::Enum is an enum type");
                 };
                 let parts = values.iter().map(|v| {
-                    let eq = bin(BinOp::Eq, x.expr.clone(), Expr::Int { value: v.value as i64 });
+                    let eq = bin(
+                        BinOp::Eq,
+                        x.expr.clone(),
+                        Expr::Int {
+                            value: v.value as i64,
+                        },
+                    );
                     match arch_condition(self.model, &v.arch) {
                         None => eq,
                         Some(cond) => bin(BinOp::And, eq, cond),
@@ -1472,31 +1673,51 @@ impl Cx<'_> {
                     let t = &self.out.tables[ti];
                     let x = self.expr(owner, args[0])?;
                     if x.ty != Ty::Enum(t.over) {
-                        return Err((args[0].span(), format!(
-                            "`{name}` takes a `{}` value; this is {}", t.over_name, self.ty_name(x.ty))));
+                        return Err((
+                            args[0].span(),
+                            format!(
+                                "`{name}` takes a `{}` value; this is {}",
+                                t.over_name,
+                                self.ty_name(x.ty)
+                            ),
+                        ));
                     }
                     let vals = t.entries.iter().map(|e| e.2).chain([t.default]);
                     let lo = vals.clone().min().unwrap_or(0);
                     let hi = vals.max().unwrap_or(0);
                     return Ok(Typed {
                         ty: Ty::Int(lo.into(), hi.into()),
-                        expr: Expr::Table { index: ti, arg: Box::new(x.expr) },
+                        expr: Expr::Table {
+                            index: ti,
+                            arg: Box::new(x.expr),
+                        },
                     });
                 }
                 // A rule of the argument's type.
                 if args.len() == 1
                     && let Ok(s) = segs(args[0])
                     && let Ok(place) = self.place(owner, &s)
-                    && let PlaceKind::Composite { ty_index: Some(ti), .. } = place.kind
+                    && let PlaceKind::Composite {
+                        ty_index: Some(ti), ..
+                    } = place.kind
                     && !place.path.is_empty()
                 {
                     let tname = &self.model.types[ti].name;
                     let Some(set) = self.out.sets.iter().find(|s| s.owner == ti) else {
-                        return Err((c.func.span(), format!("`{tname}` has no rules; `{name}` is not one of them")));
+                        return Err((
+                            c.func.span(),
+                            format!("`{tname}` has no rules; `{name}` is not one of them"),
+                        ));
                     };
                     let Some(ri) = set.by_id(&name) else {
                         let ids: Vec<&str> = set.rules.iter().map(|r| r.id.as_str()).collect();
-                        return Err((c.func.span(), format!("`{name}` is not a rule of `{tname}` (its rules: {})", ids.join(", "))));
+                        return Err((
+                            c.func.span(),
+                            format!(
+                                "`{name}` is not a rule of `{tname}` (its rules: {})",
+                                ids.join(", ")
+                            ),
+                        ));
                     };
                     let body = set.inline(self.model, ri);
                     return Ok(Typed {
@@ -1504,12 +1725,20 @@ impl Cx<'_> {
                         expr: rebase(&body, place.offset, &place.path, &place.c_path),
                     });
                 }
-                let mut helpers = vec!["has".to_string(), "is_enumerator".to_string(), "value".to_string()];
+                let mut helpers = vec![
+                    "has".to_string(),
+                    "is_enumerator".to_string(),
+                    "value".to_string(),
+                ];
                 helpers.extend(self.out.tables.iter().map(|t| t.name.clone()));
-                Err((c.func.span(), format!(
-                    "unknown helper `{name}` (helpers: {}; or a rule of a nested type applied to a \
+                Err((
+                    c.func.span(),
+                    format!(
+                        "unknown helper `{name}` (helpers: {}; or a rule of a nested type applied to a \
                      field of that type)",
-                    helpers.join(", "))))
+                        helpers.join(", ")
+                    ),
+                ))
             }
         }
     }
@@ -1519,9 +1748,9 @@ impl Cx<'_> {
 /// the order.
 fn collapse(fields: Vec<String>) -> Vec<String> {
     let covered = |f: &String| {
-        fields.iter().any(|g| {
-            g != f && (f.starts_with(&format!("{g}.")) || f.starts_with(&format!("{g}[")))
-        })
+        fields
+            .iter()
+            .any(|g| g != f && (f.starts_with(&format!("{g}.")) || f.starts_with(&format!("{g}["))))
     };
     let mut out: Vec<String> = Vec::new();
     for f in &fields {

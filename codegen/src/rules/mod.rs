@@ -184,9 +184,16 @@ pub struct Rule {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RuleKind {
     /// `source` as written; `expr` type-checked and lowered.
-    Expr { source: String, expr: Expr },
-    All { parts: Vec<usize> },
-    Any { parts: Vec<usize> },
+    Expr {
+        source: String,
+        expr: Expr,
+    },
+    All {
+        parts: Vec<usize>,
+    },
+    Any {
+        parts: Vec<usize>,
+    },
     /// Named by the sources without a body: holds.
     NotEnforced,
 }
@@ -215,19 +222,38 @@ impl Enforcement {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Expr {
-    Int { value: i64 },
-    Bool { value: bool },
+    Int {
+        value: i64,
+    },
+    Bool {
+        value: bool,
+    },
     /// A field (or bitfield sub-field) read as an integer.
-    Read { access: Access },
+    Read {
+        access: Access,
+    },
     /// A `[[constant]]`, by index.
-    Const { index: usize },
+    Const {
+        index: usize,
+    },
     /// The architecture's NeuronCore generation.
     Nc,
-    Not { arg: Box<Expr> },
-    Neg { arg: Box<Expr> },
-    Bin { bin: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Not {
+        arg: Box<Expr>,
+    },
+    Neg {
+        arg: Box<Expr>,
+    },
+    Bin {
+        bin: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// A `[[table]]` lookup, by index.
-    Table { index: usize, arg: Box<Expr> },
+    Table {
+        index: usize,
+        arg: Box<Expr>,
+    },
     /// `if cond { then } else { other }` (integers); from `value(x)` on a field whose
     /// stored 0 means another value.
     If {
@@ -310,7 +336,11 @@ impl Access {
             raw = raw << 8 | u64::from(bytes[self.offset + i]);
         }
         if let Some((lsb, width)) = self.bits {
-            let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+            let mask = if width >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
             return ((raw >> lsb) & mask) as i64;
         }
         if self.signed {
@@ -329,7 +359,11 @@ impl Access {
         }
         let raw = match self.bits {
             Some((lsb, width)) => {
-                let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+                let mask = if width >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << width) - 1
+                };
                 (raw & !(mask << lsb)) | ((value as u64 & mask) << lsb)
             }
             None => value as u64,
@@ -547,8 +581,12 @@ impl RuleSet {
         let body = match &r.kind {
             RuleKind::Expr { expr, .. } => expr.clone(),
             RuleKind::NotEnforced => Expr::Bool { value: true },
-            RuleKind::All { parts } => fold(parts.iter().map(|&p| self.inline(model, p)), BinOp::And),
-            RuleKind::Any { parts } => fold(parts.iter().map(|&p| self.inline(model, p)), BinOp::Or),
+            RuleKind::All { parts } => {
+                fold(parts.iter().map(|&p| self.inline(model, p)), BinOp::And)
+            }
+            RuleKind::Any { parts } => {
+                fold(parts.iter().map(|&p| self.inline(model, p)), BinOp::Or)
+            }
         };
         match self.applies(model, i) {
             None => body,

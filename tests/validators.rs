@@ -1,0 +1,1202 @@
+//! The generated validators.
+//!
+//! - Per rule: for every enforced check of every struct, a word that satisfies it (a valid
+//!   word: the golden vector, or one built here from the source's statement) and a word
+//!   that breaks that check and no other, built from the source's statement of the rule
+//!   (cited per case). Every enforced check must have a case.
+//! - Differential: the Rust validators, the C validators (compiled with gcc as C11 and with
+//!   g++ as C++17) and the model's reference evaluator agree on every rule's truth and on the
+//!   violations, for the golden vectors and >= 100,000 random values per struct biased toward
+//!   the rules' boundaries, on every architecture.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use dmaspec::runtime::rules::{RuleKind, RuleMeta};
+use dmaspec::words::*;
+use dmaspec_codegen::emit::c;
+use dmaspec_codegen::model::Model;
+use dmaspec_codegen::rules::{Access, Expr, RuleKind as MKind};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn model() -> Model {
+    dmaspec_codegen::loader::load_dir(&root().join("spec"))
+        .unwrap_or_else(|e| panic!("{}", e.render()))
+}
+
+/// The 64-byte words of a hex vector file (`#` comments and whitespace ignored).
+fn hex_words(path: &Path) -> Vec<[u8; 64]> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let digits: Vec<u8> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .flat_map(|l| {
+            l.chars()
+                .filter(|c| c.is_ascii_hexdigit())
+                .collect::<Vec<_>>()
+        })
+        .map(|c| c.to_digit(16).unwrap() as u8)
+        .collect();
+    let bytes: Vec<u8> = digits.chunks(2).map(|p| p[0] << 4 | p[1]).collect();
+    bytes
+        .chunks_exact(64)
+        .map(|c| <[u8; 64]>::try_from(c).unwrap())
+        .collect()
+}
+
+fn vector(name: &str) -> [u8; 64] {
+    hex_words(&root().join("tests/vectors").join(format!("{name}.hex")))[0]
+}
+
+// ---- per-rule cases ------------------------------------------------------------------
+
+/// One check, broken on purpose.
+struct Case<W> {
+    rule: &'static str,
+    /// Where the source states the rule the mutation breaks.
+    cite: &'static str,
+    /// The word the case starts from (it must be valid, and the check must hold on it).
+    base: fn() -> W,
+    mutate: fn(&mut W),
+    /// The architecture the base word is checked on.
+    base_arch: Arch,
+    /// The architecture the broken word is checked on.
+    arch: Arch,
+    /// Whether the broken check is reported (false for an alternative of an `any` whose
+    /// other alternative is a not-enforced predicate, which holds).
+    reported: bool,
+}
+
+fn case<W>(rule: &'static str, cite: &'static str, base: fn() -> W, mutate: fn(&mut W)) -> Case<W> {
+    Case {
+        rule,
+        cite,
+        base,
+        mutate,
+        base_arch: Arch::cayman,
+        arch: Arch::cayman,
+        reported: true,
+    }
+}
+
+impl<W> Case<W> {
+    fn on(mut self, arch: Arch) -> Self {
+        self.base_arch = arch;
+        self.arch = arch;
+        self
+    }
+    /// The same word on another architecture is the violation.
+    fn moved_to(mut self, arch: Arch) -> Self {
+        self.arch = arch;
+        self
+    }
+    fn unreported(mut self) -> Self {
+        self.reported = false;
+        self
+    }
+}
+
+/// Expression leaves that do not hold.
+fn false_checks(rules: &[RuleMeta], truth: u64) -> BTreeSet<&'static str> {
+    rules
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| r.kind == RuleKind::Expr && truth >> i & 1 == 0)
+        .map(|(_, r)| r.id)
+        .collect()
+}
+
+/// Runs the cases of one struct type: `encode` gives its bytes, `truth` its rule truth,
+/// `report` its violation mask.
+fn run_cases<W, const N: usize>(
+    owner: &str,
+    rules: &'static [RuleMeta],
+    cases: &[Case<W>],
+    encode: impl Fn(&W) -> [u8; N],
+    truth: impl Fn(&[u8; N], Arch) -> u64,
+    report: impl Fn(&[u8; N], Arch) -> u64,
+) {
+    for c in cases {
+        let id = rules.iter().position(|r| r.id == c.rule);
+        let id = id.unwrap_or_else(|| panic!("{owner}: no rule `{}`", c.rule));
+        let base = (c.base)();
+        let b = encode(&base);
+        assert_eq!(
+            report(&b, c.base_arch),
+            0,
+            "{owner} `{}`: the base word is not valid on {}",
+            c.rule,
+            c.base_arch.name()
+        );
+        let t0 = truth(&b, c.base_arch);
+        assert!(
+            t0 >> id & 1 == 1,
+            "{owner} `{}` does not hold on the base word",
+            c.rule
+        );
+        let mut w = base;
+        (c.mutate)(&mut w);
+        let m = encode(&w);
+        let t1 = truth(&m, c.arch);
+        let before = false_checks(rules, t0);
+        let newly: BTreeSet<&str> = false_checks(rules, t1)
+            .difference(&before)
+            .copied()
+            .collect();
+        assert_eq!(
+            newly,
+            BTreeSet::from([c.rule]),
+            "{owner}: breaking `{}` ({}) must break that check alone",
+            c.rule,
+            c.cite
+        );
+        let v = report(&m, c.arch);
+        assert_eq!(
+            v >> id & 1 == 1,
+            c.reported,
+            "{owner} `{}`: reported? (violations {v:#x})",
+            c.rule
+        );
+        assert_eq!(
+            v != 0,
+            c.reported,
+            "{owner} `{}`: the word's verdict",
+            c.rule
+        );
+    }
+    // Every enforced check has a case.
+    let covered: BTreeSet<&str> = cases.iter().map(|c| c.rule).collect();
+    for r in rules.iter().filter(|r| r.kind == RuleKind::Expr) {
+        assert!(
+            covered.contains(r.id),
+            "{owner}: enforced check `{}` has no case",
+            r.id
+        );
+    }
+}
+
+macro_rules! word_cases {
+    ($t:ident, $cases:expr) => {
+        run_cases::<$t, 64>(
+            stringify!($t),
+            $t::RULES,
+            &$cases,
+            |w| w.encode(),
+            |b, a| $t::rule_truth(b, a),
+            |b, a| $t::check_rules(b, a).mask,
+        )
+    };
+}
+
+fn addr8(marker: u8) -> ADDR8 {
+    ADDR8::read(&[0, 0, 0, 0, 0, 0, 0, marker])
+}
+
+/// A plain 2-D copy built from seed-004 §2's table: 128 x 4 FP16 elements (2 bytes each)
+/// from one immediate address to another, no compute op, priority class 2, bound checks
+/// inert.
+fn direct2d() -> DMA_DIRECT2D {
+    let mut w = DMA_DIRECT2D::new();
+    w.header.inst_word_len = 0x10;
+    w.dma_configs.priority_class = 2;
+    w.compute_op = DGE_COMPUTE_OP::NONE;
+    w.src_start_addr = addr8(0x00);
+    w.src_step_elem = [1, 128];
+    w.src_num_elem = [128, 4];
+    w.src_elem_size = 2;
+    w.dst_start_addr = addr8(0x00);
+    w.dst_step_elem = [1, 128];
+    w.dst_num_elem = [128, 4];
+    w.dst_elem_size = 2;
+    w.in_dtype = DTYPE::FP16;
+    w.out_dtype = DTYPE::FP16;
+    w
+}
+
+#[test]
+fn direct2d_rules() {
+    word_cases!(
+        DMA_DIRECT2D,
+        [
+            case(
+                "header_opcode_is_dmamemcpy",
+                "seed-004 §2: i.header.opcode == Opcode::DMAMemcpy",
+                direct2d,
+                |w| w.header.opcode = OPCODE::DMA_INDIRECT
+            ),
+            case(
+                "zero_num_step_elem_shape_reg_mode",
+                "supp-field-tables §2.1: shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0",
+                direct2d,
+                |w| w.src_start_addr = addr8(0x40)
+            ),
+            case(
+                "has_valid_bound_check_reg_src",
+                "supp-gather-scatter §6: a half-set bound reg is invalid",
+                direct2d,
+                |w| w.src_bound_reg = BOUND_CHECK_REG::from_raw(0x03)
+            ),
+            case(
+                "has_valid_bound_check_reg_dst",
+                "supp-gather-scatter §6: a half-set bound reg is invalid",
+                direct2d,
+                |w| w.dst_bound_reg = BOUND_CHECK_REG::from_raw(0x40)
+            ),
+            case(
+                "is_valid_dma_configs",
+                "supp-gather-scatter §1: priority_class <= 4",
+                direct2d,
+                |w| w.dma_configs.priority_class = 5
+            ),
+            // The three parts of the plain-memcpy alternative: is_valid_dma_cce (not enforced)
+            // holds, so breaking one is not a violation of the word.
+            case(
+                "compute_op_is_none",
+                "seed-004 §2: compute_op==NONE",
+                direct2d,
+                |w| w.compute_op = DGE_COMPUTE_OP::ADD
+            )
+            .unreported(),
+            case(
+                "in_dtype_equals_out_dtype",
+                "seed-004 §2: in==out",
+                direct2d,
+                |w| w.out_dtype = DTYPE::BFLOAT16
+            )
+            .unreported(),
+            case(
+                "byte_counts_match",
+                "seed-004 §2: byte counts match",
+                direct2d,
+                |w| w.dst_num_elem[1] = 2
+            )
+            .unreported(),
+        ]
+    );
+}
+
+#[test]
+fn direct2d_byte_counts_read_zero_as_64k() {
+    // seed-004 §2: elem_size 0 means 64 KiB. 1 x 65536 bytes == 2 x 32768 bytes.
+    let mut w = direct2d();
+    w.src_num_elem = [1, 1];
+    w.src_elem_size = 0;
+    w.dst_num_elem = [2, 1];
+    w.dst_elem_size = 32768;
+    let v = DMA_DIRECT2D::check_rules(&w.encode(), Arch::cayman);
+    assert!(v.holds("byte_counts_match"), "{v:?}");
+    w.dst_elem_size = 0;
+    let v = DMA_DIRECT2D::check_rules(&w.encode(), Arch::cayman);
+    assert!(!v.holds("byte_counts_match"));
+}
+
+fn indirect1d() -> DMA_INDIRECT1D {
+    DMA_INDIRECT1D::decode(&vector("dma_indirect1d")).unwrap()
+}
+
+/// The golden gather with its index vector taken from register 5 instead.
+fn indirect1d_reg_idx() -> DMA_INDIRECT1D {
+    let mut w = indirect1d();
+    w.src_idx_start_addr = ADDR4::from_raw(0x8000_0005);
+    w
+}
+
+/// The golden gather as a gather + scatter, the scatter index in SBUF at 0x800.
+fn indirect1d_src_dst() -> DMA_INDIRECT1D {
+    let mut w = indirect1d();
+    w.flags.indirect_mode = INDIRECT_DMA_ADDRESSING_MODE::SRC_DST_INDIRECTION;
+    w.dst_idx_start_addr = ADDR4::from_raw(0x800);
+    w
+}
+
+fn indirect1d_src_dst_reg_idx() -> DMA_INDIRECT1D {
+    let mut w = indirect1d_src_dst();
+    w.dst_idx_start_addr = ADDR4::from_raw(0x8000_0006);
+    w
+}
+
+/// The golden gather turned into a scatter (only the destination index is used).
+fn indirect1d_scatter() -> DMA_INDIRECT1D {
+    let mut w = indirect1d();
+    w.flags.indirect_mode = INDIRECT_DMA_ADDRESSING_MODE::DST_INDIRECTION;
+    w
+}
+
+#[test]
+fn indirect1d_rules() {
+    word_cases!(
+        DMA_INDIRECT1D,
+        [
+            case(
+                "zero_num_elem_shape_reg_mode",
+                "supp-gather-scatter §1.2: shape-from-register forces num_elem to 0",
+                indirect1d,
+                |w| w.src_start_addr = addr8(0x40)
+            ),
+            case(
+                "check_dma_indirect_indices",
+                "seed-004 §6.2: n == POOLING_NUM_CHANNELS (128)",
+                indirect1d,
+                |w| w.idx_num_active_channels = 64
+            ),
+            case(
+                "is_memcopy_without_cce",
+                "supp-gather-scatter §1.4: compute_op == NONE is the is_memcopy_without_cce leg",
+                indirect1d,
+                |w| w.compute_op = DGE_COMPUTE_OP::ADD
+            )
+            .unreported(),
+            case(
+                "has_valid_idx_bound_check_reg_no_flags_src",
+                "supp-gather-scatter §6: half-set bound reg invalid",
+                indirect1d,
+                |w| w.src_idx_bound_reg = BOUND_CHECK_REG::from_raw(0x03)
+            ),
+            case(
+                "idx_bound_error_or_notif_src",
+                "supp-gather-scatter §6 / §8.3: idx_bound_is_err == 1 || bc_disable_oob_error_notif == 0",
+                indirect1d,
+                |w| {
+                    w.flags.idx_bound_is_err = 0;
+                    w.src_idx_bound_reg = BOUND_CHECK_REG::from_raw(0xC5);
+                }
+            ),
+            case(
+                "has_valid_idx_bound_check_reg_no_flags_dst",
+                "supp-gather-scatter §6: half-set bound reg invalid",
+                indirect1d,
+                |w| w.dst_idx_bound_reg = BOUND_CHECK_REG::from_raw(0x40)
+            ),
+            case(
+                "idx_bound_error_or_notif_dst",
+                "supp-gather-scatter §6: idx_bound_is_err == 1 || bc_disable_oob_error_notif == 0",
+                indirect1d,
+                |w| {
+                    w.flags.idx_bound_is_err = 0;
+                    w.dst_idx_bound_reg = BOUND_CHECK_REG::from_raw(0xC1);
+                }
+            ),
+            case(
+                "has_valid_indirect_dim_by_mode",
+                "seed-004 §3.1: in SRC_INDIRECTION mode scatter_dim == 0",
+                indirect1d,
+                |w| w.flags.scatter_dim = INDIRECT_DIM::Y
+            ),
+            case(
+                "has_dma_indirect_valid_index_count",
+                "seed-004 §3.2: index count ≤ 4096",
+                indirect1d,
+                |w| w.src_num_elem = 4097
+            ),
+            case(
+                "src_idx_leg_inactive",
+                "supp-gather-scatter §1.3: only the active index vectors are checked",
+                indirect1d_scatter,
+                |w| w.flags.indirect_mode = INDIRECT_DMA_ADDRESSING_MODE::SRC_INDIRECTION
+            )
+            .unreported(),
+            case(
+                "addr_from_register_src",
+                "seed-004 §3.2: from-register OR addr_in_sbuf_partition(0, …)",
+                indirect1d_reg_idx,
+                |w| w.src_idx_start_addr = ADDR4::from_raw(0x400)
+            )
+            .unreported(),
+            case(
+                "addr_in_sbuf_src",
+                "supp-addr4: an SBUF address has bits 25..28 clear (PSUM window 0x2000000..)",
+                indirect1d,
+                |w| w.src_idx_start_addr = ADDR4::from_raw(0x200_0400)
+            ),
+            case(
+                "dst_idx_leg_inactive",
+                "supp-gather-scatter §1.3: only the active index vectors are checked",
+                indirect1d,
+                |w| w.flags.indirect_mode = INDIRECT_DMA_ADDRESSING_MODE::SRC_DST_INDIRECTION
+            )
+            .unreported(),
+            case(
+                "addr_from_register_dst",
+                "seed-004 §3.2: from-register OR addr_in_sbuf_partition(0, …)",
+                indirect1d_src_dst_reg_idx,
+                |w| w.dst_idx_start_addr = ADDR4::from_raw(0x800)
+            )
+            .unreported(),
+            case(
+                "addr_in_sbuf_dst",
+                "supp-addr4: an SBUF address has bits 25..28 clear",
+                indirect1d_src_dst,
+                |w| w.dst_idx_start_addr = ADDR4::from_raw(0x400_0800)
+            ),
+            case(
+                "has_dma_indirect_check_reserved_zero",
+                "supp-field-tables §2.2: reserved[2] must be zero",
+                indirect1d,
+                |w| w.reserved[1] = 1
+            ),
+            case(
+                "is_valid_dma_configs",
+                "supp-field-tables §4 Table 4.12: reserved_bitfield must be zero",
+                indirect1d,
+                |w| w.dma_configs.reserved_bitfield = 1
+            ),
+        ]
+    );
+}
+
+fn gather_xpose() -> DMA_GATHER_XPOSE {
+    DMA_GATHER_XPOSE::decode(&vector("dma_gather_xpose")).unwrap()
+}
+
+/// The golden gather-transpose with an immediate index address (0x400) instead of a register.
+fn gather_xpose_imm_idx() -> DMA_GATHER_XPOSE {
+    let mut w = gather_xpose();
+    w.src_idx_start_addr = ADDR4::from_raw(0x400);
+    w
+}
+
+#[test]
+fn gather_xpose_rules() {
+    word_cases!(
+        DMA_GATHER_XPOSE,
+        [
+            case(
+                "has_valid_dma_gather_transpose_nc",
+                "seed-004 §4.1: nc >= NeuronCoreVersion::V3",
+                gather_xpose,
+                |_| {}
+            )
+            .moved_to(Arch::sunda),
+            case(
+                "has_valid_gather_transpose_dtype",
+                "seed-004 §4.1: size(dtype_lo)==2 && size(dtype_hi)==2",
+                gather_xpose,
+                |w| w.dtype = DTYPE_PAIR::from_raw(0xAA)
+            ),
+            case(
+                "has_valid_gather_transpose_elem_size",
+                "seed-004 §4.1: 2 <= elem_size <= 256",
+                gather_xpose,
+                |w| w.elem_size = 258
+            ),
+            case(
+                "src_idx_start_addr_aligned_4",
+                "seed-004 §4.1: src_idx %4==0 (immediate, supp-field-tables §2.4)",
+                gather_xpose_imm_idx,
+                |w| w.src_idx_start_addr = ADDR4::from_raw(0x402)
+            ),
+            case(
+                "has_valid_gather_transpose_flags",
+                "seed-004 §4.1: flags.gather_dim == IndirectDim::Y",
+                gather_xpose,
+                |w| w.flags.gather_dim = INDIRECT_DIM::X
+            ),
+            case(
+                "has_valid_gather_transpose_src_dimensions",
+                "seed-004 §4.1: src_num_elem[1] % 16 == 0",
+                gather_xpose,
+                |w| {
+                    w.src_num_elem[1] = 72;
+                    w.dst_num_elem[0] = 72;
+                }
+            ),
+            case(
+                "has_valid_gather_transpose_cross_field_consistency",
+                "seed-004 §4.1: src_num_elem[1] == dst_num_elem[0]",
+                gather_xpose,
+                |w| w.dst_num_elem[0] = 80
+            ),
+            case(
+                "has_valid_gather_transpose_dst_steps",
+                "seed-004 §4.1: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1",
+                gather_xpose,
+                |w| w.dst_step_elem_1 = 33
+            ),
+            case(
+                "check_dma_indirect_indices",
+                "seed-004 §4.1: check_dma_indirect_indices == 128",
+                gather_xpose,
+                |w| w.idx_num_active_channels = 127
+            ),
+            case(
+                "has_valid_idx_bound_check_reg_no_flags",
+                "supp-gather-scatter §6: half-set bound reg invalid",
+                gather_xpose,
+                |w| w.src_idx_bound_reg = BOUND_CHECK_REG::from_raw(0x40)
+            ),
+            case(
+                "has_valid_bound_check_reg_dst",
+                "supp-gather-scatter §6: half-set bound reg invalid",
+                gather_xpose,
+                |w| w.dst_bound_reg = BOUND_CHECK_REG::from_raw(0x01)
+            ),
+            case(
+                "reserved_is_zero",
+                "supp-gather-scatter §2: reserved[3] must be 0",
+                gather_xpose,
+                |w| w.reserved[2] = 1
+            ),
+        ]
+    );
+}
+
+#[test]
+fn gather_xpose_dst_steps_allow_a_single_row() {
+    // seed-004 §4.1: dst_step_elem_1 % 32 == 0 || dst_num_elem[1] == 1.
+    let mut w = gather_xpose();
+    w.dst_step_elem_1 = 33;
+    w.dst_num_elem[1] = 1;
+    assert!(w.validate(Arch::cayman).is_ok());
+    w.dst_step_elem_1 = -64; // negative multiples of 32 are aligned too
+    w.dst_num_elem[1] = 2;
+    assert!(w.validate(Arch::cayman).is_ok());
+}
+
+fn direct2d_xpose() -> DMA_DIRECT2D_XPOSE {
+    DMA_DIRECT2D_XPOSE::decode(&vector("dma_direct2d_xpose")).unwrap()
+}
+
+#[test]
+fn direct2d_xpose_rules() {
+    word_cases!(
+        DMA_DIRECT2D_XPOSE,
+        [
+            case(
+                "has_valid_dma_transpose_nc",
+                "seed-004 §10: has_valid_dma_transpose_nc = (nc >= V3)",
+                direct2d_xpose,
+                |_| {}
+            )
+            .moved_to(Arch::sunda),
+            case(
+                "tile_src_rows_is_16",
+                "supp-field-tables §2.3: tile_src_rows must be 16",
+                direct2d_xpose,
+                |w| w.tile_src_rows = 8
+            ),
+            case(
+                "tile_src_cols_fit_dtype",
+                "supp-field-tables §2.3: 1..128 for 2-B out_dtype",
+                direct2d_xpose,
+                |w| w.tile_src_cols = 129
+            ),
+            case(
+                "in_dtype_equals_out_dtype",
+                "supp-field-tables §2.3: out_dtype must equal in_dtype",
+                direct2d_xpose,
+                |w| w.in_dtype = DTYPE::FP16
+            ),
+            case(
+                "dst_steps_aligned_32",
+                "supp-field-tables §2.3: dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1",
+                direct2d_xpose,
+                |w| w.dst_step_elem[0] = 33
+            ),
+        ]
+    );
+}
+
+fn pseudo() -> PSEUDO_DMA_DIRECT2D {
+    PSEUDO_DMA_DIRECT2D::decode(&vector("pseudo_dma_direct2d")).unwrap()
+}
+
+#[test]
+fn pseudo_direct2d_rules() {
+    word_cases!(
+        PSEUDO_DMA_DIRECT2D,
+        [
+            case(
+                "priority_class_at_most_4",
+                "seed-004 §5.1: the max allowed priority class number in ucode is 4",
+                pseudo,
+                |w| w.dma_configs.priority_class = 5
+            ),
+            case(
+                "dge_op_valid_for_arch",
+                "seed-004 §10: sunda's DGE_OPCODE has only DMA_DIRECT2D and DMA_INDIRECT1D",
+                pseudo,
+                |w| w.dge_op = DGE_OPCODE::DMA_GATHER_TRANSPOSE
+            )
+            .on(Arch::sunda),
+            case(
+                "in_dtype_not_fp32r",
+                "seed-004 §6.5: in_dtype may not be FP32R",
+                pseudo,
+                |w| w.in_dtype = DTYPE::FP32R
+            ),
+            case(
+                "dtypes_not_64_bit",
+                "seed-004 §6.5: UINT64/INT64 are invalid for both",
+                pseudo,
+                |w| w.out_dtype = DTYPE::INT64
+            ),
+        ]
+    );
+    // dge_op 3 is fine where DGE_OPCODE has it.
+    let mut w = pseudo();
+    w.dge_op = DGE_OPCODE::DMA_GATHER_TRANSPOSE;
+    assert!(w.validate(Arch::cayman).is_ok());
+    w.dge_op = DGE_OPCODE::Other(4);
+    assert!(
+        w.validate(Arch::cayman)
+            .unwrap_err()
+            .contains("dge_op_valid_for_arch")
+    );
+}
+
+fn ext() -> PSEUDO_DMA_EXT {
+    PSEUDO_DMA_EXT::decode(&vector("pseudo_dma_ext")).unwrap()
+}
+
+/// The golden extension carrying transpose tile geometry only (no index channels).
+fn ext_tile_only() -> PSEUDO_DMA_EXT {
+    let mut w = ext();
+    w.idx_num_active_channels = 0;
+    w.tile_src_rows = 16;
+    w.tile_src_cols = 128;
+    w
+}
+
+/// The golden extension without a compute op.
+fn ext_no_compute() -> PSEUDO_DMA_EXT {
+    let mut w = ext();
+    w.compute_op = DGE_COMPUTE_OP::NONE;
+    w
+}
+
+#[test]
+fn pseudo_ext_rules() {
+    word_cases!(
+        PSEUDO_DMA_EXT,
+        [
+            case(
+                "has_valid_xpose_tile_size",
+                "seed-004 §5.2: tile_src_rows ∈ {16, 0}",
+                ext,
+                |w| w.tile_src_rows = 8
+            ),
+            case(
+                "index_fields_unused",
+                "seed-004 §5.2: index fields are validated only when idx_num_active_channels != 0",
+                ext_tile_only,
+                |w| w.idx_num_active_channels = 128
+            )
+            .unreported(),
+            case(
+                "compute_op_none_or_add",
+                "seed-000 (C): AluOpType2DGEComputeOp yields 0 or 1; seed-003 §3.4",
+                ext,
+                |w| w.compute_op = DGE_COMPUTE_OP::MULTIPLY
+            ),
+            case(
+                "core_v5_no_dge_compute_op",
+                "seed-000 (C): \"CoreV5 cannot support DGE with compute op yet\"",
+                ext_no_compute,
+                |w| w.compute_op = DGE_COMPUTE_OP::ADD
+            )
+            .on(Arch::maverick),
+        ]
+    );
+}
+
+#[test]
+fn nested_type_rules() {
+    run_cases::<DMA_CONFIGS, 1>(
+        "DMA_CONFIGS",
+        DMA_CONFIGS::RULES,
+        &[case(
+            "is_valid_dma_configs",
+            "seed-004 §6.1: P0..P4, ucode-capped at 4",
+            || DMA_CONFIGS::from_raw(4),
+            |c| c.priority_class = 5,
+        )],
+        |c| c.raw().to_le_bytes(),
+        DMA_CONFIGS::rule_truth,
+        |b, a| DMA_CONFIGS::check_rules(b, a).mask,
+    );
+    run_cases::<BOUND_CHECK_REG, 1>(
+        "BOUND_CHECK_REG",
+        BOUND_CHECK_REG::RULES,
+        &[
+            case(
+                "fully_inert",
+                "supp-gather-scatter §6: fully inert = all three fields 0",
+                || BOUND_CHECK_REG::from_raw(0),
+                |c| c.bc_reg = 1,
+            ),
+            case(
+                "bc_enabled_set",
+                "supp-gather-scatter §6: fully armed needs bc_enabled == 1",
+                || BOUND_CHECK_REG::from_raw(0x85),
+                |c| c.bc_enabled = 0,
+            ),
+        ],
+        |c| c.raw().to_le_bytes(),
+        BOUND_CHECK_REG::rule_truth,
+        |b, a| BOUND_CHECK_REG::check_rules(b, a).mask,
+    );
+    run_cases::<ADDR4, 4>(
+        "ADDR4",
+        ADDR4::RULES,
+        &[case(
+            "tensor_start_addr_valid_register",
+            "supp-addr4 §Register mode: regid < 0x40",
+            || ADDR4::from_raw(0x8000_0005),
+            |c| c.address = 64,
+        )],
+        |c| c.raw().to_le_bytes(),
+        ADDR4::rule_truth,
+        |b, a| ADDR4::check_rules(b, a).mask,
+    );
+    // bits 8..23 must be zero in register mode; not in immediate mode.
+    assert!(ADDR4::from_raw(0x8000_0105).validate(Arch::cayman).is_err());
+    assert!(ADDR4::from_raw(0x0000_0105).validate(Arch::cayman).is_ok());
+}
+
+#[test]
+fn violations_name_every_broken_check() {
+    let mut w = gather_xpose();
+    w.elem_size = 3;
+    w.flags.gather_dim = INDIRECT_DIM::Z;
+    w.reserved[0] = 9;
+    let v = w.validate(Arch::cayman).unwrap_err();
+    let leaves: Vec<&str> = v.leaves().map(|r| r.id).collect();
+    assert_eq!(
+        leaves,
+        [
+            "has_valid_gather_transpose_elem_size",
+            "has_valid_gather_transpose_flags",
+            "reserved_is_zero"
+        ]
+    );
+    assert!(
+        v.contains("is_valid_dma_gather_transpose"),
+        "the composite is reported too"
+    );
+    let text = v.to_string();
+    assert!(
+        text.contains("DMA_GATHER_XPOSE has_valid_gather_transpose_flags: gather_dim must be Y"),
+        "{text}"
+    );
+    let r = v.leaves().next().unwrap();
+    assert_eq!(r.fields, ["elem_size"]);
+    assert_eq!(r.source, "seed-004 §4.1");
+    // Word dispatch agrees.
+    let word = Word::decode(&w.encode(), Arch::cayman).unwrap();
+    assert_eq!(word.check(Arch::cayman).mask, v.mask);
+}
+
+#[test]
+fn golden_vectors_are_valid_where_they_ship() {
+    let m = model();
+    for entry in std::fs::read_dir(root().join("tests/vectors")).unwrap() {
+        let path = entry.unwrap().path();
+        for b in hex_words(&path) {
+            let w = m
+                .words()
+                .find(|w| w.opcode().unwrap().value == b[0])
+                .unwrap();
+            for arch in Arch::ALL {
+                if !m.word_archs(w).contains(&arch.name()) {
+                    continue;
+                }
+                let word = Word::decode(&b, *arch).unwrap();
+                let v = word.check(*arch);
+                // The PSEUDO_DMA_EXT vector carries compute_op ADD, which NC-v5's compiler
+                // refuses (seed-000: "CoreV5 cannot support DGE with compute op yet").
+                let expected: &[&str] = match (w.name.as_str(), arch) {
+                    ("PSEUDO_DMA_EXT", Arch::maverick) => &["core_v5_no_dge_compute_op"],
+                    _ => &[],
+                };
+                let got: Vec<&str> = v.leaves().map(|r| r.id).collect();
+                assert_eq!(got, expected, "{} on {}", path.display(), arch.name());
+            }
+        }
+    }
+}
+
+// ---- differential --------------------------------------------------------------------
+
+/// xorshift64*: deterministic, no dependencies.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// Generated Rust: (truth, violations) of `name`'s rules on `b`.
+fn rust_eval(name: &str, b: &[u8], arch: Arch) -> (u64, u64) {
+    macro_rules! go {
+        ($($t:ident),*) => {
+            match name {
+                $(stringify!($t) => {
+                    let a: &[u8; $t::SIZE] = b.try_into().unwrap();
+                    let v = $t::check_rules(a, arch);
+                    assert_eq!(v.truth, $t::rule_truth(a, arch));
+                    (v.truth, v.mask)
+                })*
+                _ => panic!("the differential test has no Rust dispatch for `{name}`; add it to rust_eval"),
+            }
+        };
+    }
+    go!(
+        ADDR4,
+        DMA_CONFIGS,
+        BOUND_CHECK_REG,
+        DMA_DIRECT2D,
+        DMA_DIRECT2D_XPOSE,
+        DMA_GATHER_XPOSE,
+        DMA_INDIRECT1D,
+        PSEUDO_DMA_DIRECT2D,
+        PSEUDO_DMA_EXT,
+        PSEUDO_DMAMEMCPY_FULL_IND
+    )
+}
+
+const RANDOM_PER_STRUCT: usize = 100_000;
+/// The model's own evaluator (a tree walk) is slow in debug builds; it checks a prefix.
+const REFERENCE_PER_STRUCT: usize = 10_000;
+
+struct Sample {
+    set: usize,
+    nc: u8,
+    bytes: Vec<u8>,
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let dir = std::env::temp_dir().join(format!("dmaspec-{tag}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A program reading `[set, nc, bytes...]` records on stdin and printing each record's
+/// truth and violation masks from the generated C validators.
+fn harness(m: &Model) -> String {
+    let mut src = String::from(
+        "#include <stdio.h>\n#include <string.h>\n#include \"dmaspec.h\"\n\nint main(void) {\n    \
+         unsigned char head[2];\n    unsigned char buf[64];\n    \
+         while (fread(head, 1, 2, stdin) == 2) {\n        uint64_t t = 0, v = 0;\n        \
+         switch (head[0]) {\n",
+    );
+    for (k, s) in m.rules.sets.iter().enumerate() {
+        let t = m.ty(s.owner);
+        let st = c::stem(t);
+        let _ = write!(
+            src,
+            "        case {k}: {{\n            {cn} x;\n            \
+             if (fread(buf, 1, sizeof x, stdin) != sizeof x) return 2;\n            \
+             memcpy(&x, buf, sizeof x);\n            t = {st}_rule_truth(&x, head[1]);\n            \
+             v = {st}_violations(&x, head[1]);\n            \
+             if ({st}_is_valid(&x, head[1]) != (v == 0)) return 4;\n            break;\n        }}\n",
+            cn = t.c_name
+        );
+    }
+    src.push_str(
+        "        default:\n            return 3;\n        }\n        \
+         printf(\"%016llx %016llx\\n\", (unsigned long long)t, (unsigned long long)v);\n    }\n    \
+         return 0;\n}\n",
+    );
+    src
+}
+
+fn compile_and_run(dir: &Path, compiler: &str, flags: &[&str], src: &Path, input: &Path) -> String {
+    let exe = dir.join(format!("harness-{compiler}"));
+    let out = Command::new(compiler)
+        .args(flags)
+        .arg("-O1")
+        .arg("-I")
+        .arg(dir.join(c::DIR))
+        .arg(src)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {compiler} (gcc and g++ must be on PATH): {e}"));
+    assert!(
+        out.status.success(),
+        "{compiler} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new(&exe)
+        .stdin(Stdio::from(std::fs::File::open(input).unwrap()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{compiler} harness exited with {:?}",
+        out.status.code()
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Writes `v` (or a value near a boundary) into a field the rules read.
+fn poke(rng: &mut Rng, bytes: &mut [u8], a: &Access, bounds: &[i64]) {
+    let max = match a.bits {
+        Some((_, w)) => (1i64 << w.min(62)) - 1,
+        None if a.signed => i64::MAX >> (64 - 8 * a.size as u32),
+        None => (1i64 << (8 * a.size as u32).min(62)) - 1,
+    };
+    let v = if !bounds.is_empty() && rng.chance(70) {
+        let b = bounds[rng.below(bounds.len() as u64) as usize];
+        b + rng.below(3) as i64 - 1
+    } else {
+        match rng.below(5) {
+            0 => 0,
+            1 => 1,
+            2 => max,
+            3 if a.signed => -(rng.below(64) as i64),
+            _ => rng.next() as i64,
+        }
+    };
+    a.write(bytes, v);
+}
+
+#[test]
+fn rust_and_c_validators_agree() {
+    let m = model();
+    let mut rng = Rng(0x5EED_D1FF_0000_0004);
+    let ncs: Vec<u8> = m.archs.iter().map(|a| a.nc).collect();
+    let golden: Vec<[u8; 64]> = std::fs::read_dir(root().join("tests/vectors"))
+        .unwrap()
+        .flat_map(|e| hex_words(&e.unwrap().path()))
+        .collect();
+
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut per_set: BTreeMap<String, usize> = BTreeMap::new();
+    for (k, s) in m.rules.sets.iter().enumerate() {
+        let t = m.ty(s.owner);
+        let size = t.size;
+        // The fields the rules read, with the constants they are compared against.
+        let mut reads: Vec<Access> = Vec::new();
+        let mut bounds: Vec<(Access, i64)> = Vec::new();
+        for r in &s.rules {
+            if let MKind::Expr { expr, .. } = &r.kind {
+                expr.reads(&mut reads);
+                expr.boundaries(&m.rules, &mut bounds);
+                collect_table_bounds(&m, expr, &mut bounds);
+            }
+        }
+        reads.sort_by_key(|a| (a.offset, a.bits));
+        reads.dedup_by_key(|a| (a.offset, a.size, a.bits));
+        let bounds_of = |a: &Access| -> Vec<i64> {
+            bounds
+                .iter()
+                .filter(|(b, _)| b.offset == a.offset && b.bits == a.bits && b.size == a.size)
+                .map(|(_, v)| *v)
+                .collect()
+        };
+        let mut seeds: Vec<Vec<u8>> = match t.opcode() {
+            Some(op) => golden
+                .iter()
+                .filter(|g| g[0] == op.value)
+                .map(|g| g.to_vec())
+                .collect(),
+            None => Vec::new(),
+        };
+        if t.name == "DMA_DIRECT2D" {
+            seeds.push(direct2d().encode().to_vec()); // no golden vector; the hand-built one
+        }
+        let mut n = 0;
+        // Every golden vector, on every architecture.
+        for g in &seeds {
+            for &nc in &ncs {
+                samples.push(Sample {
+                    set: k,
+                    nc,
+                    bytes: g.clone(),
+                });
+                n += 1;
+            }
+        }
+        // One-byte types: every value on every architecture.
+        if size == 1 {
+            for v in 0..=255u8 {
+                for &nc in &ncs {
+                    samples.push(Sample {
+                        set: k,
+                        nc,
+                        bytes: vec![v],
+                    });
+                    n += 1;
+                }
+            }
+        }
+        for _ in 0..RANDOM_PER_STRUCT {
+            let mut bytes: Vec<u8> = if !seeds.is_empty() && rng.chance(40) {
+                seeds[rng.below(seeds.len() as u64) as usize].clone()
+            } else {
+                (0..size).map(|_| rng.next() as u8).collect()
+            };
+            if let Some(op) = t.opcode()
+                && rng.chance(95)
+            {
+                bytes[0] = op.value;
+            }
+            let percent = if rng.chance(50) { 10 } else { 50 };
+            for a in &reads {
+                if rng.chance(percent) {
+                    poke(&mut rng, &mut bytes, a, &bounds_of(a));
+                }
+            }
+            let nc = ncs[rng.below(ncs.len() as u64) as usize];
+            samples.push(Sample { set: k, nc, bytes });
+            n += 1;
+        }
+        per_set.insert(t.name.clone(), n);
+    }
+
+    // The C side: headers, harness, one run over every sample, as C11 and as C++17.
+    let dir = temp_dir("validators");
+    for (path, contents) in c::render(&m) {
+        let f = dir.join(path);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, contents).unwrap();
+    }
+    let src = dir.join("harness.c");
+    std::fs::write(&src, harness(&m)).unwrap();
+    let input = dir.join("input.bin");
+    let mut data = Vec::with_capacity(samples.len() * 66);
+    for s in &samples {
+        data.push(s.set as u8);
+        data.push(s.nc);
+        data.extend_from_slice(&s.bytes);
+    }
+    std::fs::write(&input, data).unwrap();
+    let strict = ["-Wall", "-Wextra", "-Werror", "-pedantic"];
+    let c_flags: Vec<&str> = ["-std=c11"].into_iter().chain(strict).collect();
+    let cxx_flags: Vec<&str> = ["-std=c++17"]
+        .into_iter()
+        .chain(strict)
+        .chain(["-x", "c++"])
+        .collect();
+    let c_out = compile_and_run(&dir, "gcc", &c_flags, &src, &input);
+    let cxx_out = compile_and_run(&dir, "g++", &cxx_flags, &src, &input);
+    assert_eq!(c_out, cxx_out, "C and C++ builds disagree");
+
+    let lines: Vec<&str> = c_out.lines().collect();
+    assert_eq!(lines.len(), samples.len());
+    let mut checked_reference = vec![0usize; m.rules.sets.len()];
+    let mut violations_seen = vec![BTreeSet::new(); m.rules.sets.len()];
+    let mut valid_seen = vec![0usize; m.rules.sets.len()];
+    for (s, line) in samples.iter().zip(&lines) {
+        let set = &m.rules.sets[s.set];
+        let name = &m.ty(set.owner).name;
+        let arch = *Arch::ALL.iter().find(|a| a.nc() == s.nc).unwrap();
+        let (rt, rv) = rust_eval(name, &s.bytes, arch);
+        let (ct, cv) = line.split_once(' ').unwrap();
+        let (ct, cv) = (
+            u64::from_str_radix(ct, 16).unwrap(),
+            u64::from_str_radix(cv, 16).unwrap(),
+        );
+        if (rt, rv) != (ct, cv) {
+            panic!(
+                "{name} on {}: Rust truth {rt:#x} violations {rv:#x}, C truth {ct:#x} violations {cv:#x}\nbytes {:02x?}",
+                arch.name(),
+                s.bytes
+            );
+        }
+        if checked_reference[s.set] < REFERENCE_PER_STRUCT {
+            checked_reference[s.set] += 1;
+            let t = set.truth(&m, &s.bytes, i64::from(s.nc));
+            assert_eq!(
+                t, rt,
+                "{name}: the model's evaluator disagrees, bytes {:02x?}",
+                s.bytes
+            );
+            assert_eq!(set.violations(t), rv);
+        }
+        if rv == 0 {
+            valid_seen[s.set] += 1;
+        }
+        for i in 0..set.rules.len() {
+            if rv >> i & 1 == 1 {
+                violations_seen[s.set].insert(i);
+            }
+        }
+    }
+    // The inputs reach both sides of the rules: valid values, and a violation of every
+    // check that can be violated on its own.
+    for (k, s) in m.rules.sets.iter().enumerate() {
+        let name = &m.ty(s.owner).name;
+        assert!(
+            per_set[name] >= RANDOM_PER_STRUCT,
+            "{name}: {} cases",
+            per_set[name]
+        );
+        let reportable = s
+            .rules
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| matches!(r.kind, MKind::Expr { .. }) && !under_vacuous_any(s, *i));
+        for (i, r) in reportable {
+            assert!(
+                violations_seen[k].contains(&i),
+                "{name}: no random input violates `{}`; bias the generator",
+                r.id
+            );
+        }
+        if s.rules.iter().any(|r| matches!(r.kind, MKind::Expr { .. })) {
+            assert!(valid_seen[k] > 0, "{name}: no random input is valid");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether rule `i` sits under an `any` with a not-enforced alternative (so it can never
+/// be reported).
+fn under_vacuous_any(s: &dmaspec_codegen::rules::RuleSet, mut i: usize) -> bool {
+    while let Some(p) = s.rules[i].parent {
+        if let MKind::Any { parts } = &s.rules[p].kind
+            && parts
+                .iter()
+                .any(|&q| s.enforcement(q) == dmaspec_codegen::rules::Enforcement::NotEnforced)
+        {
+            return true;
+        }
+        i = p;
+    }
+    false
+}
+
+/// Table lookups compared against constants probe the table's keys.
+fn collect_table_bounds(m: &Model, e: &Expr, out: &mut Vec<(Access, i64)>) {
+    match e {
+        Expr::Table { index, arg } => {
+            if let Expr::Read { access } = &**arg {
+                for (raw, _, _) in &m.rules.tables[*index].entries {
+                    out.push((access.clone(), *raw));
+                }
+            }
+            collect_table_bounds(m, arg, out);
+        }
+        Expr::Not { arg } | Expr::Neg { arg } => collect_table_bounds(m, arg, out),
+        Expr::Bin { lhs, rhs, .. } => {
+            collect_table_bounds(m, lhs, out);
+            collect_table_bounds(m, rhs, out);
+        }
+        Expr::If { cond, then, other } => {
+            collect_table_bounds(m, cond, out);
+            collect_table_bounds(m, then, out);
+            collect_table_bounds(m, other, out);
+        }
+        _ => {}
+    }
+}
