@@ -572,6 +572,8 @@ fn move_shape_keeps_its_unknown_body() {
         dmaspec::runtime::meta::Role::Unknown
     );
     assert_eq!(w.encode(), bytes);
+    // A 52-byte array field still has an all-zero Default.
+    assert_eq!(MOVE_SHAPE::default().body, [0; 52]);
 }
 
 /// Every seed-000 vector dispatches on its opcode to its struct in every architecture.

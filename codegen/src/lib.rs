@@ -18,6 +18,7 @@ pub mod diagnostics;
 pub mod emit;
 pub mod klr;
 pub mod loader;
+pub mod lowering;
 pub mod model;
 mod raw;
 pub mod rules;

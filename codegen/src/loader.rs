@@ -14,6 +14,7 @@ use crate::model::*;
 use crate::raw::*;
 
 mod klr;
+mod lowering;
 
 /// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
 pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
@@ -243,12 +244,14 @@ impl Loader {
             types,
             rules: Default::default(),
             klr: Default::default(),
+            lowerings: Vec::new(),
         };
         self.check_words(&decls, &mut model);
         let (rules, errors) = crate::rules::load::resolve(&raws, &model, &self.files);
         self.errors.extend(errors);
         model.rules = rules;
         model.klr = self.klr(&raws, &scope);
+        model.lowerings = self.lowerings(&raws, &scope, &model);
         model
     }
 

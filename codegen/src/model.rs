@@ -16,6 +16,8 @@ pub struct Model {
     pub rules: crate::rules::RuleModel,
     /// Seed 003's KLR→BIR data-movement leaves (see [`crate::klr`]).
     pub klr: crate::klr::KlrModel,
+    /// Pseudo-word lowerings (see [`crate::lowering`]).
+    pub lowerings: Vec<crate::lowering::Lowering>,
 }
 
 #[derive(Debug, Clone, Serialize)]

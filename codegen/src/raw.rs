@@ -35,6 +35,9 @@ pub struct RawFile {
     pub table: Vec<crate::rules::RawTable>,
     /// Seed 003's KLR→BIR leaves: klr enums, tables, layouts, leaves (see `crate::klr`).
     pub klr: Option<crate::klr::raw::RawKlr>,
+    /// How a runtime lowers a pseudo word to real ones (see `crate::lowering`).
+    #[serde(default)]
+    pub lowering: Vec<crate::lowering::raw::RawLowering>,
 }
 
 #[derive(Debug, Deserialize)]

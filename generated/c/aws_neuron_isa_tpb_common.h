@@ -832,4 +832,303 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8, addr_reg) == 0, "NEU
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8, addr_tbl_offs) == 0, "NEURON_ISA_TPB_PSEUDO_ADDR8.addr_tbl_offs is at offset 0");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8, addr_immediate) == 0, "NEURON_ISA_TPB_PSEUDO_ADDR8.addr_immediate is at offset 0");
 
+/**
+ * INDIRECT_BOUND_CHECK_DTYPE (1 byte): Byte +0x29 of INDIRECT_BOUND_CHECK: the index dtype's wire
+ * tag in the low nibble, 0x3 in the high nibble. Not a shipped C type; named after the word.
+ *
+ * A uint8_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §Form A — Pool bound-check indirect. Spec: words/indirect_bound_check.toml:7.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_DTYPE {
+    /**
+     * Bits 0..3. Holds a `NEURON_ISA_TPB_DTYPE`. Wire tag of the index AP's dtype (v4 is always the
+     * index AP), masked to 4 bits. Confidence: CONFIRMED (confirmed).
+     */
+    unsigned int dtype : 4;
+    /** Bits 4..7. Always 0x3 (the | 0x30). Confidence: CONFIRMED (confirmed). */
+    unsigned int tag : 4;
+} NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_DTYPE;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_DTYPE) == 1, "NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_DTYPE is 1 byte");
+
+/* ---- Validity rules ------------------------------------------------------------ */
+
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+/**
+ * Number of pooling channels; check_dma_indirect_indices requires idx_num_active_channels to equal
+ * it (128U in common.h).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: seed-004 §3.2; seed-004 §6.2; supp-gather-scatter §1.5.
+ */
+#ifndef POOLING_NUM_CHANNELS
+#define POOLING_NUM_CHANNELS 128
+#endif
+
+/**
+ * dtype_size (a function of a DTYPE value): Element byte size of a DTYPE wire tag: the size of its
+ * wire container, which the ADDR4 aligner uses as the required start-address alignment (1 / 2 / 4 /
+ * 8). INVALID and values no source sizes give 0. The header predicates call this
+ * type_size_check(dtype, N) / sizeof(dtype). Conflict: the device's sdma_data_type_size table
+ * reports 0 bytes for FP32R, not 4 (supp-consolidated, supp-field-tables §7); this table follows
+ * the container size.
+ *
+ * Confidence: CERTAIN (confirmed).
+ *
+ * Evidence: supp-addr4 §Per-dtype byte alignment; seed-004 §4.1; supp-consolidated §1.3.
+ */
+static inline int64_t dmaspec_dtype_size(int64_t v) {
+    switch (v) {
+    case 1: /* UINT64 */
+    case 12: /* INT64 */
+        return INT64_C(8);
+    case 2: /* INT8 */
+    case 3: /* UINT8 */
+    case 13: /* FP8_EXP3 */
+    case 14: /* FP8_EXP4 */
+    case 15: /* FP8_EXP5 */
+        return INT64_C(1);
+    case 4: /* INT16 */
+    case 5: /* UINT16 */
+    case 6: /* BFLOAT16 */
+    case 7: /* FP16 */
+        return INT64_C(2);
+    case 8: /* INT32 */
+    case 9: /* UINT32 */
+    case 10: /* FP32 */
+    case 11: /* FP32R */
+        return INT64_C(4);
+    default:
+        return INT64_C(0);
+    }
+}
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_ADDR4 in NEURON_ISA_TPB_ADDR4_rule_truth() and
+ * NEURON_ISA_TPB_ADDR4_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_ADDR4_RULE_tensor_start_addr_valid_register 0
+
+/**
+ * tensor_start_addr_valid(addr (register branch)): in register mode (bit 31) bits 8..23 must be
+ * zero and the register id in bits 0..7 must be below 0x40.
+ *
+ * The register branch of the compiler's ADDR4 decoder check, which v2, v3 and v4 share. The page
+ * also reports a stricter gen2 mask (bits 8..30 zero); that is not enforced here. No source says
+ * which instruction validators apply this check to the DMA index addresses, so the words' rules do
+ * not call it; it is available on ADDR4 itself (ADDR4::validate in Rust,
+ * NEURON_ISA_TPB_ADDR4_is_valid in C).
+ *
+ * Checks: register_mode == 0 || ((address & 0xFFFF00) == 0 && (address & 0xFF) < 64)
+ *
+ * Source: supp-addr4 §Register mode; supp-addr4 §Arch-universality. Confidence: CERTAIN
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_register(const NEURON_ISA_TPB_ADDR4 *i) {
+    (void)i;
+    return ((((int64_t)i->register_mode) == INT64_C(0)) || (((((int64_t)i->address) & INT64_C(16776960)) == INT64_C(0)) && ((((int64_t)i->address) & INT64_C(255)) <= INT64_C(64))));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_ADDR4 holds (NEURON_ISA_TPB_ADDR4_RULE_*); rules limited
+ * to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5
+ * maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_ADDR4_rule_truth(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_register(i)) t |= UINT64_C(1) << 0;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_ADDR4 is violated: it does not hold, and neither does any
+ * composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_ADDR4_violations(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_ADDR4_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    return v;
+}
+
+/** Whether NEURON_ISA_TPB_ADDR4 breaks none of its rules. */
+static inline bool NEURON_ISA_TPB_ADDR4_is_valid(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    return NEURON_ISA_TPB_ADDR4_violations(i, nc) == 0;
+}
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_DMA_CONFIGS in NEURON_ISA_TPB_DMA_CONFIGS_rule_truth() and
+ * NEURON_ISA_TPB_DMA_CONFIGS_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_DMA_CONFIGS_RULE_is_valid_dma_configs 0
+
+/**
+ * is_valid_dma_configs(dma_configs): priority_class must be 0..4 (the ucode cap) and the five
+ * reserved bits must be zero.
+ *
+ * Checks: priority_class <= 4 && reserved_bitfield == 0
+ *
+ * Source: supp-gather-scatter §1; seed-004 §6.1; supp-field-tables §4 Table 4.12. Confidence:
+ * HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_CONFIGS_is_valid_dma_configs(const NEURON_ISA_TPB_DMA_CONFIGS *i) {
+    (void)i;
+    return ((((int64_t)i->priority_class) <= INT64_C(4)) && (((int64_t)i->reserved_bitfield) == INT64_C(0)));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_CONFIGS holds (NEURON_ISA_TPB_DMA_CONFIGS_RULE_*);
+ * rules limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman,
+ * 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_rule_truth(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_DMA_CONFIGS_is_valid_dma_configs(i)) t |= UINT64_C(1) << 0;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_CONFIGS is violated: it does not hold, and neither
+ * does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_violations(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_DMA_CONFIGS_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    return v;
+}
+
+/** Whether NEURON_ISA_TPB_DMA_CONFIGS breaks none of its rules. */
+static inline bool NEURON_ISA_TPB_DMA_CONFIGS_is_valid(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_CONFIGS_violations(i, nc) == 0;
+}
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_BOUND_CHECK_REG in NEURON_ISA_TPB_BOUND_CHECK_REG_rule_truth()
+ * and NEURON_ISA_TPB_BOUND_CHECK_REG_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_BOUND_CHECK_REG_RULE_has_valid_bound_check_reg 0
+#define NEURON_ISA_TPB_BOUND_CHECK_REG_RULE_fully_inert 1
+#define NEURON_ISA_TPB_BOUND_CHECK_REG_RULE_fully_armed 2
+#define NEURON_ISA_TPB_BOUND_CHECK_REG_RULE_bc_enabled_set 3
+#define NEURON_ISA_TPB_BOUND_CHECK_REG_RULE_is_valid_register_read_with_marker 4
+
+/**
+ * fully_inert: inert: bc_enabled, bc_reg and bc_disable_oob_error_notif all 0.
+ *
+ * Checks: bc_enabled == 0 && bc_reg == 0 && bc_disable_oob_error_notif == 0
+ *
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_fully_inert(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
+    (void)i;
+    return (((((int64_t)i->bc_enabled) == INT64_C(0)) && (((int64_t)i->bc_reg) == INT64_C(0))) && (((int64_t)i->bc_disable_oob_error_notif) == INT64_C(0)));
+}
+
+/**
+ * bc_enabled_set: bc_enabled = 1.
+ *
+ * Checks: bc_enabled == 1
+ *
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_bc_enabled_set(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
+    (void)i;
+    return (((int64_t)i->bc_enabled) == INT64_C(1));
+}
+
+/**
+ * is_valid_register_read_with_marker(bc.bc_reg, marker): bc_reg must be a register readable under
+ * the address marker.
+ *
+ * The sources name this predicate but do not give its body; the marker is the address's ADDR8
+ * marker (ADDR_TBL_OFFSET_REG for the index bound checks).
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: supp-gather-scatter §6; supp-field-tables §4 Table 4.3. Confidence: HIGH/OBSERVED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid_register_read_with_marker(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * fully_armed: armed: bc_enabled = 1 and bc_reg a register readable under the address marker.
+ *
+ * Holds when all of bc_enabled_set, is_valid_register_read_with_marker hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_fully_armed(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_BOUND_CHECK_REG_bc_enabled_set(i) && NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid_register_read_with_marker(i));
+}
+
+/**
+ * has_valid_bound_check_reg(bc, marker): a bound-check register must be fully inert (all three
+ * fields 0) or fully armed (bc_enabled = 1 with a readable register); a half-set one is invalid.
+ *
+ * Only the register check of the armed arm (is_valid_register_read_with_marker) is unknown, so what
+ * is enforced is: bc_enabled = 1, or bc_reg = 0 and bc_disable_oob_error_notif = 0.
+ *
+ * Holds when any of fully_inert, fully_armed holds.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: supp-gather-scatter §6; supp-field-tables §4 Table 4.3; supp-descriptor-model §2.1.
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_has_valid_bound_check_reg(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_BOUND_CHECK_REG_fully_inert(i) || NEURON_ISA_TPB_BOUND_CHECK_REG_fully_armed(i));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_BOUND_CHECK_REG holds
+ * (NEURON_ISA_TPB_BOUND_CHECK_REG_RULE_*); rules limited to other architectures hold. `nc` is the
+ * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_rule_truth(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_BOUND_CHECK_REG_has_valid_bound_check_reg(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_BOUND_CHECK_REG_fully_inert(i)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_BOUND_CHECK_REG_fully_armed(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_BOUND_CHECK_REG_bc_enabled_set(i)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid_register_read_with_marker(i)) t |= UINT64_C(1) << 4;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_BOUND_CHECK_REG is violated: it does not hold, and
+ * neither does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_violations(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_BOUND_CHECK_REG_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u) && ((v >> 2) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u) && ((v >> 2) & 1u)) v |= UINT64_C(1) << 4;
+    return v;
+}
+
+/** Whether NEURON_ISA_TPB_BOUND_CHECK_REG breaks none of its rules. */
+static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
+    return NEURON_ISA_TPB_BOUND_CHECK_REG_violations(i, nc) == 0;
+}
+
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_COMMON_H */

@@ -104,4 +104,396 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT, in_dtype) == 
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT, out_dtype) == 63, "NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT.out_dtype is at offset 63");
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_DIRECT2D_OPCODE == NEURON_ISA_TPB_OPCODE_DMAMEMCPY, "NEURON_ISA_TPB_DMA_DIRECT2D_OPCODE is NEURON_ISA_TPB_OPCODE_DMAMEMCPY");
 
+/* ---- Validity rules ------------------------------------------------------------ */
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT in
+ * NEURON_ISA_TPB_DMA_DIRECT2D_rule_truth() and NEURON_ISA_TPB_DMA_DIRECT2D_violations() (spec
+ * order).
+ */
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_is_valid_dma_direct2d 0
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_is_valid_dma_memcpy_direct_general 1
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_has_valid_neuron_header 2
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_has_valid_neuron_events 3
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_header_opcode_is_dmamemcpy 4
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_is_valid_addr8_src 5
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_is_valid_addr8_dst 6
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_is_valid_dge_shape_reg_src 7
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_is_valid_dge_shape_reg_dst 8
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_zero_num_step_elem_shape_reg_mode 9
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_are_valid_memcpy_dtypes 10
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_has_valid_bound_check_reg_src 11
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_has_valid_bound_check_reg_dst 12
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_is_valid_dge_compute_op 13
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_is_valid_dma_configs 14
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_is_valid_dma_memcpy_direct_arith 15
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_is_valid_dma_memcpy_direct_without_cce 16
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_compute_op_is_none 17
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_in_dtype_equals_out_dtype 18
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_byte_counts_match 19
+#define NEURON_ISA_TPB_DMA_DIRECT2D_RULE_is_valid_dma_cce 20
+
+/**
+ * has_valid_neuron_header(i): the header must be valid; the sources do not give this predicate's
+ * body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_neuron_header(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * has_valid_neuron_events(i): the events must be valid; the sources do not give this predicate's
+ * body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_neuron_events(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * header_opcode_is_dmamemcpy: header.opcode must be DMAMemcpy (0xb8).
+ *
+ * Checks: header.opcode == OPCODE::DMAMEMCPY
+ *
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_header_opcode_is_dmamemcpy(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->header.opcode) == INT64_C(184));
+}
+
+/**
+ * is_valid_addr8(src_start_addr): src_start_addr must be a valid ADDR8; the sources do not give
+ * this predicate's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_addr8_src(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_addr8(dst_start_addr): dst_start_addr must be a valid ADDR8; the sources do not give
+ * this predicate's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_addr8_dst(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_dge_shape_reg(src_start_addr, src_step_elem[0]): the source shape-register binding must
+ * be valid; the sources do not give this predicate's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_shape_reg_src(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0]): the destination shape-register binding
+ * must be valid; the sources do not give this predicate's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_shape_reg_dst(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * zero_num_step_elem_shape_reg_mode(i): a side whose shape comes from a register (marker bit
+ * SHAPE_REG) must have num_elem == 0 and step_elem[1] == 0.
+ *
+ * Shape-from-register is marker bit 6 (SHAPE_REG, 0x40), not ADDR_REG. `num_elem == 0` is read as
+ * both elements of the 2-D shape.
+ *
+ * Checks: (!has(src_start_addr.marker, SHAPE_REG) || (src_num_elem[0] == 0 && src_num_elem[1] == 0
+ * && src_step_elem[1] == 0)) && (!has(dst_start_addr.marker, SHAPE_REG) || (dst_num_elem[0] == 0 &&
+ * dst_num_elem[1] == 0 && dst_step_elem[1] == 0))
+ *
+ * Source: seed-004 §2; supp-field-tables §2.1; supp-gather-scatter §1.2. Confidence: HIGH/OBSERVED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_zero_num_step_elem_shape_reg_mode(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return (((!((((int64_t)i->src_start_addr.addr_reg.marker) & INT64_C(64)) != INT64_C(0))) || (((((int64_t)i->src_num_elem[0]) == INT64_C(0)) && (((int64_t)i->src_num_elem[1]) == INT64_C(0))) && (((int64_t)i->src_step_elem[1]) == INT64_C(0)))) && ((!((((int64_t)i->dst_start_addr.addr_reg.marker) & INT64_C(64)) != INT64_C(0))) || (((((int64_t)i->dst_num_elem[0]) == INT64_C(0)) && (((int64_t)i->dst_num_elem[1]) == INT64_C(0))) && (((int64_t)i->dst_step_elem[1]) == INT64_C(0)))));
+}
+
+/**
+ * are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype): in_dtype / out_dtype must be a no-CCE
+ * memcpy (compute_op NONE, in == out) or a valid CCE / cast pair; the sources do not say which
+ * pairs the CCE accepts.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §2; seed-004 §6.4. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_are_valid_memcpy_dtypes(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker): src_bound_reg must
+ * be fully inert or fully armed.
+ *
+ * BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.
+ *
+ * Checks: has_valid_bound_check_reg(src_bound_reg)
+ *
+ * Source: seed-004 §2; supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_bound_check_reg_src(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return ((((((int64_t)i->src_bound_reg.bc_enabled) == INT64_C(0)) && (((int64_t)i->src_bound_reg.bc_reg) == INT64_C(0))) && (((int64_t)i->src_bound_reg.bc_disable_oob_error_notif) == INT64_C(0))) || ((((int64_t)i->src_bound_reg.bc_enabled) == INT64_C(1)) && true));
+}
+
+/**
+ * has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker): dst_bound_reg must
+ * be fully inert or fully armed.
+ *
+ * BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.
+ *
+ * Checks: has_valid_bound_check_reg(dst_bound_reg)
+ *
+ * Source: seed-004 §2; supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_bound_check_reg_dst(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return ((((((int64_t)i->dst_bound_reg.bc_enabled) == INT64_C(0)) && (((int64_t)i->dst_bound_reg.bc_reg) == INT64_C(0))) && (((int64_t)i->dst_bound_reg.bc_disable_oob_error_notif) == INT64_C(0))) || ((((int64_t)i->dst_bound_reg.bc_enabled) == INT64_C(1)) && true));
+}
+
+/**
+ * is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr):
+ * compute_op must be valid for these element counts and addresses; the sources do not give this
+ * predicate's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_compute_op(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_dma_configs(dma_configs): dma_configs.priority_class must be 0..4 and its reserved bits
+ * zero.
+ *
+ * Checks: is_valid_dma_configs(dma_configs)
+ *
+ * Source: seed-004 §2; supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_configs(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->dma_configs.priority_class) <= INT64_C(4)) && (((int64_t)i->dma_configs.reserved_bitfield) == INT64_C(0)));
+}
+
+/**
+ * is_valid_dma_memcpy_direct_general(i): the general DMAMemcpy checks fail.
+ *
+ * Holds when all of has_valid_neuron_header, has_valid_neuron_events, header_opcode_is_dmamemcpy,
+ * is_valid_addr8_src, is_valid_addr8_dst, is_valid_dge_shape_reg_src, is_valid_dge_shape_reg_dst,
+ * zero_num_step_elem_shape_reg_mode, are_valid_memcpy_dtypes, has_valid_bound_check_reg_src,
+ * has_valid_bound_check_reg_dst, is_valid_dge_compute_op, is_valid_dma_configs hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: seed-004 §2; supp-dge-microop §1.2; supp-field-tables §2.1. Confidence: HIGH/OBSERVED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_general(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_neuron_header(i) && NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_neuron_events(i) && NEURON_ISA_TPB_DMA_DIRECT2D_header_opcode_is_dmamemcpy(i) && NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_addr8_src(i) && NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_addr8_dst(i) && NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_shape_reg_src(i) && NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_shape_reg_dst(i) && NEURON_ISA_TPB_DMA_DIRECT2D_zero_num_step_elem_shape_reg_mode(i) && NEURON_ISA_TPB_DMA_DIRECT2D_are_valid_memcpy_dtypes(i) && NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_bound_check_reg_src(i) && NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_bound_check_reg_dst(i) && NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_compute_op(i) && NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_configs(i));
+}
+
+/**
+ * compute_op_is_none: compute_op must be NONE.
+ *
+ * Checks: compute_op == DGE_COMPUTE_OP::NONE
+ *
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_compute_op_is_none(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->compute_op) == INT64_C(0));
+}
+
+/**
+ * in_dtype_equals_out_dtype: in_dtype must equal out_dtype.
+ *
+ * Checks: in_dtype == out_dtype
+ *
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_in_dtype_equals_out_dtype(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->in_dtype) == ((int64_t)i->out_dtype));
+}
+
+/**
+ * byte_counts_match: the source and destination byte counts must match.
+ *
+ * A byte count is num_elem[0] × num_elem[1] × elem_size, with an elem_size of 0 meaning 64 KiB.
+ *
+ * Checks: src_num_elem[0] * src_num_elem[1] * value(src_elem_size) == dst_num_elem[0] *
+ * dst_num_elem[1] * value(dst_elem_size)
+ *
+ * Source: seed-004 §2; supp-field-tables §2.1; seed-000 §Static arm. Confidence: HIGH/INFERRED
+ * (strong).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_byte_counts_match(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return (((((int64_t)i->src_num_elem[0]) * ((int64_t)i->src_num_elem[1])) * ((((int64_t)i->src_elem_size) == INT64_C(0)) ? INT64_C(65536) : ((int64_t)i->src_elem_size))) == ((((int64_t)i->dst_num_elem[0]) * ((int64_t)i->dst_num_elem[1])) * ((((int64_t)i->dst_elem_size) == INT64_C(0)) ? INT64_C(65536) : ((int64_t)i->dst_elem_size))));
+}
+
+/**
+ * is_valid_dma_memcpy_direct_without_cce(i): a plain memcpy needs compute_op NONE, in_dtype ==
+ * out_dtype and equal byte counts.
+ *
+ * Holds when all of compute_op_is_none, in_dtype_equals_out_dtype, byte_counts_match hold.
+ *
+ * Source: seed-004 §2; supp-field-tables §2.1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_without_cce(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_DIRECT2D_compute_op_is_none(i) && NEURON_ISA_TPB_DMA_DIRECT2D_in_dtype_equals_out_dtype(i) && NEURON_ISA_TPB_DMA_DIRECT2D_byte_counts_match(i));
+}
+
+/**
+ * is_valid_dma_cce(i): a CCE operation needs aligned start addresses and steps and a CCE element
+ * size; the sources do not give this predicate's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §2; supp-dge-microop §1.2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_cce(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_dma_memcpy_direct_arith(i): neither a plain memcpy nor a valid CCE operation.
+ *
+ * Seed 004 abbreviates this predicate `_arith`; the full name follows `_general`'s. While
+ * is_valid_dma_cce is not enforced, this alternative always holds.
+ *
+ * Holds when any of is_valid_dma_memcpy_direct_without_cce, is_valid_dma_cce holds.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: seed-004 §2; supp-field-tables §2.1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_arith(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_without_cce(i) || NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_cce(i));
+}
+
+/**
+ * is_valid_dma_direct2d(i): not a valid DMAMemcpy word.
+ *
+ * Holds when all of is_valid_dma_memcpy_direct_general, is_valid_dma_memcpy_direct_arith hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_direct2d(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_general(i) && NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_arith(i));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT holds
+ * (NEURON_ISA_TPB_DMA_DIRECT2D_RULE_*); rules limited to other architectures hold. `nc` is the
+ * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_rule_truth(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_direct2d(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_general(i)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_neuron_header(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_neuron_events(i)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_header_opcode_is_dmamemcpy(i)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_addr8_src(i)) t |= UINT64_C(1) << 5;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_addr8_dst(i)) t |= UINT64_C(1) << 6;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_shape_reg_src(i)) t |= UINT64_C(1) << 7;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_shape_reg_dst(i)) t |= UINT64_C(1) << 8;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_zero_num_step_elem_shape_reg_mode(i)) t |= UINT64_C(1) << 9;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_are_valid_memcpy_dtypes(i)) t |= UINT64_C(1) << 10;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_bound_check_reg_src(i)) t |= UINT64_C(1) << 11;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_bound_check_reg_dst(i)) t |= UINT64_C(1) << 12;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_compute_op(i)) t |= UINT64_C(1) << 13;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_configs(i)) t |= UINT64_C(1) << 14;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_arith(i)) t |= UINT64_C(1) << 15;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_without_cce(i)) t |= UINT64_C(1) << 16;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_compute_op_is_none(i)) t |= UINT64_C(1) << 17;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_in_dtype_equals_out_dtype(i)) t |= UINT64_C(1) << 18;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_byte_counts_match(i)) t |= UINT64_C(1) << 19;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_cce(i)) t |= UINT64_C(1) << 20;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT is violated: it does not hold, and
+ * neither does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_violations(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_DMA_DIRECT2D_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 5) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 5;
+    if (!((t >> 6) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 6;
+    if (!((t >> 7) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 7;
+    if (!((t >> 8) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 8;
+    if (!((t >> 9) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 9;
+    if (!((t >> 10) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 10;
+    if (!((t >> 11) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 11;
+    if (!((t >> 12) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 12;
+    if (!((t >> 13) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 13;
+    if (!((t >> 14) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 14;
+    if (!((t >> 15) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 15;
+    if (!((t >> 16) & 1u) && ((v >> 15) & 1u)) v |= UINT64_C(1) << 16;
+    if (!((t >> 17) & 1u) && ((v >> 16) & 1u)) v |= UINT64_C(1) << 17;
+    if (!((t >> 18) & 1u) && ((v >> 16) & 1u)) v |= UINT64_C(1) << 18;
+    if (!((t >> 19) & 1u) && ((v >> 16) & 1u)) v |= UINT64_C(1) << 19;
+    if (!((t >> 20) & 1u) && ((v >> 15) & 1u)) v |= UINT64_C(1) << 20;
+    return v;
+}
+
+/** Whether NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT breaks none of its rules. */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_DIRECT2D_violations(i, nc) == 0;
+}
+
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_DMA_DIRECT2D_H */

@@ -116,4 +116,170 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT, semapho
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT, dma_configs) == 63, "NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT.dma_configs is at offset 63");
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_OPCODE == NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE, "NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_OPCODE is NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE");
 
+/* ---- Validity rules ------------------------------------------------------------ */
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT in
+ * NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_rule_truth() and NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_violations()
+ * (spec order).
+ */
+#define NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_RULE_is_valid_dma_transpose 0
+#define NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_RULE_has_valid_dma_transpose_nc 1
+#define NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_RULE_tile_src_rows_is_16 2
+#define NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_RULE_tile_src_cols_fit_dtype 3
+#define NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_RULE_in_dtype_equals_out_dtype 4
+#define NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_RULE_two_byte_dtype 5
+#define NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_RULE_dst_start_addr_aligned_32 6
+#define NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_RULE_dst_steps_aligned_32 7
+
+/**
+ * has_valid_dma_transpose_nc(nc): DmaTranspose needs NeuronCore v3 or later (not sunda).
+ *
+ * Checks: nc >= 3
+ *
+ * Source: seed-004 §10; supp-field-tables §2.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_has_valid_dma_transpose_nc(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return (((int64_t)nc) >= INT64_C(3));
+}
+
+/**
+ * tile_src_rows_is_16: tile_src_rows must be 16 (current uCode).
+ *
+ * Checks: tile_src_rows == 16
+ *
+ * Source: supp-field-tables §2.3; supp-gather-scatter §4. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_tile_src_rows_is_16(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->tile_src_rows) == INT64_C(16));
+}
+
+/**
+ * tile_src_cols_fit_dtype: tile_src_cols must be 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte
+ * one (other sizes are not allowed).
+ *
+ * Checks: (dtype_size(out_dtype) == 2 && tile_src_cols >= 1 && tile_src_cols <= 128) ||
+ * (dtype_size(out_dtype) == 4 && tile_src_cols >= 1 && tile_src_cols <= 64)
+ *
+ * Source: supp-field-tables §2.3; supp-gather-scatter §4. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_tile_src_cols_fit_dtype(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
+    (void)i;
+    return ((((dmaspec_dtype_size(((int64_t)i->out_dtype)) == INT64_C(2)) && (((int64_t)i->tile_src_cols) >= INT64_C(1))) && (((int64_t)i->tile_src_cols) <= INT64_C(128))) || (((dmaspec_dtype_size(((int64_t)i->out_dtype)) == INT64_C(4)) && (((int64_t)i->tile_src_cols) >= INT64_C(1))) && (((int64_t)i->tile_src_cols) <= INT64_C(64))));
+}
+
+/**
+ * in_dtype_equals_out_dtype: out_dtype must equal in_dtype.
+ *
+ * Checks: in_dtype == out_dtype
+ *
+ * Source: supp-field-tables §2.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_in_dtype_equals_out_dtype(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->in_dtype) == ((int64_t)i->out_dtype));
+}
+
+/**
+ * two_byte_dtype: the dtype must be 2 bytes for the transpose proper.
+ *
+ * Not enforced: the same page allows a 4-byte out_dtype (tile_src_cols 1..64) and lists in_dtype as
+ * 2-B or 4-B, so which words "the transpose proper" covers is unclear.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: supp-field-tables §2.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_two_byte_dtype(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dst_start_addr_aligned_32: dst_start_addr must be 32-byte aligned; the spec has no byte layout
+ * for ADDR8's arms, so the address cannot be read.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: supp-field-tables §2.3; supp-gather-scatter §4. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_dst_start_addr_aligned_32(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dst_steps_aligned_32: each dst_step_elem[i] must be a multiple of 32 unless dst_num_elem[i] == 1.
+ *
+ * Checks: (dst_step_elem[0] % 32 == 0 || dst_num_elem[0] == 1) && (dst_step_elem[1] % 32 == 0 ||
+ * dst_num_elem[1] == 1)
+ *
+ * Source: supp-field-tables §2.3; supp-gather-scatter §4. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_dst_steps_aligned_32(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
+    (void)i;
+    return ((((((int64_t)i->dst_step_elem[0]) % INT64_C(32)) == INT64_C(0)) || (((int64_t)i->dst_num_elem[0]) == INT64_C(1))) && (((((int64_t)i->dst_step_elem[1]) % INT64_C(32)) == INT64_C(0)) || (((int64_t)i->dst_num_elem[1]) == INT64_C(1))));
+}
+
+/**
+ * is_valid_dma_transpose(i, nc): not a valid DmaTranspose word.
+ *
+ * Holds when all of has_valid_dma_transpose_nc, tile_src_rows_is_16, tile_src_cols_fit_dtype,
+ * in_dtype_equals_out_dtype, two_byte_dtype, dst_start_addr_aligned_32, dst_steps_aligned_32 hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: supp-field-tables §2.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_is_valid_dma_transpose(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return (NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_has_valid_dma_transpose_nc(i, nc) && NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_tile_src_rows_is_16(i) && NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_tile_src_cols_fit_dtype(i) && NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_in_dtype_equals_out_dtype(i) && NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_two_byte_dtype(i) && NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_dst_start_addr_aligned_32(i) && NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_dst_steps_aligned_32(i));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT holds
+ * (NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_RULE_*); rules limited to other architectures hold. `nc` is
+ * the NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_rule_truth(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_is_valid_dma_transpose(i, nc)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_has_valid_dma_transpose_nc(i, nc)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_tile_src_rows_is_16(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_tile_src_cols_fit_dtype(i)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_in_dtype_equals_out_dtype(i)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_two_byte_dtype(i)) t |= UINT64_C(1) << 5;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_dst_start_addr_aligned_32(i)) t |= UINT64_C(1) << 6;
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_dst_steps_aligned_32(i)) t |= UINT64_C(1) << 7;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT is violated: it does not hold,
+ * and neither does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_violations(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 5) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 5;
+    if (!((t >> 6) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 6;
+    if (!((t >> 7) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 7;
+    return v;
+}
+
+/** Whether NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT breaks none of its rules. */
+static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_is_valid(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_violations(i, nc) == 0;
+}
+
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_H */

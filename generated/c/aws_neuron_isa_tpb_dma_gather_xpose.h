@@ -128,4 +128,313 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT, dtype) ==
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT, flags) == 63, "NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT.flags is at offset 63");
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_GATHER_XPOSE_OPCODE == NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE, "NEURON_ISA_TPB_DMA_GATHER_XPOSE_OPCODE is NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE");
 
+/* ---- Validity rules ------------------------------------------------------------ */
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT in
+ * NEURON_ISA_TPB_DMA_GATHER_XPOSE_rule_truth() and NEURON_ISA_TPB_DMA_GATHER_XPOSE_violations()
+ * (spec order).
+ */
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_is_valid_dma_gather_transpose 0
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_has_valid_dma_gather_transpose_nc 1
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_has_valid_gather_transpose_dtype 2
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_has_valid_gather_transpose_elem_size 3
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_has_valid_gather_transpose_addresses 4
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_src_start_addr_aligned_2 5
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_dst_start_addr_aligned_32 6
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_src_idx_start_addr_aligned_4 7
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_has_valid_gather_transpose_flags 8
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_has_valid_gather_transpose_src_dimensions 9
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_has_valid_gather_transpose_cross_field_consistency 10
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_has_valid_gather_transpose_dst_steps 11
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_check_dma_indirect_indices 12
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_has_valid_idx_bound_check_reg_no_flags 13
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_has_valid_bound_check_reg_dst 14
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_reserved_is_zero 15
+
+/**
+ * has_valid_dma_gather_transpose_nc(nc): DmaGatherTranspose needs NeuronCore v3 or later (not
+ * sunda).
+ *
+ * Checks: nc >= 3
+ *
+ * Source: seed-004 §4.1; seed-004 §10. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_dma_gather_transpose_nc(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return (((int64_t)nc) >= INT64_C(3));
+}
+
+/**
+ * has_valid_gather_transpose_dtype(dtype): only 2-byte dtypes (BF16 / FP16), and dtype_lo ==
+ * dtype_hi: no cast.
+ *
+ * Checks: dtype_size(dtype.dtype_lo) == 2 && dtype_size(dtype.dtype_hi) == 2 && dtype.dtype_lo ==
+ * dtype.dtype_hi
+ *
+ * Source: seed-004 §4.1; supp-gather-scatter §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_dtype(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return (((dmaspec_dtype_size(((int64_t)i->dtype.dtype_lo)) == INT64_C(2)) && (dmaspec_dtype_size(((int64_t)i->dtype.dtype_hi)) == INT64_C(2))) && (((int64_t)i->dtype.dtype_lo) == ((int64_t)i->dtype.dtype_hi)));
+}
+
+/**
+ * has_valid_gather_transpose_elem_size(elem_size): elem_size must be even and within 2..256.
+ *
+ * Checks: elem_size >= 2 && elem_size <= 256 && elem_size % 2 == 0
+ *
+ * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_elem_size(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return (((((int64_t)i->elem_size) >= INT64_C(2)) && (((int64_t)i->elem_size) <= INT64_C(256))) && ((((int64_t)i->elem_size) % INT64_C(2)) == INT64_C(0)));
+}
+
+/**
+ * src_start_addr_aligned_2: src_start_addr must be 2-byte aligned; the spec has no byte layout for
+ * ADDR8's arms, so the address cannot be read.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §4.1; supp-field-tables §2.4. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_src_start_addr_aligned_2(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dst_start_addr_aligned_32: dst_start_addr must be 32-byte aligned; the spec has no byte layout
+ * for ADDR8's arms, so the address cannot be read.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §4.1; supp-field-tables §2.4. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_dst_start_addr_aligned_32(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * src_idx_start_addr_aligned_4: an immediate src_idx_start_addr must be 4-byte aligned (UINT32
+ * indices).
+ *
+ * The field tables state the alignment for the immediate form; a register-mode ADDR4 holds a
+ * register id, not an address.
+ *
+ * Checks: src_idx_start_addr.register_mode == 1 || src_idx_start_addr.address % 4 == 0
+ *
+ * Source: seed-004 §4.1; supp-field-tables §2.4; supp-addr4 §Register mode. Confidence:
+ * HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_src_idx_start_addr_aligned_4(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->src_idx_start_addr.register_mode) == INT64_C(1)) || ((((int64_t)i->src_idx_start_addr.address) % INT64_C(4)) == INT64_C(0)));
+}
+
+/**
+ * has_valid_gather_transpose_addresses(src_start_addr, dst_start_addr, src_idx_start_addr): src
+ * must be 2-byte, dst 32-byte and src_idx 4-byte aligned.
+ *
+ * Holds when all of src_start_addr_aligned_2, dst_start_addr_aligned_32,
+ * src_idx_start_addr_aligned_4 hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_addresses(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_GATHER_XPOSE_src_start_addr_aligned_2(i) && NEURON_ISA_TPB_DMA_GATHER_XPOSE_dst_start_addr_aligned_32(i) && NEURON_ISA_TPB_DMA_GATHER_XPOSE_src_idx_start_addr_aligned_4(i));
+}
+
+/**
+ * has_valid_gather_transpose_flags(flags): gather_dim must be Y (dim[1], the slowest) for now.
+ *
+ * Checks: flags.gather_dim == INDIRECT_DIM::Y
+ *
+ * Source: seed-004 §4.1; supp-gather-scatter §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_flags(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->flags.gather_dim) == INT64_C(1));
+}
+
+/**
+ * has_valid_gather_transpose_src_dimensions(src_num_elem): src_num_elem[1] (the gathered row count)
+ * must be a multiple of 16, the transpose-tile rows.
+ *
+ * Checks: src_num_elem[1] % 16 == 0
+ *
+ * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_src_dimensions(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->src_num_elem[1]) % INT64_C(16)) == INT64_C(0));
+}
+
+/**
+ * has_valid_gather_transpose_cross_field_consistency(src_num_elem, dst_num_elem): src_num_elem[1]
+ * must equal dst_num_elem[0]: both are the index count.
+ *
+ * Checks: src_num_elem[1] == dst_num_elem[0]
+ *
+ * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_cross_field_consistency(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->src_num_elem[1]) == ((int64_t)i->dst_num_elem[0]));
+}
+
+/**
+ * has_valid_gather_transpose_dst_steps(dst_step_elem_1, dst_num_elem): dst_step_elem_1 must be a
+ * multiple of 32 unless dst_num_elem[1] == 1.
+ *
+ * Checks: dst_step_elem_1 % 32 == 0 || dst_num_elem[1] == 1
+ *
+ * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_dst_steps(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return (((((int64_t)i->dst_step_elem_1) % INT64_C(32)) == INT64_C(0)) || (((int64_t)i->dst_num_elem[1]) == INT64_C(1)));
+}
+
+/**
+ * check_dma_indirect_indices(idx_num_active_channels): idx_num_active_channels must be
+ * POOLING_NUM_CHANNELS (128).
+ *
+ * Checks: idx_num_active_channels != 0 && idx_num_active_channels <= POOLING_NUM_CHANNELS &&
+ * idx_num_active_channels == POOLING_NUM_CHANNELS
+ *
+ * Source: seed-004 §4.1; seed-004 §6.2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_check_dma_indirect_indices(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return (((((int64_t)i->idx_num_active_channels) != INT64_C(0)) && (((int64_t)i->idx_num_active_channels) <= ((int64_t)POOLING_NUM_CHANNELS))) && (((int64_t)i->idx_num_active_channels) == ((int64_t)POOLING_NUM_CHANNELS)));
+}
+
+/**
+ * has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg): src_idx_bound_reg must be fully inert
+ * or fully armed.
+ *
+ * has_valid_bound_check_reg with marker ADDR8_MARKER_ADDR_TBL_OFFSET_REG, without the flags
+ * coupling INDIRECT1D adds; its register check is not enforced.
+ *
+ * Checks: has_valid_bound_check_reg(src_idx_bound_reg)
+ *
+ * Source: seed-004 §4.1; supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_idx_bound_check_reg_no_flags(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return ((((((int64_t)i->src_idx_bound_reg.bc_enabled) == INT64_C(0)) && (((int64_t)i->src_idx_bound_reg.bc_reg) == INT64_C(0))) && (((int64_t)i->src_idx_bound_reg.bc_disable_oob_error_notif) == INT64_C(0))) || ((((int64_t)i->src_idx_bound_reg.bc_enabled) == INT64_C(1)) && true));
+}
+
+/**
+ * is_valid_dma_gather_transpose(i, nc): not a valid DmaGatherTranspose word.
+ *
+ * Holds when all of has_valid_dma_gather_transpose_nc, has_valid_gather_transpose_dtype,
+ * has_valid_gather_transpose_elem_size, has_valid_gather_transpose_addresses,
+ * has_valid_gather_transpose_flags, has_valid_gather_transpose_src_dimensions,
+ * has_valid_gather_transpose_cross_field_consistency, has_valid_gather_transpose_dst_steps,
+ * check_dma_indirect_indices, has_valid_idx_bound_check_reg_no_flags hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: seed-004 §4.1; supp-gather-scatter §2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_is_valid_dma_gather_transpose(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return (NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_dma_gather_transpose_nc(i, nc) && NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_dtype(i) && NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_elem_size(i) && NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_addresses(i) && NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_flags(i) && NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_src_dimensions(i) && NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_cross_field_consistency(i) && NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_dst_steps(i) && NEURON_ISA_TPB_DMA_GATHER_XPOSE_check_dma_indirect_indices(i) && NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_idx_bound_check_reg_no_flags(i));
+}
+
+/**
+ * has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker): dst_bound_reg must
+ * be fully inert or fully armed.
+ *
+ * Stated by the gather-scatter page, not among seed 004's ten lines, so it is kept outside
+ * is_valid_dma_gather_transpose; its register check is not enforced.
+ *
+ * Checks: has_valid_bound_check_reg(dst_bound_reg)
+ *
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_bound_check_reg_dst(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return ((((((int64_t)i->dst_bound_reg.bc_enabled) == INT64_C(0)) && (((int64_t)i->dst_bound_reg.bc_reg) == INT64_C(0))) && (((int64_t)i->dst_bound_reg.bc_disable_oob_error_notif) == INT64_C(0))) || ((((int64_t)i->dst_bound_reg.bc_enabled) == INT64_C(1)) && true));
+}
+
+/**
+ * reserved_is_zero: reserved[3] must be zero.
+ *
+ * Checks: reserved[0] == 0 && reserved[1] == 0 && reserved[2] == 0
+ *
+ * Source: supp-gather-scatter §2; supp-field-tables §2.4. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_reserved_is_zero(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
+    (void)i;
+    return (((((int64_t)i->reserved[0]) == INT64_C(0)) && (((int64_t)i->reserved[1]) == INT64_C(0))) && (((int64_t)i->reserved[2]) == INT64_C(0)));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT holds
+ * (NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_*); rules limited to other architectures hold. `nc` is the
+ * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_GATHER_XPOSE_rule_truth(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_is_valid_dma_gather_transpose(i, nc)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_dma_gather_transpose_nc(i, nc)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_dtype(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_elem_size(i)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_addresses(i)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_src_start_addr_aligned_2(i)) t |= UINT64_C(1) << 5;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_dst_start_addr_aligned_32(i)) t |= UINT64_C(1) << 6;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_src_idx_start_addr_aligned_4(i)) t |= UINT64_C(1) << 7;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_flags(i)) t |= UINT64_C(1) << 8;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_src_dimensions(i)) t |= UINT64_C(1) << 9;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_cross_field_consistency(i)) t |= UINT64_C(1) << 10;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_dst_steps(i)) t |= UINT64_C(1) << 11;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_check_dma_indirect_indices(i)) t |= UINT64_C(1) << 12;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_idx_bound_check_reg_no_flags(i)) t |= UINT64_C(1) << 13;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_bound_check_reg_dst(i)) t |= UINT64_C(1) << 14;
+    if (NEURON_ISA_TPB_DMA_GATHER_XPOSE_reserved_is_zero(i)) t |= UINT64_C(1) << 15;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT is violated: it does not hold,
+ * and neither does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_GATHER_XPOSE_violations(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_DMA_GATHER_XPOSE_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 5) & 1u) && ((v >> 4) & 1u)) v |= UINT64_C(1) << 5;
+    if (!((t >> 6) & 1u) && ((v >> 4) & 1u)) v |= UINT64_C(1) << 6;
+    if (!((t >> 7) & 1u) && ((v >> 4) & 1u)) v |= UINT64_C(1) << 7;
+    if (!((t >> 8) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 8;
+    if (!((t >> 9) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 9;
+    if (!((t >> 10) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 10;
+    if (!((t >> 11) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 11;
+    if (!((t >> 12) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 12;
+    if (!((t >> 13) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 13;
+    if (!((t >> 14) & 1u)) v |= UINT64_C(1) << 14;
+    if (!((t >> 15) & 1u)) v |= UINT64_C(1) << 15;
+    return v;
+}
+
+/** Whether NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT breaks none of its rules. */
+static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_is_valid(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_GATHER_XPOSE_violations(i, nc) == 0;
+}
+
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_DMA_GATHER_XPOSE_H */

@@ -142,4 +142,664 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT, dma_configs
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT, reserved) == 62, "NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT.reserved is at offset 62");
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_INDIRECT1D_OPCODE == NEURON_ISA_TPB_OPCODE_DMA_INDIRECT, "NEURON_ISA_TPB_DMA_INDIRECT1D_OPCODE is NEURON_ISA_TPB_OPCODE_DMA_INDIRECT");
 
+/* ---- Validity rules ------------------------------------------------------------ */
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT in
+ * NEURON_ISA_TPB_DMA_INDIRECT1D_rule_truth() and NEURON_ISA_TPB_DMA_INDIRECT1D_violations() (spec
+ * order).
+ */
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_is_valid_dma_indirect 0
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_is_valid_addr8_src 1
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_is_valid_addr8_dst 2
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_is_valid_dge_shape_reg_src 3
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_is_valid_dge_shape_reg_dst 4
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_zero_num_elem_shape_reg_mode 5
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_check_dma_indirect_indices 6
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_has_dma_indirect_valid_idx_start_addr 7
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_are_valid_memcpy_dtypes 8
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_is_valid_dma_indirect_operation 9
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_is_memcopy_without_cce 10
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_is_valid_dma_indirect_cce 11
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_has_valid_idx_bound_check_reg_src 12
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_has_valid_idx_bound_check_reg_no_flags_src 13
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_idx_bound_error_or_notif_src 14
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_has_valid_idx_bound_check_reg_dst 15
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_has_valid_idx_bound_check_reg_no_flags_dst 16
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_idx_bound_error_or_notif_dst 17
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_has_valid_indirect_dim_by_mode 18
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_has_dma_indirect_valid_index_count 19
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_has_dma_indirect_idx_addr_in_sbuf_partition0 20
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_has_addr4_in_sbuf_partition0_src 21
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_src_idx_leg_inactive 22
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_addr_from_register_src 23
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_addr_in_sbuf_partition_src 24
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_addr_in_sbuf_src 25
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_addr_in_partition_0_src 26
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_has_addr4_in_sbuf_partition0_dst 27
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_dst_idx_leg_inactive 28
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_addr_from_register_dst 29
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_addr_in_sbuf_partition_dst 30
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_addr_in_sbuf_dst 31
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_addr_in_partition_0_dst 32
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_has_dma_indirect_check_reserved_zero 33
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_is_valid_dma_configs 34
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_is_valid_dge_compute_op 35
+
+/**
+ * is_valid_addr8(src_start_addr): src_start_addr must be a valid ADDR8; the sources do not give
+ * this predicate's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_addr8_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_addr8(dst_start_addr): dst_start_addr must be a valid ADDR8; the sources do not give
+ * this predicate's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_addr8_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_dge_shape_reg(src_start_addr, src_step_elem): the source shape-register binding must be
+ * valid; the sources do not give this predicate's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_shape_reg_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_dge_shape_reg(dst_start_addr, dst_step_elem): the destination shape-register binding
+ * must be valid; the sources do not give this predicate's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_shape_reg_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * zero_num_elem_shape_reg_mode(i): a side whose shape comes from a register (marker bit SHAPE_REG)
+ * must have num_elem == 0.
+ *
+ * Checks: (!has(src_start_addr.marker, SHAPE_REG) || src_num_elem == 0) &&
+ * (!has(dst_start_addr.marker, SHAPE_REG) || dst_num_elem == 0)
+ *
+ * Source: supp-gather-scatter §1.2; supp-field-tables §5 Table 5a. Confidence: HIGH/OBSERVED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_zero_num_elem_shape_reg_mode(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (((!((((int64_t)i->src_start_addr.addr_reg.marker) & INT64_C(64)) != INT64_C(0))) || (((int64_t)i->src_num_elem) == INT64_C(0))) && ((!((((int64_t)i->dst_start_addr.addr_reg.marker) & INT64_C(64)) != INT64_C(0))) || (((int64_t)i->dst_num_elem) == INT64_C(0))));
+}
+
+/**
+ * check_dma_indirect_indices(idx_num_active_channels): idx_num_active_channels must be
+ * POOLING_NUM_CHANNELS (128): the index generator runs all 128 pooling channels.
+ *
+ * Checks: idx_num_active_channels != 0 && idx_num_active_channels <= POOLING_NUM_CHANNELS &&
+ * idx_num_active_channels == POOLING_NUM_CHANNELS
+ *
+ * Source: seed-004 §6.2; seed-004 §3.2; supp-gather-scatter §1.5. Confidence: HIGH/OBSERVED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_check_dma_indirect_indices(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (((((int64_t)i->idx_num_active_channels) != INT64_C(0)) && (((int64_t)i->idx_num_active_channels) <= ((int64_t)POOLING_NUM_CHANNELS))) && (((int64_t)i->idx_num_active_channels) == ((int64_t)POOLING_NUM_CHANNELS)));
+}
+
+/**
+ * has_dma_indirect_valid_idx_start_addr(i): the index start addresses must be valid; the sources do
+ * not give this predicate's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_valid_idx_start_addr(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype): in_dtype / out_dtype must be a no-CCE
+ * memcpy or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: supp-gather-scatter §1; seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_are_valid_memcpy_dtypes(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_memcopy_without_cce: a pure gather/scatter has compute_op NONE.
+ *
+ * Checks: compute_op == DGE_COMPUTE_OP::NONE
+ *
+ * Source: supp-gather-scatter §1.4. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_memcopy_without_cce(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->compute_op) == INT64_C(0));
+}
+
+/**
+ * is_valid_dma_indirect_cce(i): a CCE operation needs aligned start addresses
+ * (is_aligned_start_addr8) and steps (is_aligned_step); the sources do not give their bodies.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: supp-gather-scatter §1.4. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect_cce(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_dma_indirect_operation(i): neither a pure gather/scatter nor a valid CCE operation.
+ *
+ * While is_valid_dma_indirect_cce is not enforced, this alternative always holds.
+ *
+ * Holds when any of is_memcopy_without_cce, is_valid_dma_indirect_cce holds.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: supp-gather-scatter §1.4. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect_operation(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_INDIRECT1D_is_memcopy_without_cce(i) || NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect_cce(i));
+}
+
+/**
+ * has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg): src_idx_bound_reg must be fully inert
+ * or fully armed.
+ *
+ * has_valid_bound_check_reg with marker ADDR8_MARKER_ADDR_TBL_OFFSET_REG; its register check is not
+ * enforced.
+ *
+ * Checks: has_valid_bound_check_reg(src_idx_bound_reg)
+ *
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_no_flags_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return ((((((int64_t)i->src_idx_bound_reg.bc_enabled) == INT64_C(0)) && (((int64_t)i->src_idx_bound_reg.bc_reg) == INT64_C(0))) && (((int64_t)i->src_idx_bound_reg.bc_disable_oob_error_notif) == INT64_C(0))) || ((((int64_t)i->src_idx_bound_reg.bc_enabled) == INT64_C(1)) && true));
+}
+
+/**
+ * idx_bound_error_or_notif: an out-of-bounds source index must raise an error
+ * (flags.idx_bound_is_err = 1) or a notification (bc_disable_oob_error_notif = 0).
+ *
+ * Checks: flags.idx_bound_is_err == 1 || src_idx_bound_reg.bc_disable_oob_error_notif == 0
+ *
+ * Source: supp-gather-scatter §6; supp-gather-scatter §8.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_idx_bound_error_or_notif_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->flags.idx_bound_is_err) == INT64_C(1)) || (((int64_t)i->src_idx_bound_reg.bc_disable_oob_error_notif) == INT64_C(0)));
+}
+
+/**
+ * has_valid_idx_bound_check_reg(src_idx_bound_reg, flags): src_idx_bound_reg is not a valid index
+ * bound check.
+ *
+ * Holds when all of has_valid_idx_bound_check_reg_no_flags_src, idx_bound_error_or_notif_src hold.
+ *
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_no_flags_src(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_idx_bound_error_or_notif_src(i));
+}
+
+/**
+ * has_valid_idx_bound_check_reg_no_flags(dst_idx_bound_reg): dst_idx_bound_reg must be fully inert
+ * or fully armed.
+ *
+ * has_valid_bound_check_reg with marker ADDR8_MARKER_ADDR_TBL_OFFSET_REG; its register check is not
+ * enforced.
+ *
+ * Checks: has_valid_bound_check_reg(dst_idx_bound_reg)
+ *
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_no_flags_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return ((((((int64_t)i->dst_idx_bound_reg.bc_enabled) == INT64_C(0)) && (((int64_t)i->dst_idx_bound_reg.bc_reg) == INT64_C(0))) && (((int64_t)i->dst_idx_bound_reg.bc_disable_oob_error_notif) == INT64_C(0))) || ((((int64_t)i->dst_idx_bound_reg.bc_enabled) == INT64_C(1)) && true));
+}
+
+/**
+ * idx_bound_error_or_notif: an out-of-bounds destination index must raise an error
+ * (flags.idx_bound_is_err = 1) or a notification (bc_disable_oob_error_notif = 0).
+ *
+ * Checks: flags.idx_bound_is_err == 1 || dst_idx_bound_reg.bc_disable_oob_error_notif == 0
+ *
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_idx_bound_error_or_notif_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->flags.idx_bound_is_err) == INT64_C(1)) || (((int64_t)i->dst_idx_bound_reg.bc_disable_oob_error_notif) == INT64_C(0)));
+}
+
+/**
+ * has_valid_idx_bound_check_reg(dst_idx_bound_reg, flags): dst_idx_bound_reg is not a valid index
+ * bound check.
+ *
+ * Holds when all of has_valid_idx_bound_check_reg_no_flags_dst, idx_bound_error_or_notif_dst hold.
+ *
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_no_flags_dst(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_idx_bound_error_or_notif_dst(i));
+}
+
+/**
+ * has_valid_indirect_dim_by_mode(flags, src_start_addr, dst_start_addr): the indirect dim of each
+ * active leg must be X unless that side's shape comes from a register, and the inactive leg's dim
+ * must be 0.
+ *
+ * indirect_dim_check(dim, addr): any IndirectDim when addr is shape-from-register (marker bit
+ * SHAPE_REG), else X. SRC_INDIRECTION checks gather_dim and needs scatter_dim == 0; DST_INDIRECTION
+ * the reverse; SRC_DST checks both. The sources say nothing about indirect_mode 3, so it is not
+ * constrained here.
+ *
+ * Checks: (flags.indirect_mode != SRC_INDIRECTION || ((has(src_start_addr.marker, SHAPE_REG) ||
+ * flags.gather_dim == INDIRECT_DIM::X) && flags.scatter_dim == INDIRECT_DIM::X)) &&
+ * (flags.indirect_mode != DST_INDIRECTION || ((has(dst_start_addr.marker, SHAPE_REG) ||
+ * flags.scatter_dim == INDIRECT_DIM::X) && flags.gather_dim == INDIRECT_DIM::X)) &&
+ * (flags.indirect_mode != SRC_DST_INDIRECTION || ((has(src_start_addr.marker, SHAPE_REG) ||
+ * flags.gather_dim == INDIRECT_DIM::X) && (has(dst_start_addr.marker, SHAPE_REG) ||
+ * flags.scatter_dim == INDIRECT_DIM::X)))
+ *
+ * Source: seed-004 §3.1; supp-gather-scatter §1.1; supp-field-tables §4 Table 4.6. Confidence:
+ * HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_indirect_dim_by_mode(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return ((((((int64_t)i->flags.indirect_mode) != INT64_C(0)) || ((((((int64_t)i->src_start_addr.addr_reg.marker) & INT64_C(64)) != INT64_C(0)) || (((int64_t)i->flags.gather_dim) == INT64_C(0))) && (((int64_t)i->flags.scatter_dim) == INT64_C(0)))) && ((((int64_t)i->flags.indirect_mode) != INT64_C(1)) || ((((((int64_t)i->dst_start_addr.addr_reg.marker) & INT64_C(64)) != INT64_C(0)) || (((int64_t)i->flags.scatter_dim) == INT64_C(0))) && (((int64_t)i->flags.gather_dim) == INT64_C(0))))) && ((((int64_t)i->flags.indirect_mode) != INT64_C(2)) || ((((((int64_t)i->src_start_addr.addr_reg.marker) & INT64_C(64)) != INT64_C(0)) || (((int64_t)i->flags.gather_dim) == INT64_C(0))) && (((((int64_t)i->dst_start_addr.addr_reg.marker) & INT64_C(64)) != INT64_C(0)) || (((int64_t)i->flags.scatter_dim) == INT64_C(0))))));
+}
+
+/**
+ * has_dma_indirect_valid_index_count(i): each indirect leg carries at most 4096 indices (num_elem
+ * <= 4096) unless its shape comes from a register.
+ *
+ * Checks: (!(flags.indirect_mode in [SRC_INDIRECTION, SRC_DST_INDIRECTION]) ||
+ * has(src_start_addr.marker, SHAPE_REG) || src_num_elem <= 4096) && (!(flags.indirect_mode in
+ * [DST_INDIRECTION, SRC_DST_INDIRECTION]) || has(dst_start_addr.marker, SHAPE_REG) || dst_num_elem
+ * <= 4096)
+ *
+ * Source: seed-004 §3.2; supp-field-tables §2.2; supp-gather-scatter §1.2. Confidence:
+ * HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_valid_index_count(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return ((((!((((int64_t)i->flags.indirect_mode) == INT64_C(0)) || (((int64_t)i->flags.indirect_mode) == INT64_C(2)))) || ((((int64_t)i->src_start_addr.addr_reg.marker) & INT64_C(64)) != INT64_C(0))) || (((int64_t)i->src_num_elem) <= INT64_C(4096))) && (((!((((int64_t)i->flags.indirect_mode) == INT64_C(1)) || (((int64_t)i->flags.indirect_mode) == INT64_C(2)))) || ((((int64_t)i->dst_start_addr.addr_reg.marker) & INT64_C(64)) != INT64_C(0))) || (((int64_t)i->dst_num_elem) <= INT64_C(4096))));
+}
+
+/**
+ * src_idx_leg_inactive: the source index leg is not active (indirect_mode is neither SRC nor
+ * SRC_DST).
+ *
+ * Checks: !(flags.indirect_mode in [SRC_INDIRECTION, SRC_DST_INDIRECTION])
+ *
+ * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_src_idx_leg_inactive(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (!((((int64_t)i->flags.indirect_mode) == INT64_C(0)) || (((int64_t)i->flags.indirect_mode) == INT64_C(2))));
+}
+
+/**
+ * addr_from_register(src_idx_start_addr): src_idx_start_addr is register-sourced.
+ *
+ * Checks: src_idx_start_addr.register_mode == 1
+ *
+ * Source: supp-gather-scatter §1.3; supp-addr4 §Register mode. Confidence: HIGH/OBSERVED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_from_register_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->src_idx_start_addr.register_mode) == INT64_C(1));
+}
+
+/**
+ * addr_in_sbuf: src_idx_start_addr must be an SBUF address (address bits 25..28 zero; PSUM sets
+ * them).
+ *
+ * What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split.
+ * Which partition an SBUF address names is not given in a form this spec decodes.
+ *
+ * Checks: (src_idx_start_addr.address & 0x1E000000) == 0
+ *
+ * Source: supp-addr4 §PSUM-window detection + region class; seed-004 §3.2. Confidence: MED/INFERRED
+ * (inferred).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->src_idx_start_addr.address) & INT64_C(503316480)) == INT64_C(0));
+}
+
+/**
+ * addr_in_partition_0: src_idx_start_addr must name partition 0; the sources do not give
+ * addr_in_sbuf_partition's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_partition_0_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * addr_in_sbuf_partition(0, src_idx_start_addr): src_idx_start_addr must lie in SBUF partition 0.
+ *
+ * Holds when all of addr_in_sbuf_src, addr_in_partition_0_src hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_partition_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_src(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_partition_0_src(i));
+}
+
+/**
+ * has_addr4_in_sbuf_partition0(src_idx_start_addr): the gather index vector (src_idx_start_addr)
+ * must come from a register or lie in SBUF partition 0.
+ *
+ * Holds when any of src_idx_leg_inactive, addr_from_register_src, addr_in_sbuf_partition_src holds.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_addr4_in_sbuf_partition0_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_INDIRECT1D_src_idx_leg_inactive(i) || NEURON_ISA_TPB_DMA_INDIRECT1D_addr_from_register_src(i) || NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_partition_src(i));
+}
+
+/**
+ * dst_idx_leg_inactive: the destination index leg is not active (indirect_mode is neither DST nor
+ * SRC_DST).
+ *
+ * Checks: !(flags.indirect_mode in [DST_INDIRECTION, SRC_DST_INDIRECTION])
+ *
+ * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_dst_idx_leg_inactive(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (!((((int64_t)i->flags.indirect_mode) == INT64_C(1)) || (((int64_t)i->flags.indirect_mode) == INT64_C(2))));
+}
+
+/**
+ * addr_from_register(dst_idx_start_addr): dst_idx_start_addr is register-sourced.
+ *
+ * Checks: dst_idx_start_addr.register_mode == 1
+ *
+ * Source: supp-gather-scatter §1.3; supp-addr4 §Register mode. Confidence: HIGH/OBSERVED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_from_register_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->dst_idx_start_addr.register_mode) == INT64_C(1));
+}
+
+/**
+ * addr_in_sbuf: dst_idx_start_addr must be an SBUF address (address bits 25..28 zero; PSUM sets
+ * them).
+ *
+ * What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split.
+ *
+ * Checks: (dst_idx_start_addr.address & 0x1E000000) == 0
+ *
+ * Source: supp-addr4 §PSUM-window detection + region class; seed-004 §3.2. Confidence: MED/INFERRED
+ * (inferred).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->dst_idx_start_addr.address) & INT64_C(503316480)) == INT64_C(0));
+}
+
+/**
+ * addr_in_partition_0: dst_idx_start_addr must name partition 0; the sources do not give
+ * addr_in_sbuf_partition's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_partition_0_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * addr_in_sbuf_partition(0, dst_idx_start_addr): dst_idx_start_addr must lie in SBUF partition 0.
+ *
+ * Holds when all of addr_in_sbuf_dst, addr_in_partition_0_dst hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_partition_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_dst(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_partition_0_dst(i));
+}
+
+/**
+ * has_addr4_in_sbuf_partition0(dst_idx_start_addr): the scatter index vector (dst_idx_start_addr)
+ * must come from a register or lie in SBUF partition 0.
+ *
+ * Holds when any of dst_idx_leg_inactive, addr_from_register_dst, addr_in_sbuf_partition_dst holds.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_addr4_in_sbuf_partition0_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_INDIRECT1D_dst_idx_leg_inactive(i) || NEURON_ISA_TPB_DMA_INDIRECT1D_addr_from_register_dst(i) || NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_partition_dst(i));
+}
+
+/**
+ * has_dma_indirect_idx_addr_in_sbuf_partition0(i): an active index vector is not in SBUF partition
+ * 0.
+ *
+ * Holds when all of has_addr4_in_sbuf_partition0_src, has_addr4_in_sbuf_partition0_dst hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: seed-004 §3.2; supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_idx_addr_in_sbuf_partition0(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_INDIRECT1D_has_addr4_in_sbuf_partition0_src(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_has_addr4_in_sbuf_partition0_dst(i));
+}
+
+/**
+ * has_dma_indirect_check_reserved_zero(i): reserved[2] must be zero.
+ *
+ * Checks: reserved[0] == 0 && reserved[1] == 0
+ *
+ * Source: supp-field-tables §2.2; seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_check_reserved_zero(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->reserved[0]) == INT64_C(0)) && (((int64_t)i->reserved[1]) == INT64_C(0)));
+}
+
+/**
+ * is_valid_dma_configs(dma_configs): dma_configs.priority_class must be 0..4 and its reserved bits
+ * zero.
+ *
+ * Checks: is_valid_dma_configs(dma_configs)
+ *
+ * Source: seed-004 §3.2; supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_configs(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->dma_configs.priority_class) <= INT64_C(4)) && (((int64_t)i->dma_configs.reserved_bitfield) == INT64_C(0)));
+}
+
+/**
+ * is_valid_dge_compute_op(compute_op, …): compute_op must be a valid DGE compute op here; the
+ * sources do not give this predicate's body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_compute_op(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_dma_indirect(i): not a valid DmaIndirect word.
+ *
+ * Holds when all of is_valid_addr8_src, is_valid_addr8_dst, is_valid_dge_shape_reg_src,
+ * is_valid_dge_shape_reg_dst, zero_num_elem_shape_reg_mode, check_dma_indirect_indices,
+ * has_dma_indirect_valid_idx_start_addr, are_valid_memcpy_dtypes, is_valid_dma_indirect_operation,
+ * has_valid_idx_bound_check_reg_src, has_valid_idx_bound_check_reg_dst,
+ * has_valid_indirect_dim_by_mode, has_dma_indirect_valid_index_count,
+ * has_dma_indirect_idx_addr_in_sbuf_partition0, has_dma_indirect_check_reserved_zero,
+ * is_valid_dma_configs, is_valid_dge_compute_op hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: supp-gather-scatter §1; seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_addr8_src(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_addr8_dst(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_shape_reg_src(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_shape_reg_dst(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_zero_num_elem_shape_reg_mode(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_check_dma_indirect_indices(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_valid_idx_start_addr(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_are_valid_memcpy_dtypes(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect_operation(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_src(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_dst(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_indirect_dim_by_mode(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_valid_index_count(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_idx_addr_in_sbuf_partition0(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_check_reserved_zero(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_configs(i) && NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_compute_op(i));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT holds
+ * (NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_*); rules limited to other architectures hold. `nc` is the
+ * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_rule_truth(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_addr8_src(i)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_addr8_dst(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_shape_reg_src(i)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_shape_reg_dst(i)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_zero_num_elem_shape_reg_mode(i)) t |= UINT64_C(1) << 5;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_check_dma_indirect_indices(i)) t |= UINT64_C(1) << 6;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_valid_idx_start_addr(i)) t |= UINT64_C(1) << 7;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_are_valid_memcpy_dtypes(i)) t |= UINT64_C(1) << 8;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect_operation(i)) t |= UINT64_C(1) << 9;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_is_memcopy_without_cce(i)) t |= UINT64_C(1) << 10;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect_cce(i)) t |= UINT64_C(1) << 11;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_src(i)) t |= UINT64_C(1) << 12;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_no_flags_src(i)) t |= UINT64_C(1) << 13;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_idx_bound_error_or_notif_src(i)) t |= UINT64_C(1) << 14;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_dst(i)) t |= UINT64_C(1) << 15;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_no_flags_dst(i)) t |= UINT64_C(1) << 16;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_idx_bound_error_or_notif_dst(i)) t |= UINT64_C(1) << 17;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_indirect_dim_by_mode(i)) t |= UINT64_C(1) << 18;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_valid_index_count(i)) t |= UINT64_C(1) << 19;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_idx_addr_in_sbuf_partition0(i)) t |= UINT64_C(1) << 20;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_has_addr4_in_sbuf_partition0_src(i)) t |= UINT64_C(1) << 21;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_src_idx_leg_inactive(i)) t |= UINT64_C(1) << 22;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_addr_from_register_src(i)) t |= UINT64_C(1) << 23;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_partition_src(i)) t |= UINT64_C(1) << 24;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_src(i)) t |= UINT64_C(1) << 25;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_partition_0_src(i)) t |= UINT64_C(1) << 26;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_has_addr4_in_sbuf_partition0_dst(i)) t |= UINT64_C(1) << 27;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_dst_idx_leg_inactive(i)) t |= UINT64_C(1) << 28;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_addr_from_register_dst(i)) t |= UINT64_C(1) << 29;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_partition_dst(i)) t |= UINT64_C(1) << 30;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_dst(i)) t |= UINT64_C(1) << 31;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_partition_0_dst(i)) t |= UINT64_C(1) << 32;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_check_reserved_zero(i)) t |= UINT64_C(1) << 33;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_configs(i)) t |= UINT64_C(1) << 34;
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_compute_op(i)) t |= UINT64_C(1) << 35;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT is violated: it does not hold, and
+ * neither does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_violations(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_DMA_INDIRECT1D_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 5) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 5;
+    if (!((t >> 6) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 6;
+    if (!((t >> 7) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 7;
+    if (!((t >> 8) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 8;
+    if (!((t >> 9) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 9;
+    if (!((t >> 10) & 1u) && ((v >> 9) & 1u)) v |= UINT64_C(1) << 10;
+    if (!((t >> 11) & 1u) && ((v >> 9) & 1u)) v |= UINT64_C(1) << 11;
+    if (!((t >> 12) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 12;
+    if (!((t >> 13) & 1u) && ((v >> 12) & 1u)) v |= UINT64_C(1) << 13;
+    if (!((t >> 14) & 1u) && ((v >> 12) & 1u)) v |= UINT64_C(1) << 14;
+    if (!((t >> 15) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 15;
+    if (!((t >> 16) & 1u) && ((v >> 15) & 1u)) v |= UINT64_C(1) << 16;
+    if (!((t >> 17) & 1u) && ((v >> 15) & 1u)) v |= UINT64_C(1) << 17;
+    if (!((t >> 18) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 18;
+    if (!((t >> 19) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 19;
+    if (!((t >> 20) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 20;
+    if (!((t >> 21) & 1u) && ((v >> 20) & 1u)) v |= UINT64_C(1) << 21;
+    if (!((t >> 22) & 1u) && ((v >> 21) & 1u)) v |= UINT64_C(1) << 22;
+    if (!((t >> 23) & 1u) && ((v >> 21) & 1u)) v |= UINT64_C(1) << 23;
+    if (!((t >> 24) & 1u) && ((v >> 21) & 1u)) v |= UINT64_C(1) << 24;
+    if (!((t >> 25) & 1u) && ((v >> 24) & 1u)) v |= UINT64_C(1) << 25;
+    if (!((t >> 26) & 1u) && ((v >> 24) & 1u)) v |= UINT64_C(1) << 26;
+    if (!((t >> 27) & 1u) && ((v >> 20) & 1u)) v |= UINT64_C(1) << 27;
+    if (!((t >> 28) & 1u) && ((v >> 27) & 1u)) v |= UINT64_C(1) << 28;
+    if (!((t >> 29) & 1u) && ((v >> 27) & 1u)) v |= UINT64_C(1) << 29;
+    if (!((t >> 30) & 1u) && ((v >> 27) & 1u)) v |= UINT64_C(1) << 30;
+    if (!((t >> 31) & 1u) && ((v >> 30) & 1u)) v |= UINT64_C(1) << 31;
+    if (!((t >> 32) & 1u) && ((v >> 30) & 1u)) v |= UINT64_C(1) << 32;
+    if (!((t >> 33) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 33;
+    if (!((t >> 34) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 34;
+    if (!((t >> 35) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 35;
+    return v;
+}
+
+/** Whether NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT breaks none of its rules. */
+static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_INDIRECT1D_violations(i, nc) == 0;
+}
+
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_DMA_INDIRECT1D_H */

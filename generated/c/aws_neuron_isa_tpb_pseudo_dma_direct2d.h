@@ -152,4 +152,268 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT, in_dty
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT, out_dtype) == 63, "NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT.out_dtype is at offset 63");
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_OPCODE == NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D, "NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_OPCODE is NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D");
 
+/* ---- Validity rules ------------------------------------------------------------ */
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT in
+ * NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_rule_truth() and
+ * NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_priority_class_at_most_4 0
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_op_valid_for_arch 1
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_in_dtype_not_fp32r 2
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dtypes_not_64_bit 3
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dtypes_in_dtype_basic_subset 4
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_table_entry_id_fits 5
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_assert_queue_assigned 6
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_assert_dynamic 7
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_assert_args_outputs 8
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_assert_in_out_dimensions 9
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_assert_fastest_dim_continuous 10
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_assert_same_element_count 11
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_one_side_dynamic 12
+
+/**
+ * priority_class_at_most_4: dma_configs.priority_class must be 0..4: the max allowed priority class
+ * number in ucode is 4.
+ *
+ * The pseudo's own doc caps only the priority class; the upper five bits are not required to be
+ * zero here (the compiler's store keeps them: (qos&7) | (d[12]&0xF8)).
+ *
+ * Checks: dma_configs.priority_class <= 4
+ *
+ * Source: seed-004 §5.1; seed-004 §6.1. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_priority_class_at_most_4(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->dma_configs.priority_class) <= INT64_C(4));
+}
+
+/**
+ * dge_op_valid_for_arch: dge_op must be a DGE_OPCODE of this architecture (sunda has only
+ * DMA_DIRECT2D and DMA_INDIRECT1D); NRT rejects others with "Unsupported dynamic dma opcode %u".
+ *
+ * Checks: is_enumerator(dge_op)
+ *
+ * Source: seed-004 §10; seed-004 §5.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_op_valid_for_arch(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return ((((((int64_t)i->dge_op) == INT64_C(0)) || (((int64_t)i->dge_op) == INT64_C(1))) || ((((int64_t)i->dge_op) == INT64_C(2)) && (((((int64_t)nc) == INT64_C(3)) || (((int64_t)nc) == INT64_C(4))) || (((int64_t)nc) == INT64_C(5))))) || ((((int64_t)i->dge_op) == INT64_C(3)) && (((((int64_t)nc) == INT64_C(3)) || (((int64_t)nc) == INT64_C(4))) || (((int64_t)nc) == INT64_C(5)))));
+}
+
+/**
+ * in_dtype_not_fp32r: in_dtype may not be FP32R.
+ *
+ * Checks: in_dtype != DTYPE::FP32R
+ *
+ * Source: seed-004 §6.5. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_in_dtype_not_fp32r(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->in_dtype) != INT64_C(11));
+}
+
+/**
+ * dtypes_not_64_bit: UINT64 and INT64 are invalid for in_dtype and out_dtype.
+ *
+ * Checks: !(in_dtype in [UINT64, INT64]) && !(out_dtype in [UINT64, INT64])
+ *
+ * Source: seed-004 §6.5. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dtypes_not_64_bit(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return ((!((((int64_t)i->in_dtype) == INT64_C(1)) || (((int64_t)i->in_dtype) == INT64_C(12)))) && (!((((int64_t)i->out_dtype) == INT64_C(1)) || (((int64_t)i->out_dtype) == INT64_C(12)))));
+}
+
+/**
+ * dtypes_in_dtype_basic_subset: on NC-v4 and later the dtypes must be in the DtypeBasic subset; the
+ * sources do not list that subset.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Applies on mariana, maverick only; holds elsewhere.
+ *
+ * Source: seed-004 §6.5; supp-field-tables §4 Table 4.4a. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dtypes_in_dtype_basic_subset(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return ((!((((int64_t)nc) == INT64_C(4)) || (((int64_t)nc) == INT64_C(5)))) || true);
+}
+
+/**
+ * dge_table_entry_id_fits: DGE table entry ID too large.
+ *
+ * The compiler's error when a DGE table-entry id does not fit the 16-bit field at ADDR8+4 (seed
+ * 000's reading of the address bytes). A word cannot hold a larger id, and this spec keeps the
+ * ADDR8 arms raw.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §assign64bitAddr. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_table_entry_id_fits(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dge_assert_queue_assigned: must have assigned DMA queue already.
+ *
+ * A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word;
+ * nothing in the word records it.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_queue_assigned(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dge_assert_dynamic: must be dynamic DMA.
+ *
+ * A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was
+ * dynamic (the ADDR8 mode byte readings conflict, README conflict #3).
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_dynamic(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dge_assert_args_outputs: DGE's number of args/outputs is wrong.
+ *
+ * A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_args_outputs(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dge_assert_in_out_dimensions: DGE in/out dimensions must match.
+ *
+ * A NeuronAssertion on the compiler's access patterns (their rank), which the word's 2-D num/step
+ * pairs do not carry.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_in_out_dimensions(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dge_assert_fastest_dim_continuous: DGE fastest moving dim must be continuous.
+ *
+ * A NeuronAssertion on the compiler's access patterns; the word folds the fastest dim into
+ * elem_size, so its step is not visible.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_fastest_dim_continuous(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dge_assert_same_element_count: DMA instruction must read and write same number of elements.
+ *
+ * A NeuronAssertion on element counts of the compiler's access patterns; elem_size folds dtype
+ * bytes into the word's count, so the element count is not recoverable without the dtypes' sizes in
+ * the compiler's sense.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_same_element_count(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * one_side_dynamic: Only one of the src and dst can contain dynamic access.
+ *
+ * The KLR dma_copy codegen check; which ADDR8 markers mean "dynamic access" is one of the sources'
+ * conflicts (README conflict #3), so the word cannot be checked for it.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-003 §3.3. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_one_side_dynamic(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT holds
+ * (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_*); rules limited to other architectures hold. `nc` is
+ * the NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_rule_truth(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_priority_class_at_most_4(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_op_valid_for_arch(i, nc)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_in_dtype_not_fp32r(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dtypes_not_64_bit(i)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dtypes_in_dtype_basic_subset(i, nc)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_table_entry_id_fits(i)) t |= UINT64_C(1) << 5;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_queue_assigned(i)) t |= UINT64_C(1) << 6;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_dynamic(i)) t |= UINT64_C(1) << 7;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_args_outputs(i)) t |= UINT64_C(1) << 8;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_in_out_dimensions(i)) t |= UINT64_C(1) << 9;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_fastest_dim_continuous(i)) t |= UINT64_C(1) << 10;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_same_element_count(i)) t |= UINT64_C(1) << 11;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_one_side_dynamic(i)) t |= UINT64_C(1) << 12;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT is violated: it does not hold,
+ * and neither does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_violations(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 5) & 1u)) v |= UINT64_C(1) << 5;
+    if (!((t >> 6) & 1u)) v |= UINT64_C(1) << 6;
+    if (!((t >> 7) & 1u)) v |= UINT64_C(1) << 7;
+    if (!((t >> 8) & 1u)) v |= UINT64_C(1) << 8;
+    if (!((t >> 9) & 1u)) v |= UINT64_C(1) << 9;
+    if (!((t >> 10) & 1u)) v |= UINT64_C(1) << 10;
+    if (!((t >> 11) & 1u)) v |= UINT64_C(1) << 11;
+    if (!((t >> 12) & 1u)) v |= UINT64_C(1) << 12;
+    return v;
+}
+
+/** Whether NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT breaks none of its rules. */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_violations(i, nc) == 0;
+}
+
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_H */

@@ -41,25 +41,42 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT {
      * Offset 1, 1 byte. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D
      * word. Confidence: HIGH/OBSERVED (confirmed).
      *
-     * Alternative reading `mode_word_lo` (uint8_t): Seed 000: byte +1 starts the vector-indirect
-     * mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into +1 bits[4:5]
-     * (README conflict #2). The newer seed-000 .txt writes the mode word as '@+0x04'. [CONFIRMED]
+     * Alternative reading `mode_word_lo` (uint8_t): Seed 000 (Markdown revision): byte +1 is the
+     * low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the
+     * index dtype packed into bits [4:5] (README conflict #2). Bit by bit against
+     * DMA_INDIRECT_FLAGS: bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC
+     * / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where
+     * the header has idx_bound_is_err (conflict of meaning); bit 3 not written
+     * (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of
+     * meaning); bits 6..7 not written (scatter_dim). The newer .txt moves the mode word to +0x04
+     * (see src_idx_start_addr). [CONFIRMED]
      */
     NEURON_ISA_TPB_DMA_INDIRECT_FLAGS flags;
     /**
      * Offset 2, 1 byte. Index-generation channels (128 for INDIRECT1D); 0 when the extension
      * carries tile geometry only. Confidence: HIGH/OBSERVED (confirmed).
      *
-     * Alternative reading `mode_word_hi` (uint8_t): Seed 000: byte +2 is covered by the +1 mode
-     * word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2).
-     * [CONFIRMED]
+     * Alternative reading `mode_word_hi` (uint8_t): Seed 000 (Markdown revision): byte +2 is the
+     * high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count
+     * (README conflict #2). Its only bit, 0x8000, is bit 7 here: the byte reads 0x80 = 128, the
+     * channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires, so the two
+     * readings give the same value for an indirect word. [CONFIRMED]
      */
     uint8_t idx_num_active_channels;
     /**
      * Offset 3, 1 byte. Reduce mode for the lowered word. Confidence: HIGH/OBSERVED (confirmed).
      */
     NEURON_ISA_TPB_DGE_COMPUTE_OP compute_op;
-    /** Offset 4, 4 bytes. Gather index vector. Confidence: HIGH/OBSERVED (confirmed). */
+    /**
+     * Offset 4, 4 bytes. Gather index vector. Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `mode_word` (uint16_t): Seed 000's newer text puts the vector-indirect
+     * mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where
+     * the Markdown revision and seed 004's flags@1 have +1; the same text also puts
+     * instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode
+     * word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS
+     * (README conflict #2). [STRONG]
+     */
     NEURON_ISA_TPB_ADDR4 src_idx_start_addr;
     /** Offset 8, 4 bytes. Scatter index vector. Confidence: HIGH/OBSERVED (confirmed). */
     NEURON_ISA_TPB_ADDR4 dst_idx_start_addr;
@@ -116,5 +133,142 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT, reserved1) 
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT, src_bound_size_bytes_upper) == 56, "NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT.src_bound_size_bytes_upper is at offset 56");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT, dst_bound_size_bytes_upper) == 60, "NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT.dst_bound_size_bytes_upper is at offset 60");
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_EXT_OPCODE == NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION, "NEURON_ISA_TPB_PSEUDO_DMA_EXT_OPCODE is NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION");
+
+/* ---- Validity rules ------------------------------------------------------------ */
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT in
+ * NEURON_ISA_TPB_PSEUDO_DMA_EXT_rule_truth() and NEURON_ISA_TPB_PSEUDO_DMA_EXT_violations() (spec
+ * order).
+ */
+#define NEURON_ISA_TPB_PSEUDO_DMA_EXT_RULE_has_valid_xpose_tile_size 0
+#define NEURON_ISA_TPB_PSEUDO_DMA_EXT_RULE_is_valid_pseudo_dma_ext_fields 1
+#define NEURON_ISA_TPB_PSEUDO_DMA_EXT_RULE_index_fields_unused 2
+#define NEURON_ISA_TPB_PSEUDO_DMA_EXT_RULE_index_fields_valid 3
+#define NEURON_ISA_TPB_PSEUDO_DMA_EXT_RULE_compute_op_none_or_add 4
+#define NEURON_ISA_TPB_PSEUDO_DMA_EXT_RULE_core_v5_no_dge_compute_op 5
+
+/**
+ * has_valid_xpose_tile_size(tile_src_rows, tile_src_cols): the transpose tile must be 16 x 128 (or
+ * 0 when the extension carries index info only).
+ *
+ * Checks: tile_src_rows in [16, 0] && tile_src_cols in [128, 0]
+ *
+ * Source: seed-004 §5.2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_has_valid_xpose_tile_size(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i) {
+    (void)i;
+    return (((((int64_t)i->tile_src_rows) == INT64_C(16)) || (((int64_t)i->tile_src_rows) == INT64_C(0))) && ((((int64_t)i->tile_src_cols) == INT64_C(128)) || (((int64_t)i->tile_src_cols) == INT64_C(0))));
+}
+
+/**
+ * index_fields_unused: idx_num_active_channels == 0: the index fields are not validated.
+ *
+ * Checks: idx_num_active_channels == 0
+ *
+ * Source: seed-004 §5.2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_index_fields_unused(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->idx_num_active_channels) == INT64_C(0));
+}
+
+/**
+ * index_fields_valid: the index fields must be valid; the sources do not say which checks apply.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-004 §5.2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_index_fields_valid(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_pseudo_dma_ext_fields(i): the index fields are invalid.
+ *
+ * While the index-field checks are not enforced, this alternative always holds.
+ *
+ * Holds when any of index_fields_unused, index_fields_valid holds.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: seed-004 §5.2. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_is_valid_pseudo_dma_ext_fields(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_PSEUDO_DMA_EXT_index_fields_unused(i) || NEURON_ISA_TPB_PSEUDO_DMA_EXT_index_fields_valid(i));
+}
+
+/**
+ * compute_op_none_or_add: the compiler writes only NONE or ADD here (KLR: "Unsupported DMA
+ * compute_op <n>").
+ *
+ * A property of the compiler's words: AluOpType2DGEComputeOp yields 0 (none) or 1 (add), and KLR
+ * codegen rejects every other compute_op.
+ *
+ * Checks: compute_op in [NONE, ADD]
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm; seed-003 §3.4. Confidence: HIGH/OBSERVED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_compute_op_none_or_add(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->compute_op) == INT64_C(0)) || (((int64_t)i->compute_op) == INT64_C(1)));
+}
+
+/**
+ * core_v5_no_dge_compute_op: CoreV5 cannot support DGE with compute op yet.
+ *
+ * Checks: compute_op == DGE_COMPUTE_OP::NONE
+ *
+ * Applies on maverick only; holds elsewhere.
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_core_v5_no_dge_compute_op(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return ((!(((int64_t)nc) == INT64_C(5))) || (((int64_t)i->compute_op) == INT64_C(0)));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT holds
+ * (NEURON_ISA_TPB_PSEUDO_DMA_EXT_RULE_*); rules limited to other architectures hold. `nc` is the
+ * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_rule_truth(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_EXT_has_valid_xpose_tile_size(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_EXT_is_valid_pseudo_dma_ext_fields(i)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_EXT_index_fields_unused(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_EXT_index_fields_valid(i)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_EXT_compute_op_none_or_add(i)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_EXT_core_v5_no_dge_compute_op(i, nc)) t |= UINT64_C(1) << 5;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT is violated: it does not hold, and
+ * neither does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_violations(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_PSEUDO_DMA_EXT_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 5) & 1u)) v |= UINT64_C(1) << 5;
+    return v;
+}
+
+/** Whether NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT breaks none of its rules. */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_EXT_violations(i, nc) == 0;
+}
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_DMA_EXT_H */

@@ -129,4 +129,74 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT,
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT, semaphore_wait_value_hi) == 62, "NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT.semaphore_wait_value_hi is at offset 62");
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_OPCODE == NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND, "NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_OPCODE is NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND");
 
+/* ---- Validity rules ------------------------------------------------------------ */
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT in
+ * NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_rule_truth() and
+ * NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_RULE_one_address_per_partition 0
+#define NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_RULE_two_d_data_ap 1
+
+/**
+ * one_address_per_partition: Currently only support 1 address per partition for Indirect DMA.
+ *
+ * An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not
+ * say how many addresses a partition holds.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Form B — main indirect gather/scatter. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_one_address_per_partition(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * two_d_data_ap: Currently only support 2D DataAP for Indirect DMA.
+ *
+ * An assert on the rank of the compiler's data access pattern; the word has room for two dims only,
+ * so it cannot hold anything else.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Form B — main indirect gather/scatter. Confidence: HIGH/OBSERVED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_two_d_data_ap(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT holds
+ * (NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_RULE_*); rules limited to other architectures hold.
+ * `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_rule_truth(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_one_address_per_partition(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_two_d_data_ap(i)) t |= UINT64_C(1) << 1;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT is violated: it does
+ * not hold, and neither does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_violations(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
+    return v;
+}
+
+/** Whether NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT breaks none of its rules. */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_violations(i, nc) == 0;
+}
+
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_H */

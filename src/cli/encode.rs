@@ -12,6 +12,7 @@ use std::path::Path;
 use dmaspec::WordMeta;
 use dmaspec::runtime::meta::{FieldMeta, LeafMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
+use dmaspec::runtime::wire::put;
 use dmaspec::words::{WORDS, enumerators, flag_bits};
 use serde_json::{Map, Value as Json};
 
@@ -454,18 +455,6 @@ fn write_text(leaf: &LeafMeta, v: &Json, bytes: &mut [u8; 64]) -> Result<(), Str
             Ok(())
         }
         other => Err(format!("expected text, got {other}")),
-    }
-}
-
-/// Writes `v` at `offset` (little-endian, `size` bytes), or into a bit range of it.
-fn put(bytes: &mut [u8; 64], offset: usize, size: usize, bits: Option<(u32, u32)>, v: u64) {
-    let (lsb, width) = bits.unwrap_or((0, (size * 8) as u32));
-    let m = mask(width) << lsb;
-    for i in 0..size.min(8) {
-        let shift = (i * 8) as u32;
-        let keep = !((m >> shift) as u8);
-        let set = (((v << lsb) & m) >> shift) as u8;
-        bytes[offset + i] = (bytes[offset + i] & keep) | set;
     }
 }
 

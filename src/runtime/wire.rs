@@ -23,3 +23,39 @@ pub fn at_mut<const OFF: usize, const N: usize, const M: usize>(b: &mut [u8; M])
         None => unreachable!(),
     }
 }
+
+/// The little-endian value of the `size` bytes at `offset` (at most 8 are significant),
+/// shifted down to the bit range `(lsb, width)` when one is given. Bytes past the end read
+/// as zero.
+pub fn get(bytes: &[u8], offset: usize, size: usize, bits: Option<(u32, u32)>) -> u64 {
+    let end = (offset + size.min(8)).min(bytes.len());
+    let v = bytes[offset.min(end)..end]
+        .iter()
+        .rev()
+        .fold(0u64, |acc, b| acc << 8 | u64::from(*b));
+    match bits {
+        Some((lsb, width)) if width < 64 => (v >> lsb) & ((1u64 << width) - 1),
+        Some((lsb, _)) => v >> lsb,
+        None => v,
+    }
+}
+
+/// Writes `v` little-endian into the `size` bytes at `offset`, or into the bit range
+/// `(lsb, width)` of them, keeping every other bit. Bits of `v` above the width are dropped.
+pub fn put(bytes: &mut [u8], offset: usize, size: usize, bits: Option<(u32, u32)>, v: u64) {
+    let (lsb, width) = bits.unwrap_or((0, (size.min(8) * 8) as u32));
+    let m = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    } << lsb;
+    for i in 0..size.min(8) {
+        let Some(byte) = bytes.get_mut(offset + i) else {
+            return;
+        };
+        let shift = (i * 8) as u32;
+        let keep = !((m >> shift) as u8);
+        let set = (((v << lsb) & m) >> shift) as u8;
+        *byte = (*byte & keep) | set;
+    }
+}

@@ -233,7 +233,7 @@ fn index(m: &KlrModel) -> String {
         let _ = writeln!(o, "### {}\n", t.name);
         let _ = writeln!(
             o,
-            "{} {}. Confidence {}.\n",
+            "{}: {}\n\nConfidence {}.\n",
             code(&t.c_name, false),
             para(&t.doc),
             conf(&t.confidence)
@@ -259,10 +259,10 @@ fn index(m: &KlrModel) -> String {
             d = format!("{} {d}", code(f, false));
         }
         let past = match t.out_of_range {
-            OutOfRange::Fatal => "an index past the end is fatal",
-            OutOfRange::Unknown => "past the end: not given",
+            OutOfRange::Fatal => "An index past the end is fatal.",
+            OutOfRange::Unknown => "What an index past the end gives is not stated.",
         };
-        let _ = writeln!(o, "{d} ({past}). Confidence {}.\n", conf(&t.confidence));
+        let _ = writeln!(o, "{d}\n\n{past} Confidence {}.\n", conf(&t.confidence));
         let key = t.key.as_deref().unwrap_or("index");
         let val = t.enum_.as_deref().or(t.value.as_deref()).unwrap_or("value");
         let _ = writeln!(o, "| {} | {} |\n|---|---|", text(key), text(val));
@@ -600,14 +600,14 @@ fn leaf_page(m: &KlrModel, l: &KlrLeaf) -> String {
         }
         let _ = writeln!(o, "{}. {line}", i + 1);
         if let Some(d) = &s.doc {
-            let _ = writeln!(o, "   {}", para(d));
+            let _ = writeln!(o, "    {}", para(d));
         }
         if let Some(n) = &s.note {
-            let _ = writeln!(o, "   Note: {}", text(n));
+            let _ = writeln!(o, "    Note: {}", text(n));
         }
         let _ = writeln!(
             o,
-            "   — {} · {} · `spec/{}:{}`",
+            "    — {} · {} · `spec/{}:{}`",
             conf(&s.confidence),
             evidence(&s.evidence),
             l.file,

@@ -260,7 +260,20 @@ fn word_items(model: &Model) -> TokenStream {
             quote!(Word::#id(_) => &[])
         }
     });
+    let by_name = model.rules.sets.iter().map(|s| {
+        let t = model.ty(s.owner);
+        let id = ident(&t.name);
+        let name = &t.name;
+        quote!(#name => Some(#id::check_rules(bytes.try_into().ok()?, arch)),)
+    });
     quote! {
+        /// The violations of `bytes` read as the type named `name` (the spec name of any
+        /// struct or bitfield with rules); `None` when there is no such type or `bytes` is
+        /// not its size.
+        pub fn check_rules_by_name(name: &str, bytes: &[u8], arch: Arch) -> Option<rules::Violations> {
+            match name { #(#by_name)* _ => None }
+        }
+
         impl Word {
             /// The word's violations for `arch` (empty when valid, or when its struct has
             /// no rules).

@@ -343,6 +343,23 @@ impl Cx<'_> {
         }
     }
 
+    /// `check`/`validate` on the bytes under a view, for types with validity rules: the
+    /// validators read bytes, so a view validates without decoding anything else.
+    fn view_rules(&self, name: &str) -> TokenStream {
+        if self.model.rule_set_of(name).is_none() {
+            return quote!();
+        }
+        let id = ident(name);
+        quote! {
+            /// The violated rules of the bytes under the view for `arch` (empty when valid).
+            #[inline]
+            pub fn check(&self, arch: Arch) -> rules::Violations { super::#id::check_rules(self.bytes(), arch) }
+            /// Checks every rule for `arch`; the error lists every violated rule.
+            #[inline]
+            pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> { self.check(arch).into_result() }
+        }
+    }
+
     fn view_struct(
         &self,
         name: &str,
@@ -397,6 +414,8 @@ impl Cx<'_> {
         } else {
             (quote!(), quote!(), quote!())
         };
+        let checks = self.view_rules(name);
+        let (extra, extra_mut) = (quote!(#extra #checks), quote!(#extra_mut #checks));
         let pair = self.view_pair(
             name,
             size,
@@ -477,10 +496,12 @@ impl Cx<'_> {
             &t.confidence,
         );
         let raw_doc = " The packed container value.";
+        let checks = self.view_rules(&t.name);
         let extra = quote! {
             #[doc = #raw_doc]
             #[inline]
             pub fn bits(&self) -> #ty { #ty::from_le_bytes(*self.0) }
+            #checks
         };
         let extra_mut = quote! {
             #[doc = #raw_doc]
@@ -489,6 +510,7 @@ impl Cx<'_> {
             /// Sets the packed container value.
             #[inline]
             pub fn set_bits(&mut self, v: #ty) -> &mut Self { *self.0 = v.to_le_bytes(); self }
+            #checks
         };
         self.view_pair(
             &t.name,
@@ -638,6 +660,18 @@ impl Cx<'_> {
                 quote!(#op if matches!(arch, #(Arch::#archs)|*))
             })
             .collect();
+        let checks: Vec<_> = words
+            .iter()
+            .map(|w| {
+                let id = ident(&w.name);
+                let name = &w.name;
+                if self.model.rule_set_of(&w.name).is_some() {
+                    quote!(Word::#id(w) => super::#id::check_rules(w.bytes(), arch))
+                } else {
+                    quote!(Word::#id(_) => rules::Violations::from_truth(#name, &[], 0))
+                }
+            })
+            .collect();
         quote! {
             /// A word of any kind, viewed in place: the opcode is dispatched on once.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -660,6 +694,17 @@ impl Cx<'_> {
                 #[inline]
                 pub fn read(&self) -> super::Word {
                     match self { #(Word::#ids(w) => super::Word::#ids(w.read()),)* }
+                }
+                /// The word's violations for `arch`, checked on the bytes in place (empty
+                /// when valid, or when its struct has no rules).
+                #[inline]
+                pub fn check(&self, arch: Arch) -> rules::Violations {
+                    match self { #(#checks,)* }
+                }
+                /// Checks the word's rules for `arch`; the error lists every violated rule.
+                #[inline]
+                pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+                    self.check(arch).into_result()
                 }
             }
             /// A word of any kind, viewed in place for writing.

@@ -263,25 +263,6 @@ impl Expr {
             _ => false,
         }
     }
-
-    /// Every input field the expression reads.
-    pub fn fields(&self, out: &mut Vec<String>) {
-        match self {
-            Expr::Field { name, .. } => {
-                if !out.contains(name) {
-                    out.push(name.clone())
-                }
-            }
-            Expr::Table { arg, .. } => arg.fields(out),
-            Expr::Call { args, .. } => args.iter().for_each(|a| a.fields(out)),
-            Expr::Not { e } | Expr::List1 { e } => e.fields(out),
-            Expr::And { l, r } | Expr::Or { l, r } | Expr::Cmp { l, r, .. } => {
-                l.fields(out);
-                r.fields(out);
-            }
-            _ => {}
-        }
-    }
 }
 
 /// What a name or call refers to, as the loader knows it.

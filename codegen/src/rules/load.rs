@@ -386,7 +386,10 @@ impl Cx<'_> {
             );
             return;
         }
-        if matches!(t.name.get_ref().as_str(), "has" | "is_enumerator" | "value") {
+        if matches!(
+            t.name.get_ref().as_str(),
+            "has" | "is_enumerator" | "value" | "text_len"
+        ) {
             self.error(
                 file,
                 t.name.span(),
@@ -1632,6 +1635,50 @@ impl Cx<'_> {
                         then: Box::new(Expr::Int { value: z }),
                         other: Box::new(read),
                     },
+                })
+            }
+            "text_len" => {
+                arity(1)?;
+                let s = segs(args[0])?;
+                let place = self.place(owner, &s)?;
+                let len = match &place.kind {
+                    PlaceKind::Composite { what, .. } => what
+                        .strip_prefix("ascii[")
+                        .and_then(|w| w.strip_suffix(']'))
+                        .and_then(|w| w.parse::<usize>().ok()),
+                    _ => None,
+                };
+                let Some(len) = len else {
+                    return Err((
+                        args[0].span(),
+                        format!(
+                            "`text_len` takes an ascii[N] field; `{}` is not one",
+                            place.path
+                        ),
+                    ));
+                };
+                // The index of the first NUL, or N: nested ifs from the last byte back.
+                let mut e = Expr::Int { value: len as i64 };
+                for k in (0..len).rev() {
+                    let byte = Expr::Read {
+                        access: Access {
+                            path: format!("{}[{k}]", place.path),
+                            c_path: format!("{}[{k}]", place.c_path),
+                            offset: place.offset + k,
+                            size: 1,
+                            signed: false,
+                            bits: None,
+                        },
+                    };
+                    e = Expr::If {
+                        cond: Box::new(bin(BinOp::Eq, byte, Expr::Int { value: 0 })),
+                        then: Box::new(Expr::Int { value: k as i64 }),
+                        other: Box::new(e),
+                    };
+                }
+                Ok(Typed {
+                    ty: Ty::Int(0, len as i128),
+                    expr: e,
                 })
             }
             "is_enumerator" => {

@@ -15,9 +15,11 @@
 //!   (paths such as `flags.gather_dim`, `src_num_elem[1]`, `src_start_addr.marker`),
 //!   integer literals, enumerators (`DTYPE::FP32R`), flag bits, `[[constant]]`s and `nc`
 //!   (the architecture's NeuronCore generation); operators `+ - * / % &`, comparisons,
-//!   `&& || !`, `x in [a, b]`; and calls: `has(flags, BIT)`, `is_enumerator(x)` (an
-//!   enumerator of its enum in the architecture at hand), a `[[table]]` (`dtype_size(x)`),
-//!   or a rule of a nested type applied to a field of that type
+//!   `&& || !`, `x in [a, b]` (a bare enumerator name is enough next to an enum value); and
+//!   calls: `has(flags, BIT)`, `is_enumerator(x)` (an enumerator of its enum in the
+//!   architecture at hand), `value(x)` (a field's logical value under its `codec`),
+//!   `text_len(x)` (bytes before the first NUL of an `ascii[N]` field), a `[[table]]`
+//!   (`dtype_size(x)`), or a rule of a nested type applied to a field of that type
 //!   (`has_valid_bound_check_reg(src_bound_reg)`);
 //! - a **composite**: `all = ["id", ...]` or `any = ["id", ...]` over other rules of the
 //!   same struct, so a shipped predicate keeps its structure;

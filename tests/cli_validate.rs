@@ -1,0 +1,230 @@
+//! `dmaspec validate` and the violation reports of `dmaspec decode`. Words come from the
+//! hand-built golden vectors (tests/vectors/, seed-004 tables), broken one byte at a time.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn dmaspec(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dmaspec"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("dmaspec runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn vector(name: &str) -> [u8; 64] {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/vectors/{name}.hex"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let digits: String = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .flat_map(|l| l.chars().filter(char::is_ascii_hexdigit))
+        .collect();
+    let bytes: Vec<u8> = (0..digits.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).unwrap())
+        .collect();
+    bytes[..64].try_into().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A valid stream: the gather-transpose, then an INDIRECT1D whose idx_num_active_channels
+/// (+14) is 64 instead of 128 (seed-004 §6.2: check_dma_indirect_indices), then a valid
+/// INDIRECT1D.
+fn stream_with_one_bad_word() -> Vec<u8> {
+    let mut bad = vector("dma_indirect1d");
+    bad[14] = 64;
+    [vector("dma_gather_xpose"), bad, vector("dma_indirect1d")].concat()
+}
+
+#[test]
+fn validate_passes_valid_streams() {
+    let mut input = Vec::new();
+    for v in [
+        "dma_gather_xpose",
+        "dma_indirect1d",
+        "dma_direct2d_xpose",
+        "pseudo_dma_direct2d",
+        "pseudo_dma_ext",
+    ] {
+        input.extend_from_slice(&vector(v));
+    }
+    let out = dmaspec(&["validate"], &input);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn validate_names_offset_struct_rule_and_message() {
+    let out = dmaspec(&["validate"], &stream_with_one_bad_word());
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    assert!(
+        lines[0].starts_with(
+            "offset 64 DMA_INDIRECT1D check_dma_indirect_indices: idx_num_active_channels must be POOLING_NUM_CHANNELS (128)"
+        ),
+        "{text}"
+    );
+    assert!(lines[0].contains("in is_valid_dma_indirect"), "{text}");
+    assert!(
+        lines[0].contains("fields: idx_num_active_channels"),
+        "{text}"
+    );
+    assert!(lines[0].contains("source: seed-004 §6.2"), "{text}");
+    assert!(
+        stderr(&out).contains("1 of 3 words are invalid for cayman"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn validate_reports_every_violation_of_a_word() {
+    let mut w = vector("dma_gather_xpose");
+    w[60..62].copy_from_slice(&3u16.to_le_bytes()); // elem_size 3: odd (§4.1)
+    w[63] = 0; // gather_dim X (§4.1 wants Y)
+    let out = dmaspec(&["validate"], &w);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let rules: Vec<&str> = text
+        .lines()
+        .map(|l| l.split_whitespace().nth(3).unwrap().trim_end_matches(':'))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            "has_valid_gather_transpose_elem_size",
+            "has_valid_gather_transpose_flags"
+        ],
+        "{text}"
+    );
+}
+
+#[test]
+fn validate_reads_hex_and_architectures() {
+    let hex = "# a gather-transpose\n".to_string()
+        + &vector("dma_gather_xpose")
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+    let ok = dmaspec(&["validate", "--hex", "--arch", "mariana"], hex.as_bytes());
+    assert_eq!(ok.status.code(), Some(0), "{}", stdout(&ok));
+    // Sunda has no 0xf1 (seed-004 §10): not decodable there, so not valid.
+    let sunda = dmaspec(&["validate", "--hex", "--arch", "sunda"], hex.as_bytes());
+    assert_eq!(sunda.status.code(), Some(1));
+    assert_eq!(
+        stdout(&sunda),
+        "offset 0 opcode 0xf1: no word has this opcode in sunda\n"
+    );
+    // An architecture-limited rule: NC-v5 refuses a DGE compute op (seed-000).
+    let ext = vector("pseudo_dma_ext"); // compute_op ADD
+    let pair = [vector("pseudo_dma_direct2d"), ext].concat();
+    let v5 = dmaspec(&["validate", "--arch", "maverick"], &pair);
+    assert_eq!(v5.status.code(), Some(1));
+    assert!(
+        stdout(&v5).starts_with(
+            "offset 64 PSEUDO_DMA_EXT core_v5_no_dge_compute_op: CoreV5 cannot support DGE with compute op yet"
+        ),
+        "{}",
+        stdout(&v5)
+    );
+    assert_eq!(
+        dmaspec(&["validate", "--arch", "cayman"], &pair)
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn validate_flags_orphans_and_partial_words() {
+    let out = dmaspec(&["validate"], &vector("pseudo_dma_ext"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out)
+            .contains("offset 0 PSEUDO_DMA_EXT: must immediately follow PSEUDO_DMA_DIRECT2D")
+    );
+    let mut input = vector("dma_indirect1d").to_vec();
+    input.extend_from_slice(&[0xbb, 0x10]);
+    let out = dmaspec(&["validate"], &input);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("byte offset 64"), "{}", stderr(&out));
+    assert_eq!(
+        dmaspec(&["validate", "--bogus"], &[]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn decode_json_lists_violations() {
+    let out = dmaspec(&["decode", "--json"], &stream_with_one_bad_word());
+    assert_eq!(out.status.code(), Some(0), "decode itself succeeds");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ins = doc["instructions"].as_array().unwrap();
+    assert_eq!(ins[0]["violations"], serde_json::json!([]));
+    assert_eq!(ins[2]["violations"], serde_json::json!([]));
+    let v = ins[1]["violations"].as_array().unwrap();
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0]["rule"], "check_dma_indirect_indices");
+    assert_eq!(
+        v[0]["fields"],
+        serde_json::json!(["idx_num_active_channels"])
+    );
+    assert_eq!(v[0]["source"], "seed-004 §6.2");
+    assert!(
+        v[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("POOLING_NUM_CHANNELS")
+    );
+    // A word that is not decoded is not validated.
+    let mut unknown = vector("dma_indirect1d");
+    unknown[0] = 0x42;
+    let doc: Value =
+        serde_json::from_slice(&dmaspec(&["decode", "--json"], &unknown).stdout).unwrap();
+    assert!(doc["instructions"][0]["violations"].is_null());
+    // The architecture matters: a DGE compute op on NC-v5.
+    let pair = [vector("pseudo_dma_direct2d"), vector("pseudo_dma_ext")].concat();
+    let doc: Value =
+        serde_json::from_slice(&dmaspec(&["decode", "--json", "--arch", "maverick"], &pair).stdout)
+            .unwrap();
+    assert_eq!(
+        doc["instructions"][1]["violations"][0]["rule"],
+        "core_v5_no_dge_compute_op"
+    );
+}
+
+#[test]
+fn decode_table_shows_violations() {
+    let out = dmaspec(&["decode"], &stream_with_one_bad_word());
+    let text = stdout(&out);
+    assert!(text.contains("  valid for cayman"), "{text}");
+    assert!(
+        text.contains("  VIOLATION check_dma_indirect_indices: idx_num_active_channels must be POOLING_NUM_CHANNELS (128)"),
+        "{text}"
+    );
+}

@@ -1,0 +1,679 @@
+//! The loader rejects bad `[klr]` specs (seed 003's leaves) with the file, line and column
+//! of the value at fault — inside an expression, the column of the offending name.
+//!
+//! Each case loads `bad.toml` next to a valid prelude (confidence, one source, two klr enums,
+//! a fatal table, a klr op layout, two BIR classes and one valid leaf). The expected
+//! position is found by searching the snippet for the token, and the error must point
+//! exactly there.
+
+use std::path::PathBuf;
+
+use dmaspec_codegen::loader::load_files;
+use dmaspec_codegen::{Model, SpecError, SpecErrors};
+
+fn root() -> PathBuf {
+    PathBuf::from("virtual-spec")
+}
+
+fn bad_path() -> PathBuf {
+    root().join("bad.toml")
+}
+
+const PRELUDE: &str = r#"[confidence]
+levels = [
+  { name = "confirmed", doc = "Read from a binary." },
+  { name = "inferred", doc = "Reasoned." },
+]
+
+[[scale]]
+name = "s"
+doc = "The test scale."
+levels = [
+  { tag = "HIGH", common = "confirmed" },
+  { tag = "LOW", common = "inferred" },
+]
+
+[[source]]
+id = "src"
+title = "The test source"
+file = "src.md"
+scale = "s"
+
+[[klr.enum]]
+name = "E"
+c_name = "ns::E"
+repr = "u32"
+doc = "An enum."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+values = [{ name = "a", value = 0 }, { name = "b", value = 1 }]
+
+[[klr.enum]]
+name = "F"
+c_name = "ns::F"
+repr = "u32"
+doc = "Another enum."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+values = [{ name = "q", value = 0 }]
+
+[[klr.enum]]
+name = "InstructionType"
+c_name = "ns::IT"
+repr = "u32"
+doc = "Node kinds."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+values = [{ name = "InstNode", value = 9 }]
+
+[[klr.table]]
+name = "T"
+doc = "A fatal table."
+value = "E"
+entries = [1, 0]
+out_of_range = "fatal"
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+
+[[klr.layout]]
+name = "Op"
+qualified = "klr::Op"
+side = "klr"
+doc = "An op."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+field = [
+  { off = 0, name = "x", type = "TensorRef", input = "ap", doc = "", evidence = [{ source = "src" }] },
+  { off = 16, name = "n", type = "E", input = "int", enum = "E", doc = "", evidence = [{ source = "src" }] },
+  { off = 24, name = "list", type = "list", input = "aps", doc = "", evidence = [{ source = "src" }] },
+]
+
+[[klr.layout]]
+name = "Base"
+qualified = "bir::Base"
+side = "bir"
+doc = "A base class."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+field = [{ off = 0x10, size = 4, name = "f", type = "E", enum = "E", doc = "", evidence = [{ source = "src" }] }]
+
+[[klr.layout]]
+name = "Node"
+qualified = "bir::Node"
+side = "bir"
+base = "Base"
+doc = "A node class."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+field = [{ off = 0x20, size = 4, name = "g", type = "u32", doc = "", evidence = [{ source = "src" }] }]
+
+[[klr.leaf]]
+name = "Leaf"
+op = "Op"
+function = "codegenLeaf"
+va = 0x1000
+section = "§1"
+doc = "A valid leaf."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+
+[[klr.leaf.step]]
+check = "rank is not 2"
+kind = "throw"
+when = "rank(x) != 2"
+evidence = [{ source = "src" }]
+
+[[klr.leaf.step]]
+let = "v"
+value = "T(n)"
+evidence = [{ source = "src" }]
+
+[[klr.leaf.step]]
+fork = "one"
+evidence = [{ source = "src" }]
+
+[[klr.leaf.step.path]]
+name = "only"
+class = "Node"
+it = "InstNode"
+prefix = "Node-"
+build = "insertElement<Node>"
+bind = [{ role = "argument", operand = "x" }]
+evidence = [{ source = "src" }]
+
+[[klr.leaf.step]]
+stamp = "f"
+off = 0x10
+value = "v"
+evidence = [{ source = "src" }]
+"#;
+
+fn load(bad: &str) -> Result<Model, SpecErrors> {
+    load_files(
+        &root(),
+        vec![
+            (root().join("prelude.toml"), PRELUDE.to_string()),
+            (bad_path(), bad.to_string()),
+        ],
+    )
+}
+
+fn errors(bad: &str) -> Vec<SpecError> {
+    match load(bad) {
+        Ok(_) => panic!("the spec loaded, but it should have been rejected:\n{bad}"),
+        Err(e) => e.0,
+    }
+}
+
+/// 1-based (line, column) of the first `token` after the first `after` in `text`.
+fn position(text: &str, after: &str, token: &str) -> (usize, usize) {
+    let start = text
+        .find(after)
+        .unwrap_or_else(|| panic!("`{after}` not in the snippet"));
+    let at = start
+        + text[start..]
+            .find(token)
+            .unwrap_or_else(|| panic!("`{token}` not after `{after}`"));
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap().chars().count() + 1;
+    (line, column)
+}
+
+/// The snippet yields exactly one error, at the first `token` after `after`, whose message
+/// contains `message`.
+#[track_caller]
+fn only(bad: &str, after: &str, token: &str, message: &str) {
+    let errs = errors(bad);
+    assert_eq!(
+        errs.len(),
+        1,
+        "expected one error, got:\n{}",
+        SpecErrors(errs.clone())
+    );
+    let e = &errs[0];
+    assert_eq!(e.file, bad_path(), "wrong file in {e}");
+    let (line, column) = position(bad, after, token);
+    assert_eq!(
+        (e.line, e.column),
+        (line, column),
+        "expected {line}:{column} (`{token}`), got {e}"
+    );
+    assert!(
+        e.message.contains(message),
+        "expected the message to contain `{message}`, got `{}`",
+        e.message
+    );
+}
+
+/// A leaf named `L2` over `Op` with the given steps (the fork is up to the caller).
+fn leaf(steps: &str) -> String {
+    format!(
+        r#"[[klr.leaf]]
+name = "L2"
+op = "Op"
+function = "codegenL2"
+va = 0x2000
+section = "§2"
+doc = "A leaf."
+confidence = "HIGH"
+evidence = [{{ source = "src §2" }}]
+{steps}"#
+    )
+}
+
+const FORK: &str = r#"
+[[klr.leaf.step]]
+fork = "one"
+evidence = [{ source = "src" }]
+
+[[klr.leaf.step.path]]
+name = "only"
+class = "Node"
+build = "insertElement<Node>"
+evidence = [{ source = "src" }]
+"#;
+
+#[test]
+fn the_prelude_is_valid() {
+    let m = load("").expect("the prelude loads");
+    assert_eq!(m.klr.leaves.len(), 1);
+    assert_eq!(
+        m.klr.leaf("Leaf").unwrap().paths()[0].it,
+        Some(("InstNode".into(), 9))
+    );
+}
+
+#[test]
+fn unknown_name_in_a_condition() {
+    let bad = leaf(&format!(
+        r#"
+[[klr.leaf.step]]
+check = "boom"
+kind = "throw"
+when = "dynamic(x) && nope == 1"
+evidence = [{{ source = "src" }}]
+{FORK}"#
+    ));
+    only(
+        &bad,
+        "when",
+        "nope",
+        "`nope` is not an input field of this op",
+    );
+}
+
+#[test]
+fn argument_of_the_wrong_type() {
+    let bad = leaf(&format!(
+        r#"
+[[klr.leaf.step]]
+check = "boom"
+kind = "throw"
+when = "rank(n) > 3"
+evidence = [{{ source = "src" }}]
+{FORK}"#
+    ));
+    only(
+        &bad,
+        "rank(",
+        "n)",
+        "`rank` needs access pattern, but this is int (E)",
+    );
+}
+
+#[test]
+fn unknown_enumerator() {
+    let bad = leaf(&format!(
+        r#"
+[[klr.leaf.step]]
+check = "boom"
+kind = "assert"
+when = "n == E.zz"
+evidence = [{{ source = "src" }}]
+{FORK}"#
+    ));
+    only(
+        &bad,
+        "when",
+        "E.zz",
+        "`E` has no enumerator `zz` (it has: a, b)",
+    );
+}
+
+#[test]
+fn comparing_two_enums() {
+    let bad = leaf(&format!(
+        r#"
+[[klr.leaf.step]]
+check = "boom"
+kind = "throw"
+when = "n == F.q"
+evidence = [{{ source = "src" }}]
+{FORK}"#
+    ));
+    only(&bad, "when", "n == F", "compares a `E` with a `F`");
+}
+
+#[test]
+fn it_outside_each() {
+    let bad = leaf(&format!(
+        r#"
+[[klr.leaf.step]]
+check = "boom"
+kind = "throw"
+when = "dynamic(it)"
+evidence = [{{ source = "src" }}]
+{FORK}"#
+    ));
+    only(
+        &bad,
+        "dynamic(",
+        "it)",
+        "`it` is only defined in a check with `each`",
+    );
+}
+
+#[test]
+fn each_over_a_list() {
+    let good = leaf(&format!(
+        r#"
+[[klr.leaf.step]]
+check = "boom"
+kind = "throw"
+each = "list"
+when = "dynamic(it)"
+evidence = [{{ source = "src" }}]
+{FORK}"#
+    ));
+    load(&good).expect("`it` is bound by `each`");
+    let bad = good.replace("each = \"list\"", "each = \"n\"");
+    only(&bad, "each", "\"n\"", "`each` names a list input field");
+}
+
+#[test]
+fn fatal_table_inside_a_condition() {
+    let bad = leaf(&format!(
+        r#"
+[[klr.leaf.step]]
+check = "boom"
+kind = "throw"
+when = "T(n) == E.a"
+evidence = [{{ source = "src" }}]
+{FORK}"#
+    ));
+    only(
+        &bad,
+        "when",
+        "\"T(n)",
+        "a fatal table lookup belongs in a `let`",
+    );
+}
+
+#[test]
+fn check_without_kind() {
+    let bad = leaf(&format!(
+        r#"
+[[klr.leaf.step]]
+check = "boom"
+when = "dynamic(x)"
+evidence = [{{ source = "src" }}]
+{FORK}"#
+    ));
+    only(&bad, "check", "\"boom\"", "a check needs a `kind`");
+}
+
+#[test]
+fn two_things_in_one_step() {
+    let bad = leaf(&format!(
+        r#"
+[[klr.leaf.step]]
+check = "boom"
+kind = "throw"
+route = "Leaf"
+when = "dynamic(x)"
+evidence = [{{ source = "src" }}]
+{FORK}"#
+    ));
+    only(
+        &bad,
+        "route",
+        "\"Leaf\"",
+        "a step is one thing: `check` and `route`",
+    );
+}
+
+#[test]
+fn a_leaf_needs_a_fork() {
+    let bad = leaf("");
+    only(&bad, "name", "\"L2\"", "leaf `L2` has no `fork` step");
+}
+
+#[test]
+fn paths_before_the_fork() {
+    let bad = leaf(&format!(
+        r#"
+[[klr.leaf.step]]
+check = "boom"
+kind = "throw"
+paths = ["only"]
+when = "dynamic(x)"
+evidence = [{{ source = "src" }}]
+{FORK}"#
+    ));
+    only(&bad, "paths", "\"only\"", "must come after the fork");
+}
+
+#[test]
+fn unknown_path() {
+    let bad = leaf(&format!(
+        r#"{FORK}
+[[klr.leaf.step]]
+effect = "something"
+paths = ["nowhere"]
+evidence = [{{ source = "src" }}]
+"#
+    ));
+    only(
+        &bad,
+        "paths",
+        "\"nowhere\"",
+        "no path `nowhere` (paths: only)",
+    );
+}
+
+#[test]
+fn the_last_path_is_the_otherwise_arm() {
+    let bad = leaf(&FORK.replace(
+        "name = \"only\"\n",
+        "name = \"only\"\nwhen = \"dynamic(x)\"\n",
+    ));
+    only(
+        &bad,
+        "name = \"only\"",
+        "\"dynamic(x)\"",
+        "the last path is the otherwise arm",
+    );
+}
+
+#[test]
+fn path_class_must_be_bir() {
+    let bad = leaf(&FORK.replace("class = \"Node\"", "class = \"Op\""));
+    only(&bad, "class", "\"Op\"", "`Op` is not a `bir` layout");
+}
+
+#[test]
+fn stamp_names_the_wrong_field() {
+    let bad = leaf(&format!(
+        r#"{FORK}
+[[klr.leaf.step]]
+stamp = "wrong"
+off = 0x10
+value = "1"
+evidence = [{{ source = "src" }}]
+"#
+    ));
+    only(
+        &bad,
+        "stamp",
+        "\"wrong\"",
+        "offset 0x10 of `Base` is `f`, not `wrong`",
+    );
+}
+
+#[test]
+fn stamp_at_an_offset_the_class_lacks() {
+    let bad = leaf(&format!(
+        r#"{FORK}
+[[klr.leaf.step]]
+stamp = "h"
+off = 0x30
+value = "1"
+evidence = [{{ source = "src" }}]
+"#
+    ));
+    only(
+        &bad,
+        "off = ",
+        "0x30",
+        "`Node` (and its bases) has no field at offset 0x30",
+    );
+}
+
+#[test]
+fn stamp_value_of_another_enum() {
+    let bad = leaf(&format!(
+        r#"{FORK}
+[[klr.leaf.step]]
+stamp = "f"
+off = 0x10
+value = "F.q"
+evidence = [{{ source = "src" }}]
+"#
+    ));
+    only(
+        &bad,
+        "value",
+        "\"F.q\"",
+        "`Base.f` holds a `E`, but this value is a `F`",
+    );
+}
+
+#[test]
+fn route_to_an_unknown_leaf() {
+    let bad = leaf(&format!(
+        r#"
+[[klr.leaf.step]]
+route = "Ghost"
+when = "dynamic(x)"
+evidence = [{{ source = "src" }}]
+{FORK}"#
+    ));
+    only(&bad, "route", "\"Ghost\"", "unknown leaf `Ghost`");
+}
+
+#[test]
+fn route_after_the_fork() {
+    let bad = leaf(&format!(
+        r#"{FORK}
+[[klr.leaf.step]]
+route = "Leaf"
+when = "dynamic(x)"
+evidence = [{{ source = "src" }}]
+"#
+    ));
+    only(&bad, "route", "\"Leaf\"", "comes before the fork");
+}
+
+#[test]
+fn table_entry_outside_its_enum() {
+    let bad = r#"[[klr.table]]
+name = "T2"
+doc = "A table."
+value = "E"
+entries = [1, 7]
+out_of_range = "unknown"
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+"#;
+    only(
+        bad,
+        "entries",
+        "7",
+        "entry 7 of table `T2` is not a value of `E`",
+    );
+}
+
+#[test]
+fn offset_reference_writer_that_does_not_stamp() {
+    let bad = r#"[[klr.offset]]
+off = 0x20
+field = "g"
+who = "Leaf"
+writers = ["Leaf"]
+values = "?"
+confidence = "HIGH"
+evidence = [{ source = "src §11" }]
+"#;
+    only(
+        bad,
+        "writers",
+        "\"Leaf\"",
+        "lists `Leaf` as a writer of 0x20, but its steps stamp nothing there",
+    );
+}
+
+#[test]
+fn transpose_row_with_an_unknown_path() {
+    let bad = r#"[[klr.transpose]]
+klr = "X"
+leaf = "Leaf"
+path = "sideways"
+engine = "PE"
+encoding = "e"
+constraint = "c"
+confidence = "HIGH"
+evidence = [{ source = "src §6" }]
+"#;
+    only(
+        bad,
+        "path",
+        "\"sideways\"",
+        "leaf `Leaf` has no path `sideways`",
+    );
+}
+
+#[test]
+fn overlapping_layout_fields() {
+    let bad = r#"[[klr.layout]]
+name = "Op2"
+qualified = "klr::Op2"
+side = "klr"
+doc = "An op."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+field = [
+  { off = 4, size = 4, name = "a", type = "u32", doc = "", evidence = [{ source = "src" }] },
+  { off = 6, name = "b", type = "u8", doc = "", evidence = [{ source = "src" }] },
+]
+"#;
+    only(
+        bad,
+        "name = \"a\"",
+        "6",
+        "`b` at offset 6 overlaps `a` (offset 4, 4 bytes)",
+    );
+}
+
+#[test]
+fn inputs_only_on_klr_layouts() {
+    let bad = r#"[[klr.layout]]
+name = "N2"
+qualified = "bir::N2"
+side = "bir"
+doc = "A class."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+field = [{ off = 0, name = "a", type = "u32", input = "int", doc = "", evidence = [{ source = "src" }] }]
+"#;
+    only(
+        bad,
+        "input",
+        "\"int\"",
+        "only the fields of a `klr` layout are inputs",
+    );
+}
+
+#[test]
+fn unknown_confidence_tag_in_a_step() {
+    let bad = leaf(&format!(
+        r#"{FORK}
+[[klr.leaf.step]]
+effect = "something"
+confidence = "MAYBE"
+evidence = [{{ source = "src" }}]
+"#
+    ));
+    only(
+        &bad,
+        "confidence = \"M",
+        "\"MAYBE\"",
+        "unknown confidence tag `MAYBE`",
+    );
+}
+
+#[test]
+fn step_without_evidence() {
+    let bad = leaf(&format!(
+        r#"{FORK}
+[[klr.leaf.step]]
+effect = "something"
+"#
+    ));
+    only(
+        &bad,
+        "effect",
+        "\"something\"",
+        "this `effect` step has no evidence",
+    );
+}
