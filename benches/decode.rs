@@ -14,10 +14,14 @@
 //!   `view_two_fields` (the view reading just the two shape fields), `hand_written`
 //!   (`from_le_bytes` + masks, result stored), `deku_bits` (deku with real bit fields),
 //!   `deku_bytes` (deku on whole bytes, bit fields split by hand), `binrw`.
-//! - `struct/<NAME>`: 100,000 random words of each struct in the spec: `decode`, `encode`.
+//! - `struct/<NAME>`: 100,000 random words of each struct in the spec: `decode`, `encode`,
+//!   `validate` (the owned word's rules) and `validate_view` (the same rules on the bytes,
+//!   through the view).
 //! - `mixed`: 1,000,000 words of a realistic stream (extension pairs, every other word,
 //!   unknown opcodes, orphans): `memcpy`, `scan`, `decode_owned` (stream::words, results
-//!   stored), `views` (views::words, dispatch and pairing, a field read per word).
+//!   stored), `validate_owned` (decode, then every word's rules), `validate_views`
+//!   (views::words, every word's rules on its bytes in place), `views` (views::words,
+//!   dispatch and pairing, a field read per word).
 
 mod support;
 
@@ -226,6 +230,24 @@ fn bench_structs(c: &mut Criterion) {
             bytes.iter().flatten().eq(input.iter()),
             "encode(decode(b)) == b"
         );
+        let mut valid = vec![false; STRUCT_WORDS];
+        g.bench_function("validate", |b| {
+            b.iter(|| {
+                for (o, w) in valid.iter_mut().zip(black_box(&decoded)) {
+                    *o = w.check(arch).is_empty();
+                }
+            })
+        });
+        g.bench_function("validate_view", |b| {
+            b.iter(|| {
+                for (o, w) in valid.iter_mut().zip(words(black_box(&input))) {
+                    if let Some(v) = view::Word::new(w, arch) {
+                        *o = v.check(arch).is_empty();
+                    }
+                }
+            })
+        });
+        black_box(&valid);
         g.finish();
     }
 }
@@ -268,6 +290,28 @@ fn bench_mixed(c: &mut Criterion) {
     assert_eq!(kinds(&out), stats.pairs, "every pair is recognised");
     drop(out);
 
+    g.bench_function("validate_owned", |b| {
+        b.iter(|| {
+            let mut invalid = 0usize;
+            for (_, d) in stream::words(black_box(&input), arch) {
+                if let Decoded::Word { word, .. } = d {
+                    invalid += usize::from(!word.check(arch).is_empty());
+                }
+            }
+            invalid
+        })
+    });
+    g.bench_function("validate_views", |b| {
+        b.iter(|| {
+            let mut invalid = 0usize;
+            for (_, v) in views::words(black_box(&input), arch) {
+                if let Viewed::Word { word, .. } = v {
+                    invalid += usize::from(!word.check(arch).is_empty());
+                }
+            }
+            invalid
+        })
+    });
     g.bench_function("views", |b| {
         b.iter(|| {
             let mut acc = 0u64;

@@ -508,7 +508,7 @@ fn read_side(
             num: u32::from(nums[dim]),
         };
     }
-    if span % u64::from(bytes) != 0 {
+    if !span.is_multiple_of(u64::from(bytes)) {
         return Err(DgeError::NotAMultiple {
             side,
             what: "element span",

@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod dge;
+pub mod lower;
 pub mod runtime;
 pub mod stream;
 pub mod views;

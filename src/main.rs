@@ -10,6 +10,7 @@ use dmaspec::Arch;
 
 use cli::decode::DecodeArgs;
 use cli::generate::GenArgs;
+use cli::lower::LowerArgs;
 use cli::validate::ValidateArgs;
 
 #[derive(Parser)]
@@ -48,6 +49,10 @@ enum Command {
         /// Print one JSON document instead of tables.
         #[arg(long)]
         json: bool,
+        /// No progress bar (shown on stderr when it is a terminal, stdout is not, and the
+        /// input is a file).
+        #[arg(long, short)]
+        quiet: bool,
         /// Input file; `-` or absent for stdin.
         input: Option<PathBuf>,
     },
@@ -65,6 +70,31 @@ enum Command {
     Explain {
         /// An opcode (`0xd4`), a word (`DMA_INDIRECT1D`) or a field path (`WORD.a.b`).
         what: String,
+    },
+    /// Lower the compiler's pseudo words as the host runtime does (the spec's
+    /// `[[lowering]]`): PSEUDO_DMA_DIRECT2D (+ its PSEUDO_DMA_EXT) to the real DGE word its
+    /// dge_op picks; every other word unchanged.
+    Lower {
+        /// Architecture: sunda, cayman, mariana, maverick.
+        #[arg(long, default_value = "cayman", value_parser = parse_arch)]
+        arch: Arch,
+        /// Dispatcher version (`v2`, `v3`); the spec's default when absent.
+        #[arg(long)]
+        abi: Option<String>,
+        /// Variable table for VAR_ID addresses: TOML or JSON, variable id = base address.
+        #[arg(long)]
+        vars: Option<PathBuf>,
+        /// Input is hex text; output is hex text, one word per line.
+        #[arg(long)]
+        hex: bool,
+        /// Print one JSON document: decode's shape of each produced word plus `from`.
+        #[arg(long, conflicts_with = "explain")]
+        json: bool,
+        /// Print, per produced word, every mapping applied with its confidence.
+        #[arg(long)]
+        explain: bool,
+        /// Input file; `-` or absent for stdin.
+        input: Option<PathBuf>,
     },
     /// Seed 003's KLR→BIR data-movement leaves: `klr lower FILE.json [--json]`.
     Klr {
@@ -100,16 +130,35 @@ fn main() -> ExitCode {
             arch,
             hex,
             json,
+            quiet,
             input,
         } => cli::decode::run(&DecodeArgs {
             arch,
             hex,
             json,
             input,
+            quiet,
         }),
         Command::Encode { input, hex } => cli::encode::run(&input, hex),
         Command::Explain { what } => cli::explain::explain(&what).map(|text| print!("{text}")),
         Command::Klr { command } => cli::klr::run(&command),
+        Command::Lower {
+            arch,
+            abi,
+            vars,
+            hex,
+            json,
+            explain,
+            input,
+        } => cli::lower::run(&LowerArgs {
+            arch,
+            abi,
+            vars,
+            hex,
+            json,
+            explain,
+            input,
+        }),
         Command::Validate { arch, hex, input } => {
             cli::validate::run(&ValidateArgs { arch, hex, input })
         }

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, TestRunner};
 
-const CASES: u32 = 1_000;
+const CASES: u32 = 400;
 
 fn runner(cases: u32) -> TestRunner {
     TestRunner::new(Config {
@@ -66,6 +66,23 @@ fn every_view_reads_what_the_owned_decoder_reads() {
                     prop_assert_eq!(v.meta().name, w.name);
                     prop_assert_eq!(v.read(), owned, "{} in {}", w.name, arch.name());
                     prop_assert!(core::ptr::eq(v.bytes(), &b), "the view copied the bytes");
+                    Ok(())
+                })
+                .unwrap_or_else(|e| panic!("{} / {}: {e}", w.name, arch.name()));
+        }
+    }
+}
+
+#[test]
+fn validating_a_view_is_validating_the_owned_word() {
+    for w in WORDS {
+        for &arch in w.arch {
+            runner(CASES / 2)
+                .run(&word_bytes(w.opcode), |b| {
+                    let owned = Word::decode(&b, arch).expect("decodes");
+                    let v = view::Word::new(&b, arch).expect("views");
+                    prop_assert_eq!(v.check(arch), owned.check(arch));
+                    prop_assert_eq!(v.validate(arch).is_ok(), owned.validate(arch).is_ok());
                     Ok(())
                 })
                 .unwrap_or_else(|e| panic!("{} / {}: {e}", w.name, arch.name()));

@@ -121,7 +121,7 @@ pub fn mixed_stream(n: usize, arch: Arch) -> (Vec<u8>, MixStats) {
         .collect();
     let mut stats = MixStats::default();
     let mut out = Vec::with_capacity(n * WORD);
-    let mut push = |rng: &mut Rng, out: &mut Vec<u8>, op: u8| {
+    let push = |rng: &mut Rng, out: &mut Vec<u8>, op: u8| {
         let mut w = [0u8; WORD];
         rng.fill(&mut w);
         w[0] = op;

@@ -932,7 +932,7 @@ static inline int64_t dmaspec_dtype_size(int64_t v) {
  */
 static inline bool NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_register(const NEURON_ISA_TPB_ADDR4 *i) {
     (void)i;
-    return ((((int64_t)i->register_mode) == INT64_C(0)) || (((((int64_t)i->address) & INT64_C(16776960)) == INT64_C(0)) && ((((int64_t)i->address) & INT64_C(255)) <= INT64_C(64))));
+    return ((((int64_t)i->register_mode) == INT64_C(0)) || (((((int64_t)i->address) & INT64_C(16776960)) == INT64_C(0)) && ((((int64_t)i->address) & INT64_C(255)) < INT64_C(64))));
 }
 
 /**

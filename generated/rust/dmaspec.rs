@@ -40900,6 +40900,16 @@ pub mod view {
         pub fn bits(&self) -> u32 {
             u32::from_le_bytes(*self.0)
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::ADDR4::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     /// Writable view of [`ADDR4`](super::ADDR4); see [`ADDR4`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -41009,6 +41019,16 @@ pub mod view {
             *self.0 = v.to_le_bytes();
             self
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::ADDR4::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     /** Read-only view of [`DMA_CONFIGS`](super::DMA_CONFIGS). DGE QoS hook: the priority class the runtime maps onto AXI QoS.
 
@@ -41054,6 +41074,16 @@ pub mod view {
         #[inline]
         pub fn bits(&self) -> u8 {
             u8::from_le_bytes(*self.0)
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::DMA_CONFIGS::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`DMA_CONFIGS`](super::DMA_CONFIGS); see [`DMA_CONFIGS`].
@@ -41130,6 +41160,16 @@ pub mod view {
             *self.0 = v.to_le_bytes();
             self
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::DMA_CONFIGS::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     /** Read-only view of [`BOUND_CHECK_REG`](super::BOUND_CHECK_REG). Bound-check gate: a register holding the upper limit of an address (DIRECT2D, transposes) or of an index (INDIRECT1D, GATHER_XPOSE src index).
 
@@ -41184,6 +41224,16 @@ pub mod view {
         #[inline]
         pub fn bits(&self) -> u8 {
             u8::from_le_bytes(*self.0)
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::BOUND_CHECK_REG::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`BOUND_CHECK_REG`](super::BOUND_CHECK_REG); see [`BOUND_CHECK_REG`].
@@ -41276,6 +41326,16 @@ pub mod view {
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
             *self.0 = v.to_le_bytes();
             self
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::BOUND_CHECK_REG::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /** Read-only view of [`ADDR8_addr_reg`](super::ADDR8_addr_reg). The `addr_reg` arm of [`ADDR8`]. Address from a register (ADDR_REG, 0x80 / 0xC0).
@@ -43518,6 +43578,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::DMA_DIRECT2D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     /// Writable view of [`DMA_DIRECT2D`](super::DMA_DIRECT2D); see [`DMA_DIRECT2D`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -43912,6 +43982,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::DMA_DIRECT2D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     impl super::DMA_DIRECT2D {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
@@ -44116,6 +44196,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::DMA_DIRECT2D_XPOSE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`DMA_DIRECT2D_XPOSE`](super::DMA_DIRECT2D_XPOSE); see [`DMA_DIRECT2D_XPOSE`].
@@ -44494,6 +44584,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::DMA_DIRECT2D_XPOSE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     impl super::DMA_DIRECT2D_XPOSE {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
@@ -44702,6 +44802,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::DMA_GATHER_XPOSE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`DMA_GATHER_XPOSE`](super::DMA_GATHER_XPOSE); see [`DMA_GATHER_XPOSE`].
@@ -45118,6 +45228,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::DMA_GATHER_XPOSE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     impl super::DMA_GATHER_XPOSE {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
@@ -45362,6 +45482,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::DMA_INDIRECT1D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`DMA_INDIRECT1D`](super::DMA_INDIRECT1D); see [`DMA_INDIRECT1D`].
@@ -45860,6 +45990,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::DMA_INDIRECT1D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     impl super::DMA_INDIRECT1D {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
@@ -46147,6 +46287,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::INDIRECT_BOUND_CHECK::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`INDIRECT_BOUND_CHECK`](super::INDIRECT_BOUND_CHECK); see [`INDIRECT_BOUND_CHECK`].
@@ -46469,6 +46619,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::INDIRECT_BOUND_CHECK::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     impl super::INDIRECT_BOUND_CHECK {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
@@ -46652,6 +46812,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::INDIRECT_COPY::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`INDIRECT_COPY`](super::INDIRECT_COPY); see [`INDIRECT_COPY`].
@@ -47011,6 +47181,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::INDIRECT_COPY::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     impl super::INDIRECT_COPY {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
@@ -47160,6 +47340,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::INDIRECT_SAVE_ACCUMULATE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`INDIRECT_SAVE_ACCUMULATE`](super::INDIRECT_SAVE_ACCUMULATE); see [`INDIRECT_SAVE_ACCUMULATE`].
@@ -47430,6 +47620,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::INDIRECT_SAVE_ACCUMULATE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     impl super::INDIRECT_SAVE_ACCUMULATE {
@@ -47827,6 +48027,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_DMA_DIRECT2D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     /// Writable view of [`PSEUDO_DMA_DIRECT2D`](super::PSEUDO_DMA_DIRECT2D); see [`PSEUDO_DMA_DIRECT2D`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -48221,6 +48431,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_DMA_DIRECT2D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     impl super::PSEUDO_DMA_DIRECT2D {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
@@ -48391,6 +48611,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_DMA_EXT::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`PSEUDO_DMA_EXT`](super::PSEUDO_DMA_EXT); see [`PSEUDO_DMA_EXT`].
@@ -48694,6 +48924,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_DMA_EXT::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     impl super::PSEUDO_DMA_EXT {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
@@ -48775,6 +49015,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_DMA_REARM::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`PSEUDO_DMA_REARM`](super::PSEUDO_DMA_REARM); see [`PSEUDO_DMA_REARM`].
@@ -48902,6 +49152,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_DMA_REARM::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     impl super::PSEUDO_DMA_REARM {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
@@ -49001,6 +49261,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_DMA_SWAP_QUEUE_SET::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`PSEUDO_DMA_SWAP_QUEUE_SET`](super::PSEUDO_DMA_SWAP_QUEUE_SET); see [`PSEUDO_DMA_SWAP_QUEUE_SET`].
@@ -49162,6 +49432,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_DMA_SWAP_QUEUE_SET::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     impl super::PSEUDO_DMA_SWAP_QUEUE_SET {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
@@ -49260,6 +49540,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_DMA_TRIGGER::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`PSEUDO_DMA_TRIGGER`](super::PSEUDO_DMA_TRIGGER); see [`PSEUDO_DMA_TRIGGER`].
@@ -49424,6 +49714,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_DMA_TRIGGER::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     impl super::PSEUDO_DMA_TRIGGER {
@@ -49608,6 +49908,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_DMAMEMCPY_FULL_IND::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`PSEUDO_DMAMEMCPY_FULL_IND`](super::PSEUDO_DMAMEMCPY_FULL_IND); see [`PSEUDO_DMAMEMCPY_FULL_IND`].
@@ -49909,6 +50219,16 @@ pub mod view {
             }
             Ok(Self(b))
         }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_DMAMEMCPY_FULL_IND::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
     }
     impl super::PSEUDO_DMAMEMCPY_FULL_IND {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
@@ -50081,6 +50401,60 @@ pub mod view {
                     super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w.read())
                 }
             }
+        }
+        /// The word's violations for `arch`, checked on the bytes in place (empty
+        /// when valid, or when its struct has no rules).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            match self {
+                Word::DMA_DIRECT2D(w) => {
+                    super::DMA_DIRECT2D::check_rules(w.bytes(), arch)
+                }
+                Word::DMA_DIRECT2D_XPOSE(w) => {
+                    super::DMA_DIRECT2D_XPOSE::check_rules(w.bytes(), arch)
+                }
+                Word::DMA_GATHER_XPOSE(w) => {
+                    super::DMA_GATHER_XPOSE::check_rules(w.bytes(), arch)
+                }
+                Word::DMA_INDIRECT1D(w) => {
+                    super::DMA_INDIRECT1D::check_rules(w.bytes(), arch)
+                }
+                Word::INDIRECT_BOUND_CHECK(w) => {
+                    super::INDIRECT_BOUND_CHECK::check_rules(w.bytes(), arch)
+                }
+                Word::INDIRECT_COPY(w) => {
+                    super::INDIRECT_COPY::check_rules(w.bytes(), arch)
+                }
+                Word::INDIRECT_SAVE_ACCUMULATE(w) => {
+                    super::INDIRECT_SAVE_ACCUMULATE::check_rules(w.bytes(), arch)
+                }
+                Word::MOVE_SHAPE(_) => {
+                    rules::Violations::from_truth("MOVE_SHAPE", &[], 0)
+                }
+                Word::PSEUDO_DMA_DIRECT2D(w) => {
+                    super::PSEUDO_DMA_DIRECT2D::check_rules(w.bytes(), arch)
+                }
+                Word::PSEUDO_DMA_EXT(w) => {
+                    super::PSEUDO_DMA_EXT::check_rules(w.bytes(), arch)
+                }
+                Word::PSEUDO_DMA_REARM(w) => {
+                    super::PSEUDO_DMA_REARM::check_rules(w.bytes(), arch)
+                }
+                Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => {
+                    super::PSEUDO_DMA_SWAP_QUEUE_SET::check_rules(w.bytes(), arch)
+                }
+                Word::PSEUDO_DMA_TRIGGER(w) => {
+                    super::PSEUDO_DMA_TRIGGER::check_rules(w.bytes(), arch)
+                }
+                Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
+                    super::PSEUDO_DMAMEMCPY_FULL_IND::check_rules(w.bytes(), arch)
+                }
+            }
+        }
+        /// Checks the word's rules for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// A word of any kind, viewed in place for writing.
@@ -62385,3 +62759,4995 @@ pub mod klr {
         }
     }
 }
+/// How a runtime lowers pseudo words to real ones, from the spec's `[[lowering]]`:
+/// per selector value the real word, its routes per ABI version and every field
+/// mapping with its confidence (`inferred` marks the ones the sources do not state).
+/// Applied by `runtime::lowering::apply`.
+pub const LOWERINGS: &[crate::runtime::lowering::LoweringMeta] = &[
+    crate::runtime::lowering::LoweringMeta {
+        name: "pseudo_dge",
+        from: "PSEUDO_DMA_DIRECT2D",
+        from_opcode: 212u8,
+        selector: crate::runtime::lowering::Place {
+            path: "dge_op",
+            offset: 15,
+            size: 1,
+            bits: None,
+            type_name: "DGE_OPCODE",
+        },
+        selector_type: "DGE_OPCODE",
+        extension: Some("PSEUDO_DMA_EXT"),
+        extension_opcode: Some(218u8),
+        doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite).",
+        confidence: meta::Confidence {
+            tag: "HIGH/OBSERVED",
+            scale: "wiki",
+            level: "confirmed",
+            rank: 0usize,
+        },
+        evidence: &[
+            meta::Evidence {
+                source: "seed-004",
+                cite: "seed-004 §0",
+                name: None,
+                names: Some(
+                    "The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator",
+                ),
+                pin: None,
+                value: None,
+                confidence: meta::Confidence {
+                    tag: "HIGH/OBSERVED",
+                    scale: "wiki",
+                    level: "confirmed",
+                    rank: 0usize,
+                },
+                note: None,
+            },
+            meta::Evidence {
+                source: "seed-004",
+                cite: "seed-004 §5.1",
+                name: None,
+                names: Some(
+                    "Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern",
+                ),
+                pin: None,
+                value: None,
+                confidence: meta::Confidence {
+                    tag: "HIGH/OBSERVED",
+                    scale: "wiki",
+                    level: "confirmed",
+                    rank: 0usize,
+                },
+                note: None,
+            },
+            meta::Evidence {
+                source: "seed-004",
+                cite: "seed-004 §5.3",
+                name: None,
+                names: Some(
+                    "translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3",
+                ),
+                pin: Some("libnrt.so.2.31.24.0 DWARF"),
+                value: None,
+                confidence: meta::Confidence {
+                    tag: "HIGH/OBSERVED",
+                    scale: "wiki",
+                    level: "confirmed",
+                    rank: 0usize,
+                },
+                note: None,
+            },
+            meta::Evidence {
+                source: "supp-dge-microop",
+                cite: "supp-dge-microop §2.2",
+                name: None,
+                names: Some(
+                    "Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout",
+                ),
+                pin: None,
+                value: None,
+                confidence: meta::Confidence {
+                    tag: "HIGH/INFERRED",
+                    scale: "wiki",
+                    level: "strong",
+                    rank: 1usize,
+                },
+                note: Some("The source tags the relocation step INFERRED-HIGH."),
+            },
+            meta::Evidence {
+                source: "supp-consolidated",
+                cite: "supp-consolidated §2.1",
+                name: None,
+                names: Some(
+                    "resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout",
+                ),
+                pin: None,
+                value: None,
+                confidence: meta::Confidence {
+                    tag: "HIGH/OBSERVED",
+                    scale: "wiki",
+                    level: "confirmed",
+                    rank: 0usize,
+                },
+                note: None,
+            },
+        ],
+        unsupported: crate::runtime::lowering::MessageMeta {
+            text: "Unsupported dynamic dma opcode %u",
+            confidence: meta::Confidence {
+                tag: "HIGH/OBSERVED",
+                scale: "wiki",
+                level: "confirmed",
+                rank: 0usize,
+            },
+            inferred: false,
+            note: Some(
+                "Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it.",
+            ),
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.3",
+                    name: None,
+                    names: Some(
+                        "nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret",
+                    ),
+                    pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.3",
+                    name: None,
+                    names: None,
+                    pin: Some(
+                        "322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)",
+                    ),
+                    value: None,
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    note: None,
+                },
+            ],
+        },
+        abis: &[
+            crate::runtime::lowering::AbiMeta {
+                name: "v2",
+                entry: "translate_one_pseudo_dge_instr_v2",
+                doc: "The v2 dispatcher (@0x322c40): dge_op 0 and 1 in place (1 after the 0xda check), every other value handed to the v3 dispatcher.",
+                default: false,
+                confidence: meta::Confidence {
+                    tag: "HIGH/OBSERVED",
+                    scale: "wiki",
+                    level: "confirmed",
+                    rank: 0usize,
+                },
+                inferred: false,
+                note: None,
+                evidence: &[
+                    meta::Evidence {
+                        source: "seed-004",
+                        cite: "seed-004 §5.3",
+                        name: None,
+                        names: Some("translate_one_pseudo_dge_instr_v2"),
+                        pin: Some(
+                            "@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0",
+                        ),
+                        value: None,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        note: None,
+                    },
+                ],
+            },
+            crate::runtime::lowering::AbiMeta {
+                name: "v3",
+                entry: "translate_one_pseudo_dge_instr_v3",
+                doc: "The v3 dispatcher (@0x3220d0): dge_op 2 and 3 to the transpose builders, 0 and 1 to the common memcpy/indirect path, anything else rejected. The v3 path is the one that adds the transpose kinds; which dispatcher a model gets is a NEFF/ABI version gate in translate_one_pseudo_instr_v3.",
+                default: true,
+                confidence: meta::Confidence {
+                    tag: "HIGH/OBSERVED",
+                    scale: "wiki",
+                    level: "confirmed",
+                    rank: 0usize,
+                },
+                inferred: false,
+                note: None,
+                evidence: &[
+                    meta::Evidence {
+                        source: "seed-004",
+                        cite: "seed-004 §5.3",
+                        name: None,
+                        names: Some("translate_one_pseudo_dge_instr_v3"),
+                        pin: Some(
+                            "@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100",
+                        ),
+                        value: None,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        note: None,
+                    },
+                    meta::Evidence {
+                        source: "seed-004",
+                        cite: "seed-004 §11",
+                        name: None,
+                        names: Some(
+                            "v2-vs-v3 translator selection being a NEFF/ABI version gate",
+                        ),
+                        pin: None,
+                        value: None,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        note: None,
+                    },
+                ],
+            },
+        ],
+        kinds: &[
+            crate::runtime::lowering::KindMeta {
+                value: 0u64,
+                name: "DMA_DIRECT2D",
+                to: "DMA_DIRECT2D",
+                to_opcode: 184u8,
+                template: &DMA_DIRECT2D::TEMPLATE,
+                extension: crate::runtime::lowering::ExtensionUse::Ignored,
+                missing_extension: None,
+                doc: "dge_op 0: DMAMemcpy 0xb8, no extension. The pseudo has DIRECT2D's layout except @15 (dge_op for compute_op) and the PSEUDO_ADDR8 addresses, so every other field keeps its offset. The v2 arm branches away before the 0xda check; an extension that follows anyway is not read (dmaspec consumes it with the pseudo rather than pass a pseudo word on; what the runtime does with it is not in the sources).",
+                routes: &[
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v2",
+                        via: &["translate_one_pseudo_dge_instr_v2"],
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: None,
+                                pin: Some(
+                                    "322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)",
+                                ),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v3",
+                        via: &[
+                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_one_pseudo_dma_memcpy_instr_v2",
+                        ],
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some(
+                                    "translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)",
+                                ),
+                                pin: Some(
+                                    "3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)",
+                                ),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some(
+                                    "cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                mappings: &[
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.opcode",
+                            offset: 0,
+                            size: 1,
+                            bits: None,
+                            type_name: "OPCODE",
+                        },
+                        source: crate::runtime::lowering::Source::Value(184u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-consolidated",
+                                cite: "supp-consolidated §2.1",
+                                name: None,
+                                names: Some(
+                                    "DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some(
+                                    "for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.inst_word_len",
+                            offset: 1,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Value(16u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §9",
+                                name: None,
+                                names: Some("byte1 = inst_word_len = 0x10 always"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type in both words; the sources do not show the header being carried.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some(
+                                    "The full byte-exact body of the per-kind translators ... not decoded line-by-line",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type in both words; the sources do not show the header being carried.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type (EVENTS) in both words; the translator body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0u32, 3u32)),
+                            type_name: "u3",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0u32, 3u32)),
+                            type_name: "u3",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: Some(
+                            "Only the 3-bit class moves; the destination's upper 5 bits are kept.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.4",
+                                name: None,
+                                names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"),
+                                pin: Some(
+                                    "321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)",
+                                ),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.1",
+                                name: None,
+                                names: Some(
+                                    "Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type in both words; the translator body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "semaphore@13, sem_increment@14 — same offsets as DIRECT2D",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "sem_increment",
+                            offset: 14,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "sem_increment",
+                            offset: 14,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type in both words; the translator body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "semaphore@13, sem_increment@14 — same offsets as DIRECT2D",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "compute_op",
+                            offset: 15,
+                            size: 1,
+                            bits: None,
+                            type_name: "DGE_COMPUTE_OP",
+                        },
+                        source: crate::runtime::lowering::Source::Value(0u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative).",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.1",
+                                name: None,
+                                names: Some(
+                                    "+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "supp-consolidated",
+                                cite: "supp-consolidated §7",
+                                name: None,
+                                names: Some(
+                                    "rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some(
+                                    "the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/INFERRED",
+                                    scale: "wiki",
+                                    level: "strong",
+                                    rank: 1usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "addr_var (a neff variable id + immediate offset, resolved at model load)",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type in both words; the translator body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 32,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 32,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type in both words; the translator body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_elem_size",
+                            offset: 36,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_elem_size",
+                            offset: 36,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type in both words; the translator body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: Some(
+                            "The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some(
+                                    "src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d.",
+                                ),
+                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: Some(
+                            "The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some(
+                                    "Used as address bound check for DmaDirect2d and DmaTranspose.",
+                                ),
+                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared).",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some(
+                                    "resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/INFERRED",
+                                    scale: "wiki",
+                                    level: "strong",
+                                    rank: 1usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_step_elem",
+                            offset: 48,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_step_elem",
+                            offset: 48,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type in both words; the translator body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 56,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 56,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type in both words; the translator body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_elem_size",
+                            offset: 60,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_elem_size",
+                            offset: 60,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type in both words; the translator body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 62,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 62,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type in both words; the translator body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "in_dtype@62, out_dtype@63 — same offsets as DIRECT2D",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 63,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 63,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same offset and type in both words; the translator body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some(
+                                    "in_dtype@62, out_dtype@63 — same offsets as DIRECT2D",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                unmapped: &[],
+                unread: &[],
+            },
+            crate::runtime::lowering::KindMeta {
+                value: 1u64,
+                name: "DMA_INDIRECT1D",
+                to: "DMA_INDIRECT1D",
+                to_opcode: 187u8,
+                template: &DMA_INDIRECT1D::TEMPLATE,
+                extension: crate::runtime::lowering::ExtensionUse::Required,
+                missing_extension: Some(crate::runtime::lowering::MessageMeta {
+                    text: "Pseudo dma indirect1d instruction must be followed by extension",
+                    confidence: meta::Confidence {
+                        tag: "HIGH/OBSERVED",
+                        scale: "wiki",
+                        level: "confirmed",
+                        rank: 0usize,
+                    },
+                    inferred: false,
+                    note: None,
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.3",
+                            name: None,
+                            names: Some(
+                                "nlog \"Pseudo dma indirect1d instruction must be followed by extension\"",
+                            ),
+                            pin: Some(
+                                "322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180",
+                            ),
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "HIGH/OBSERVED",
+                                scale: "wiki",
+                                level: "confirmed",
+                                rank: 0usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                }),
+                doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
+                routes: &[
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v2",
+                        via: &["translate_one_pseudo_dge_instr_v2"],
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some(
+                                    "stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT",
+                                ),
+                                pin: Some(
+                                    "322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)",
+                                ),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v3",
+                        via: &[
+                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_one_pseudo_dma_memcpy_instr_v2",
+                        ],
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: None,
+                                pin: Some(
+                                    "3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)",
+                                ),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("else memcpy"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                mappings: &[
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.opcode",
+                            offset: 0,
+                            size: 1,
+                            bits: None,
+                            type_name: "OPCODE",
+                        },
+                        source: crate::runtime::lowering::Source::Value(187u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some(
+                                    "writes opcode 0xbb (DmaIndirect) into the new word",
+                                ),
+                                pin: Some("322d17: movb $0xbb,0x30(%rsp)"),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.inst_word_len",
+                            offset: 1,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Value(16u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §9",
+                                name: None,
+                                names: Some("byte1 = inst_word_len = 0x10 always"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same header type in both words; the sources do not show it carried.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same header type in both words; the sources do not show it carried.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same type (EVENTS) at the same offset in both words; the builder's body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("4 8 events EVENTS"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: None,
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 12,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("12 1 semaphore uint8_t"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("semaphore@13"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "sem_increment",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "sem_increment",
+                            offset: 14,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("13 1 sem_increment uint8_t"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("sem_increment@14"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "idx_num_active_channels",
+                            offset: 14,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "idx_num_active_channels",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some(
+                                    "requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some("2 1 idx_num_active_channels uint8_t"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "flags",
+                            offset: 15,
+                            size: 1,
+                            bits: None,
+                            type_name: "DMA_INDIRECT_FLAGS",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "flags",
+                            offset: 1,
+                            size: 1,
+                            bits: None,
+                            type_name: "DMA_INDIRECT_FLAGS",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: Some(
+                            "The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some(
+                                    "reads ext.flags at ext-offset 1 (= struct off 65)",
+                                ),
+                                pin: Some("322d12: movzbl 0x41(%r14),%eax"),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some(
+                                    "resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/INFERRED",
+                                    scale: "wiki",
+                                    level: "strong",
+                                    rank: 1usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_step_elem[0]",
+                            offset: 24,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "LOW/INFERRED",
+                            scale: "wiki",
+                            level: "speculative",
+                            rank: 3usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("24 4 src_step_elem int32_t 1-D src stride"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3.1",
+                                name: None,
+                                names: Some("otherwise the indirect dim must be X"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 28,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_num_elem[0]",
+                            offset: 32,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "LOW/INFERRED",
+                            scale: "wiki",
+                            level: "speculative",
+                            rank: 3usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "INDIRECT1D has one count per side; the pseudo's dim 0 is taken.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("28 2 src_num_elem uint16_t"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_elem_size",
+                            offset: 30,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_elem_size",
+                            offset: 36,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("By name and type (u16)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("30 2 src_elem_size uint16_t"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 32,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("As src_start_addr."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some(
+                                    "resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/INFERRED",
+                                    scale: "wiki",
+                                    level: "strong",
+                                    rank: 1usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_step_elem",
+                            offset: 40,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_step_elem[0]",
+                            offset: 48,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "LOW/INFERRED",
+                            scale: "wiki",
+                            level: "speculative",
+                            rank: 3usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "INDIRECT1D has one step per side; the pseudo's dim 0 is taken.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("40 4 dst_step_elem int32_t"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 44,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_num_elem[0]",
+                            offset: 56,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "LOW/INFERRED",
+                            scale: "wiki",
+                            level: "speculative",
+                            rank: 3usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "INDIRECT1D has one count per side; the pseudo's dim 0 is taken.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("44 2 dst_num_elem uint16_t"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_elem_size",
+                            offset: 46,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_elem_size",
+                            offset: 60,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("By name and type (u16)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("46 2 dst_elem_size uint16_t"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_idx_start_addr",
+                            offset: 48,
+                            size: 4,
+                            bits: None,
+                            type_name: "ADDR4",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "src_idx_start_addr",
+                            offset: 4,
+                            size: 4,
+                            bits: None,
+                            type_name: "ADDR4",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4).",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some(
+                                    "This extension is currently being used to hold spillover fields for indirect dma index info",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some("reads its flags/index fields"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_idx_start_addr",
+                            offset: 52,
+                            size: 4,
+                            bits: None,
+                            type_name: "ADDR4",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "dst_idx_start_addr",
+                            offset: 8,
+                            size: 4,
+                            bits: None,
+                            type_name: "ADDR4",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("As src_idx_start_addr."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some("spillover fields for indirect dma index info"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 56,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 62,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("By name and type (DTYPE)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("56 1 in_dtype DTYPE"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 57,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 63,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("By name and type (DTYPE)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("57 1 out_dtype DTYPE"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_idx_bound_reg",
+                            offset: 58,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: Some(
+                            "The pseudo's doc: for DmaIndirect1d its bound registers bound the index.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some(
+                                    "src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d.",
+                                ),
+                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_idx_bound_reg",
+                            offset: 59,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: Some(
+                            "The pseudo's doc: for DmaIndirect1d its bound registers bound the index.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some("Used as index bound check for DmaIndirect1d."),
+                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "compute_op",
+                            offset: 60,
+                            size: 1,
+                            bits: None,
+                            type_name: "DGE_COMPUTE_OP",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "compute_op",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "DGE_COMPUTE_OP",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP).",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.4",
+                                name: None,
+                                names: Some(
+                                    "Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 61,
+                            size: 1,
+                            bits: Some((0u32, 3u32)),
+                            type_name: "u3",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0u32, 3u32)),
+                            type_name: "u3",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: Some(
+                            "Only the 3-bit class moves; the destination's upper 5 bits are kept.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.4",
+                                name: None,
+                                names: Some(
+                                    "add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)",
+                                ),
+                                pin: Some(
+                                    "321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax",
+                                ),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.1",
+                                name: None,
+                                names: Some("Offsets: ... INDIRECT1D @61"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                unmapped: &[],
+                unread: &[
+                    "src_step_elem[1]",
+                    "src_num_elem[1]",
+                    "dst_step_elem[1]",
+                    "dst_num_elem[1]",
+                    "ext.src_bound_size_bytes",
+                    "ext.dst_bound_size_bytes",
+                    "ext.tile_src_row_step",
+                    "ext.tile_src_rows",
+                    "ext.tile_src_cols",
+                    "ext.src_bound_size_bytes_upper",
+                    "ext.dst_bound_size_bytes_upper",
+                ],
+            },
+            crate::runtime::lowering::KindMeta {
+                value: 2u64,
+                name: "DMA_TRANSPOSE",
+                to: "DMA_DIRECT2D_XPOSE",
+                to_opcode: 189u8,
+                template: &DMA_DIRECT2D_XPOSE::TEMPLATE,
+                extension: crate::runtime::lowering::ExtensionUse::Required,
+                missing_extension: Some(crate::runtime::lowering::MessageMeta {
+                    text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
+                    confidence: meta::Confidence {
+                        tag: "LOW/INFERRED",
+                        scale: "wiki",
+                        level: "speculative",
+                        rank: 3usize,
+                    },
+                    inferred: true,
+                    note: Some(
+                        "The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's.",
+                    ),
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: Some(
+                                "dge_op — … dma_transpose (requires extension instr)",
+                            ),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "LOW/INFERRED",
+                                scale: "wiki",
+                                level: "speculative",
+                                rank: 3usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                }),
+                doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
+                routes: &[
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v2",
+                        via: &[
+                            "translate_one_pseudo_dge_instr_v2",
+                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_pseudo_dma_direct2d_xpose_instr_v3",
+                        ],
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: None,
+                                pin: Some(
+                                    "322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0",
+                                ),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v3",
+                        via: &[
+                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_pseudo_dma_direct2d_xpose_instr_v3",
+                        ],
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: None,
+                                pin: Some(
+                                    "3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3",
+                                ),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                mappings: &[
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.opcode",
+                            offset: 0,
+                            size: 1,
+                            bits: None,
+                            type_name: "OPCODE",
+                        },
+                        source: crate::runtime::lowering::Source::Value(189u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-consolidated",
+                                cite: "supp-consolidated §2.1",
+                                name: None,
+                                names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §8",
+                                name: None,
+                                names: Some(
+                                    "When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.inst_word_len",
+                            offset: 1,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Value(16u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §9",
+                                name: None,
+                                names: Some("byte1 = inst_word_len = 0x10 always"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same header type in both words; the sources do not show it carried.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same header type in both words; the sources do not show it carried.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same type (EVENTS) at the same offset in both words; the builder's body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some(
+                                    "translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_bound_reg",
+                            offset: 12,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: Some(
+                            "The pseudo's doc gives its bound registers the address-bound role for DmaTranspose.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some(
+                                    "Used as address bound check for DmaDirect2d and DmaTranspose.",
+                                ),
+                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: Some(
+                            "The pseudo's doc gives its bound registers the address-bound role for DmaTranspose.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some(
+                                    "Used as address bound check for DmaDirect2d and DmaTranspose.",
+                                ),
+                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 14,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 62,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "By name and type (DTYPE); DIRECT2D_XPOSE has it at @14.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some(
+                                    "DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 15,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 63,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "By name and type (DTYPE); DIRECT2D_XPOSE has it at @15.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared).",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §8",
+                                name: None,
+                                names: Some(
+                                    "src_start_addr= &src (PSEUDO_ADDR8, addr_var)",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some(
+                                    "resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/INFERRED",
+                                    scale: "wiki",
+                                    level: "strong",
+                                    rank: 1usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §8",
+                                name: None,
+                                names: Some("src_step_elem = { 1, 128 }; // [+24]"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 32,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 32,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("By name and type (u16[2]); same offset."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §8",
+                                name: None,
+                                names: Some("src_num_elem = { 128, 64 }; // [+32]"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "tile_src_row_step",
+                            offset: 36,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "tile_src_row_step",
+                            offset: 20,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32).",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some(
+                                    "the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("As src_start_addr."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some(
+                                    "resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/INFERRED",
+                                    scale: "wiki",
+                                    level: "strong",
+                                    rank: 1usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_step_elem",
+                            offset: 48,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_step_elem",
+                            offset: 48,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("By name and type (i32[2]); same offset."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §8",
+                                name: None,
+                                names: Some(
+                                    "dst_step_elem = { 1, 64 }; // [+48] transposed strides",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 56,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 56,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("By name and type (u16[2]); same offset."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §8",
+                                name: None,
+                                names: Some("dst_num_elem = { 64, 128 }; // [+56]"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "tile_src_rows",
+                            offset: 60,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "tile_src_rows",
+                            offset: 24,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("As tile_src_row_step."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some(
+                                    "tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "tile_src_cols",
+                            offset: 61,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "tile_src_cols",
+                            offset: 25,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("As tile_src_row_step."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some("tile_src_cols ∈ {128, 0}"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 62,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "By name and type (u8); DIRECT2D_XPOSE has it at @62.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("semaphore@62"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 63,
+                            size: 1,
+                            bits: Some((0u32, 3u32)),
+                            type_name: "u3",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0u32, 3u32)),
+                            type_name: "u3",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: Some(
+                            "The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.4",
+                                name: None,
+                                names: Some(
+                                    "copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word",
+                                ),
+                                pin: Some(
+                                    "321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)",
+                                ),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.1",
+                                name: None,
+                                names: Some("Offsets: … DIRECT2D_XPOSE @63"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                unmapped: &[],
+                unread: &[
+                    "sem_increment",
+                    "src_elem_size",
+                    "dst_elem_size",
+                    "ext.flags.indirect_mode",
+                    "ext.flags.idx_bound_is_err",
+                    "ext.flags.non_unique_dst_idx",
+                    "ext.flags.gather_dim",
+                    "ext.flags.scatter_dim",
+                    "ext.idx_num_active_channels",
+                    "ext.compute_op",
+                    "ext.src_idx_start_addr.address",
+                    "ext.src_idx_start_addr.indirect",
+                    "ext.src_idx_start_addr.active",
+                    "ext.src_idx_start_addr.register_mode",
+                    "ext.dst_idx_start_addr.address",
+                    "ext.dst_idx_start_addr.indirect",
+                    "ext.dst_idx_start_addr.active",
+                    "ext.dst_idx_start_addr.register_mode",
+                    "ext.src_bound_size_bytes",
+                    "ext.dst_bound_size_bytes",
+                    "ext.src_bound_size_bytes_upper",
+                    "ext.dst_bound_size_bytes_upper",
+                ],
+            },
+            crate::runtime::lowering::KindMeta {
+                value: 3u64,
+                name: "DMA_GATHER_TRANSPOSE",
+                to: "DMA_GATHER_XPOSE",
+                to_opcode: 241u8,
+                template: &DMA_GATHER_XPOSE::TEMPLATE,
+                extension: crate::runtime::lowering::ExtensionUse::Required,
+                missing_extension: Some(crate::runtime::lowering::MessageMeta {
+                    text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_GATHER_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
+                    confidence: meta::Confidence {
+                        tag: "LOW/INFERRED",
+                        scale: "wiki",
+                        level: "speculative",
+                        rank: 3usize,
+                    },
+                    inferred: true,
+                    note: Some(
+                        "The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's.",
+                    ),
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: Some(
+                                "DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)",
+                            ),
+                            pin: None,
+                            value: None,
+                            confidence: meta::Confidence {
+                                tag: "LOW/INFERRED",
+                                scale: "wiki",
+                                level: "speculative",
+                                rank: 3usize,
+                            },
+                            note: None,
+                        },
+                    ],
+                }),
+                doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
+                routes: &[
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v2",
+                        via: &[
+                            "translate_one_pseudo_dge_instr_v2",
+                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_pseudo_dma_gather_xpose_instr_v3",
+                        ],
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: None,
+                                pin: Some(
+                                    "322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0",
+                                ),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v3",
+                        via: &[
+                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_pseudo_dma_gather_xpose_instr_v3",
+                        ],
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: None,
+                                pin: Some(
+                                    "3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3",
+                                ),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                mappings: &[
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.opcode",
+                            offset: 0,
+                            size: 1,
+                            bits: None,
+                            type_name: "OPCODE",
+                        },
+                        source: crate::runtime::lowering::Source::Value(241u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-consolidated",
+                                cite: "supp-consolidated §2.1",
+                                name: None,
+                                names: Some(
+                                    "DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §9.1",
+                                name: None,
+                                names: Some(
+                                    "0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.inst_word_len",
+                            offset: 1,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Value(16u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §9",
+                                name: None,
+                                names: Some("byte1 = inst_word_len = 0x10 always"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same header type in both words; the sources do not show it carried.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same header type in both words; the sources do not show it carried.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "Same type (EVENTS) at the same offset in both words; the builder's body is not decoded.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some(
+                                    "translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 12,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("12 1 semaphore uint8_t"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 13,
+                            size: 1,
+                            bits: Some((0u32, 3u32)),
+                            type_name: "u3",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0u32, 3u32)),
+                            type_name: "u3",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "HIGH/OBSERVED",
+                            scale: "wiki",
+                            level: "confirmed",
+                            rank: 0usize,
+                        },
+                        inferred: false,
+                        note: Some(
+                            "The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.4",
+                                name: None,
+                                names: Some(
+                                    "copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)",
+                                ),
+                                pin: Some(
+                                    "321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)",
+                                ),
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.1",
+                                name: None,
+                                names: Some("Offsets: … GATHER_XPOSE @13"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/OBSERVED",
+                                    scale: "wiki",
+                                    level: "confirmed",
+                                    rank: 0usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "idx_num_active_channels",
+                            offset: 14,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "idx_num_active_channels",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The extension carries the index info; by name and type (u8).",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some("2 1 idx_num_active_channels uint8_t"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.2",
+                                name: None,
+                                names: Some(
+                                    "INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_idx_bound_reg",
+                            offset: 15,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some(
+                                    "bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared).",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some(
+                                    "resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/INFERRED",
+                                    scale: "wiki",
+                                    level: "strong",
+                                    rank: 1usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("By name and type (i32[2]); same offset."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("24 8 src_step_elem[2] int32_t[2]"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 32,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 32,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("By name and type (u16[2]); same offset."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("32 4 src_num_elem[2] uint16_t[2]"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_idx_start_addr",
+                            offset: 36,
+                            size: 4,
+                            bits: None,
+                            type_name: "ADDR4",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "src_idx_start_addr",
+                            offset: 4,
+                            size: 4,
+                            bits: None,
+                            type_name: "ADDR4",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The extension holds the index info; by name and type (ADDR4).",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some(
+                                    "The single 0xda extension carries both the indirect-index info … and the transpose tile geometry",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("As src_start_addr."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some(
+                                    "resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "HIGH/INFERRED",
+                                    scale: "wiki",
+                                    level: "strong",
+                                    rank: 1usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 51,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some(
+                                    "the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_step_elem_1",
+                            offset: 52,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_step_elem[1]",
+                            offset: 52,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "LOW/INFERRED",
+                            scale: "wiki",
+                            level: "speculative",
+                            rank: 3usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some(
+                                    "52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 56,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 56,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some("By name and type (u16[2])."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("56 4 dst_num_elem[2] uint16_t[2]"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "elem_size",
+                            offset: 60,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_elem_size",
+                            offset: 36,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "LOW/INFERRED",
+                            scale: "wiki",
+                            level: "speculative",
+                            rank: 3usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken.",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some(
+                                    "60 2 elem_size uint16_t bytes/elem (2..256, even)",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dtype.dtype_lo",
+                            offset: 62,
+                            size: 1,
+                            bits: Some((0u32, 4u32)),
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 62,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Narrow,
+                        confidence: meta::Confidence {
+                            tag: "LOW/INFERRED",
+                            scale: "wiki",
+                            level: "speculative",
+                            rank: 3usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error).",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.5",
+                                name: None,
+                                names: Some(
+                                    "GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some(
+                                    "62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dtype.dtype_hi",
+                            offset: 62,
+                            size: 1,
+                            bits: Some((4u32, 4u32)),
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 63,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Narrow,
+                        confidence: meta::Confidence {
+                            tag: "LOW/INFERRED",
+                            scale: "wiki",
+                            level: "speculative",
+                            rank: 3usize,
+                        },
+                        inferred: true,
+                        note: Some("As dtype_lo, for the dst dtype in the high nibble."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("dtype_hi:4 (dst)"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "LOW/INFERRED",
+                                    scale: "wiki",
+                                    level: "speculative",
+                                    rank: 3usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "flags.gather_dim",
+                            offset: 63,
+                            size: 1,
+                            bits: Some((0u32, 2u32)),
+                            type_name: "INDIRECT_DIM",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "flags.gather_dim",
+                            offset: 1,
+                            size: 1,
+                            bits: Some((4u32, 2u32)),
+                            type_name: "INDIRECT_DIM",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: meta::Confidence {
+                            tag: "MED/INFERRED",
+                            scale: "wiki",
+                            level: "inferred",
+                            rank: 2usize,
+                        },
+                        inferred: true,
+                        note: Some(
+                            "The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM).",
+                        ),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some(
+                                    "63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6",
+                                ),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3.1",
+                                name: None,
+                                names: Some("INDIRECT_DIM gather_dim : 2"),
+                                pin: None,
+                                value: None,
+                                confidence: meta::Confidence {
+                                    tag: "MED/INFERRED",
+                                    scale: "wiki",
+                                    level: "inferred",
+                                    rank: 2usize,
+                                },
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                unmapped: &[],
+                unread: &[
+                    "sem_increment",
+                    "dst_step_elem[0]",
+                    "dst_elem_size",
+                    "ext.flags.indirect_mode",
+                    "ext.flags.idx_bound_is_err",
+                    "ext.flags.non_unique_dst_idx",
+                    "ext.flags.scatter_dim",
+                    "ext.compute_op",
+                    "ext.dst_idx_start_addr.address",
+                    "ext.dst_idx_start_addr.indirect",
+                    "ext.dst_idx_start_addr.active",
+                    "ext.dst_idx_start_addr.register_mode",
+                    "ext.src_bound_size_bytes",
+                    "ext.dst_bound_size_bytes",
+                    "ext.tile_src_row_step",
+                    "ext.tile_src_rows",
+                    "ext.tile_src_cols",
+                    "ext.src_bound_size_bytes_upper",
+                    "ext.dst_bound_size_bytes_upper",
+                ],
+            },
+        ],
+    },
+];

@@ -19,6 +19,8 @@ pub struct DecodeArgs {
     pub hex: bool,
     pub json: bool,
     pub input: Option<PathBuf>,
+    /// No progress bar (one is shown on a terminal's stderr for a file input).
+    pub quiet: bool,
 }
 
 /// One decoded word, as the JSON shape has it.
@@ -119,8 +121,8 @@ fn table_text(
 }
 
 pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
-    let reader =
-        input::open(args.input.as_deref()).map_err(|e| CliError::Input(InputError::Io(e)))?;
+    let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)
+        .map_err(|e| CliError::Input(InputError::Io(e)))?;
     let mut words = WordReader::new(reader, args.hex);
     let mut decoder = Decoder::new(args.arch);
     let stdout = io::stdout();
@@ -162,5 +164,6 @@ pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
         out.write_all(b"\n]}\n")?;
     }
     out.flush()?;
+    progress.finish();
     result
 }

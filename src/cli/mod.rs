@@ -7,7 +7,9 @@ pub mod generate;
 pub mod input;
 pub mod json;
 pub mod klr;
+pub mod lower;
 pub mod path;
+pub mod progress;
 pub mod table;
 pub mod validate;
 
@@ -31,6 +33,8 @@ pub enum CliError {
     Encode(String),
     /// `klr lower`: every problem in the op list, one per line.
     Klr(String),
+    /// `lower`: every word that could not be lowered, one per line.
+    Lower(String),
 }
 
 impl fmt::Display for CliError {
@@ -43,6 +47,7 @@ impl fmt::Display for CliError {
             CliError::Usage(msg) => write!(f, "{msg}"),
             CliError::Encode(list) => write!(f, "nothing written:\n{list}"),
             CliError::Klr(list) => write!(f, "bad op list:\n{list}"),
+            CliError::Lower(report) => write!(f, "{report}"),
             CliError::Stale(list) => write!(
                 f,
                 "generated files are stale; run `dmaspec gen` and commit them:\n{list}"

@@ -13,6 +13,9 @@
 //! - `rules`: the validity rules — `constants`, `tables`, and `sets` (one per struct with
 //!   rules: each rule's id, shipped name, kind, lowered expression, parent, architectures,
 //!   message, fields, confidence and evidence).
+//! - `lowerings`: the pseudo-word lowerings (`spec/lowering/`): per selector value the real
+//!   word, its routes per ABI version and every field mapping (places as byte offset / bit
+//!   range, transform, confidence, `inferred`, note, evidence).
 
 use serde::Serialize;
 
@@ -29,6 +32,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
         types: &model.types,
         words: model.words().map(|w| word(model, w)).collect(),
         rules: &model.rules,
+        lowerings: &model.lowerings,
     };
     let mut text = serde_json::to_string_pretty(&doc).expect("the model serializes");
     text.push('\n');
@@ -47,6 +51,9 @@ struct Doc<'m> {
     /// Validity rules (constants, tables, one set per struct), expressions lowered to
     /// field reads by byte offset / bit range (see `dmaspec_codegen::rules`).
     rules: &'m crate::rules::RuleModel,
+    /// Pseudo-word lowerings: per selector value the real word, routes and every field
+    /// mapping with its confidence (`inferred`: not stated by the sources).
+    lowerings: &'m [crate::lowering::Lowering],
 }
 
 #[derive(Serialize)]

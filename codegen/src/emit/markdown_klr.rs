@@ -32,6 +32,27 @@ pub fn pages(model: &Model) -> Vec<(String, String)> {
     out
 }
 
+/// The docs index's section on these pages (empty without klr leaves).
+pub fn index_section(model: &Model) -> String {
+    let m = &model.klr;
+    if m.leaves.is_empty() && m.layouts.is_empty() {
+        return String::new();
+    }
+    let links: Vec<String> = m
+        .leaves
+        .iter()
+        .map(|l| format!("[{0}](klr/leaves/{0}.md)", l.name))
+        .collect();
+    format!(
+        "## KLR→BIR data-movement leaves (seed 003)\n\n\
+         - [The leaves](klr/README.md): the roster, the three transposes, the field-offset \
+         reference, the enums and tables.\n\
+         - [Layouts](klr/layouts.md): the klr nodes and BIR node classes, as partial layouts.\n\
+         - Each leaf's paths and rules: {}.\n\n",
+        links.join(", ")
+    )
+}
+
 fn hex(v: usize) -> String {
     format!("`{v:#x}`")
 }

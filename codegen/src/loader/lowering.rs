@@ -284,6 +284,28 @@ fn uncovered(model: &Model, word: &TypeDef, mask: &[u8], prefix: &str) -> Vec<St
     out
 }
 
+/// What a kind is resolved against.
+#[derive(Clone, Copy)]
+struct KindCx<'a> {
+    r: &'a RawLowering,
+    from: &'a TypeDef,
+    ext: Option<&'a TypeDef>,
+    selector_enum: Option<usize>,
+    abis: &'a [Abi],
+    /// The lowering's tag: the default of every evidence record below it.
+    doc_conf: &'a Confidence,
+}
+
+/// The words a mapping reads and writes.
+#[derive(Clone, Copy)]
+struct Sides<'a> {
+    from: &'a TypeDef,
+    ext: Option<&'a TypeDef>,
+    extension: ExtensionUse,
+    to: &'a TypeDef,
+    doc_conf: &'a Confidence,
+}
+
 impl Loader {
     /// Resolves every file's `[[lowering]]`, after the words.
     pub(super) fn lowerings(
@@ -373,7 +395,16 @@ impl Loader {
         (c, inferred)
     }
 
-    fn message(&mut self, at: At, m: &RawMessage, scope: &Scope, what: &str) -> Message {
+    /// `doc_conf` is the lowering's tag: the default of evidence records, which cite facts
+    /// (the claim's own tag may be INFERRED while the facts it rests on are observed).
+    fn message(
+        &mut self,
+        at: At,
+        m: &RawMessage,
+        doc_conf: &Confidence,
+        scope: &Scope,
+        what: &str,
+    ) -> Message {
         let (confidence, inferred) = self.tagged(at, &m.confidence, &m.note, scope, what);
         let text = m.message.get_ref();
         let mut rest = text.as_str();
@@ -389,7 +420,7 @@ impl Loader {
             rest = &rest[i + 2..];
         }
         let evidence =
-            self.required_evidence(at, &m.evidence, &confidence, scope, m.message.span(), what);
+            self.required_evidence(at, &m.evidence, doc_conf, scope, m.message.span(), what);
         Message {
             message: text.clone(),
             confidence,
@@ -436,7 +467,7 @@ impl Loader {
             r.name.span(),
             &format!("lowering `{}`", r.name.get_ref()),
         );
-        let unsupported = self.message(at, &r.unsupported, scope, "`unsupported`");
+        let unsupported = self.message(at, &r.unsupported, &confidence, scope, "`unsupported`");
 
         // ABI versions.
         let mut abis: Vec<Abi> = Vec::new();
@@ -451,7 +482,8 @@ impl Loader {
             }
             let what = format!("abi `{}`", a.name.get_ref());
             let (c, inferred) = self.tagged(at, &a.confidence, &a.note, scope, &what);
-            let ev = self.required_evidence(at, &a.evidence, &c, scope, a.name.span(), &what);
+            let ev =
+                self.required_evidence(at, &a.evidence, &confidence, scope, a.name.span(), &what);
             if a.default && abis.iter().any(|x| x.default) {
                 self.err(
                     at,
@@ -510,7 +542,15 @@ impl Loader {
 
         let mut kinds: Vec<Kind> = Vec::new();
         for k in &r.kind {
-            if let Some(kind) = self.kind(at, k, r, from, ext, selector_enum, &abis, scope, model) {
+            let cx = KindCx {
+                r,
+                from,
+                ext,
+                selector_enum,
+                abis: &abis,
+                doc_conf: &confidence,
+            };
+            if let Some(kind) = self.kind(at, k, &cx, scope, model) {
                 if kinds.iter().any(|x| x.value == kind.value) {
                     self.err(
                         at,
@@ -543,19 +583,22 @@ impl Loader {
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn kind(
         &mut self,
         at: At,
         k: &RawKind,
-        r: &RawLowering,
-        from: &TypeDef,
-        ext: Option<&TypeDef>,
-        selector_enum: Option<usize>,
-        abis: &[Abi],
+        cx: &KindCx<'_>,
         scope: &Scope,
         model: &Model,
     ) -> Option<Kind> {
+        let KindCx {
+            r,
+            from,
+            ext,
+            selector_enum,
+            abis,
+            doc_conf,
+        } = *cx;
         let value = selector_enum.and_then(|i| {
             let TypeKind::Enum { values, .. } = &model.types[i].kind else {
                 return None;
@@ -601,6 +644,7 @@ impl Loader {
             (Some(m), ExtensionUse::Required) => Some(self.message(
                 at,
                 m,
+                doc_conf,
                 scope,
                 &format!("`missing_extension` of `{kind_name}`"),
             )),
@@ -654,7 +698,8 @@ impl Loader {
             }
             let what = format!("the `{}` route of `{kind_name}`", rt.abi.get_ref());
             let (c, inferred) = self.tagged(at, &rt.confidence, &rt.note, scope, &what);
-            let ev = self.required_evidence(at, &rt.evidence, &c, scope, rt.abi.span(), &what);
+            let ev =
+                self.required_evidence(at, &rt.evidence, doc_conf, scope, rt.abi.span(), &what);
             routes.push(Route {
                 abi: rt.abi.get_ref().clone(),
                 via: rt.via.clone(),
@@ -683,7 +728,14 @@ impl Loader {
         let mut writers: Vec<(String, Vec<u8>)> = Vec::new();
         let mut mappings = Vec::new();
         for m in &k.map {
-            let Some(mapping) = self.mapping(at, m, from, ext, extension, to, scope, model) else {
+            let sides = Sides {
+                from,
+                ext,
+                extension,
+                to,
+                doc_conf,
+            };
+            let Some(mapping) = self.mapping(at, m, &sides, scope, model) else {
                 continue;
             };
             let mask = place_mask(&mapping.to, size);
@@ -744,22 +796,25 @@ impl Loader {
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn mapping(
         &mut self,
         at: At,
         m: &RawMapping,
-        from: &TypeDef,
-        ext: Option<&TypeDef>,
-        extension: ExtensionUse,
-        to: &TypeDef,
+        sides: &Sides<'_>,
         scope: &Scope,
         model: &Model,
     ) -> Option<Mapping> {
+        let Sides {
+            from,
+            ext,
+            extension,
+            to,
+            doc_conf,
+        } = *sides;
         let what = format!("the mapping to `{}`", m.to.get_ref());
         let (confidence, inferred) = self.tagged(at, &m.confidence, &m.note, scope, &what);
         let evidence =
-            self.required_evidence(at, &m.evidence, &confidence, scope, m.to.span(), &what);
+            self.required_evidence(at, &m.evidence, doc_conf, scope, m.to.span(), &what);
         let target = match resolve_path(model, to, m.to.get_ref()) {
             Ok(t) => Some(t),
             Err(msg) => {

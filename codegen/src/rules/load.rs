@@ -509,7 +509,9 @@ impl Cx<'_> {
             ids.push(id.get_ref().clone());
         }
         let mut rules: Vec<Rule> = Vec::new();
-        let mut parts_of: Vec<Option<(&Vec<Spanned<String>>, bool)>> = Vec::new();
+        // A composite's part ids, and whether it is an `all`.
+        type Parts<'r> = Option<(&'r Vec<Spanned<String>>, bool)>;
+        let mut parts_of: Vec<Parts> = Vec::new();
         for (i, r) in raw.iter().enumerate() {
             let shapes = [
                 r.expr.is_some(),
@@ -1041,10 +1043,7 @@ impl Cx<'_> {
                             };
                             push(&mut place, n, &member(n));
                             place.offset += f.offset;
-                            zero_means = match f.codec {
-                                Some(crate::model::Codec::ZeroMeans(z)) => Some(z),
-                                None => None,
-                            };
+                            zero_means = f.codec.map(|crate::model::Codec::ZeroMeans(z)| z);
                             cur = f.ty.clone();
                             i += 1;
                         }

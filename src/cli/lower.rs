@@ -1,0 +1,420 @@
+//! `dmaspec lower`: what the host runtime makes of the compiler's pseudo words. Reads a
+//! stream like `decode`, lowers every pseudo that has a `[[lowering]]` in the spec
+//! (PSEUDO_DMA_DIRECT2D + its positional PSEUDO_DMA_EXT) with `dmaspec::lower`, passes every
+//! other word through, and writes the real stream as binary, hex, JSON (decode's shape plus
+//! `from`) or an explanation of every mapping applied.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use dmaspec::Arch;
+use dmaspec::lower::{Item, Lowered, Lowerer};
+use dmaspec::runtime::lowering::{MappingMeta, Source};
+use dmaspec::runtime::meta::Confidence;
+use dmaspec::stream::{Decoder, WORD_SIZE};
+use dmaspec::words::LOWERINGS;
+use serde_json::{Value as Json, json};
+
+use super::input::{self, InputError, WordReader};
+use super::table::render_columns;
+use super::{CliError, hex_string};
+
+pub struct LowerArgs {
+    pub arch: Arch,
+    pub abi: Option<String>,
+    pub vars: Option<PathBuf>,
+    pub hex: bool,
+    pub json: bool,
+    pub explain: bool,
+    pub input: Option<PathBuf>,
+}
+
+/// A variable table: id → base address.
+pub type Vars = BTreeMap<u64, u64>;
+
+fn number(v: &Json) -> Option<u64> {
+    match v {
+        Json::Number(n) => n.as_u64(),
+        Json::String(s) => parse_u64(s),
+        _ => None,
+    }
+}
+
+fn parse_u64(s: &str) -> Option<u64> {
+    let s = s.trim().replace('_', "");
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+/// Reads `--vars FILE`: TOML or JSON, a table of variable id → base address (ids and
+/// addresses as numbers or decimal / `0x` strings), at the top level or under `vars`.
+pub fn read_vars(path: &Path) -> Result<Vars, CliError> {
+    let bad = |msg: String| CliError::Usage(format!("--vars {}: {msg}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let is_toml = path.extension().is_some_and(|e| e == "toml");
+    let doc: Json = if is_toml {
+        toml::from_str(&text).map_err(|e| bad(e.to_string()))?
+    } else {
+        serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?
+    };
+    let table = match doc {
+        Json::Object(mut m) => match m.remove("vars") {
+            Some(Json::Object(v)) if m.is_empty() => v,
+            Some(other) if m.is_empty() => {
+                return Err(bad(format!("`vars` must be a table, not {other}")));
+            }
+            Some(v) => {
+                m.insert("vars".into(), v);
+                m
+            }
+            None => m,
+        },
+        other => return Err(bad(format!("expected a table of id = address, not {other}"))),
+    };
+    let mut out = Vars::new();
+    let mut errors = Vec::new();
+    for (k, v) in &table {
+        match (parse_u64(k), number(v)) {
+            (Some(id), Some(base)) => {
+                out.insert(id, base);
+            }
+            (None, _) => errors.push(format!("`{k}` is not a variable id (a number)")),
+            (_, None) => errors.push(format!("variable {k}: {v} is not an address (a number)")),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(bad(errors.join("; ")))
+    }
+}
+
+fn location(index: usize, offset: usize) -> String {
+    format!("word #{index} at byte offset {offset} ({offset:#x})")
+}
+
+/// The one-line report of a failed item.
+pub fn error_line(item: &Item) -> Option<String> {
+    let Item::Failed {
+        index,
+        offset,
+        ext,
+        error,
+    } = item
+    else {
+        return None;
+    };
+    let with = ext.map_or(String::new(), |e| format!(" (with its extension #{e})"));
+    Some(format!("{}{with}: {error}", location(*index, *offset)))
+}
+
+fn tag(c: &Confidence, inferred: bool) -> String {
+    if inferred {
+        format!("INFERRED ({})", c.tag)
+    } else {
+        c.tag.to_string()
+    }
+}
+
+fn value_text(m: &MappingMeta, word: &[u8; WORD_SIZE]) -> String {
+    const INTS: &[&str] = &["u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"];
+    let plain = m.to.bits.is_some() || m.to.size == 1 || INTS.contains(&m.to.type_name);
+    if plain && m.to.width() <= 64 {
+        let v = m.to.read(word);
+        if v > 9 {
+            format!("{v} ({v:#x})")
+        } else {
+            v.to_string()
+        }
+    } else {
+        hex_string(m.to.bytes(word))
+    }
+}
+
+/// The explanation of one lowered word: kind, route, and every mapping applied.
+pub fn explain_lowered(index: usize, offset: usize, ext: Option<usize>, l: &Lowered) -> String {
+    let mut out = String::new();
+    let k = l.kind;
+    let with = match (ext, k.extension) {
+        (Some(e), dmaspec::runtime::lowering::ExtensionUse::Required) => {
+            format!(" + extension #{e}")
+        }
+        (Some(e), _) => format!(" + extension #{e} (not read by this kind)"),
+        (None, _) => String::new(),
+    };
+    let _ = writeln!(
+        out,
+        "{} {}{with}: {} {} ({}) -> {} ({:#04x})",
+        location(index, offset),
+        l.lowering.from,
+        l.lowering.selector.path,
+        k.value,
+        k.name,
+        k.to,
+        k.to_opcode
+    );
+    if let Some(r) = l.route {
+        let _ = writeln!(
+            out,
+            "  abi {}: {}  [{}]",
+            l.abi.name,
+            r.via.join(" -> "),
+            tag(&r.confidence, r.inferred)
+        );
+    }
+    let header = ["field", "from", "value", "confidence", "source"].map(String::from);
+    let rows: Vec<[String; 5]> = k
+        .mappings
+        .iter()
+        .map(|m| {
+            let mut from = format!("<- {}", m.source_text());
+            if !matches!(m.via, dmaspec::runtime::lowering::Transform::Copy) {
+                let _ = write!(from, " via {}", m.via.name());
+            }
+            if matches!(m.source, Source::Value(_)) {
+                from = format!("<- {} (constant)", m.source_text());
+            }
+            let mut cite: Vec<&str> = m.evidence.iter().map(|e| e.cite).collect();
+            cite.dedup();
+            let mut source = cite.join(", ");
+            if let Some(note) = m.note {
+                let _ = write!(source, ": {note}");
+            }
+            [
+                m.to.path.to_string(),
+                from,
+                value_text(m, &l.bytes),
+                tag(&m.confidence, m.inferred),
+                source,
+            ]
+        })
+        .collect();
+    out.push_str(&render_columns(&header, &rows));
+    let inferred = k.mappings.iter().filter(|m| m.inferred).count();
+    let _ = writeln!(
+        out,
+        "  {} of {} mappings are INFERRED (not stated by the sources).",
+        inferred,
+        k.mappings.len()
+    );
+    if !k.unread.is_empty() {
+        let _ = writeln!(out, "  not read: {}", k.unread.join(", "));
+    }
+    if !k.unmapped.is_empty() {
+        let _ = writeln!(out, "  left at the template: {}", k.unmapped.join(", "));
+    }
+    out
+}
+
+fn explain_item(item: &Item, arch: Arch) -> String {
+    match item {
+        Item::Lowered {
+            index,
+            offset,
+            ext,
+            lowered,
+        } => explain_lowered(*index, *offset, *ext, lowered),
+        Item::Passed {
+            index,
+            offset,
+            bytes,
+        } => {
+            let what = dmaspec::Word::decode(bytes, arch)
+                .map_or("unknown opcode", |w| w.meta().name);
+            let note = if what.starts_with("PSEUDO") {
+                " (a pseudo the spec has no lowering for)"
+            } else {
+                ""
+            };
+            format!(
+                "{} {what} ({:#04x}): passed through unchanged{note}\n",
+                location(*index, *offset),
+                bytes[0]
+            )
+        }
+        Item::Failed { .. } => format!("{}\n", error_line(item).unwrap_or_default()),
+    }
+}
+
+/// Where the items go.
+struct Sink<'a, W: Write> {
+    args: &'a LowerArgs,
+    out: W,
+    /// Binary and hex output are all or nothing: collected, written at the end.
+    produced: Vec<[u8; WORD_SIZE]>,
+    errors: Vec<String>,
+    /// Numbers the produced words for the JSON shape (and applies the positional rule).
+    out_decoder: Decoder,
+    first: bool,
+}
+
+impl<W: Write> Sink<'_, W> {
+    fn take(&mut self, item: &Item) -> io::Result<()> {
+        if let Some(line) = error_line(item) {
+            self.errors.push(line);
+        }
+        if self.args.explain {
+            if !self.first {
+                self.out.write_all(b"\n")?;
+            }
+            self.out
+                .write_all(explain_item(item, self.args.arch).as_bytes())?;
+        } else if self.args.json {
+            let v = item_json(item, &mut self.out_decoder, self.args.arch);
+            if !self.first {
+                self.out.write_all(b",")?;
+            }
+            self.out.write_all(b"\n")?;
+            serde_json::to_writer(&mut self.out, &v).map_err(io::Error::from)?;
+        } else if let Some(b) = item.bytes() {
+            self.produced.push(*b);
+        }
+        self.first = false;
+        Ok(())
+    }
+}
+
+pub fn run(args: &LowerArgs) -> Result<(), CliError> {
+    let vars = match &args.vars {
+        Some(p) => read_vars(p)?,
+        None => Vars::new(),
+    };
+    let lookup = |id: u64| vars.get(&id).copied();
+    let mut lowerer = Lowerer::new(args.arch, args.abi.as_deref(), &lookup).map_err(|_| {
+        let mut names: Vec<&str> = LOWERINGS
+            .iter()
+            .flat_map(|l| l.abis.iter().map(|a| a.name))
+            .collect();
+        names.sort();
+        names.dedup();
+        CliError::Usage(format!(
+            "unknown --abi `{}` (one of: {})",
+            args.abi.as_deref().unwrap_or(""),
+            names.join(", ")
+        ))
+    })?;
+    let reader =
+        input::open(args.input.as_deref()).map_err(|e| CliError::Input(InputError::Io(e)))?;
+    let mut words = WordReader::new(reader, args.hex);
+    let stdout = io::stdout();
+    let mut sink = Sink {
+        args,
+        out: io::BufWriter::new(stdout.lock()),
+        produced: Vec::new(),
+        errors: Vec::new(),
+        out_decoder: Decoder::new(args.arch),
+        first: true,
+    };
+    let streaming = args.json || args.explain;
+    if args.json {
+        sink.out.write_all(b"{\"instructions\":[")?;
+    }
+    loop {
+        match words.next_word() {
+            Ok(Some(b)) => {
+                for item in lowerer.push(&b) {
+                    sink.take(&item)?;
+                }
+            }
+            Ok(None) => {
+                if let Some(item) = lowerer.finish() {
+                    sink.take(&item)?;
+                }
+                break;
+            }
+            Err(e) => {
+                if let Some(item) = lowerer.finish() {
+                    sink.take(&item)?;
+                }
+                sink.errors.push(e.to_string());
+                break;
+            }
+        }
+    }
+    if args.json {
+        sink.out.write_all(b"\n]}\n")?;
+    }
+    if !sink.errors.is_empty() {
+        sink.out.flush()?;
+        return Err(CliError::Lower(report(&sink.errors, streaming)));
+    }
+    if !streaming {
+        if args.hex {
+            let text = super::encode::hex_lines(&sink.produced);
+            sink.out.write_all(text.as_bytes())?;
+        } else {
+            for w in &sink.produced {
+                sink.out.write_all(w)?;
+            }
+        }
+    }
+    sink.out.flush()?;
+    Ok(())
+}
+
+fn report(errors: &[String], streaming: bool) -> String {
+    let head = if streaming {
+        format!("{} problem(s):", errors.len())
+    } else {
+        format!(
+            "nothing written; {} problem(s):",
+            errors.len()
+        )
+    };
+    format!("{head}\n{}", errors.join("\n"))
+}
+
+/// One output entry: decode's shape of the produced word plus `from`, or the error.
+fn item_json(item: &Item, out_decoder: &mut Decoder, arch: Arch) -> Json {
+    let produced = |bytes: &[u8; WORD_SIZE], out_decoder: &mut Decoder| {
+        let index = out_decoder.index();
+        let d = out_decoder.push(bytes);
+        super::decode::instruction_json(index, index * WORD_SIZE, bytes, &d, arch)
+    };
+    match item {
+        Item::Lowered {
+            index,
+            ext,
+            lowered,
+            ..
+        } => {
+            let mut v = produced(&lowered.bytes, out_decoder);
+            if let Json::Object(m) = &mut v {
+                m.insert("from".into(), json!([index, ext]));
+                let k = lowered.kind;
+                m.insert(
+                    "lowered_by".into(),
+                    json!({
+                        "lowering": lowered.lowering.name,
+                        "selector": { "field": lowered.lowering.selector.path, "raw": k.value, "name": k.name },
+                        "abi": lowered.abi.name,
+                        "route": lowered.route.map(|r| r.via),
+                        "inferred_fields": k.mappings.iter().filter(|m| m.inferred).map(|m| m.to.path).collect::<Vec<_>>(),
+                    }),
+                );
+            }
+            v
+        }
+        Item::Passed { index, bytes, .. } => {
+            let mut v = produced(bytes, out_decoder);
+            if let Json::Object(m) = &mut v {
+                m.insert("from".into(), json!([index, Json::Null]));
+            }
+            v
+        }
+        Item::Failed {
+            index,
+            offset,
+            ext,
+            error,
+        } => json!({
+            "from": [index, ext],
+            "input_offset": offset,
+            "error": error.to_string(),
+        }),
+    }
+}
