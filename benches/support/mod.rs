@@ -340,7 +340,7 @@ impl DekuBits {
     pub fn decode(b: &[u8; 64]) -> Option<DekuBits> {
         DekuBits::from_bytes((&b[..], 0)).ok().map(|(_, v)| v)
     }
-    pub fn to_hand(&self) -> Hand {
+    pub fn to_hand(self) -> Hand {
         Hand {
             opcode: self.opcode,
             inst_word_len: self.inst_word_len,
@@ -487,7 +487,7 @@ impl Binrw {
     pub fn decode(b: &[u8; 64]) -> Option<Binrw> {
         Binrw::read(&mut std::io::Cursor::new(&b[..])).ok()
     }
-    pub fn to_hand(&self) -> Hand {
+    pub fn to_hand(self) -> Hand {
         Hand {
             opcode: 0xb8,
             inst_word_len: self.inst_word_len,

@@ -9,7 +9,7 @@ use dmaspec::runtime::meta::constant_mismatches;
 use dmaspec::stream::{Decoded, Decoder, WORD_SIZE};
 use serde_json::{Map, Value as Json, json};
 
-use super::input::{self, InputError, WordReader};
+use super::input::{InputError, WordReader};
 use super::json::JsonFields;
 use super::table::{self, TableRows};
 use super::{CliError, hex_string};

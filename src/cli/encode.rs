@@ -31,6 +31,9 @@ const DERIVED_KEYS: &[&str] = &[
     "constant_mismatches",
     "violations",
     "error",
+    // `lower --json` adds where each word came from.
+    "from",
+    "lowered_by",
 ];
 
 /// Reads an instruction list: `{"instructions": [...]}` (what decode prints), a bare JSON

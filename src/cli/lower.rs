@@ -10,8 +10,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use dmaspec::Arch;
-use dmaspec::lower::{Item, Lowered, Lowerer};
-use dmaspec::runtime::lowering::{MappingMeta, Source};
+use dmaspec::lower::{Item, LowerError, Lowered, Lowerer, StreamError};
+use dmaspec::runtime::lowering::{ApplyError, MappingMeta, Source};
 use dmaspec::runtime::meta::Confidence;
 use dmaspec::stream::{Decoder, WORD_SIZE};
 use dmaspec::words::LOWERINGS;
@@ -73,7 +73,11 @@ pub fn read_vars(path: &Path) -> Result<Vars, CliError> {
             }
             None => m,
         },
-        other => return Err(bad(format!("expected a table of id = address, not {other}"))),
+        other => {
+            return Err(bad(format!(
+                "expected a table of id = address, not {other}"
+            )));
+        }
     };
     let mut out = Vars::new();
     let mut errors = Vec::new();
@@ -109,7 +113,16 @@ pub fn error_line(item: &Item) -> Option<String> {
         return None;
     };
     let with = ext.map_or(String::new(), |e| format!(" (with its extension #{e})"));
-    Some(format!("{}{with}: {error}", location(*index, *offset)))
+    let hint = match error {
+        StreamError::Lower(LowerError::Apply(ApplyError::UnresolvedVariable { .. })) => {
+            "; give its base address with --vars FILE"
+        }
+        _ => "",
+    };
+    Some(format!(
+        "{}{with}: {error}{hint}",
+        location(*index, *offset)
+    ))
 }
 
 fn tag(c: &Confidence, inferred: bool) -> String {
@@ -223,8 +236,8 @@ fn explain_item(item: &Item, arch: Arch) -> String {
             offset,
             bytes,
         } => {
-            let what = dmaspec::Word::decode(bytes, arch)
-                .map_or("unknown opcode", |w| w.meta().name);
+            let what =
+                dmaspec::Word::decode(bytes, arch).map_or("unknown opcode", |w| w.meta().name);
             let note = if what.starts_with("PSEUDO") {
                 " (a pseudo the spec has no lowering for)"
             } else {
@@ -360,10 +373,7 @@ fn report(errors: &[String], streaming: bool) -> String {
     let head = if streaming {
         format!("{} problem(s):", errors.len())
     } else {
-        format!(
-            "nothing written; {} problem(s):",
-            errors.len()
-        )
+        format!("nothing written; {} problem(s):", errors.len())
     };
     format!("{head}\n{}", errors.join("\n"))
 }

@@ -21,11 +21,6 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
-
-    /// Whether a bar is shown.
-    pub fn shown(&self) -> bool {
-        self.0.is_some()
-    }
 }
 
 impl Drop for Progress {

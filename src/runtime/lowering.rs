@@ -276,7 +276,10 @@ impl LoweringMeta {
     }
 
     pub fn default_abi(&self) -> &'static AbiMeta {
-        self.abis.iter().find(|a| a.default).unwrap_or(&self.abis[0])
+        self.abis
+            .iter()
+            .find(|a| a.default)
+            .unwrap_or(&self.abis[0])
     }
 }
 
@@ -433,7 +436,9 @@ pub fn apply_one(
                 });
             };
             let bits = (a.marker * 8) as u32;
-            let address = base.checked_add(immediate).filter(|v| bits >= 64 || v >> bits == 0);
+            let address = base
+                .checked_add(immediate)
+                .filter(|v| bits >= 64 || v >> bits == 0);
             let Some(address) = address else {
                 return Err(ApplyError::AddressOverflow {
                     mapping: m,

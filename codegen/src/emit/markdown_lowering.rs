@@ -39,7 +39,12 @@ fn place_cell(p: &Place, ext: bool) -> String {
         Some((lsb, w)) => format!("+{} bits {lsb}..{}", p.offset, lsb + w - 1),
         None => format!("+{}", p.offset),
     };
-    format!("{}<br>{} · {}", code(&path, true), text(&at), code(&p.type_name, true))
+    format!(
+        "{}<br>{} · {}",
+        code(&path, true),
+        text(&at),
+        code(&p.type_name, true)
+    )
 }
 
 fn word_link(cx: &Cx<'_>, name: &str) -> String {
@@ -101,7 +106,11 @@ fn kind_section(cx: &Cx<'_>, l: &Lowering, k: &Kind, out: &mut String) {
         if let Some(n) = &r.note {
             let _ = write!(out, ". {}", prose(n, false));
         }
-        let cites: Vec<String> = r.evidence.iter().map(|e| cx.evidence_one(e, false)).collect();
+        let cites: Vec<String> = r
+            .evidence
+            .iter()
+            .map(|e| cx.evidence_one(e, false))
+            .collect();
         let _ = writeln!(out, "<br>{}", cites.join("<br>"));
     }
     out.push('\n');
@@ -117,7 +126,14 @@ fn kind_section(cx: &Cx<'_>, l: &Lowering, k: &Kind, out: &mut String) {
         inferred
     );
     cx.table_head(
-        &["Target field", "From", "Via", "Confidence", "Evidence", "Note"],
+        &[
+            "Target field",
+            "From",
+            "Via",
+            "Confidence",
+            "Evidence",
+            "Note",
+        ],
         out,
     );
     for m in &k.mappings {
@@ -147,11 +163,7 @@ fn kind_section(cx: &Cx<'_>, l: &Lowering, k: &Kind, out: &mut String) {
             .join(", ")
     };
     if !k.unread.is_empty() {
-        let _ = writeln!(
-            out,
-            "Not read by any mapping: {}.\n",
-            list(&k.unread)
-        );
+        let _ = writeln!(out, "Not read by any mapping: {}.\n", list(&k.unread));
     }
     if k.unmapped.is_empty() {
         out.push_str("Every data field of the real word is written by a mapping.\n\n");
@@ -222,7 +234,14 @@ pub(super) fn page(cx: &Cx<'_>) -> String {
 
         out.push_str("### Dispatchers\n\n");
         cx.table_head(
-            &["ABI", "Entry", "Default", "What it does", "Confidence", "Evidence"],
+            &[
+                "ABI",
+                "Entry",
+                "Default",
+                "What it does",
+                "Confidence",
+                "Evidence",
+            ],
             &mut out,
         );
         for a in &l.abis {
@@ -246,7 +265,11 @@ pub(super) fn page(cx: &Cx<'_>) -> String {
 
         out.push_str("### Kinds\n\n");
         let mut cols = vec!["Value", "Enumerator", "Real word", "Extension"];
-        let abi_cols: Vec<String> = l.abis.iter().map(|a| format!("Route ({})", a.name)).collect();
+        let abi_cols: Vec<String> = l
+            .abis
+            .iter()
+            .map(|a| format!("Route ({})", a.name))
+            .collect();
         cols.extend(abi_cols.iter().map(String::as_str));
         cols.push("INFERRED mappings");
         cx.table_head(&cols, &mut out);
@@ -272,7 +295,11 @@ pub(super) fn page(cx: &Cx<'_>) -> String {
                 let r = k.routes.iter().find(|r| r.abi == a.name);
                 cells.push(r.map_or("—".into(), |r| {
                     let via: Vec<String> = r.via.iter().map(|f| code(f, true)).collect();
-                    format!("{}<br>{}", via.join(" →<br>"), tag_inline(&r.confidence, r.inferred))
+                    format!(
+                        "{}<br>{}",
+                        via.join(" →<br>"),
+                        tag_inline(&r.confidence, r.inferred)
+                    )
                 }));
             }
             cells.push(format!(
@@ -286,7 +313,12 @@ pub(super) fn page(cx: &Cx<'_>) -> String {
 
         out.push_str("### Errors\n\n");
         out.push_str("Any selector value no kind handles: ");
-        message(cx, &l.unsupported, Some("`%u` is the selector value"), &mut out);
+        message(
+            cx,
+            &l.unsupported,
+            Some("`%u` is the selector value"),
+            &mut out,
+        );
         for k in &l.kinds {
             if let Some(mx) = &k.missing_extension {
                 let _ = write!(out, "{} without its extension: ", text(&k.name));

@@ -334,7 +334,12 @@ impl Loader {
         out
     }
 
-    fn word<'m>(&mut self, at: At, name: &Spanned<String>, model: &'m Model) -> Option<&'m TypeDef> {
+    fn word<'m>(
+        &mut self,
+        at: At,
+        name: &Spanned<String>,
+        model: &'m Model,
+    ) -> Option<&'m TypeDef> {
         let found = model.words().find(|w| &w.name == name.get_ref());
         if found.is_none() {
             let names: Vec<&str> = model.words().map(|w| w.name.as_str()).collect();
@@ -389,7 +394,10 @@ impl Loader {
             self.err(
                 at,
                 tag.span(),
-                format!("{what} is tagged `{}` but has no `note` saying what it is inferred from", c.tag),
+                format!(
+                    "{what} is tagged `{}` but has no `note` saying what it is inferred from",
+                    c.tag
+                ),
             );
         }
         (c, inferred)
@@ -413,7 +421,9 @@ impl Loader {
                 self.err(
                     at,
                     m.message.span(),
-                    format!("{what}: only `%u` (the selector value) may be formatted into the message"),
+                    format!(
+                        "{what}: only `%u` (the selector value) may be formatted into the message"
+                    ),
                 );
                 break;
             }
@@ -694,7 +704,11 @@ impl Loader {
                 continue;
             }
             if rt.via.is_empty() {
-                self.err(at, rt.abi.span(), "a route's `via` lists at least the dispatcher");
+                self.err(
+                    at,
+                    rt.abi.span(),
+                    "a route's `via` lists at least the dispatcher",
+                );
             }
             let what = format!("the `{}` route of `{kind_name}`", rt.abi.get_ref());
             let (c, inferred) = self.tagged(at, &rt.confidence, &rt.note, scope, &what);
@@ -813,8 +827,7 @@ impl Loader {
         } = *sides;
         let what = format!("the mapping to `{}`", m.to.get_ref());
         let (confidence, inferred) = self.tagged(at, &m.confidence, &m.note, scope, &what);
-        let evidence =
-            self.required_evidence(at, &m.evidence, doc_conf, scope, m.to.span(), &what);
+        let evidence = self.required_evidence(at, &m.evidence, doc_conf, scope, m.to.span(), &what);
         let target = match resolve_path(model, to, m.to.get_ref()) {
             Ok(t) => Some(t),
             Err(msg) => {
@@ -841,10 +854,19 @@ impl Loader {
                 None
             }
             (None, None) => {
-                self.err(at, m.to.span(), "a mapping needs `from` (a path) or `value`");
+                self.err(
+                    at,
+                    m.to.span(),
+                    "a mapping needs `from` (a path) or `value`",
+                );
                 None
             }
-            (None, Some(v)) => Some((Source::Value { value: *v.get_ref() }, None)),
+            (None, Some(v)) => Some((
+                Source::Value {
+                    value: *v.get_ref(),
+                },
+                None,
+            )),
             (Some(f), None) => {
                 let path = f.get_ref();
                 let (word, rel, is_ext) = match path.strip_prefix("ext.") {
@@ -897,7 +919,11 @@ impl Loader {
                 };
                 let span = m.value.as_ref().map_or(m.to.span(), Spanned::span);
                 if m.via.is_some() && via_name != "copy" {
-                    self.err(at, span.clone(), "a constant is written as it is; drop `via`");
+                    self.err(
+                        at,
+                        span.clone(),
+                        "a constant is written as it is; drop `via`",
+                    );
                 }
                 let w = t.width();
                 if w > 64 || (w < 64 && value >> w != 0) {
@@ -1039,8 +1065,11 @@ fn addr_var(model: &Model, from: &Resolved, to: &Resolved) -> Result<AddrVar, St
     }
     let want = ["immediate", "var_id_lo", "var_id_hi"];
     let arm = fvars.iter().find(|v| {
-        want.iter()
-            .all(|n| v.fields.iter().any(|f| f.name == *n && f.role == Role::Data))
+        want.iter().all(|n| {
+            v.fields
+                .iter()
+                .any(|f| f.name == *n && f.role == Role::Data)
+        })
     });
     let Some(arm) = arm else {
         return Err(format!(
@@ -1049,7 +1078,10 @@ fn addr_var(model: &Model, from: &Resolved, to: &Resolved) -> Result<AddrVar, St
         ));
     };
     let (Some(mask), Some(value)) = (arm.mask, arm.value) else {
-        return Err(format!("the `{}` arm of {} has no marker bits", arm.name, fu.name));
+        return Err(format!(
+            "the `{}` arm of {} has no marker bits",
+            arm.name, fu.name
+        ));
     };
     let part = |n: &str| {
         arm.fields
@@ -1060,7 +1092,10 @@ fn addr_var(model: &Model, from: &Resolved, to: &Resolved) -> Result<AddrVar, St
     };
     let (immediate, var_id_lo, var_id_hi) = (part(want[0]), part(want[1]), part(want[2]));
     if immediate.1 > 8 || var_id_lo.1 + var_id_hi.1 > 8 {
-        return Err(format!("the `{}` arm's fields are wider than 64 bits", arm.name));
+        return Err(format!(
+            "the `{}` arm's fields are wider than 64 bits",
+            arm.name
+        ));
     }
     Ok(AddrVar {
         marker: fdisc.offset,

@@ -1,0 +1,494 @@
+//! The loader rejects a bad `[[lowering]]` with the file, line and column of the value at
+//! fault: an unknown word, a path that names no field on either side, a width or type
+//! mismatch, an unknown transform, missing evidence, an INFERRED mapping without a note,
+//! two mappings writing the same bits, and the rest.
+//!
+//! Each case edits one spot of a valid lowering (`VALID`, in `bad.toml`) that sits next to a
+//! prelude declaring the confidence scale, a source, an `OPCODE` enum, a selector enum and
+//! three small words: the pseudo `P`, its extension `E` and the real word `T`.
+
+use std::path::PathBuf;
+
+use dmaspec_codegen::loader::load_files;
+use dmaspec_codegen::lowering::model::{ExtensionUse, Source, Transform};
+use dmaspec_codegen::{Model, SpecError, SpecErrors};
+
+fn root() -> PathBuf {
+    PathBuf::from("virtual-spec")
+}
+
+fn bad_path() -> PathBuf {
+    root().join("bad.toml")
+}
+
+const PRELUDE: &str = r#"[confidence]
+levels = [
+  { name = "confirmed", doc = "Read from a binary." },
+  { name = "inferred", doc = "Reasoned." },
+]
+
+[[scale]]
+name = "s"
+doc = "The test scale."
+levels = [
+  { tag = "HIGH", common = "confirmed" },
+  { tag = "LOW/INFERRED", common = "inferred" },
+]
+
+[[source]]
+id = "src"
+title = "The test source"
+file = "src.md"
+scale = "s"
+
+[[arch]]
+name = "a1"
+nc = 1
+doc = "First."
+
+[[enum]]
+name = "OPCODE"
+c_name = "OP"
+repr = "u8"
+doc = "Opcodes."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+values = [
+  { name = "W1", value = 0x10 },
+  { name = "W2", value = 0x20 },
+  { name = "W3", value = 0x30 },
+]
+
+[[enum]]
+name = "SEL"
+c_name = "SEL_C"
+repr = "u8"
+doc = "Kinds."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+values = [{ name = "A", value = 0 }, { name = "B", value = 1 }]
+
+[[bitfield]]
+name = "CFG"
+c_name = "CFG_C"
+repr = "u8"
+doc = "A config byte."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+fields = [
+  { bits = "0..2", name = "class", evidence = [{ source = "src" }] },
+  { bits = "3..7", name = "rsvd", reserved = true },
+]
+
+[[struct]]
+name = "P"
+c_name = "P_C"
+size = 64
+opcode = "W1"
+doc = "The pseudo."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+field = [
+  { off = 0, name = "op", type = "OPCODE", evidence = [{ source = "src" }] },
+  { off = 1, name = "sel", type = "SEL", evidence = [{ source = "src" }] },
+  { off = 2, name = "a", type = "u8", evidence = [{ source = "src" }] },
+  { off = 3, name = "cfg", type = "CFG", evidence = [{ source = "src" }] },
+  { off = 4, name = "w", type = "u32", evidence = [{ source = "src" }] },
+  { off = 8, name = "arr", type = "u16[2]", evidence = [{ source = "src" }] },
+  { off = 12, size = 52, name = "rest", unknown = true },
+]
+
+[[struct]]
+name = "E"
+c_name = "E_C"
+size = 64
+opcode = "W3"
+follows = "P"
+doc = "The extension."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+field = [
+  { off = 0, name = "op", type = "OPCODE", evidence = [{ source = "src" }] },
+  { off = 1, name = "e1", type = "u8", evidence = [{ source = "src" }] },
+  { off = 2, size = 62, name = "rest", unknown = true },
+]
+
+[[struct]]
+name = "T"
+c_name = "T_C"
+size = 64
+opcode = "W2"
+doc = "The real word."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+field = [
+  { off = 0, name = "op", type = "OPCODE", evidence = [{ source = "src" }] },
+  { off = 1, name = "x", type = "u8", evidence = [{ source = "src" }] },
+  { off = 2, name = "y", type = "u8", evidence = [{ source = "src" }] },
+  { off = 3, name = "z", type = "u8", evidence = [{ source = "src" }] },
+  { off = 4, name = "w", type = "u32", evidence = [{ source = "src" }] },
+  { off = 8, name = "v", type = "u16", evidence = [{ source = "src" }] },
+  { off = 10, name = "cfg", type = "CFG", evidence = [{ source = "src" }] },
+  { off = 11, size = 53, name = "rest", unknown = true },
+]
+"#;
+
+const VALID: &str = r#"[[lowering]]
+name = "L"
+from = "P"
+selector = "sel"
+extension = "E"
+doc = "A lowering."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+unsupported = { message = "bad %u", confidence = "HIGH", evidence = [{ source = "src §1" }] }
+
+[[lowering.abi]]
+name = "v1"
+entry = "f1"
+default = true
+doc = "The dispatcher."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+
+[[lowering.kind]]
+value = "A"
+to = "T"
+extension = "required"
+doc = "Kind A."
+missing_extension = { message = "needs E", confidence = "HIGH", evidence = [{ source = "src §1" }] }
+route = [{ abi = "v1", via = ["f1"], confidence = "HIGH", evidence = [{ source = "src §1" }] }]
+map = [
+  { to = "x", from = "a", confidence = "HIGH", evidence = [{ source = "src §1" }] },
+  { to = "y", from = "ext.e1", confidence = "LOW/INFERRED", note = "by name", evidence = [{ source = "src §1" }] },
+  { to = "w", from = "w", confidence = "HIGH", evidence = [{ source = "src §1" }] },
+  { to = "v", from = "arr[1]", confidence = "HIGH", evidence = [{ source = "src §1" }] },
+  { to = "cfg.class", from = "cfg.class", confidence = "HIGH", evidence = [{ source = "src §1" }] },
+  { to = "op", value = 0x20, confidence = "HIGH", evidence = [{ source = "src §1" }] },
+]
+"#;
+
+fn load(bad: &str) -> Result<Model, SpecErrors> {
+    load_files(
+        &root(),
+        vec![
+            (root().join("prelude.toml"), PRELUDE.to_string()),
+            (bad_path(), bad.to_string()),
+        ],
+    )
+}
+
+/// `VALID` with `from` replaced (once) by `to`.
+fn edited(from: &str, to: &str) -> String {
+    assert!(VALID.contains(from), "`{from}` is not in VALID");
+    VALID.replacen(from, to, 1)
+}
+
+/// 1-based line and column (in characters) of byte `at` of `text`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().unwrap().chars().count() + 1;
+    (line, col)
+}
+
+/// The errors of `bad`, which must not load.
+fn errors(bad: &str) -> Vec<SpecError> {
+    match load(bad) {
+        Ok(_) => panic!("the spec loaded, but it should have been rejected:\n{bad}"),
+        Err(e) => e.0,
+    }
+}
+
+/// One error of `bad` points at `token` (searched after `anchor`) in bad.toml and says
+/// `message`; with `only`, it is the only error.
+fn at(bad: &str, anchor: &str, token: &str, message: &str, only: bool) {
+    let a = bad.find(anchor).unwrap_or_else(|| panic!("no `{anchor}`"));
+    let pos = a + bad[a..]
+        .find(token)
+        .unwrap_or_else(|| panic!("no `{token}` after `{anchor}`"));
+    let (line, column) = line_col(bad, pos);
+    let errs = errors(bad);
+    if only {
+        assert_eq!(
+            errs.len(),
+            1,
+            "expected one error, got:\n{}",
+            SpecErrors(errs.clone())
+        );
+    }
+    let found = errs.iter().any(|e| {
+        e.file == bad_path() && e.line == line && e.column == column && e.message.contains(message)
+    });
+    assert!(
+        found,
+        "expected an error at {line}:{column} (`{token}`) saying `{message}`, got:\n{}",
+        SpecErrors(errs)
+    );
+}
+
+#[test]
+fn the_valid_lowering_loads_and_resolves() {
+    let m = load(VALID).unwrap_or_else(|e| panic!("{}", e.render()));
+    let l = &m.lowerings[0];
+    assert_eq!((l.from.as_str(), l.from_opcode), ("P", 0x10));
+    assert_eq!(l.selector.offset, 1);
+    assert_eq!(l.extension.as_deref(), Some("E"));
+    let k = &l.kinds[0];
+    assert_eq!((k.value, k.to.as_str(), k.to_opcode), (0, "T", 0x20));
+    assert_eq!(k.extension, ExtensionUse::Required);
+    let v = &k.mappings[3];
+    assert_eq!((v.to.offset, v.to.size), (8, 2));
+    assert!(matches!(&v.source, Source::Pseudo { place } if place.offset == 10 && place.size == 2));
+    let y = &k.mappings[1];
+    assert!(y.inferred);
+    assert!(matches!(&y.source, Source::Ext { place } if place.offset == 1));
+    let cfg = &k.mappings[4];
+    assert_eq!(cfg.to.bits, Some((0, 3)));
+    assert_eq!(cfg.to.offset, 10);
+    assert!(matches!(cfg.via, Transform::Copy));
+    assert_eq!(k.unmapped, ["z"], "no mapping writes z");
+    assert_eq!(k.unread, ["arr[0]"]);
+}
+
+#[test]
+fn unknown_words() {
+    at(
+        &edited(r#"to = "T""#, r#"to = "Q""#),
+        "to = ",
+        "\"Q\"",
+        "unknown word `Q`",
+        true,
+    );
+    at(
+        &edited(r#"from = "P""#, r#"from = "Q""#),
+        "from = ",
+        "\"Q\"",
+        "unknown word `Q`",
+        false,
+    );
+    // The extension must extend the pseudo.
+    at(
+        &edited(r#"extension = "E""#, r#"extension = "T""#),
+        "extension = ",
+        "\"T\"",
+        "is not an extension of `P`",
+        false,
+    );
+}
+
+#[test]
+fn unknown_paths_on_either_side() {
+    at(
+        &edited(r#"{ to = "x", from = "a""#, r#"{ to = "nope", from = "a""#),
+        "{ to = ",
+        "\"nope\"",
+        "target: `T` has no field `nope`",
+        true,
+    );
+    at(
+        &edited(r#"{ to = "x", from = "a""#, r#"{ to = "x", from = "zz""#),
+        r#"{ to = "x""#,
+        "\"zz\"",
+        "source: `P` has no field `zz`",
+        true,
+    );
+    at(
+        &edited(r#"from = "ext.e1""#, r#"from = "ext.e9""#),
+        "from = \"ext",
+        "\"ext.e9\"",
+        "source: `E` has no field `e9`",
+        true,
+    );
+    at(
+        &edited(r#"from = "arr[1]""#, r#"from = "arr[5]""#),
+        "from = \"arr",
+        "\"arr[5]\"",
+        "index 5 is out of range",
+        true,
+    );
+    at(
+        &edited(r#"{ to = "cfg.class""#, r#"{ to = "cfg.nope""#),
+        "{ to = \"cfg",
+        "\"cfg.nope\"",
+        "has no bit field `nope`",
+        true,
+    );
+    at(
+        &edited(r#"selector = "sel""#, r#"selector = "a""#),
+        "selector = ",
+        "\"a\"",
+        "not an enum",
+        false,
+    );
+}
+
+#[test]
+fn width_and_type_mismatches() {
+    at(
+        &edited(r#"{ to = "x", from = "a""#, r#"{ to = "x", from = "w""#),
+        r#"{ to = "x""#,
+        "\"w\"",
+        "width mismatch: `w` is 32 bits (u32) but `x` is 8 bits (u8)",
+        true,
+    );
+    at(
+        &edited(r#"{ to = "x", from = "a""#, r#"{ to = "x", from = "sel""#),
+        r#"{ to = "x""#,
+        "\"sel\"",
+        "type mismatch",
+        true,
+    );
+    at(
+        &edited(
+            r#"{ to = "op", value = 0x20"#,
+            r#"{ to = "op", value = 0x120"#,
+        ),
+        "value = ",
+        "0x120",
+        "does not fit `op` (8 bits)",
+        true,
+    );
+}
+
+#[test]
+fn transforms() {
+    at(
+        &edited(
+            r#"{ to = "x", from = "a","#,
+            r#"{ to = "x", from = "a", via = "rotate","#,
+        ),
+        "via = ",
+        "\"rotate\"",
+        "unknown transform `rotate` (known: copy, narrow, resolve_addr)",
+        true,
+    );
+    at(
+        &edited(
+            r#"{ to = "x", from = "a","#,
+            r#"{ to = "x", from = "a", via = "narrow","#,
+        ),
+        "via = ",
+        "\"narrow\"",
+        "`narrow` is for a narrower target",
+        true,
+    );
+    at(
+        &edited(
+            r#"{ to = "w", from = "w","#,
+            r#"{ to = "w", from = "w", via = "resolve_addr","#,
+        ),
+        "via = ",
+        "\"resolve_addr\"",
+        "resolve_addr: the source `w` is u32, not an address union",
+        true,
+    );
+}
+
+#[test]
+fn evidence_and_inferred_notes() {
+    at(
+        &edited(
+            r#"{ to = "x", from = "a", confidence = "HIGH", evidence = [{ source = "src §1" }] }"#,
+            r#"{ to = "x", from = "a", confidence = "HIGH" }"#,
+        ),
+        "{ to = ",
+        "\"x\"",
+        "the mapping to `x` has no evidence",
+        true,
+    );
+    at(
+        &edited(r#"note = "by name", "#, ""),
+        r#"{ to = "y""#,
+        "\"LOW/INFERRED\"",
+        "tagged `LOW/INFERRED` but has no `note`",
+        true,
+    );
+    at(
+        &edited(
+            r#"confidence = "HIGH", evidence = [{ source = "src §1" }] }]"#,
+            r#"confidence = "HIGH", evidence = [] }]"#,
+        ),
+        "route = [{ abi = ",
+        "\"v1\"",
+        "has no evidence",
+        true,
+    );
+}
+
+#[test]
+fn overlapping_targets() {
+    at(
+        &edited(
+            r#"{ to = "op", value = 0x20"#,
+            r#"{ to = "x", value = 0x20"#,
+        ),
+        r#"{ to = "x", value"#,
+        "\"x\"",
+        "`x` overlaps `x`",
+        true,
+    );
+}
+
+#[test]
+fn kinds_abis_and_messages() {
+    at(
+        &edited(r#"value = "A""#, r#"value = "Z""#),
+        "value = ",
+        "\"Z\"",
+        "`Z` is not an enumerator of SEL (A, B)",
+        true,
+    );
+    at(
+        &edited(r#"route = [{ abi = "v1""#, r#"route = [{ abi = "v9""#),
+        "route = [{ abi = ",
+        "\"v9\"",
+        "unknown abi `v9` (declared: v1)",
+        false,
+    );
+    at(
+        &edited("default = true\n", ""),
+        "name = ",
+        "\"L\"",
+        "one `[[lowering.abi]]` must be `default = true`",
+        true,
+    );
+    at(
+        &edited(r#"message = "bad %u""#, r#"message = "bad %d""#),
+        "message = ",
+        "\"bad %d\"",
+        "only `%u`",
+        true,
+    );
+    at(
+        &edited(r#"extension = "required""#, r#"extension = "maybe""#),
+        "extension = \"m",
+        "\"maybe\"",
+        "`extension` is `required` or `ignored`",
+        false,
+    );
+    // An ignored extension cannot be read, and needs no missing_extension message.
+    let bad = edited(r#"extension = "required""#, r#"extension = "ignored""#);
+    at(
+        &bad,
+        "from = \"ext",
+        "\"ext.e1\"",
+        "extension is `ignored`; it cannot read `ext.` fields",
+        false,
+    );
+    at(
+        &bad,
+        "missing_extension = { message = ",
+        "\"needs E\"",
+        "only for a kind whose extension is `required`",
+        false,
+    );
+}
+
+#[test]
+fn the_real_spec_loads_with_its_lowering() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
+    let m = dmaspec_codegen::loader::load_dir(&dir).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!(m.lowerings.len(), 1);
+    assert_eq!(m.lowerings[0].kinds.len(), 4);
+}
