@@ -853,7 +853,12 @@ fn cli_json_has_decodes_shape_plus_from() {
     // It is valid `encode` input, and encodes to the same words.
     let path = temp_file("lowered.json", std::str::from_utf8(&out.stdout).unwrap());
     let enc = dmaspec(&["encode", path.to_str().unwrap()], &[]);
-    assert_eq!(enc.status.code(), Some(0), "{}", String::from_utf8_lossy(&enc.stderr));
+    assert_eq!(
+        enc.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&enc.stderr)
+    );
     assert_eq!(enc.stdout, bin);
     // Errors are entries too, and exit 1.
     let out = dmaspec(&["lower", "--json"], &concat(&[pseudo(5)]));

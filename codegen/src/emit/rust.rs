@@ -765,7 +765,7 @@ impl Cx<'_> {
         };
         let doc = &t.doc;
         let enumerator = &o.enumerator;
-        let template = template_bytes(&leaves, o.value).map(|b| Literal::u8_unsuffixed(b));
+        let template = template_bytes(&leaves, o.value).map(Literal::u8_unsuffixed);
         quote! {
             impl #id {
                 pub const OPCODE: u8 = #op;
