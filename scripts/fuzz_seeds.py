@@ -2,8 +2,9 @@
 """Rebuilds the fuzz seed corpora (fuzz/corpus/*/seed-*) from the golden vectors and spec/.
 
 stream_decode: every tests/vectors/*.hex word alone, the sample stream, and the sample
-stream cut mid-word. spec_loader: every spec file as the one extra file (mode byte 0x00)
-and, for the word files, as a replacement inside the whole real spec (mode 0xe0 + index).
+stream cut mid-word. spec_loader: every spec file outside klr/ as the one extra file
+(mode byte 0x00) and three word files as a replacement inside the real spec (mode 0xff +
+the file's index among the spec files outside klr/, as the target counts them).
 """
 import pathlib
 import re
@@ -33,14 +34,15 @@ def main():
     write("stream_decode", "sample_stream_truncated", sample[: len(sample) - 23])
 
     spec = ROOT / "spec"
-    files = sorted(p for p in spec.rglob("*.toml"))
+    files = sorted(p for p in spec.rglob("*.toml") if not p.relative_to(spec).as_posix().startswith("klr/"))
+    deep = {"words/dma_direct2d.toml", "words/pseudo_dma_ext.toml", "words/pseudo_dma_trigger.toml"}
     for i, f in enumerate(files):
         rel = f.relative_to(spec).as_posix()
         name = rel.replace("/", "_").removesuffix(".toml")
         text = f.read_bytes()
         write("spec_loader", name, b"\x00" + text)
-        if rel.startswith("words/"):
-            write("spec_loader", "replace_" + name, bytes([0xE0, i]) + text)
+        if rel in deep:
+            write("spec_loader", "replace_" + name, bytes([0xFF, i]) + text)
 
 
 if __name__ == "__main__":

@@ -64,6 +64,12 @@ enum Command {
         /// Print hex text, one word per line, instead of binary.
         #[arg(long)]
         hex: bool,
+        /// Architecture the words are validated for.
+        #[arg(long, default_value = "cayman", value_parser = parse_arch)]
+        arch: Arch,
+        /// Write the words even if they break the spec's validity rules.
+        #[arg(long)]
+        no_validate: bool,
     },
     /// Everything the spec knows about a word or field: `0xd4`, `DMA_INDIRECT1D`,
     /// `DMA_INDIRECT1D.flags.gather_dim`.
@@ -139,7 +145,12 @@ fn main() -> ExitCode {
             input,
             quiet,
         }),
-        Command::Encode { input, hex } => cli::encode::run(&input, hex),
+        Command::Encode {
+            input,
+            hex,
+            arch,
+            no_validate,
+        } => cli::encode::run(&input, hex, arch, !no_validate),
         Command::Explain { what } => cli::explain::explain(&what).map(|text| print!("{text}")),
         Command::Klr { command } => cli::klr::run(&command),
         Command::Lower {

@@ -30,8 +30,9 @@ fn temp(name: &str, contents: &[u8]) -> std::path::PathBuf {
     p
 }
 
-/// decode --json, then encode that JSON: the bytes come back.
-fn round_trip(bytes: &[u8], arch: &str) {
+/// decode --json, then encode that JSON (validation off for random words, which break
+/// rules): the bytes come back.
+fn round_trip(bytes: &[u8], arch: &str, validate: bool) {
     let decoded = dmaspec(&["decode", "--json", "--arch", arch], bytes);
     assert_eq!(
         decoded.status.code(),
@@ -40,7 +41,11 @@ fn round_trip(bytes: &[u8], arch: &str) {
         String::from_utf8_lossy(&decoded.stderr)
     );
     let json = temp(&format!("rt-{arch}.json"), &decoded.stdout);
-    let encoded = dmaspec(&["encode", json.to_str().unwrap()], &[]);
+    let mut args = vec!["encode", json.to_str().unwrap(), "--arch", arch];
+    if !validate {
+        args.push("--no-validate");
+    }
+    let encoded = dmaspec(&args, &[]);
     assert_eq!(
         encoded.status.code(),
         Some(0),
@@ -77,7 +82,7 @@ fn golden_vectors_and_sample_round_trip() {
         }
     }
     assert!(all.len() >= 64 * 8);
-    round_trip(&all, "cayman");
+    round_trip(&all, "cayman", true);
 }
 
 /// Random words of every opcode (and a few unknown ones), with a fixed seed.
@@ -105,7 +110,7 @@ fn random_words_round_trip() {
     unknown[0] = 0x01;
     bytes.extend_from_slice(&unknown);
     for arch in ["cayman", "sunda"] {
-        round_trip(&bytes, arch);
+        round_trip(&bytes, arch, false);
     }
 }
 
@@ -166,4 +171,23 @@ fn every_error_is_reported_and_nothing_written() {
     ] {
         assert!(err.contains(expected), "missing `{expected}` in:\n{err}");
     }
+}
+
+#[test]
+fn words_that_break_a_rule_are_refused_unless_asked() {
+    // seed-004 §6.2: check_dma_indirect_indices requires idx_num_active_channels == 128.
+    let json = br#"[{"struct":"DMA_INDIRECT1D","fields":{"idx_num_active_channels":64}}]"#;
+    let path = temp("rule.json", json);
+    let out = dmaspec(&["encode", path.to_str().unwrap()], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("instruction 0 (DMA_INDIRECT1D): check_dma_indirect_indices"),
+        "{err}"
+    );
+    let out = dmaspec(&["encode", path.to_str().unwrap(), "--no-validate"], &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout.len(), 64);
+    assert_eq!(out.stdout[14], 64);
 }

@@ -58,6 +58,18 @@ fn one_field_with_enumerators_evidence_and_conflicts() {
 }
 
 #[test]
+fn a_field_lists_the_rules_that_read_it() {
+    // seed-004 §6.2: check_dma_indirect_indices(idx_num_active_channels), == 128.
+    let text = stdout(&explain("DMA_INDIRECT1D.idx_num_active_channels"));
+    assert!(text.contains("rules that read it"), "{text}");
+    let rule = text
+        .lines()
+        .find(|l| l.contains("- check_dma_indirect_indices"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(rule.contains("POOLING_NUM_CHANNELS"), "{rule}");
+}
+
+#[test]
 fn a_prefix_lists_every_leaf_below_it() {
     let text = stdout(&explain("DMA_INDIRECT1D.flags"));
     for sub in [

@@ -470,11 +470,41 @@ pub fn hex_lines(words: &[[u8; 64]]) -> String {
     out
 }
 
-/// The `encode` command: all errors in one pass, nothing written on error.
-pub fn run(input: &Path, hex: bool) -> Result<(), CliError> {
+/// Every rule the encoded words break in `arch`, one line each, naming the instruction.
+pub fn violations(words: &[[u8; 64]], arch: dmaspec::Arch) -> Vec<String> {
+    let mut decoder = dmaspec::stream::Decoder::new(arch);
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if let dmaspec::stream::Decoded::Word { word, .. } = decoder.push(w) {
+            let v = word.check(arch);
+            for r in v.leaves() {
+                out.push(format!(
+                    "instruction {i} ({}): {}",
+                    word.meta().name,
+                    super::validate::violation_text(&v, r)
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The `encode` command: all errors in one pass, nothing written on error. Unless
+/// `validate` is off, a word that breaks a rule in `arch` is an error too.
+pub fn run(input: &Path, hex: bool, arch: dmaspec::Arch, validate: bool) -> Result<(), CliError> {
     use std::io::Write as _;
     let list = read_instructions(input)?;
     let words = encode_all(&list).map_err(|errors| CliError::Encode(errors.join("\n")))?;
+    if validate {
+        let broken = violations(&words, arch);
+        if !broken.is_empty() {
+            return Err(CliError::Encode(format!(
+                "{}\n(rules checked for {}; --no-validate writes the words anyway)",
+                broken.join("\n"),
+                arch.name()
+            )));
+        }
+    }
     let mut out = std::io::stdout().lock();
     if hex {
         out.write_all(hex_lines(&words).as_bytes())?;

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use dmaspec::WordMeta;
 use dmaspec::runtime::meta::{Alternative, Codec, Evidence, LeafMeta, Role};
+use dmaspec::runtime::rules::{RuleKind, RuleMeta};
 use dmaspec::words::{WORDS, enumerators, flag_bits};
 
 use super::CliError;
@@ -224,7 +225,53 @@ fn leaf_text(w: &WordMeta, l: &LeafMeta) -> String {
     for a in f.alternatives {
         alternative_lines(a, &mut out);
     }
+    let reading: Vec<&RuleMeta> = rules_of(w)
+        .iter()
+        .filter(|r| r.fields.iter().any(|p| reads(p, l.path)))
+        .collect();
+    if !reading.is_empty() {
+        let all = rules_of(w);
+        let parts = |r: &RuleMeta| -> String {
+            let ids: Vec<&str> = r
+                .parts
+                .iter()
+                .filter_map(|&i| all.get(i))
+                .map(|p| p.id)
+                .collect();
+            ids.join(", ")
+        };
+        let _ = writeln!(out, "  rules that read it");
+        for r in reading {
+            let how = match (r.kind, r.expr) {
+                (RuleKind::NotEnforced, _) => "not enforced: the sources give no body".to_string(),
+                (RuleKind::All, _) => format!("all of: {}", parts(r)),
+                (RuleKind::Any, _) => format!("any of: {}", parts(r)),
+                (_, Some(e)) => e.to_string(),
+                (_, None) => String::new(),
+            };
+            let _ = writeln!(out, "    - {} [{}] {how}", r.id, r.confidence.tag);
+            if !r.message.is_empty() {
+                let _ = writeln!(out, "        message: {}", r.message);
+            }
+        }
+    }
     out
+}
+
+/// The word's validity rules (the generated code hangs them on the decoded word).
+fn rules_of(w: &WordMeta) -> &'static [RuleMeta] {
+    w.arch
+        .first()
+        .and_then(|&a| dmaspec::Word::decode(w.template, a))
+        .map_or(&[], |word| word.rules())
+}
+
+/// Whether a rule reading `field` reads the leaf at `leaf` (or the field contains it).
+fn reads(field: &str, leaf: &str) -> bool {
+    let under = |a: &str, b: &str| {
+        a == b || a.starts_with(&format!("{b}.")) || a.starts_with(&format!("{b}["))
+    };
+    under(leaf, field) || under(field, leaf)
 }
 
 fn evidence_lines(ev: &[Evidence], out: &mut String) {
