@@ -16,23 +16,18 @@ use crate::words::{
     ADDR8_MARKER, DGE_OPCODE, DMA_CONFIGS, DTYPE, EVENTS, PSEUDO_ADDR8, PSEUDO_ADDR8_addr_tbl_offs,
     PSEUDO_ADDR8_addr_var, PSEUDO_DMA_DIRECT2D, dtype_size,
 };
+use crate::words::klr::tables::DTYPE_STRIDE_LUT;
 
-/// The compiler's dtype-size LUT, indexed by BIR dtype. Seed 000 §Static arm ("the
-/// element-span rule", CONFIRMED, `1277c66: lea 0x1df59e0(%rip)`) gives the head
-/// `{1,1,2,1,1,1,1,1,4,4,2,2,…}` of `qword_1DF59E0`, the table `generateDynamicDMA` keys
-/// `getAPStepOnHW` and `*_elem_size` off, and the same head for `qword_1DE98C0`
-/// (§Dynamic-AP packaging); seed 003 §7 and §9.1 give all twenty entries of
-/// `qword_1DE98C0` (`DTYPE_STRIDE_LUT`). The full twenty for `qword_1DF59E0` are carried
-/// from that table (same head, same role). No source names the BIR dtype enumerators, so
-/// the table is keyed by index; an index above 0x13 is the encoders' "Unknown dtype".
-/// (Kept here rather than as a spec `[[table]]`, which is keyed by enumerator names.)
-pub const BIR_DTYPE_SIZE: [u8; 20] = [1, 1, 2, 1, 1, 1, 1, 1, 4, 4, 2, 2, 2, 2, 4, 4, 4, 4, 8, 8];
-
-/// Bytes per element of a BIR dtype index (the LUT above).
+/// Bytes per element of a BIR dtype index: the compiler's dtype-size LUT, which the spec
+/// declares once as `DTYPE_STRIDE_LUT` (spec/klr/enums.toml: seed 003 §9.1 gives all twenty
+/// entries of `qword_1DE98C0`; seed 000 gives the same head `{1,1,2,1,1,1,1,1,4,4,2,2,…}`
+/// for the LUT `generateDynamicDMA` keys `getAPStepOnHW` and `*_elem_size` off). No source
+/// names the BIR dtypes, so it is keyed by index; an index above 0x13 is the encoders'
+/// "Unknown dtype".
 pub fn bir_dtype_size(bir_dtype: u8) -> Result<u32, DgeError> {
-    BIR_DTYPE_SIZE
+    DTYPE_STRIDE_LUT
         .get(usize::from(bir_dtype))
-        .map(|&b| u32::from(b))
+        .and_then(|&b| u32::try_from(b).ok())
         .ok_or(DgeError::UnknownDtype(bir_dtype))
 }
 
