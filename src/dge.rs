@@ -12,11 +12,11 @@
 
 use core::fmt;
 
+use crate::words::klr::tables::DTYPE_STRIDE_LUT;
 use crate::words::{
     ADDR8_MARKER, DGE_OPCODE, DMA_CONFIGS, DTYPE, EVENTS, PSEUDO_ADDR8, PSEUDO_ADDR8_addr_tbl_offs,
     PSEUDO_ADDR8_addr_var, PSEUDO_DMA_DIRECT2D, dtype_size,
 };
-use crate::words::klr::tables::DTYPE_STRIDE_LUT;
 
 /// Bytes per element of a BIR dtype index: the compiler's dtype-size LUT, which the spec
 /// declares once as `DTYPE_STRIDE_LUT` (spec/klr/enums.toml: seed 003 §9.1 gives all twenty

@@ -6,11 +6,14 @@
 //!
 //! gcc and g++ must be on PATH; the test fails (it does not skip) without them.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::model;
 use dmaspec_codegen::emit::c;
 use dmaspec_codegen::model::{BitsType, Field, Model, TypeKind};
 
@@ -24,11 +27,6 @@ const CXX_FLAGS: &[&str] = &[
     "-x",
     "c++",
 ];
-
-fn model() -> Model {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
-    dmaspec_codegen::loader::load_dir(&dir).unwrap_or_else(|e| panic!("{}", e.render()))
-}
 
 /// A fresh directory holding the rendered headers under `c/`.
 struct Build {

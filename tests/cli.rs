@@ -1,23 +1,12 @@
 //! The `dmaspec` binary: decode's JSON shape and exit codes, gen --check.
 //! Words are built by hand from seed-004 §2 (DMA_DIRECT2D table rows).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::process::Output;
+
+use common::dmaspec;
 use serde_json::Value;
-
-fn dmaspec(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dmaspec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("dmaspec runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
 
 /// A DMA_DIRECT2D word (seed-004 §2): opcode 0xb8 @0, inst_word_len 0x10 @1,
 /// dma_configs.priority_class = 3 @12, semaphore 5 @13, compute_op ADD (1) @15,

@@ -3,23 +3,12 @@
 //! "joined", constants that differ under "constant_mismatches"; the table shows queue names
 //! as text and marks constant mismatches.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::process::Output;
+
+use common::{dmaspec, vector};
 use serde_json::{Value, json};
-
-fn dmaspec(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dmaspec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("dmaspec runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
 
 fn ok(out: &Output) {
     assert_eq!(
@@ -42,17 +31,6 @@ fn decode_json(files: &[&str]) -> Vec<Value> {
     ok(&out);
     let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     doc["instructions"].as_array().unwrap().clone()
-}
-
-/// The bytes of a one-word vector.
-fn bytes(file: &str) -> Vec<u8> {
-    let path = format!("{}/tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap()
-        .lines()
-        .flat_map(|l| l.split('#').next().unwrap().split_whitespace())
-        .map(|t| u8::from_str_radix(t, 16).unwrap())
-        .collect()
 }
 
 #[test]
@@ -239,7 +217,7 @@ fn indirect_copy_json_keeps_both_widths() {
 #[test]
 fn constant_mismatches_are_reported_not_refused() {
     // 0xd6 with its 0x11 tag changed to 0x12 and the | 0x30 nibble to 0x4.
-    let mut b = bytes("seed000_indirect_bound_check.hex");
+    let mut b = vector("seed000_indirect_bound_check.hex");
     b[0x28] = 0x12;
     b[0x29] = 0x49;
     let out = dmaspec(&["decode", "--json"], &b);
@@ -261,7 +239,7 @@ fn constant_mismatches_are_reported_not_refused() {
     );
 
     // 0xcf with a swap marker of 2.
-    let mut b = bytes("seed000_swap_queue_set.hex");
+    let mut b = vector("seed000_swap_queue_set.hex");
     b[0x3C] = 2;
     let out = dmaspec(&["decode", "--json"], &b);
     ok(&out);

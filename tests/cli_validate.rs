@@ -1,66 +1,34 @@
 //! `dmaspec validate` and the violation reports of `dmaspec decode`. Words come from the
 //! hand-built golden vectors (tests/vectors/, seed-004 tables), broken one byte at a time.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use common::{dmaspec, stderr, stdout, vector};
 use serde_json::Value;
-
-fn dmaspec(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dmaspec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("dmaspec runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn vector(name: &str) -> [u8; 64] {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/vectors/{name}.hex"));
-    let text = std::fs::read_to_string(path).unwrap();
-    let digits: String = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or(""))
-        .flat_map(|l| l.chars().filter(char::is_ascii_hexdigit))
-        .collect();
-    let bytes: Vec<u8> = (0..digits.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).unwrap())
-        .collect();
-    bytes[..64].try_into().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A valid stream: the gather-transpose, then an INDIRECT1D whose idx_num_active_channels
 /// (+14) is 64 instead of 128 (seed-004 §6.2: check_dma_indirect_indices), then a valid
 /// INDIRECT1D.
 fn stream_with_one_bad_word() -> Vec<u8> {
-    let mut bad = vector("dma_indirect1d");
+    let mut bad = vector("dma_indirect1d.hex");
     bad[14] = 64;
-    [vector("dma_gather_xpose"), bad, vector("dma_indirect1d")].concat()
+    [
+        vector("dma_gather_xpose.hex"),
+        bad,
+        vector("dma_indirect1d.hex"),
+    ]
+    .concat()
 }
 
 #[test]
 fn validate_passes_valid_streams() {
     let mut input = Vec::new();
     for v in [
-        "dma_gather_xpose",
-        "dma_indirect1d",
-        "dma_direct2d_xpose",
-        "pseudo_dma_direct2d",
-        "pseudo_dma_ext",
+        "dma_gather_xpose.hex",
+        "dma_indirect1d.hex",
+        "dma_direct2d_xpose.hex",
+        "pseudo_dma_direct2d.hex",
+        "pseudo_dma_ext.hex",
     ] {
         input.extend_from_slice(&vector(v));
     }
@@ -103,7 +71,7 @@ fn validate_names_offset_struct_rule_and_message() {
 
 #[test]
 fn validate_reports_every_violation_of_a_word() {
-    let mut w = vector("dma_gather_xpose");
+    let mut w = vector("dma_gather_xpose.hex");
     w[60..62].copy_from_slice(&3u16.to_le_bytes()); // elem_size 3: odd (§4.1)
     w[63] = 0; // gather_dim X (§4.1 wants Y)
     let out = dmaspec(&["validate"], &w);
@@ -126,7 +94,7 @@ fn validate_reports_every_violation_of_a_word() {
 #[test]
 fn validate_reads_hex_and_architectures() {
     let hex = "# a gather-transpose\n".to_string()
-        + &vector("dma_gather_xpose")
+        + &vector("dma_gather_xpose.hex")
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect::<Vec<_>>()
@@ -141,8 +109,8 @@ fn validate_reads_hex_and_architectures() {
         "offset 0 opcode 0xf1: no word has this opcode in sunda\n"
     );
     // An architecture-limited rule: NC-v5 refuses a DGE compute op (seed-000).
-    let ext = vector("pseudo_dma_ext"); // compute_op ADD
-    let pair = [vector("pseudo_dma_direct2d"), ext].concat();
+    let ext = vector("pseudo_dma_ext.hex"); // compute_op ADD
+    let pair = [vector("pseudo_dma_direct2d.hex"), ext].concat();
     let v5 = dmaspec(&["validate", "--arch", "maverick"], &pair);
     assert_eq!(v5.status.code(), Some(1));
     assert!(
@@ -162,13 +130,13 @@ fn validate_reads_hex_and_architectures() {
 
 #[test]
 fn validate_flags_orphans_and_partial_words() {
-    let out = dmaspec(&["validate"], &vector("pseudo_dma_ext"));
+    let out = dmaspec(&["validate"], &vector("pseudo_dma_ext.hex"));
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stdout(&out)
             .contains("offset 0 PSEUDO_DMA_EXT: must immediately follow PSEUDO_DMA_DIRECT2D")
     );
-    let mut input = vector("dma_indirect1d").to_vec();
+    let mut input = vector("dma_indirect1d.hex").to_vec();
     input.extend_from_slice(&[0xbb, 0x10]);
     let out = dmaspec(&["validate"], &input);
     assert_eq!(out.status.code(), Some(1));
@@ -202,13 +170,17 @@ fn decode_json_lists_violations() {
             .contains("POOLING_NUM_CHANNELS")
     );
     // A word that is not decoded is not validated.
-    let mut unknown = vector("dma_indirect1d");
+    let mut unknown = vector("dma_indirect1d.hex");
     unknown[0] = 0x42;
     let doc: Value =
         serde_json::from_slice(&dmaspec(&["decode", "--json"], &unknown).stdout).unwrap();
     assert!(doc["instructions"][0]["violations"].is_null());
     // The architecture matters: a DGE compute op on NC-v5.
-    let pair = [vector("pseudo_dma_direct2d"), vector("pseudo_dma_ext")].concat();
+    let pair = [
+        vector("pseudo_dma_direct2d.hex"),
+        vector("pseudo_dma_ext.hex"),
+    ]
+    .concat();
     let doc: Value =
         serde_json::from_slice(&dmaspec(&["decode", "--json", "--arch", "maverick"], &pair).stdout)
             .unwrap();

@@ -1,18 +1,16 @@
 //! The Markdown and JSON targets, rendered from the real spec: the tables they print must
 //! say what the model (and through it the sources) says.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use common::model;
 use dmaspec_codegen::emit::{json, markdown};
 use dmaspec_codegen::model::{
     Alternative, BitsType, ByteClass, Evidence, Model, Role, TypeDef, TypeKind,
 };
-
-fn model() -> Model {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
-    dmaspec_codegen::loader::load_dir(&dir).unwrap_or_else(|e| panic!("{}", e.render()))
-}
 
 fn docs(m: &Model) -> BTreeMap<String, String> {
     markdown::render(m).into_iter().collect()

@@ -1,28 +1,9 @@
 //! `dmaspec encode`: decode's JSON is valid input and round-trips byte for byte; errors
 //! name the instruction, the field and the problem, all at once, and nothing is written.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn dmaspec(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dmaspec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("dmaspec runs");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
-}
+use common::{dmaspec, hex_bytes, root};
 
 fn temp(name: &str, contents: &[u8]) -> std::path::PathBuf {
     let p = std::env::temp_dir().join(format!("dmaspec-encode-{}-{name}", std::process::id()));
@@ -59,26 +40,13 @@ fn round_trip(bytes: &[u8], arch: &str, validate: bool) {
     let _ = std::fs::remove_file(json);
 }
 
-fn hex_file_bytes(path: &Path) -> Vec<u8> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let digits: String = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or(""))
-        .flat_map(|l| l.chars().filter(char::is_ascii_hexdigit))
-        .collect();
-    (0..digits.len() / 2)
-        .map(|i| u8::from_str_radix(&digits[2 * i..2 * i + 2], 16).unwrap())
-        .collect()
-}
-
 #[test]
 fn golden_vectors_and_sample_round_trip() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut all = hex_file_bytes(&root.join("samples/dge_stream.hex"));
-    for entry in std::fs::read_dir(root.join("tests/vectors")).unwrap() {
+    let mut all = hex_bytes(&root().join("samples/dge_stream.hex"));
+    for entry in std::fs::read_dir(root().join("tests/vectors")).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "hex") {
-            all.extend(hex_file_bytes(&path));
+            all.extend(hex_bytes(&path));
         }
     }
     assert!(all.len() >= 64 * 8);

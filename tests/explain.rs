@@ -1,16 +1,13 @@
 //! `dmaspec explain`: a word's table, one field with every evidence record and conflict.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
+
+use common::{dmaspec, stdout};
 
 fn explain(what: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dmaspec"))
-        .args(["explain", what])
-        .output()
-        .expect("dmaspec runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    dmaspec(&["explain", what], &[])
 }
 
 #[test]

@@ -6,46 +6,13 @@
 //! value the row gives (both readings where the sources disagree), then check that encoding
 //! gives back the exact bytes, unknown and reserved ones included.
 
+mod common;
+
+use common::{vector, vectors};
 use dmaspec::runtime::meta::LeafMeta;
 use dmaspec::runtime::text::{AsciiZ, TextError};
 use dmaspec::stream::{Decoded, Decoder};
 use dmaspec::words::*;
-
-/// Reads `tests/vectors/<name>`: hex byte pairs separated by whitespace; `#` starts a
-/// comment that runs to the end of the line. A whole number of 64-byte words.
-fn vectors(name: &str) -> Vec<[u8; 64]> {
-    let path = format!("{}/tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut bytes = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        for tok in line.split('#').next().unwrap().split_whitespace() {
-            assert_eq!(
-                tok.len(),
-                2,
-                "{path}:{}: `{tok}` is not one hex byte",
-                n + 1
-            );
-            let b = u8::from_str_radix(tok, 16)
-                .unwrap_or_else(|_| panic!("{path}:{}: `{tok}` is not hex", n + 1));
-            bytes.push(b);
-        }
-    }
-    assert!(
-        !bytes.is_empty() && bytes.len() % 64 == 0,
-        "{path}: {} bytes, not a whole number of words",
-        bytes.len()
-    );
-    bytes
-        .chunks_exact(64)
-        .map(|c| c.try_into().unwrap())
-        .collect()
-}
-
-fn vector(name: &str) -> [u8; 64] {
-    let v = vectors(name);
-    assert_eq!(v.len(), 1, "{name}: expected one word");
-    v[0]
-}
 
 /// The family's header skeleton (seed-000 §At a glance): opcode, inst_word_len 0x10,
 /// bytes +2..+3 zero (seed 004's debug_cmd / debug_hint).

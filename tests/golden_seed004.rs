@@ -6,32 +6,10 @@
 //! against the value the table row gives, then check that encoding gives back the exact
 //! 64 bytes (reserved and unknown bytes included).
 
-use dmaspec::words::*;
+mod common;
 
-/// Reads `tests/vectors/<name>`: hex byte pairs separated by whitespace; `#` starts a
-/// comment that runs to the end of the line. Exactly 64 bytes.
-fn vector(name: &str) -> [u8; 64] {
-    let path = format!("{}/tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut bytes = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let data = line.split('#').next().unwrap();
-        for tok in data.split_whitespace() {
-            assert_eq!(
-                tok.len(),
-                2,
-                "{path}:{}: `{tok}` is not one hex byte",
-                n + 1
-            );
-            let b = u8::from_str_radix(tok, 16)
-                .unwrap_or_else(|_| panic!("{path}:{}: `{tok}` is not hex", n + 1));
-            bytes.push(b);
-        }
-    }
-    bytes
-        .try_into()
-        .unwrap_or_else(|b: Vec<u8>| panic!("{path}: {} bytes, expected 64", b.len()))
-}
+use common::vector;
+use dmaspec::words::*;
 
 /// The HEADER every word but PSEUDO_DMA_EXT opens with: opcode, inst_word_len 0x10, and
 /// debug_cmd / debug_hint 0 (supp-field-tables Table 4.1; seed-004 §8 HEADER).

@@ -1,23 +1,16 @@
 //! `dmaspec klr lower`: the shipped samples (samples/klr/) cover every leaf, every error
 //! string the model can produce and every path of every fork; the JSON shape; bad input.
 
-use std::collections::BTreeSet;
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
+use std::collections::BTreeSet;
+
+use common::{dmaspec, model};
 use dmaspec_codegen::klr::model::StepKind;
 use serde_json::Value;
 
-fn dmaspec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dmaspec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("dmaspec runs")
-}
-
 fn lower_json(sample: &str) -> Vec<Value> {
-    let out = dmaspec(&["klr", "lower", sample, "--json"]);
+    let out = dmaspec(&["klr", "lower", sample, "--json"], &[]);
     assert!(
         out.status.success(),
         "{sample}: {}",
@@ -25,10 +18,6 @@ fn lower_json(sample: &str) -> Vec<Value> {
     );
     let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
     doc["results"].as_array().expect("results").clone()
-}
-
-fn model() -> dmaspec_codegen::Model {
-    dmaspec_codegen::loader::load_dir(Path::new("spec")).unwrap()
 }
 
 #[test]
@@ -192,13 +181,13 @@ fn json_shape_of_a_node() {
 
 #[test]
 fn table_output() {
-    let out = dmaspec(&["klr", "lower", "samples/klr/errors.json"]);
+    let out = dmaspec(&["klr", "lower", "samples/klr/errors.json"], &[]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains(
         "#15 DmaTranspose → error (throw) in DmaTranspose: DMA Tranpose must have 4-D access pattern."
     ));
-    let out = dmaspec(&["klr", "lower", "samples/klr/leaves.json"]);
+    let out = dmaspec(&["klr", "lower", "samples/klr/leaves.json"], &[]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains(
         "#1 NcDmaCopy → bir::InstDMACopy (IT 32 InstDMACopy) via NcDmaCopy, path static"
@@ -233,7 +222,7 @@ fn bad_input_exits_1_naming_the_problem() {
     for (i, (input, expected)) in cases.iter().enumerate() {
         let path = dir.join(format!("bad{i}.json"));
         std::fs::write(&path, input).unwrap();
-        let out = dmaspec(&["klr", "lower", path.to_str().unwrap()]);
+        let out = dmaspec(&["klr", "lower", path.to_str().unwrap()], &[]);
         assert_eq!(out.status.code(), Some(1), "{input}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(expected), "{input}: {err}");

@@ -3,15 +3,13 @@
 //! the Markdown and compared with the loaded model, and every leaf page carries every
 //! message, path and stamp of its leaf. (`generated_fresh` checks the files are current.)
 
+mod common;
+
 use std::path::Path;
 
+use common::model;
 use dmaspec_codegen::Model;
 use dmaspec_codegen::klr::model::{KlrLeaf, StepKind};
-
-fn model() -> Model {
-    dmaspec_codegen::loader::load_dir(Path::new("spec"))
-        .unwrap_or_else(|e| panic!("{}", e.render()))
-}
 
 fn page(rel: &str) -> String {
     std::fs::read_to_string(Path::new("generated/docs/klr").join(rel))

@@ -6,18 +6,9 @@
 //! position is found by searching the snippet for the token, and the error must point
 //! exactly there.
 
-use std::path::PathBuf;
+mod common;
 
-use dmaspec_codegen::loader::load_files;
-use dmaspec_codegen::{Model, SpecError, SpecErrors};
-
-fn root() -> PathBuf {
-    PathBuf::from("virtual-spec")
-}
-
-fn bad_path() -> PathBuf {
-    root().join("bad.toml")
-}
+use common::spec::Fixture;
 
 const PRELUDE: &str = r#"[confidence]
 levels = [
@@ -148,63 +139,7 @@ value = "v"
 evidence = [{ source = "src" }]
 "#;
 
-fn load(bad: &str) -> Result<Model, SpecErrors> {
-    load_files(
-        &root(),
-        vec![
-            (root().join("prelude.toml"), PRELUDE.to_string()),
-            (bad_path(), bad.to_string()),
-        ],
-    )
-}
-
-fn errors(bad: &str) -> Vec<SpecError> {
-    match load(bad) {
-        Ok(_) => panic!("the spec loaded, but it should have been rejected:\n{bad}"),
-        Err(e) => e.0,
-    }
-}
-
-/// 1-based (line, column) of the first `token` after the first `after` in `text`.
-fn position(text: &str, after: &str, token: &str) -> (usize, usize) {
-    let start = text
-        .find(after)
-        .unwrap_or_else(|| panic!("`{after}` not in the snippet"));
-    let at = start
-        + text[start..]
-            .find(token)
-            .unwrap_or_else(|| panic!("`{token}` not after `{after}`"));
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().unwrap().chars().count() + 1;
-    (line, column)
-}
-
-/// The snippet yields exactly one error, at the first `token` after `after`, whose message
-/// contains `message`.
-#[track_caller]
-fn only(bad: &str, after: &str, token: &str, message: &str) {
-    let errs = errors(bad);
-    assert_eq!(
-        errs.len(),
-        1,
-        "expected one error, got:\n{}",
-        SpecErrors(errs.clone())
-    );
-    let e = &errs[0];
-    assert_eq!(e.file, bad_path(), "wrong file in {e}");
-    let (line, column) = position(bad, after, token);
-    assert_eq!(
-        (e.line, e.column),
-        (line, column),
-        "expected {line}:{column} (`{token}`), got {e}"
-    );
-    assert!(
-        e.message.contains(message),
-        "expected the message to contain `{message}`, got `{}`",
-        e.message
-    );
-}
+const SPEC: Fixture = Fixture(PRELUDE);
 
 /// A leaf named `L2` over `Op` with the given steps (the fork is up to the caller).
 fn leaf(steps: &str) -> String {
@@ -234,9 +169,28 @@ build = "insertElement<Node>"
 evidence = [{ source = "src" }]
 "#;
 
+/// A leaf whose steps are one step of `lines` (and its evidence), then the fork.
+fn before_fork(lines: &str) -> String {
+    leaf(&format!(
+        "\n[[klr.leaf.step]]\n{lines}\nevidence = [{{ source = \"src\" }}]\n{FORK}"
+    ))
+}
+
+/// A leaf whose steps are the fork, then one step of `lines` (and its evidence).
+fn after_fork(lines: &str) -> String {
+    leaf(&format!(
+        "{FORK}\n[[klr.leaf.step]]\n{lines}\nevidence = [{{ source = \"src\" }}]\n"
+    ))
+}
+
+/// The lines of a check step of `kind` that fails `when`.
+fn check(kind: &str, when: &str) -> String {
+    format!("check = \"boom\"\nkind = \"{kind}\"\nwhen = \"{when}\"")
+}
+
 #[test]
 fn the_prelude_is_valid() {
-    let m = load("").expect("the prelude loads");
+    let m = SPEC.load("").expect("the prelude loads");
     assert_eq!(m.klr.leaves.len(), 1);
     assert_eq!(
         m.klr.leaf("Leaf").unwrap().paths()[0].it,
@@ -246,16 +200,8 @@ fn the_prelude_is_valid() {
 
 #[test]
 fn unknown_name_in_a_condition() {
-    let bad = leaf(&format!(
-        r#"
-[[klr.leaf.step]]
-check = "boom"
-kind = "throw"
-when = "dynamic(x) && nope == 1"
-evidence = [{{ source = "src" }}]
-{FORK}"#
-    ));
-    only(
+    let bad = before_fork(&check("throw", "dynamic(x) && nope == 1"));
+    SPEC.only(
         &bad,
         "when",
         "nope",
@@ -265,16 +211,8 @@ evidence = [{{ source = "src" }}]
 
 #[test]
 fn argument_of_the_wrong_type() {
-    let bad = leaf(&format!(
-        r#"
-[[klr.leaf.step]]
-check = "boom"
-kind = "throw"
-when = "rank(n) > 3"
-evidence = [{{ source = "src" }}]
-{FORK}"#
-    ));
-    only(
+    let bad = before_fork(&check("throw", "rank(n) > 3"));
+    SPEC.only(
         &bad,
         "rank(",
         "n)",
@@ -284,16 +222,8 @@ evidence = [{{ source = "src" }}]
 
 #[test]
 fn unknown_enumerator() {
-    let bad = leaf(&format!(
-        r#"
-[[klr.leaf.step]]
-check = "boom"
-kind = "assert"
-when = "n == E.zz"
-evidence = [{{ source = "src" }}]
-{FORK}"#
-    ));
-    only(
+    let bad = before_fork(&check("assert", "n == E.zz"));
+    SPEC.only(
         &bad,
         "when",
         "E.zz",
@@ -303,30 +233,14 @@ evidence = [{{ source = "src" }}]
 
 #[test]
 fn comparing_two_enums() {
-    let bad = leaf(&format!(
-        r#"
-[[klr.leaf.step]]
-check = "boom"
-kind = "throw"
-when = "n == F.q"
-evidence = [{{ source = "src" }}]
-{FORK}"#
-    ));
-    only(&bad, "when", "n == F", "compares a `E` with a `F`");
+    let bad = before_fork(&check("throw", "n == F.q"));
+    SPEC.only(&bad, "when", "n == F", "compares a `E` with a `F`");
 }
 
 #[test]
 fn it_outside_each() {
-    let bad = leaf(&format!(
-        r#"
-[[klr.leaf.step]]
-check = "boom"
-kind = "throw"
-when = "dynamic(it)"
-evidence = [{{ source = "src" }}]
-{FORK}"#
-    ));
-    only(
+    let bad = before_fork(&check("throw", "dynamic(it)"));
+    SPEC.only(
         &bad,
         "dynamic(",
         "it)",
@@ -336,33 +250,21 @@ evidence = [{{ source = "src" }}]
 
 #[test]
 fn each_over_a_list() {
-    let good = leaf(&format!(
-        r#"
-[[klr.leaf.step]]
-check = "boom"
+    let good = before_fork(
+        r#"check = "boom"
 kind = "throw"
 each = "list"
-when = "dynamic(it)"
-evidence = [{{ source = "src" }}]
-{FORK}"#
-    ));
-    load(&good).expect("`it` is bound by `each`");
+when = "dynamic(it)""#,
+    );
+    SPEC.load(&good).expect("`it` is bound by `each`");
     let bad = good.replace("each = \"list\"", "each = \"n\"");
-    only(&bad, "each", "\"n\"", "`each` names a list input field");
+    SPEC.only(&bad, "each", "\"n\"", "`each` names a list input field");
 }
 
 #[test]
 fn fatal_table_inside_a_condition() {
-    let bad = leaf(&format!(
-        r#"
-[[klr.leaf.step]]
-check = "boom"
-kind = "throw"
-when = "T(n) == E.a"
-evidence = [{{ source = "src" }}]
-{FORK}"#
-    ));
-    only(
+    let bad = before_fork(&check("throw", "T(n) == E.a"));
+    SPEC.only(
         &bad,
         "when",
         "\"T(n)",
@@ -372,30 +274,22 @@ evidence = [{{ source = "src" }}]
 
 #[test]
 fn check_without_kind() {
-    let bad = leaf(&format!(
-        r#"
-[[klr.leaf.step]]
-check = "boom"
-when = "dynamic(x)"
-evidence = [{{ source = "src" }}]
-{FORK}"#
-    ));
-    only(&bad, "check", "\"boom\"", "a check needs a `kind`");
+    let bad = before_fork(
+        r#"check = "boom"
+when = "dynamic(x)""#,
+    );
+    SPEC.only(&bad, "check", "\"boom\"", "a check needs a `kind`");
 }
 
 #[test]
 fn two_things_in_one_step() {
-    let bad = leaf(&format!(
-        r#"
-[[klr.leaf.step]]
-check = "boom"
+    let bad = before_fork(
+        r#"check = "boom"
 kind = "throw"
 route = "Leaf"
-when = "dynamic(x)"
-evidence = [{{ source = "src" }}]
-{FORK}"#
-    ));
-    only(
+when = "dynamic(x)""#,
+    );
+    SPEC.only(
         &bad,
         "route",
         "\"Leaf\"",
@@ -406,35 +300,27 @@ evidence = [{{ source = "src" }}]
 #[test]
 fn a_leaf_needs_a_fork() {
     let bad = leaf("");
-    only(&bad, "name", "\"L2\"", "leaf `L2` has no `fork` step");
+    SPEC.only(&bad, "name", "\"L2\"", "leaf `L2` has no `fork` step");
 }
 
 #[test]
 fn paths_before_the_fork() {
-    let bad = leaf(&format!(
-        r#"
-[[klr.leaf.step]]
-check = "boom"
+    let bad = before_fork(
+        r#"check = "boom"
 kind = "throw"
 paths = ["only"]
-when = "dynamic(x)"
-evidence = [{{ source = "src" }}]
-{FORK}"#
-    ));
-    only(&bad, "paths", "\"only\"", "must come after the fork");
+when = "dynamic(x)""#,
+    );
+    SPEC.only(&bad, "paths", "\"only\"", "must come after the fork");
 }
 
 #[test]
 fn unknown_path() {
-    let bad = leaf(&format!(
-        r#"{FORK}
-[[klr.leaf.step]]
-effect = "something"
-paths = ["nowhere"]
-evidence = [{{ source = "src" }}]
-"#
-    ));
-    only(
+    let bad = after_fork(
+        r#"effect = "something"
+paths = ["nowhere"]"#,
+    );
+    SPEC.only(
         &bad,
         "paths",
         "\"nowhere\"",
@@ -448,7 +334,7 @@ fn the_last_path_is_the_otherwise_arm() {
         "name = \"only\"\n",
         "name = \"only\"\nwhen = \"dynamic(x)\"\n",
     ));
-    only(
+    SPEC.only(
         &bad,
         "name = \"only\"",
         "\"dynamic(x)\"",
@@ -459,21 +345,17 @@ fn the_last_path_is_the_otherwise_arm() {
 #[test]
 fn path_class_must_be_bir() {
     let bad = leaf(&FORK.replace("class = \"Node\"", "class = \"Op\""));
-    only(&bad, "class", "\"Op\"", "`Op` is not a `bir` layout");
+    SPEC.only(&bad, "class", "\"Op\"", "`Op` is not a `bir` layout");
 }
 
 #[test]
 fn stamp_names_the_wrong_field() {
-    let bad = leaf(&format!(
-        r#"{FORK}
-[[klr.leaf.step]]
-stamp = "wrong"
+    let bad = after_fork(
+        r#"stamp = "wrong"
 off = 0x10
-value = "1"
-evidence = [{{ source = "src" }}]
-"#
-    ));
-    only(
+value = "1""#,
+    );
+    SPEC.only(
         &bad,
         "stamp",
         "\"wrong\"",
@@ -483,16 +365,12 @@ evidence = [{{ source = "src" }}]
 
 #[test]
 fn stamp_at_an_offset_the_class_lacks() {
-    let bad = leaf(&format!(
-        r#"{FORK}
-[[klr.leaf.step]]
-stamp = "h"
+    let bad = after_fork(
+        r#"stamp = "h"
 off = 0x30
-value = "1"
-evidence = [{{ source = "src" }}]
-"#
-    ));
-    only(
+value = "1""#,
+    );
+    SPEC.only(
         &bad,
         "off = ",
         "0x30",
@@ -502,16 +380,12 @@ evidence = [{{ source = "src" }}]
 
 #[test]
 fn stamp_value_of_another_enum() {
-    let bad = leaf(&format!(
-        r#"{FORK}
-[[klr.leaf.step]]
-stamp = "f"
+    let bad = after_fork(
+        r#"stamp = "f"
 off = 0x10
-value = "F.q"
-evidence = [{{ source = "src" }}]
-"#
-    ));
-    only(
+value = "F.q""#,
+    );
+    SPEC.only(
         &bad,
         "value",
         "\"F.q\"",
@@ -521,28 +395,20 @@ evidence = [{{ source = "src" }}]
 
 #[test]
 fn route_to_an_unknown_leaf() {
-    let bad = leaf(&format!(
-        r#"
-[[klr.leaf.step]]
-route = "Ghost"
-when = "dynamic(x)"
-evidence = [{{ source = "src" }}]
-{FORK}"#
-    ));
-    only(&bad, "route", "\"Ghost\"", "unknown leaf `Ghost`");
+    let bad = before_fork(
+        r#"route = "Ghost"
+when = "dynamic(x)""#,
+    );
+    SPEC.only(&bad, "route", "\"Ghost\"", "unknown leaf `Ghost`");
 }
 
 #[test]
 fn route_after_the_fork() {
-    let bad = leaf(&format!(
-        r#"{FORK}
-[[klr.leaf.step]]
-route = "Leaf"
-when = "dynamic(x)"
-evidence = [{{ source = "src" }}]
-"#
-    ));
-    only(&bad, "route", "\"Leaf\"", "comes before the fork");
+    let bad = after_fork(
+        r#"route = "Leaf"
+when = "dynamic(x)""#,
+    );
+    SPEC.only(&bad, "route", "\"Leaf\"", "comes before the fork");
 }
 
 #[test]
@@ -556,7 +422,7 @@ out_of_range = "unknown"
 confidence = "HIGH"
 evidence = [{ source = "src §1" }]
 "#;
-    only(
+    SPEC.only(
         bad,
         "entries",
         "7",
@@ -575,7 +441,7 @@ values = "?"
 confidence = "HIGH"
 evidence = [{ source = "src §11" }]
 "#;
-    only(
+    SPEC.only(
         bad,
         "writers",
         "\"Leaf\"",
@@ -595,7 +461,7 @@ constraint = "c"
 confidence = "HIGH"
 evidence = [{ source = "src §6" }]
 "#;
-    only(
+    SPEC.only(
         bad,
         "path",
         "\"sideways\"",
@@ -617,7 +483,7 @@ field = [
   { off = 6, name = "b", type = "u8", doc = "", evidence = [{ source = "src" }] },
 ]
 "#;
-    only(
+    SPEC.only(
         bad,
         "name = \"a\"",
         "6",
@@ -636,7 +502,7 @@ confidence = "HIGH"
 evidence = [{ source = "src §1" }]
 field = [{ off = 0, name = "a", type = "u32", input = "int", doc = "", evidence = [{ source = "src" }] }]
 "#;
-    only(
+    SPEC.only(
         bad,
         "input",
         "\"int\"",
@@ -646,15 +512,11 @@ field = [{ off = 0, name = "a", type = "u32", input = "int", doc = "", evidence 
 
 #[test]
 fn unknown_confidence_tag_in_a_step() {
-    let bad = leaf(&format!(
-        r#"{FORK}
-[[klr.leaf.step]]
-effect = "something"
-confidence = "MAYBE"
-evidence = [{{ source = "src" }}]
-"#
-    ));
-    only(
+    let bad = after_fork(
+        r#"effect = "something"
+confidence = "MAYBE""#,
+    );
+    SPEC.only(
         &bad,
         "confidence = \"M",
         "\"MAYBE\"",
@@ -670,7 +532,7 @@ fn step_without_evidence() {
 effect = "something"
 "#
     ));
-    only(
+    SPEC.only(
         &bad,
         "effect",
         "\"something\"",

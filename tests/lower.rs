@@ -8,10 +8,9 @@
 //! INDIRECT1D, §4 GATHER_XPOSE, §4's GOTCHA / supp-dge-microop §2.2 DIRECT2D_XPOSE), not read
 //! from the generated tables, so they check the spec's mappings against the sources.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use common::{dmaspec, model, vector};
 use dmaspec::lower::{Item, LowerError, Lowerer, StreamError, lower_one};
 use dmaspec::runtime::lowering::{
     ApplyError, ExtensionUse, NoVariables, Source, Transform, Variables, apply,
@@ -81,23 +80,6 @@ fn real_direct2d() -> [u8; 64] {
     b[12] = 0x02;
     b[15] = 0x01; // compute_op ADD
     b
-}
-
-fn hex_vector(name: &str) -> [u8; 64] {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/vectors")
-        .join(name);
-    let text = std::fs::read_to_string(&path).unwrap();
-    let digits: String = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or(""))
-        .flat_map(|l| l.chars().filter(|c| c.is_ascii_hexdigit()))
-        .collect();
-    let mut w = [0u8; 64];
-    for (i, b) in w.iter_mut().enumerate() {
-        *b = u8::from_str_radix(&digits[2 * i..2 * i + 2], 16).unwrap();
-    }
-    w
 }
 
 // ---- expected real words (seed-004 §2, §3, §4 tables) ---------------------------------
@@ -287,8 +269,8 @@ fn the_default_abi_is_v3() {
 
 #[test]
 fn the_golden_vectors_lower_to_an_indirect1d() {
-    let p = hex_vector("pseudo_dma_direct2d.hex");
-    let e = hex_vector("pseudo_dma_ext.hex");
+    let p = vector("pseudo_dma_direct2d.hex");
+    let e = vector("pseudo_dma_ext.hex");
     // Its source is variable 0 + immediate 2.
     let vars = |id: u64| (id == 0).then_some(0x4000_0000u64);
     let items = run(&[p, e], None, Arch::cayman, &vars);
@@ -521,8 +503,8 @@ fn non_pseudo_words_pass_through_unchanged() {
     let mut unknown = [0u8; 64];
     unknown[0] = 0x42;
     unknown[7] = 0x99;
-    let full_ind = hex_vector("pseudo_dmamemcpy_full_ind.hex");
-    let indirect = hex_vector("dma_indirect1d.hex");
+    let full_ind = vector("pseudo_dmamemcpy_full_ind.hex");
+    let indirect = vector("dma_indirect1d.hex");
     let words = [real_direct2d(), unknown, full_ind, indirect];
     let items = run(&words, None, Arch::cayman, &NoVariables);
     assert_eq!(items.len(), 4);
@@ -660,9 +642,7 @@ fn the_table_is_the_sources_dispatch() {
 
 #[test]
 fn the_docs_page_lists_every_kind_and_mapping() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
-    let model =
-        dmaspec_codegen::loader::load_dir(&dir).unwrap_or_else(|e| panic!("{}", e.render()));
+    let model = model();
     let pages = dmaspec_codegen::emit::markdown::render(&model);
     let page = &pages
         .iter()
@@ -703,19 +683,6 @@ fn the_docs_page_lists_every_kind_and_mapping() {
 }
 
 // ---- the CLI -----------------------------------------------------------------------------
-
-fn dmaspec(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dmaspec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("dmaspec runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
 
 fn concat(words: &[[u8; 64]]) -> Vec<u8> {
     words.iter().flatten().copied().collect()

@@ -7,19 +7,10 @@
 //! prelude declaring the confidence scale, a source, an `OPCODE` enum, a selector enum and
 //! three small words: the pseudo `P`, its extension `E` and the real word `T`.
 
-use std::path::PathBuf;
+mod common;
 
-use dmaspec_codegen::loader::load_files;
+use common::spec::Fixture;
 use dmaspec_codegen::lowering::model::{ExtensionUse, Source, Transform};
-use dmaspec_codegen::{Model, SpecError, SpecErrors};
-
-fn root() -> PathBuf {
-    PathBuf::from("virtual-spec")
-}
-
-fn bad_path() -> PathBuf {
-    root().join("bad.toml")
-}
 
 const PRELUDE: &str = r#"[confidence]
 levels = [
@@ -168,15 +159,7 @@ map = [
 ]
 "#;
 
-fn load(bad: &str) -> Result<Model, SpecErrors> {
-    load_files(
-        &root(),
-        vec![
-            (root().join("prelude.toml"), PRELUDE.to_string()),
-            (bad_path(), bad.to_string()),
-        ],
-    )
-}
+const SPEC: Fixture = Fixture(PRELUDE);
 
 /// `VALID` with `from` replaced (once) by `to`.
 fn edited(from: &str, to: &str) -> String {
@@ -184,52 +167,11 @@ fn edited(from: &str, to: &str) -> String {
     VALID.replacen(from, to, 1)
 }
 
-/// 1-based line and column (in characters) of byte `at` of `text`.
-fn line_col(text: &str, at: usize) -> (usize, usize) {
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().unwrap().chars().count() + 1;
-    (line, col)
-}
-
-/// The errors of `bad`, which must not load.
-fn errors(bad: &str) -> Vec<SpecError> {
-    match load(bad) {
-        Ok(_) => panic!("the spec loaded, but it should have been rejected:\n{bad}"),
-        Err(e) => e.0,
-    }
-}
-
-/// One error of `bad` points at `token` (searched after `anchor`) in bad.toml and says
-/// `message`; with `only`, it is the only error.
-fn at(bad: &str, anchor: &str, token: &str, message: &str, only: bool) {
-    let a = bad.find(anchor).unwrap_or_else(|| panic!("no `{anchor}`"));
-    let pos = a + bad[a..]
-        .find(token)
-        .unwrap_or_else(|| panic!("no `{token}` after `{anchor}`"));
-    let (line, column) = line_col(bad, pos);
-    let errs = errors(bad);
-    if only {
-        assert_eq!(
-            errs.len(),
-            1,
-            "expected one error, got:\n{}",
-            SpecErrors(errs.clone())
-        );
-    }
-    let found = errs.iter().any(|e| {
-        e.file == bad_path() && e.line == line && e.column == column && e.message.contains(message)
-    });
-    assert!(
-        found,
-        "expected an error at {line}:{column} (`{token}`) saying `{message}`, got:\n{}",
-        SpecErrors(errs)
-    );
-}
-
 #[test]
 fn the_valid_lowering_loads_and_resolves() {
-    let m = load(VALID).unwrap_or_else(|e| panic!("{}", e.render()));
+    let m = SPEC
+        .load(VALID)
+        .unwrap_or_else(|e| panic!("{}", e.render()));
     let l = &m.lowerings[0];
     assert_eq!((l.from.as_str(), l.from_opcode), ("P", 0x10));
     assert_eq!(l.selector.offset, 1);
@@ -253,93 +195,82 @@ fn the_valid_lowering_loads_and_resolves() {
 
 #[test]
 fn unknown_words() {
-    at(
+    SPEC.only(
         &edited(r#"to = "T""#, r#"to = "Q""#),
         "to = ",
         "\"Q\"",
         "unknown word `Q`",
-        true,
     );
-    at(
+    SPEC.among(
         &edited(r#"from = "P""#, r#"from = "Q""#),
         "from = ",
         "\"Q\"",
         "unknown word `Q`",
-        false,
     );
     // The extension must extend the pseudo.
-    at(
+    SPEC.among(
         &edited(r#"extension = "E""#, r#"extension = "T""#),
         "extension = ",
         "\"T\"",
         "is not an extension of `P`",
-        false,
     );
 }
 
 #[test]
 fn unknown_paths_on_either_side() {
-    at(
+    SPEC.only(
         &edited(r#"{ to = "x", from = "a""#, r#"{ to = "nope", from = "a""#),
         "{ to = ",
         "\"nope\"",
         "target: `T` has no field `nope`",
-        true,
     );
-    at(
+    SPEC.only(
         &edited(r#"{ to = "x", from = "a""#, r#"{ to = "x", from = "zz""#),
         r#"{ to = "x""#,
         "\"zz\"",
         "source: `P` has no field `zz`",
-        true,
     );
-    at(
+    SPEC.only(
         &edited(r#"from = "ext.e1""#, r#"from = "ext.e9""#),
         "from = \"ext",
         "\"ext.e9\"",
         "source: `E` has no field `e9`",
-        true,
     );
-    at(
+    SPEC.only(
         &edited(r#"from = "arr[1]""#, r#"from = "arr[5]""#),
         "from = \"arr",
         "\"arr[5]\"",
         "index 5 is out of range",
-        true,
     );
-    at(
+    SPEC.only(
         &edited(r#"{ to = "cfg.class""#, r#"{ to = "cfg.nope""#),
         "{ to = \"cfg",
         "\"cfg.nope\"",
         "has no bit field `nope`",
-        true,
     );
-    at(
+    SPEC.among(
         &edited(r#"selector = "sel""#, r#"selector = "a""#),
         "selector = ",
         "\"a\"",
         "not an enum",
-        false,
     );
 }
 
 #[test]
 fn width_and_type_mismatches() {
-    at(
+    SPEC.only(
         &edited(r#"{ to = "x", from = "a""#, r#"{ to = "x", from = "w""#),
         r#"{ to = "x""#,
         "\"w\"",
         "width mismatch: `w` is 32 bits (u32) but `x` is 8 bits (u8)",
-        true,
     );
-    at(
+    SPEC.only(
         &edited(r#"{ to = "x", from = "a""#, r#"{ to = "x", from = "sel""#),
         r#"{ to = "x""#,
         "\"sel\"",
         "type mismatch",
-        true,
     );
-    at(
+    SPEC.only(
         &edited(
             r#"{ to = "op", value = 0x20"#,
             r#"{ to = "op", value = 0x120"#,
@@ -347,13 +278,12 @@ fn width_and_type_mismatches() {
         "value = ",
         "0x120",
         "does not fit `op` (8 bits)",
-        true,
     );
 }
 
 #[test]
 fn transforms() {
-    at(
+    SPEC.only(
         &edited(
             r#"{ to = "x", from = "a","#,
             r#"{ to = "x", from = "a", via = "rotate","#,
@@ -361,9 +291,8 @@ fn transforms() {
         "via = ",
         "\"rotate\"",
         "unknown transform `rotate` (known: copy, narrow, resolve_addr)",
-        true,
     );
-    at(
+    SPEC.only(
         &edited(
             r#"{ to = "x", from = "a","#,
             r#"{ to = "x", from = "a", via = "narrow","#,
@@ -371,9 +300,8 @@ fn transforms() {
         "via = ",
         "\"narrow\"",
         "`narrow` is for a narrower target",
-        true,
     );
-    at(
+    SPEC.only(
         &edited(
             r#"{ to = "w", from = "w","#,
             r#"{ to = "w", from = "w", via = "resolve_addr","#,
@@ -381,13 +309,12 @@ fn transforms() {
         "via = ",
         "\"resolve_addr\"",
         "resolve_addr: the source `w` is u32, not an address union",
-        true,
     );
 }
 
 #[test]
 fn evidence_and_inferred_notes() {
-    at(
+    SPEC.only(
         &edited(
             r#"{ to = "x", from = "a", confidence = "HIGH", evidence = [{ source = "src §1" }] }"#,
             r#"{ to = "x", from = "a", confidence = "HIGH" }"#,
@@ -395,16 +322,14 @@ fn evidence_and_inferred_notes() {
         "{ to = ",
         "\"x\"",
         "the mapping to `x` has no evidence",
-        true,
     );
-    at(
+    SPEC.only(
         &edited(r#"note = "by name", "#, ""),
         r#"{ to = "y""#,
         "\"LOW/INFERRED\"",
         "tagged `LOW/INFERRED` but has no `note`",
-        true,
     );
-    at(
+    SPEC.only(
         &edited(
             r#"confidence = "HIGH", evidence = [{ source = "src §1" }] }]"#,
             r#"confidence = "HIGH", evidence = [] }]"#,
@@ -412,13 +337,12 @@ fn evidence_and_inferred_notes() {
         "route = [{ abi = ",
         "\"v1\"",
         "has no evidence",
-        true,
     );
 }
 
 #[test]
 fn overlapping_targets() {
-    at(
+    SPEC.only(
         &edited(
             r#"{ to = "op", value = 0x20"#,
             r#"{ to = "x", value = 0x20"#,
@@ -426,69 +350,60 @@ fn overlapping_targets() {
         r#"{ to = "x", value"#,
         "\"x\"",
         "`x` overlaps `x`",
-        true,
     );
 }
 
 #[test]
 fn kinds_abis_and_messages() {
-    at(
+    SPEC.only(
         &edited(r#"value = "A""#, r#"value = "Z""#),
         "value = ",
         "\"Z\"",
         "`Z` is not an enumerator of SEL (A, B)",
-        true,
     );
-    at(
+    SPEC.among(
         &edited(r#"route = [{ abi = "v1""#, r#"route = [{ abi = "v9""#),
         "route = [{ abi = ",
         "\"v9\"",
         "unknown abi `v9` (declared: v1)",
-        false,
     );
-    at(
+    SPEC.only(
         &edited("default = true\n", ""),
         "name = ",
         "\"L\"",
         "one `[[lowering.abi]]` must be `default = true`",
-        true,
     );
-    at(
+    SPEC.only(
         &edited(r#"message = "bad %u""#, r#"message = "bad %d""#),
         "message = ",
         "\"bad %d\"",
         "only `%u`",
-        true,
     );
-    at(
+    SPEC.among(
         &edited(r#"extension = "required""#, r#"extension = "maybe""#),
         "extension = \"m",
         "\"maybe\"",
         "`extension` is `required` or `ignored`",
-        false,
     );
     // An ignored extension cannot be read, and needs no missing_extension message.
     let bad = edited(r#"extension = "required""#, r#"extension = "ignored""#);
-    at(
+    SPEC.among(
         &bad,
         "from = \"ext",
         "\"ext.e1\"",
         "extension is `ignored`; it cannot read `ext.` fields",
-        false,
     );
-    at(
+    SPEC.among(
         &bad,
         "missing_extension = { message = ",
         "\"needs E\"",
         "only for a kind whose extension is `required`",
-        false,
     );
 }
 
 #[test]
 fn the_real_spec_loads_with_its_lowering() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
-    let m = dmaspec_codegen::loader::load_dir(&dir).unwrap_or_else(|e| panic!("{}", e.render()));
+    let m = common::model();
     assert_eq!(m.lowerings.len(), 1);
     assert_eq!(m.lowerings[0].kinds.len(), 4);
 }

@@ -3,19 +3,14 @@
 //! bad composite… is a spec error at the file, line and column of the offending text,
 //! inside the expression string where that is where the fault is.
 
+mod common;
+
 use std::path::PathBuf;
 
+use common::spec::Fixture;
 use dmaspec_codegen::loader::load_files;
 use dmaspec_codegen::rules::{BinOp, Expr, RuleKind};
 use dmaspec_codegen::{Model, SpecError, SpecErrors};
-
-fn root() -> PathBuf {
-    PathBuf::from("virtual-spec")
-}
-
-fn bad_path() -> PathBuf {
-    root().join("bad.toml")
-}
 
 /// Confidence, a source, two architectures, an OPCODE enum, a DTYPE-like enum, a flags
 /// type, a bitfield with a rule, and the word `W` (opcode 0x10) the snippets add rules to.
@@ -123,50 +118,21 @@ field = [
 ]
 "#;
 
-fn load(rules: &str) -> Result<Model, SpecErrors> {
-    let bad = format!("{WORD}\n{rules}");
-    load_files(
-        &root(),
-        vec![
-            (root().join("prelude.toml"), PRELUDE.to_string()),
-            (bad_path(), bad),
-        ],
-    )
+const SPEC: Fixture = Fixture(PRELUDE);
+
+/// The bad file for `rules`: the word they extend, then the rules.
+fn on_word(rules: &str) -> String {
+    format!("{WORD}\n{rules}")
 }
 
-fn errors(rules: &str) -> (Vec<SpecError>, String) {
-    let text = format!("{WORD}\n{rules}");
-    match load(rules) {
-        Ok(_) => panic!("loaded, but should have been rejected:\n{rules}"),
-        Err(e) => (e.0, text),
-    }
+fn load(rules: &str) -> Result<Model, SpecErrors> {
+    SPEC.load(&on_word(rules))
 }
 
 /// Exactly one error, at `token`'s first occurrence after `after` in the snippet.
+#[track_caller]
 fn only(rules: &str, after: &str, token: &str, message: &str) {
-    let (errs, text) = errors(rules);
-    assert_eq!(
-        errs.len(),
-        1,
-        "expected one error, got:\n{}",
-        SpecErrors(errs.clone())
-    );
-    let e = &errs[0];
-    assert_eq!(e.file, bad_path());
-    let start = text.find(after).expect("anchor in snippet");
-    let at = start + text[start..].find(token).expect("token after anchor");
-    let line = text[..at].matches('\n').count() + 1;
-    let column = text[..at].rsplit('\n').next().unwrap().chars().count() + 1;
-    assert_eq!(
-        (e.line, e.column),
-        (line, column),
-        "expected `{token}` at {line}:{column}, got {e}"
-    );
-    assert!(
-        e.message.contains(message),
-        "message `{}` lacks `{message}`",
-        e.message
-    );
+    SPEC.only(&on_word(rules), after, token, message);
 }
 
 fn rule(body: &str) -> String {
@@ -414,7 +380,8 @@ fn a_rule_needs_a_body_or_enforced_false() {
 #[test]
 fn declared_fields_must_match_the_expression() {
     let r = rule("expr = \"step > 0\"\nfields = [\"kind\"]");
-    let (errs, text) = errors(&r);
+    let text = on_word(&r);
+    let errs = SPEC.errors(&text);
     assert_eq!(errs.len(), 2, "{}", SpecErrors(errs.clone()));
     let col = |e: &SpecError| text.lines().nth(e.line - 1).unwrap()[e.column - 1..].to_string();
     assert!(

@@ -2,29 +2,24 @@
 //! the value at fault, and what is wrong with it.
 //!
 //! Every case loads a small bad file, `bad.toml`, next to a valid prelude (`prelude.toml`,
-//! see [`prelude`]) that declares the confidence ordering, one scale, one source, two
+//! see [`SPEC`]) that declares the confidence ordering, one scale, one source, two
 //! architectures and an `OPCODE` enum. Positions are 1-based; each assertion also checks
 //! that the text at the reported position is the value the error is about.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use dmaspec_codegen::loader::{load_dir, load_files};
-use dmaspec_codegen::{Model, SpecError, SpecErrors};
+use std::path::PathBuf;
 
-/// Where the in-memory files pretend to live.
-fn root() -> PathBuf {
-    PathBuf::from("virtual-spec")
-}
-
-fn bad_path() -> PathBuf {
-    root().join("bad.toml")
-}
+use common::model;
+use common::spec::{Fixture, bad_path, check, root};
+use dmaspec_codegen::SpecErrors;
+use dmaspec_codegen::loader::load_files;
 
 /// The smallest valid spec the bad snippets build on: confidence levels, a scale with two
 /// tags (`HIGH`, `LOW`), one source (`src`), architectures `a1` and `a2`, and an `OPCODE`
 /// enum with `W1` = 0x10 and `W2` = 0x20.
-fn prelude() -> (PathBuf, String) {
-    let text = r#"[confidence]
+const SPEC: Fixture = Fixture(
+    r#"[confidence]
 levels = [
   { name = "confirmed", doc = "Read from a binary." },
   { name = "inferred", doc = "Reasoned." },
@@ -65,59 +60,8 @@ values = [
   { name = "W1", value = 0x10 },
   { name = "W2", value = 0x20 },
 ]
-"#;
-    (root().join("prelude.toml"), text.to_string())
-}
-
-fn load(bad: &str) -> Result<Model, SpecErrors> {
-    load_files(&root(), vec![prelude(), (bad_path(), bad.to_string())])
-}
-
-fn errors(bad: &str) -> Vec<SpecError> {
-    match load(bad) {
-        Ok(_) => panic!("the spec loaded, but it should have been rejected:\n{bad}"),
-        Err(e) => e.0,
-    }
-}
-
-/// The text of `src` at 1-based `line` and `column` (in characters) to the end of the line.
-fn text_at(src: &str, line: usize, column: usize) -> String {
-    let l = src.lines().nth(line - 1).unwrap_or_default();
-    l.chars().skip(column - 1).collect()
-}
-
-/// Checks one error's file, line, column and message, and that `token` starts there.
-fn check(e: &SpecError, bad: &str, line: usize, column: usize, token: &str, message: &str) {
-    assert_eq!(e.file, bad_path(), "wrong file in {e}");
-    assert!(
-        e.line == line && e.column == column,
-        "expected {line}:{column}, got {}:{} in {e}",
-        e.line,
-        e.column
-    );
-    let there = text_at(bad, line, column);
-    assert!(
-        there.starts_with(token),
-        "expected `{token}` at {line}:{column}, the snippet has `{there}` (error: {e})"
-    );
-    assert!(
-        e.message.contains(message),
-        "expected the message to contain `{message}`, got `{}`",
-        e.message
-    );
-}
-
-/// The snippet yields exactly one error, as described.
-fn only(bad: &str, line: usize, column: usize, token: &str, message: &str) {
-    let errs = errors(bad);
-    assert_eq!(
-        errs.len(),
-        1,
-        "expected one error, got:\n{}",
-        SpecErrors(errs.clone())
-    );
-    check(&errs[0], bad, line, column, token, message);
-}
+"#,
+);
 
 /// A 64-byte word bound to `opcode` in `arch`, with byte 0 of type `byte0`.
 /// Line 2 is the name, line 5 the opcode, line 6 the arch list, line 11 the byte-0 field.
@@ -243,7 +187,7 @@ fn prelude_with_a_good_file_loads() {
 "#
         ),
     );
-    let model = load(&good).unwrap_or_else(|e| panic!("{e}"));
+    let model = SPEC.load(&good).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(model.words().count(), 1);
 }
 
@@ -257,7 +201,7 @@ fn overlapping_fields() {
   { off = 1, name = "b", type = "u16", evidence = [{ source = "src" }] },
 "#,
     );
-    only(
+    SPEC.only_at(
         &bad,
         10,
         11,
@@ -274,7 +218,7 @@ fn field_past_the_end() {
   { off = 2, name = "b", type = "u32", evidence = [{ source = "src" }] },
 "#,
     );
-    only(
+    SPEC.only_at(
         &bad,
         10,
         11,
@@ -291,7 +235,7 @@ fn undeclared_gap() {
   { off = 2, name = "b", type = "u16", evidence = [{ source = "src" }] },
 "#,
     );
-    only(
+    SPEC.only_at(
         &bad,
         10,
         11,
@@ -308,13 +252,13 @@ fn undeclared_trailing_gap() {
         r#"  { off = 0, name = "a", type = "u16", evidence = [{ source = "src" }] },
 "#,
     );
-    only(&bad, 9, 21, r#""a""#, "bytes 2..4 of `S` are not declared");
+    SPEC.only_at(&bad, 9, 21, r#""a""#, "bytes 2..4 of `S` are not declared");
 }
 
 #[test]
 fn struct_without_fields() {
     let bad = strukt(4, "");
-    only(&bad, 2, 8, r#""S""#, "bytes 0..4 of `S` are not declared");
+    SPEC.only_at(&bad, 2, 8, r#""S""#, "bytes 0..4 of `S` are not declared");
 }
 
 #[test]
@@ -325,7 +269,7 @@ fn duplicate_field_names() {
   { off = 1, name = "a", type = "u8", evidence = [{ source = "src" }] },
 "#,
     );
-    only(&bad, 10, 21, r#""a""#, "duplicate field name `a` in `S`");
+    SPEC.only_at(&bad, 10, 21, r#""a""#, "duplicate field name `a` in `S`");
 }
 
 #[test]
@@ -335,7 +279,7 @@ fn unknown_type() {
         r#"  { off = 0, name = "a", type = "NOPE", evidence = [{ source = "src" }] },
 "#,
     );
-    only(&bad, 9, 33, r#""NOPE""#, "unknown type `NOPE`");
+    SPEC.only_at(&bad, 9, 33, r#""NOPE""#, "unknown type `NOPE`");
 }
 
 #[test]
@@ -345,7 +289,7 @@ fn declared_size_disagrees_with_type() {
         r#"  { off = 0, size = 4, name = "a", type = "u16", evidence = [{ source = "src" }] },
 "#,
     );
-    only(
+    SPEC.only_at(
         &bad,
         9,
         21,
@@ -361,7 +305,7 @@ fn field_without_evidence() {
         r#"  { off = 0, name = "a", type = "u8" },
 "#,
     );
-    only(&bad, 9, 21, r#""a""#, "field `a` has no evidence");
+    SPEC.only_at(&bad, 9, 21, r#""a""#, "field `a` has no evidence");
 }
 
 // ---- bitfields ----------------------------------------------------------------------
@@ -374,7 +318,7 @@ fn bit_range_outside_its_container() {
   { bits = "7..9", name = "over" },
 "#,
     );
-    only(
+    SPEC.only_at(
         &bad,
         11,
         12,
@@ -390,7 +334,7 @@ fn overlapping_bit_ranges() {
   { bits = "3..7", name = "hi" },
 "#,
     );
-    only(&bad, 10, 12, r#""3..7""#, "bit 3 of `hi` is also in `lo`");
+    SPEC.only_at(&bad, 10, 12, r#""3..7""#, "bit 3 of `hi` is also in `lo`");
 }
 
 #[test]
@@ -400,7 +344,7 @@ fn undeclared_bit_gap() {
   { bits = "5..7", name = "hi" },
 "#,
     );
-    only(
+    SPEC.only_at(
         &bad,
         2,
         8,
@@ -416,7 +360,7 @@ fn undeclared_trailing_bits() {
         r#"  { bits = "0..3", name = "lo" },
 "#,
     );
-    only(&bad, 2, 8, r#""B""#, "bits 4..7 of `B` are not declared");
+    SPEC.only_at(&bad, 2, 8, r#""B""#, "bits 4..7 of `B` are not declared");
 }
 
 #[test]
@@ -435,7 +379,7 @@ fn enum_too_wide_for_its_bit_range() {
 "#
         ),
     );
-    only(
+    SPEC.only_at(
         &bad,
         21,
         39,
@@ -453,7 +397,7 @@ fn enumerator_wider_than_its_repr() {
   { name = "B", value = 0x100 },
 "#,
     );
-    only(
+    SPEC.only_at(
         &bad,
         10,
         25,
@@ -469,7 +413,7 @@ fn duplicate_enumerators() {
   { name = "A", value = 2 },
 "#,
     );
-    only(&bad, 10, 12, r#""A""#, "duplicate enumerator `A` in `E`");
+    SPEC.only_at(&bad, 10, 12, r#""A""#, "duplicate enumerator `A` in `E`");
 }
 
 #[test]
@@ -480,7 +424,7 @@ fn duplicate_type_names() {
     );
     // The second `E` starts on line 12, its name on line 13.
     let bad = format!("{one}\n{one}");
-    only(&bad, 13, 8, r#""E""#, "duplicate type name `E`");
+    SPEC.only_at(&bad, 13, 8, r#""E""#, "duplicate type name `E`");
 }
 
 #[test]
@@ -491,7 +435,7 @@ fn duplicate_type_names_across_files() {
 "#,
     )
     .replace(r#"name = "E""#, r#"name = "OPCODE""#);
-    only(&bad, 2, 8, r#""OPCODE""#, "duplicate type name `OPCODE`");
+    SPEC.only_at(&bad, 2, 8, r#""OPCODE""#, "duplicate type name `OPCODE`");
 }
 
 // ---- words and opcodes --------------------------------------------------------------
@@ -504,7 +448,7 @@ fn two_words_with_one_opcode_in_one_architecture() {
         word("W_A", "W1", r#"["a1"]"#, "OPCODE"),
         word("W_B", "W1", r#"["a1", "a2"]"#, "OPCODE"),
     );
-    only(
+    SPEC.only_at(
         &bad,
         19,
         10,
@@ -520,7 +464,7 @@ fn one_opcode_in_disjoint_architectures_is_accepted() {
         word("W_A", "W1", r#"["a1"]"#, "OPCODE"),
         word("W_B", "W1", r#"["a2"]"#, "OPCODE"),
     );
-    let model = load(&good).unwrap_or_else(|e| panic!("{e}"));
+    let model = SPEC.load(&good).unwrap_or_else(|e| panic!("{e}"));
     let words: Vec<(&str, u8)> = model
         .words()
         .map(|w| (w.name.as_str(), w.opcode().map_or(0, |o| o.value)))
@@ -531,7 +475,7 @@ fn one_opcode_in_disjoint_architectures_is_accepted() {
 #[test]
 fn word_whose_byte_0_is_not_an_opcode() {
     let bad = word("W_A", "W1", r#"["a1"]"#, "u8");
-    only(
+    SPEC.only_at(
         &bad,
         2,
         8,
@@ -543,13 +487,13 @@ fn word_whose_byte_0_is_not_an_opcode() {
 #[test]
 fn word_bound_to_an_unknown_opcode() {
     let bad = word("W_A", "W9", r#"["a1"]"#, "OPCODE");
-    only(&bad, 5, 10, r#""W9""#, "`W9` is not an `OPCODE` enumerator");
+    SPEC.only_at(&bad, 5, 10, r#""W9""#, "`W9` is not an `OPCODE` enumerator");
 }
 
 #[test]
 fn unknown_architecture() {
     let bad = word("W_A", "W1", r#"["a1", "a9"]"#, "OPCODE");
-    only(
+    SPEC.only_at(
         &bad,
         6,
         15,
@@ -567,7 +511,7 @@ fn unknown_confidence_tag() {
 "#,
     )
     .replace(r#"confidence = "HIGH""#, r#"confidence = "HUGE""#);
-    only(
+    SPEC.only_at(
         &bad,
         6,
         14,
@@ -583,7 +527,7 @@ fn unknown_source_in_evidence() {
 "#,
     )
     .replace(r#"source = "src §1""#, r#"source = "nosuch §1""#);
-    only(
+    SPEC.only_at(
         &bad,
         7,
         24,
@@ -602,7 +546,7 @@ levels = [
   { tag = "T_STRONG", common = "confirmed" },
 ]
 "#;
-    only(
+    SPEC.only_at(
         bad,
         6,
         32,
@@ -617,7 +561,7 @@ levels = [
 #[test]
 fn union_without_a_default_arm() {
     let bad = union(&[&arm("one", "mask = 0xff\nvalue = 1")]);
-    only(
+    SPEC.only_at(
         &bad,
         2,
         8,
@@ -633,7 +577,7 @@ fn union_arm_value_outside_its_mask() {
         &arm("one", "mask = 0x0f\nvalue = 0x10"),
         &arm("rest", "default = true"),
     ]);
-    only(
+    SPEC.only_at(
         &bad,
         13,
         9,
@@ -650,7 +594,7 @@ fn toml_syntax_error() {
 name = "E"
 repr = u8
 "#;
-    let errs = errors(bad);
+    let errs = SPEC.errors(bad);
     assert_eq!(errs.len(), 1, "{}", SpecErrors(errs.clone()));
     check(&errs[0], bad, 3, 8, "u8", "string values must be quoted");
 }
@@ -665,7 +609,7 @@ fn unknown_key() {
         "doc = \"An enum.\"\n",
         "doc = \"An enum.\"\ncolour = \"red\"\n",
     );
-    let errs = errors(&bad);
+    let errs = SPEC.errors(&bad);
     assert_eq!(errs.len(), 1, "{}", SpecErrors(errs.clone()));
     check(&errs[0], &bad, 6, 1, "colour", "unknown field `colour`");
 }
@@ -676,7 +620,7 @@ fn unknown_key_in_an_inline_table() {
         r#"  { name = "A", value = 1, colour = "red" },
 "#,
     );
-    let errs = errors(&bad);
+    let errs = SPEC.errors(&bad);
     assert_eq!(errs.len(), 1, "{}", SpecErrors(errs.clone()));
     check(&errs[0], &bad, 9, 28, "colour", "unknown field `colour`");
 }
@@ -710,7 +654,7 @@ fn every_error_in_a_file_is_reported_in_file_order() {
 "#
         ),
     );
-    let errs = errors(&bad);
+    let errs = SPEC.errors(&bad);
     let all = SpecErrors(errs.clone()).to_string();
     let expected: [(usize, usize, &str, &str); 7] = [
         (7, 24, r#""nosuch §1""#, "unknown source `nosuch`"),
@@ -751,7 +695,7 @@ fn errors_in_several_files_are_all_reported() {
     let errs = load_files(
         &root(),
         vec![
-            prelude(),
+            SPEC.file(),
             (root().join("one.toml"), one),
             (root().join("two.toml"), two),
         ],
@@ -778,7 +722,7 @@ fn display_names_file_line_and_column() {
         r#"  { off = 0, name = "a", type = "NOPE", evidence = [{ source = "src" }] },
 "#,
     );
-    let shown = SpecErrors(errors(&bad)).to_string();
+    let shown = SpecErrors(SPEC.errors(&bad)).to_string();
     let want = format!("{}:9:33: unknown type `NOPE`", bad_path().display());
     assert!(shown.starts_with(&want), "{shown}");
 }
@@ -791,7 +735,7 @@ fn render_shows_the_offending_line() {
 "#,
     );
     // The spec exists only in memory: render must not need the file on disk.
-    let rendered = load(&bad).expect_err("bad spec").render();
+    let rendered = SPEC.load(&bad).expect_err("bad spec").render();
     let line = r#"  { off = 0, name = "a", type = "NOPE", evidence = [{ source = "src" }] },"#;
     assert!(rendered.contains("unknown type `NOPE`"), "{rendered}");
     let place = format!("{}:9:33", bad_path().display());
@@ -819,7 +763,7 @@ fn render_shows_every_error() {
   { off = 1, name = "b", type = "u8" },
 "#,
     );
-    let rendered = load(&bad).expect_err("bad spec").render();
+    let rendered = SPEC.load(&bad).expect_err("bad spec").render();
     for want in [
         "unknown type `NOPE`",
         ":9:33",
@@ -835,8 +779,7 @@ fn render_shows_every_error() {
 
 #[test]
 fn the_real_spec_loads() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
-    let model = load_dir(&dir).unwrap_or_else(|e| panic!("{}", e.render()));
+    let model = model();
     assert!(model.words().count() >= 1, "spec/ declares no word");
 }
 
@@ -905,7 +848,9 @@ evidence = [{ source = "src §3" }]
 
 #[test]
 fn ascii_const_codec_and_join_load() {
-    let model = load(&word_with(NAME_AND_REST)).unwrap_or_else(|e| panic!("{}", e.render()));
+    let model = SPEC
+        .load(&word_with(NAME_AND_REST))
+        .unwrap_or_else(|e| panic!("{}", e.render()));
     let w = model.type_by_name("W").unwrap();
     let dmaspec_codegen::model::TypeKind::Struct { fields, joins, .. } = &w.kind else {
         panic!("W is a struct")
@@ -928,7 +873,7 @@ fn ascii_const_codec_and_join_load() {
 #[test]
 fn constant_that_does_not_fit() {
     let bad = word_with(&NAME_AND_REST.replace("const = 0x10", "const = 0x10000"));
-    only(
+    SPEC.only_at(
         &bad,
         26,
         9,
@@ -943,7 +888,7 @@ fn constant_on_a_composite_field() {
         "type = \"ascii[31]\"\n",
         "type = \"ascii[31]\"\nconst = 1\n",
     ));
-    only(
+    SPEC.only_at(
         &bad,
         20,
         9,
@@ -955,7 +900,7 @@ fn constant_on_a_composite_field() {
 #[test]
 fn codec_whose_zero_is_ambiguous() {
     let bad = word_with(&NAME_AND_REST.replace("zero_means = 65536", "zero_means = 7"));
-    only(
+    SPEC.only_at(
         &bad,
         27,
         24,
@@ -969,7 +914,7 @@ fn ascii_of_length_zero() {
     let bad = word_with(&NAME_AND_REST.replace("ascii[31]", "ascii[0]"));
     // The field's bytes are then undeclared too; the type error comes first.
     check(
-        &errors(&bad)[0],
+        &SPEC.errors(&bad)[0],
         &bad,
         19,
         8,
@@ -982,7 +927,7 @@ fn ascii_of_length_zero() {
 fn join_of_a_missing_part() {
     let bad =
         word_with(&NAME_AND_REST.replace(r#"parts = ["lo", "hi"]"#, r#"parts = ["lo", "hj"]"#));
-    only(
+    SPEC.only_at(
         &bad,
         50,
         16,
@@ -998,7 +943,7 @@ fn join_of_a_signed_part() {
         "name = \"hi\"\ntype = \"i16\"",
         1,
     ));
-    only(
+    SPEC.only_at(
         &bad,
         50,
         16,
@@ -1010,7 +955,7 @@ fn join_of_a_signed_part() {
 #[test]
 fn join_named_like_a_field() {
     let bad = word_with(&NAME_AND_REST.replace("name = \"size\"", "name = \"lo\""));
-    only(
+    SPEC.only_at(
         &bad,
         49,
         8,

@@ -6,6 +6,8 @@
 
 #![cfg(target_os = "linux")]
 
+mod common;
+
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::thread;
@@ -13,19 +15,7 @@ use std::time::Duration;
 
 /// The sample stream as binary: pairs, orphans and unknown opcodes included.
 fn sample_words() -> Vec<u8> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/samples/dge_stream.hex"
-    ))
-    .expect("samples/dge_stream.hex");
-    let digits: String = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or(""))
-        .flat_map(|l| l.chars().filter(|c| c.is_ascii_hexdigit()))
-        .collect();
-    (0..digits.len() / 2)
-        .map(|i| u8::from_str_radix(&digits[2 * i..2 * i + 2], 16).unwrap())
-        .collect()
+    common::hex_bytes(&common::root().join("samples/dge_stream.hex"))
 }
 
 fn peak_kib(pid: u32) -> Option<u64> {

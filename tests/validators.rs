@@ -9,49 +9,19 @@
 //!   violations, for the golden vectors and >= 100,000 random values per struct biased toward
 //!   the rules' boundaries, on every architecture.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use common::{hex_words, model, root, vector};
 use dmaspec::runtime::rules::{RuleKind, RuleMeta};
 use dmaspec::words::*;
 use dmaspec_codegen::emit::c;
 use dmaspec_codegen::model::Model;
 use dmaspec_codegen::rules::{Access, Expr, RuleKind as MKind};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn model() -> Model {
-    dmaspec_codegen::loader::load_dir(&root().join("spec"))
-        .unwrap_or_else(|e| panic!("{}", e.render()))
-}
-
-/// The 64-byte words of a hex vector file (`#` comments and whitespace ignored).
-fn hex_words(path: &Path) -> Vec<[u8; 64]> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let digits: Vec<u8> = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or(""))
-        .flat_map(|l| {
-            l.chars()
-                .filter(|c| c.is_ascii_hexdigit())
-                .collect::<Vec<_>>()
-        })
-        .map(|c| c.to_digit(16).unwrap() as u8)
-        .collect();
-    let bytes: Vec<u8> = digits.chunks(2).map(|p| p[0] << 4 | p[1]).collect();
-    bytes
-        .chunks_exact(64)
-        .map(|c| <[u8; 64]>::try_from(c).unwrap())
-        .collect()
-}
-
-fn vector(name: &str) -> [u8; 64] {
-    hex_words(&root().join("tests/vectors").join(format!("{name}.hex")))[0]
-}
 
 // ---- per-rule cases ------------------------------------------------------------------
 
@@ -193,6 +163,20 @@ macro_rules! word_cases {
     };
 }
 
+/// [`run_cases`] for a type that is one little-endian integer of `$n` bytes.
+macro_rules! raw_cases {
+    ($t:ident, $n:literal, $cases:expr) => {
+        run_cases::<$t, $n>(
+            stringify!($t),
+            $t::RULES,
+            &$cases,
+            |c| c.raw().to_le_bytes(),
+            $t::rule_truth,
+            |b, a| $t::check_rules(b, a).mask,
+        )
+    };
+}
+
 fn addr8(marker: u8) -> ADDR8 {
     ADDR8::read(&[0, 0, 0, 0, 0, 0, 0, marker])
 }
@@ -296,7 +280,7 @@ fn direct2d_byte_counts_read_zero_as_64k() {
 }
 
 fn indirect1d() -> DMA_INDIRECT1D {
-    DMA_INDIRECT1D::decode(&vector("dma_indirect1d")).unwrap()
+    DMA_INDIRECT1D::decode(&vector("dma_indirect1d.hex")).unwrap()
 }
 
 /// The golden gather with its index vector taken from register 5 instead.
@@ -450,7 +434,7 @@ fn indirect1d_rules() {
 }
 
 fn gather_xpose() -> DMA_GATHER_XPOSE {
-    DMA_GATHER_XPOSE::decode(&vector("dma_gather_xpose")).unwrap()
+    DMA_GATHER_XPOSE::decode(&vector("dma_gather_xpose.hex")).unwrap()
 }
 
 /// The golden gather-transpose with an immediate index address (0x400) instead of a register.
@@ -558,7 +542,7 @@ fn gather_xpose_dst_steps_allow_a_single_row() {
 }
 
 fn direct2d_xpose() -> DMA_DIRECT2D_XPOSE {
-    DMA_DIRECT2D_XPOSE::decode(&vector("dma_direct2d_xpose")).unwrap()
+    DMA_DIRECT2D_XPOSE::decode(&vector("dma_direct2d_xpose.hex")).unwrap()
 }
 
 #[test]
@@ -602,7 +586,7 @@ fn direct2d_xpose_rules() {
 }
 
 fn pseudo() -> PSEUDO_DMA_DIRECT2D {
-    PSEUDO_DMA_DIRECT2D::decode(&vector("pseudo_dma_direct2d")).unwrap()
+    PSEUDO_DMA_DIRECT2D::decode(&vector("pseudo_dma_direct2d.hex")).unwrap()
 }
 
 #[test]
@@ -650,7 +634,7 @@ fn pseudo_direct2d_rules() {
 }
 
 fn ext() -> PSEUDO_DMA_EXT {
-    PSEUDO_DMA_EXT::decode(&vector("pseudo_dma_ext")).unwrap()
+    PSEUDO_DMA_EXT::decode(&vector("pseudo_dma_ext.hex")).unwrap()
 }
 
 /// The golden extension carrying transpose tile geometry only (no index channels).
@@ -706,23 +690,20 @@ fn pseudo_ext_rules() {
 
 #[test]
 fn nested_type_rules() {
-    run_cases::<DMA_CONFIGS, 1>(
-        "DMA_CONFIGS",
-        DMA_CONFIGS::RULES,
-        &[case(
+    raw_cases!(
+        DMA_CONFIGS,
+        1,
+        [case(
             "is_valid_dma_configs",
             "seed-004 §6.1: P0..P4, ucode-capped at 4",
             || DMA_CONFIGS::from_raw(4),
             |c| c.priority_class = 5,
-        )],
-        |c| c.raw().to_le_bytes(),
-        DMA_CONFIGS::rule_truth,
-        |b, a| DMA_CONFIGS::check_rules(b, a).mask,
+        )]
     );
-    run_cases::<BOUND_CHECK_REG, 1>(
-        "BOUND_CHECK_REG",
-        BOUND_CHECK_REG::RULES,
-        &[
+    raw_cases!(
+        BOUND_CHECK_REG,
+        1,
+        [
             case(
                 "fully_inert",
                 "supp-gather-scatter §6: fully inert = all three fields 0",
@@ -735,23 +716,17 @@ fn nested_type_rules() {
                 || BOUND_CHECK_REG::from_raw(0x85),
                 |c| c.bc_enabled = 0,
             ),
-        ],
-        |c| c.raw().to_le_bytes(),
-        BOUND_CHECK_REG::rule_truth,
-        |b, a| BOUND_CHECK_REG::check_rules(b, a).mask,
+        ]
     );
-    run_cases::<ADDR4, 4>(
-        "ADDR4",
-        ADDR4::RULES,
-        &[case(
+    raw_cases!(
+        ADDR4,
+        4,
+        [case(
             "tensor_start_addr_valid_register",
             "supp-addr4 §Register mode: regid < 0x40",
             || ADDR4::from_raw(0x8000_0005),
             |c| c.address = 64,
-        )],
-        |c| c.raw().to_le_bytes(),
-        ADDR4::rule_truth,
-        |b, a| ADDR4::check_rules(b, a).mask,
+        )]
     );
     // bits 8..23 must be zero in register mode; not in immediate mode.
     assert!(ADDR4::from_raw(0x8000_0105).validate(Arch::cayman).is_err());
@@ -1213,17 +1188,21 @@ fn seed000_word_rules() {
         &[case(
             "queue_name_shorter_than_32",
             "seed-000 §DMATrigger: queName.length() < maxSize (32)",
-            || vector("seed000_trigger"),
+            || vector("seed000_trigger.hex"),
             |b| b[0x2B] = b'x',
         )],
     );
     for (name, file, rules) in [
         (
             "PSEUDO_DMA_SWAP_QUEUE_SET",
-            "seed000_swap_queue_set",
+            "seed000_swap_queue_set.hex",
             PSEUDO_DMA_SWAP_QUEUE_SET::RULES,
         ),
-        ("PSEUDO_DMA_REARM", "seed000_rearm", PSEUDO_DMA_REARM::RULES),
+        (
+            "PSEUDO_DMA_REARM",
+            "seed000_rearm.hex",
+            PSEUDO_DMA_REARM::RULES,
+        ),
     ] {
         let base = vector(file);
         assert!(
@@ -1255,7 +1234,7 @@ fn seed000_word_rules() {
         &[case(
             "scratch_address_aligned_64",
             "seed-000 §IndirectSaveAccumulate: scratch space address must be 64-byte aligned",
-            || vector("seed000_indirect_save_accumulate"),
+            || vector("seed000_indirect_save_accumulate.hex"),
             |b| b[0x2C] |= 0x20,
         )],
     );

@@ -142,21 +142,9 @@ impl Loader {
         let scales = self.scales(&raws, &levels);
         let sources = self.sources(&raws, &scales);
         let archs = self.archs(&raws);
-        let mut tags = HashMap::new();
-        for s in &scales {
-            for (tag, level) in &s.levels {
-                let rank = levels.iter().position(|l| &l.name == level).unwrap_or(0);
-                tags.insert(
-                    tag.clone(),
-                    Confidence {
-                        tag: tag.clone(),
-                        scale: s.name.clone(),
-                        level: level.clone(),
-                        rank,
-                    },
-                );
-            }
-        }
+        let tags = declared_tags(&levels, &scales)
+            .map(|c| (c.tag.clone(), c))
+            .collect();
 
         // Number every named type first so that declarations may refer to each other in
         // any order and across files.
@@ -187,12 +175,8 @@ impl Loader {
                     format!("`{}` is a built-in integer type", name.get_ref()),
                 );
             }
-            if scope.types.contains_key(name.get_ref()) {
-                self.err(
-                    *at,
-                    name.span(),
-                    format!("duplicate type name `{}`", name.get_ref()),
-                );
+            let taken = scope.types.contains_key(name.get_ref());
+            if self.duplicate(*at, name, "type name", taken) {
                 continue;
             }
             scope
@@ -270,13 +254,8 @@ impl Loader {
             }
             let mut levels: Vec<Level> = Vec::new();
             for l in &c.levels {
-                if levels.iter().any(|x| &x.name == l.name.get_ref()) {
-                    self.err(
-                        At(*fi),
-                        l.name.span(),
-                        format!("duplicate confidence level `{}`", l.name.get_ref()),
-                    );
-                }
+                let taken = levels.iter().any(|x| &x.name == l.name.get_ref());
+                self.duplicate(At(*fi), &l.name, "confidence level", taken);
                 levels.push(Level {
                     name: l.name.get_ref().clone(),
                     doc: l.doc.clone(),
@@ -302,12 +281,8 @@ impl Loader {
         for (fi, raw) in raws {
             let at = At(*fi);
             for s in &raw.scale {
-                if scales.iter().any(|x| &x.name == s.name.get_ref()) {
-                    self.err(
-                        at,
-                        s.name.span(),
-                        format!("duplicate scale `{}`", s.name.get_ref()),
-                    );
+                let taken = scales.iter().any(|x| &x.name == s.name.get_ref());
+                if self.duplicate(at, &s.name, "scale", taken) {
                     continue;
                 }
                 let mut out = Vec::new();
@@ -367,12 +342,8 @@ impl Loader {
         let mut out: Vec<Source> = Vec::new();
         for (fi, raw) in raws {
             for s in &raw.source {
-                if out.iter().any(|x| &x.id == s.id.get_ref()) {
-                    self.err(
-                        At(*fi),
-                        s.id.span(),
-                        format!("duplicate source `{}`", s.id.get_ref()),
-                    );
+                let taken = out.iter().any(|x| &x.id == s.id.get_ref());
+                if self.duplicate(At(*fi), &s.id, "source", taken) {
                     continue;
                 }
                 if s.id.get_ref().contains(char::is_whitespace) {
@@ -401,12 +372,8 @@ impl Loader {
         let mut out: Vec<Arch> = Vec::new();
         for (fi, raw) in raws {
             for a in &raw.arch {
-                if out.iter().any(|x| &x.name == a.name.get_ref()) {
-                    self.err(
-                        At(*fi),
-                        a.name.span(),
-                        format!("duplicate architecture `{}`", a.name.get_ref()),
-                    );
+                let taken = out.iter().any(|x| &x.name == a.name.get_ref());
+                if self.duplicate(At(*fi), &a.name, "architecture", taken) {
                     continue;
                 }
                 out.push(Arch {
@@ -425,24 +392,43 @@ impl Loader {
         match scope.tags.get(tag.get_ref()) {
             Some(c) => c.clone(),
             None => {
-                let mut known: Vec<&str> = scope.tags.keys().map(String::as_str).collect();
-                known.sort();
                 self.err(
                     at,
                     tag.span(),
                     format!(
                         "unknown confidence tag `{}` (declared tags: {})",
                         tag.get_ref(),
-                        known.join(", ")
+                        sorted_keys(&scope.tags)
                     ),
                 );
-                Confidence {
-                    tag: tag.get_ref().clone(),
-                    scale: String::new(),
-                    level: String::new(),
-                    rank: usize::MAX,
-                }
+                undeclared_confidence(tag.get_ref())
             }
+        }
+    }
+
+    /// Reports `name` as a second declaration of a `what` when `taken`; returns `taken`.
+    fn duplicate(&mut self, at: At, name: &Spanned<String>, what: &str, taken: bool) -> bool {
+        if taken {
+            self.err(
+                at,
+                name.span(),
+                format!("duplicate {what} `{}`", name.get_ref()),
+            );
+        }
+        taken
+    }
+
+    /// The confidence `tag` names, or `default` (the enclosing declaration's) without one.
+    fn confidence_or(
+        &mut self,
+        at: At,
+        tag: &Option<Spanned<String>>,
+        default: &Confidence,
+        scope: &Scope,
+    ) -> Confidence {
+        match tag {
+            Some(t) => self.confidence(at, t, scope),
+            None => default.clone(),
         }
     }
 
@@ -455,35 +441,20 @@ impl Loader {
     ) -> Vec<Evidence> {
         raw.iter()
             .map(|e| {
-                let cite = e.source.get_ref().trim().to_string();
-                let id = cite.split_whitespace().next().unwrap_or("").to_string();
-                if !scope.sources.contains_key(&id) {
-                    let mut known: Vec<&str> = scope.sources.keys().map(String::as_str).collect();
-                    known.sort();
+                let id = source_id(e.source.get_ref());
+                if !scope.sources.contains_key(id) {
                     self.err(
                         at,
                         e.source.span(),
                         format!(
                             "unknown source `{id}`: a citation starts with a declared source id \
                              (known: {})",
-                            known.join(", ")
+                            sorted_keys(&scope.sources)
                         ),
                     );
                 }
-                let confidence = match &e.confidence {
-                    Some(t) => self.confidence(at, t, scope),
-                    None => default.clone(),
-                };
-                Evidence {
-                    source: id,
-                    cite,
-                    name: e.name.clone(),
-                    names: e.names.clone(),
-                    pin: e.pin.clone(),
-                    value: e.value.clone(),
-                    confidence,
-                    note: e.note.clone(),
-                }
+                let confidence = self.confidence_or(at, &e.confidence, default, scope);
+                evidence_record(e, confidence)
             })
             .collect()
     }
@@ -656,10 +627,7 @@ impl Loader {
                 ),
             );
         }
-        let confidence = match &f.confidence {
-            Some(t) => self.confidence(at, t, scope),
-            None => parent.clone(),
-        };
+        let confidence = self.confidence_or(at, &f.confidence, parent, scope);
         if f.evidence.is_empty() && role != Role::Unknown {
             self.err(
                 at,
@@ -817,10 +785,7 @@ impl Loader {
                     format!("join `{}` spans {bits} bits; at most 64", j.name.get_ref()),
                 );
             }
-            let confidence = match &j.confidence {
-                Some(t) => self.confidence(at, t, scope),
-                None => parent.clone(),
-            };
+            let confidence = self.confidence_or(at, &j.confidence, parent, scope);
             if j.evidence.is_empty() {
                 self.err(
                     at,
@@ -985,7 +950,7 @@ impl Loader {
                 .aliases
                 .iter()
                 .map(|a| {
-                    let id = a.source.get_ref().split_whitespace().next().unwrap_or("");
+                    let id = source_id(a.source.get_ref());
                     if !scope.sources.contains_key(id) {
                         self.err(at, a.source.span(), format!("unknown source `{id}`"));
                     }
@@ -1030,12 +995,8 @@ impl Loader {
         let mut bits: Vec<FlagBit> = Vec::new();
         for b in &r.bits {
             check_ident(self, at, &b.name);
-            if bits.iter().any(|x| &x.name == b.name.get_ref()) {
-                self.err(
-                    at,
-                    b.name.span(),
-                    format!("duplicate flag `{}`", b.name.get_ref()),
-                );
+            let taken = bits.iter().any(|x| &x.name == b.name.get_ref());
+            if self.duplicate(at, &b.name, "flag", taken) {
                 continue;
             }
             if *b.bit.get_ref() >= u64::from(repr.bits()) {
@@ -1153,10 +1114,7 @@ impl Loader {
                 (false, true) => Role::Unknown,
                 _ => Role::Data,
             };
-            let conf = match &b.confidence {
-                Some(t) => self.confidence(at, t, scope),
-                None => confidence.clone(),
-            };
+            let conf = self.confidence_or(at, &b.confidence, &confidence, scope);
             if b.evidence.is_empty() && role != Role::Unknown && r.evidence.is_empty() {
                 self.err(
                     at,
@@ -1566,18 +1524,8 @@ impl Loader {
 }
 
 fn check_ident(l: &mut Loader, at: At, name: &Spanned<String>) {
-    let s = name.get_ref();
-    let ok = !s.is_empty()
-        && s.chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !ok {
-        l.err(
-            at,
-            name.span(),
-            format!("`{s}` is not a valid identifier (letters, digits, `_`)"),
-        );
+    if let Some(msg) = ident_error(name.get_ref()) {
+        l.err(at, name.span(), msg);
     }
 }
 
@@ -1616,14 +1564,10 @@ fn parse_type(text: &str, scope: &Scope) -> Result<TypeRef, String> {
             name: text.to_string(),
             index,
         }),
-        None => {
-            let mut known: Vec<&str> = scope.types.keys().map(String::as_str).collect();
-            known.sort();
-            Err(format!(
-                "unknown type `{text}` (built-in: u8 u16 u32 u64 i8 i16 i32 i64; declared: {})",
-                known.join(", ")
-            ))
-        }
+        None => Err(format!(
+            "unknown type `{text}` (built-in: u8 u16 u32 u64 i8 i16 i32 i64; declared: {})",
+            sorted_keys(&scope.types)
+        )),
     }
 }
 
@@ -1661,4 +1605,69 @@ fn max_of(int: Int) -> u64 {
 
 fn join<'a>(it: impl Iterator<Item = &'a str>) -> String {
     it.collect::<Vec<_>>().join(", ")
+}
+
+/// The keys of `map`, sorted and comma-separated (the "known: …" list of an error).
+fn sorted_keys<V>(map: &HashMap<String, V>) -> String {
+    let mut keys: Vec<&str> = map.keys().map(String::as_str).collect();
+    keys.sort();
+    keys.join(", ")
+}
+
+// ---- shared with `rules::load` -------------------------------------------------------
+
+/// Every confidence tag the scales declare, placed on the common ordering of `levels`.
+pub(crate) fn declared_tags<'a>(
+    levels: &'a [Level],
+    scales: &'a [Scale],
+) -> impl Iterator<Item = Confidence> + 'a {
+    scales.iter().flat_map(move |s| {
+        s.levels.iter().map(move |(tag, level)| Confidence {
+            tag: tag.clone(),
+            scale: s.name.clone(),
+            level: level.clone(),
+            rank: levels.iter().position(|l| &l.name == level).unwrap_or(0),
+        })
+    })
+}
+
+/// The confidence of a tag no scale declares (an error where it is used): weaker than
+/// every level.
+pub(crate) fn undeclared_confidence(tag: &str) -> Confidence {
+    Confidence {
+        tag: tag.to_string(),
+        scale: String::new(),
+        level: String::new(),
+        rank: usize::MAX,
+    }
+}
+
+/// The source id a citation starts with (`"seed-004 §2"` -> `seed-004`).
+pub(crate) fn source_id(cite: &str) -> &str {
+    cite.split_whitespace().next().unwrap_or("")
+}
+
+/// An evidence record as resolved; the caller checks its source and resolves its tag.
+pub(crate) fn evidence_record(e: &RawEvidence, confidence: Confidence) -> Evidence {
+    let cite = e.source.get_ref().trim().to_string();
+    Evidence {
+        source: source_id(&cite).to_string(),
+        cite,
+        name: e.name.clone(),
+        names: e.names.clone(),
+        pin: e.pin.clone(),
+        value: e.value.clone(),
+        confidence,
+        note: e.note.clone(),
+    }
+}
+
+/// Why `s` is not a valid identifier (letters, digits, `_`; not starting with a digit).
+pub(crate) fn ident_error(s: &str) -> Option<String> {
+    let ok = s
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (!ok).then(|| format!("`{s}` is not a valid identifier (letters, digits, `_`)"))
 }

@@ -58,7 +58,12 @@ fuzz_target!(|data: &[u8]| {
         real()
             .iter()
             .enumerate()
-            .map(|(i, (p, t))| (root.join(p), if i == which { text.clone() } else { t.clone() }))
+            .map(|(i, (p, t))| {
+                (
+                    root.join(p),
+                    if i == which { text.clone() } else { t.clone() },
+                )
+            })
             .collect()
     };
     match loader::load_files(root, files) {
@@ -66,7 +71,11 @@ fuzz_target!(|data: &[u8]| {
             for word in model.words() {
                 let leaves = model.leaves(word);
                 for l in &leaves {
-                    assert!(l.offset + l.size <= word.size, "{} runs past its word", l.path);
+                    assert!(
+                        l.offset + l.size <= word.size,
+                        "{} runs past its word",
+                        l.path
+                    );
                 }
                 assert_eq!(model.byte_coverage(word).len(), word.size);
                 let _ = model.word_archs(word);

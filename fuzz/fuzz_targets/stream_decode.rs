@@ -4,12 +4,12 @@
 //! The same properties run bounded in CI as proptests (tests/views.rs, tests/roundtrip.rs).
 #![no_main]
 
+use dmaspec::Arch;
 use dmaspec::runtime::meta::FieldMeta;
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::stream::{self, Decoded};
 use dmaspec::views::{self, Viewed};
 use dmaspec::words::view;
-use dmaspec::Arch;
 use libfuzzer_sys::fuzz_target;
 
 /// Counts what a walk reports, touching every value.
@@ -39,7 +39,13 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(off, voff);
             let bytes: &[u8; 64] = data[*off..*off + 64].try_into().unwrap();
             match (o, v) {
-                (Decoded::Word { word, extends }, Viewed::Word { word: vw, extends: ve }) => {
+                (
+                    Decoded::Word { word, extends },
+                    Viewed::Word {
+                        word: vw,
+                        extends: ve,
+                    },
+                ) => {
                     assert_eq!(extends, ve);
                     assert_eq!(&vw.read(), word);
                     assert_eq!(&word.encode(), bytes);
@@ -55,7 +61,11 @@ fuzz_target!(|data: &[u8]| {
                 (Decoded::UnknownOpcode, Viewed::UnknownOpcode(b)) => assert_eq!(*b, bytes),
                 (
                     Decoded::Orphan { name, follows },
-                    Viewed::Orphan { name: vn, follows: vf, .. },
+                    Viewed::Orphan {
+                        name: vn,
+                        follows: vf,
+                        ..
+                    },
                 ) => assert_eq!((name, follows), (vn, vf)),
                 (o, v) => panic!("decoder says {o:?}, views say {v:?}"),
             }

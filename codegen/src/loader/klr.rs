@@ -23,12 +23,8 @@ impl Loader {
         let mut m = KlrModel::default();
         for (at, k) in &parts {
             for r in &k.enums {
-                if m.enum_def(r.name.get_ref()).is_some() {
-                    self.err(
-                        *at,
-                        r.name.span(),
-                        format!("duplicate klr enum `{}`", r.name.get_ref()),
-                    );
+                let taken = m.enum_def(r.name.get_ref()).is_some();
+                if self.duplicate(*at, &r.name, "klr enum", taken) {
                     continue;
                 }
                 let t = self.enum_def(*at, r, scope);
@@ -57,12 +53,8 @@ impl Loader {
         let mut leaf_at: Vec<(At, &RawLeaf)> = Vec::new();
         for (at, k) in &parts {
             for r in &k.leaf {
-                if m.leaf(r.name.get_ref()).is_some() {
-                    self.err(
-                        *at,
-                        r.name.span(),
-                        format!("duplicate leaf `{}`", r.name.get_ref()),
-                    );
+                let taken = m.leaf(r.name.get_ref()).is_some();
+                if self.duplicate(*at, &r.name, "leaf", taken) {
                     continue;
                 }
                 if let Some(l) = self.klr_leaf(*at, r, &m, scope) {
@@ -116,27 +108,10 @@ impl Loader {
         }
     }
 
-    fn klr_conf(
-        &mut self,
-        at: At,
-        c: &Option<Spanned<String>>,
-        dflt: &Confidence,
-        scope: &Scope,
-    ) -> Confidence {
-        match c {
-            Some(t) => self.confidence(at, t, scope),
-            None => dflt.clone(),
-        }
-    }
-
     fn klr_table(&mut self, at: At, r: &RawTable, m: &KlrModel, scope: &Scope) -> Option<Table> {
         check_ident(self, at, &r.name);
-        if m.table(r.name.get_ref()).is_some() {
-            self.err(
-                at,
-                r.name.span(),
-                format!("duplicate klr table `{}`", r.name.get_ref()),
-            );
+        let taken = m.table(r.name.get_ref()).is_some();
+        if self.duplicate(at, &r.name, "klr table", taken) {
             return None;
         }
         if r.entries.is_empty() {
@@ -203,12 +178,8 @@ impl Loader {
 
     fn klr_layout(&mut self, at: At, r: &RawLayout, m: &KlrModel, scope: &Scope) -> Option<Layout> {
         check_ident(self, at, &r.name);
-        if m.layout(r.name.get_ref()).is_some() {
-            self.err(
-                at,
-                r.name.span(),
-                format!("duplicate layout `{}`", r.name.get_ref()),
-            );
+        let taken = m.layout(r.name.get_ref()).is_some();
+        if self.duplicate(at, &r.name, "layout", taken) {
             return None;
         }
         let side = match r.side.get_ref().as_str() {
@@ -303,7 +274,7 @@ impl Loader {
                     );
                 }
             }
-            let fconf = self.klr_conf(at, &f.confidence, &confidence, scope);
+            let fconf = self.confidence_or(at, &f.confidence, &confidence, scope);
             if f.evidence.is_empty() {
                 self.err(at, f.name.span(), format!("field `{name}` has no evidence"));
             }
@@ -582,7 +553,7 @@ impl Loader {
         if head == "fork" && s.paths.is_some() {
             self.err(at, head_val.span(), "a fork cannot be limited to paths");
         }
-        let confidence = self.klr_conf(at, &s.confidence, dflt, scope);
+        let confidence = self.confidence_or(at, &s.confidence, dflt, scope);
         if s.evidence.is_empty() {
             self.err(
                 at,
@@ -881,12 +852,8 @@ impl Loader {
         let mut out: Vec<Path> = Vec::new();
         let last = s.path.len().saturating_sub(1);
         for (i, p) in s.path.iter().enumerate() {
-            if out.iter().any(|x| &x.name == p.name.get_ref()) {
-                self.err(
-                    at,
-                    p.name.span(),
-                    format!("duplicate path `{}`", p.name.get_ref()),
-                );
+            let taken = out.iter().any(|x| &x.name == p.name.get_ref());
+            if self.duplicate(at, &p.name, "path", taken) {
                 continue;
             }
             let when = match (&p.when, i == last) {
@@ -980,7 +947,7 @@ impl Loader {
                     note: b.note.clone(),
                 });
             }
-            let confidence = self.klr_conf(at, &p.confidence, dflt, scope);
+            let confidence = self.confidence_or(at, &p.confidence, dflt, scope);
             if p.evidence.is_empty() {
                 self.err(
                     at,

@@ -318,12 +318,8 @@ impl Loader {
         for (fi, raw) in raws {
             for r in &raw.lowering {
                 let at = At(*fi);
-                if out.iter().any(|l| &l.name == r.name.get_ref()) {
-                    self.err(
-                        at,
-                        r.name.span(),
-                        format!("duplicate lowering `{}`", r.name.get_ref()),
-                    );
+                let taken = out.iter().any(|l| &l.name == r.name.get_ref());
+                if self.duplicate(at, &r.name, "lowering", taken) {
                     continue;
                 }
                 if let Some(l) = self.lowering(at, r, scope, model) {
@@ -482,12 +478,8 @@ impl Loader {
         // ABI versions.
         let mut abis: Vec<Abi> = Vec::new();
         for a in &r.abi {
-            if abis.iter().any(|x| &x.name == a.name.get_ref()) {
-                self.err(
-                    at,
-                    a.name.span(),
-                    format!("duplicate abi `{}`", a.name.get_ref()),
-                );
+            let taken = abis.iter().any(|x| &x.name == a.name.get_ref());
+            if self.duplicate(at, &a.name, "abi", taken) {
                 continue;
             }
             let what = format!("abi `{}`", a.name.get_ref());

@@ -12,6 +12,9 @@ use syn::spanned::Spanned as _;
 use super::*;
 use crate::diagnostics::{SourceFile, SpecError};
 use crate::emit::c::member;
+use crate::loader::{
+    declared_tags, evidence_record, ident_error, source_id, undeclared_confidence,
+};
 use crate::model::{BitsType, Int, TypeKind, TypeRef};
 use crate::raw::RawFile;
 
@@ -177,13 +180,6 @@ fn fits(lo: i128, hi: i128) -> bool {
     lo >= i128::from(i64::MIN) && hi <= i128::from(i64::MAX)
 }
 
-fn valid_ident(s: &str) -> bool {
-    s.chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
 /// `x in [a, b]` is not Rust; rewrite the `in` to `==` (same length, so spans stay put)
 /// and read `x == [a, b]` as membership.
 fn rewrite_in(s: &str) -> String {
@@ -260,34 +256,29 @@ impl Cx<'_> {
     }
 
     fn confidence(&mut self, file: usize, tag: &Spanned<String>) -> Confidence {
-        for s in &self.model.scales {
-            for (t, level) in &s.levels {
-                if t == tag.get_ref() {
-                    let rank = self
-                        .model
-                        .levels
-                        .iter()
-                        .position(|l| &l.name == level)
-                        .unwrap_or(0);
-                    return Confidence {
-                        tag: t.clone(),
-                        scale: s.name.clone(),
-                        level: level.clone(),
-                        rank,
-                    };
-                }
-            }
+        if let Some(c) =
+            declared_tags(&self.model.levels, &self.model.scales).find(|c| &c.tag == tag.get_ref())
+        {
+            return c;
         }
         self.error(
             file,
             tag.span(),
             format!("unknown confidence tag `{}`", tag.get_ref()),
         );
-        Confidence {
-            tag: tag.get_ref().clone(),
-            scale: String::new(),
-            level: String::new(),
-            rank: usize::MAX,
+        undeclared_confidence(tag.get_ref())
+    }
+
+    /// The confidence `tag` names, or `default` (the enclosing declaration's) without one.
+    fn confidence_or(
+        &mut self,
+        file: usize,
+        tag: &Option<Spanned<String>>,
+        default: &Confidence,
+    ) -> Confidence {
+        match tag {
+            Some(t) => self.confidence(file, t),
+            None => default.clone(),
         }
     }
 
@@ -310,42 +301,24 @@ impl Cx<'_> {
         }
         raw.iter()
             .map(|e| {
-                let cite = e.source.get_ref().trim().to_string();
-                let id = cite.split_whitespace().next().unwrap_or("").to_string();
+                let id = source_id(e.source.get_ref());
                 if !self.model.sources.iter().any(|s| s.id == id) {
                     self.error(file, e.source.span(), format!("unknown source `{id}`"));
                 }
-                let confidence = match &e.confidence {
-                    Some(t) => self.confidence(file, t),
-                    None => default.clone(),
-                };
-                Evidence {
-                    source: id,
-                    cite,
-                    name: e.name.clone(),
-                    names: e.names.clone(),
-                    pin: e.pin.clone(),
-                    value: e.value.clone(),
-                    confidence,
-                    note: e.note.clone(),
-                }
+                let confidence = self.confidence_or(file, &e.confidence, default);
+                evidence_record(e, confidence)
             })
             .collect()
     }
 
     fn check_name(&mut self, file: usize, name: &Spanned<String>) -> bool {
-        if valid_ident(name.get_ref()) {
-            return true;
+        match ident_error(name.get_ref()) {
+            None => true,
+            Some(msg) => {
+                self.error(file, name.span(), msg);
+                false
+            }
         }
-        self.error(
-            file,
-            name.span(),
-            format!(
-                "`{}` is not a valid identifier (letters, digits, `_`)",
-                name.get_ref()
-            ),
-        );
-        false
     }
 
     // ---- constants and tables ------------------------------------------------------
@@ -548,10 +521,7 @@ impl Cx<'_> {
                     "`enforced = true` needs an `expr` (or `all` / `any`)",
                 );
             }
-            let confidence = match &r.confidence {
-                Some(t) => self.confidence(file, t),
-                None => owner_def.confidence.clone(),
-            };
+            let confidence = self.confidence_or(file, &r.confidence, &owner_def.confidence);
             let what = r.id.as_ref().unwrap_or(&r.name);
             let evidence = self.evidence(file, &r.evidence, &confidence, what);
             let arch = self.arch_list(file, r.arch.as_deref());
@@ -971,26 +941,12 @@ impl Cx<'_> {
                                 ty_index: Some(*index),
                                 what: t.name.clone(),
                             };
-                            let Some(seg) = segs.get(i) else {
+                            let Some((n, sp)) = member_at(segs, i, &t.name, "bitfield")? else {
                                 return Ok(place);
                             };
-                            let Seg::Name(n, sp) = seg else {
-                                return Err((
-                                    seg_span(segs, i),
-                                    format!("`{}` is a bitfield, not an array", t.name),
-                                ));
-                            };
                             let Some(b) = fields.iter().find(|b| &b.name == n) else {
-                                let names: Vec<&str> =
-                                    fields.iter().map(|b| b.name.as_str()).collect();
-                                return Err((
-                                    *sp,
-                                    format!(
-                                        "`{}` has no sub-field `{n}` (it has: {})",
-                                        t.name,
-                                        names.join(", ")
-                                    ),
-                                ));
+                                let names = fields.iter().map(|b| b.name.as_str());
+                                return Err(no_member(sp, &t.name, "sub-field", n, names));
                             };
                             let ty = match &b.ty {
                                 BitsType::Uint => Ty::Int(0, (1i128 << b.width) - 1),
@@ -1020,26 +976,12 @@ impl Cx<'_> {
                                 ty_index: Some(*index),
                                 what: t.name.clone(),
                             };
-                            let Some(seg) = segs.get(i) else {
+                            let Some((n, sp)) = member_at(segs, i, &t.name, "struct")? else {
                                 return Ok(place);
                             };
-                            let Seg::Name(n, sp) = seg else {
-                                return Err((
-                                    seg_span(segs, i),
-                                    format!("`{}` is a struct, not an array", t.name),
-                                ));
-                            };
                             let Some(f) = fields.iter().find(|f| &f.name == n) else {
-                                let names: Vec<&str> =
-                                    fields.iter().map(|f| f.name.as_str()).collect();
-                                return Err((
-                                    *sp,
-                                    format!(
-                                        "`{}` has no field `{n}` (it has: {})",
-                                        t.name,
-                                        names.join(", ")
-                                    ),
-                                ));
+                                let names = fields.iter().map(|f| f.name.as_str());
+                                return Err(no_member(sp, &t.name, "field", n, names));
                             };
                             push(&mut place, n, &member(n));
                             place.offset += f.offset;
@@ -1055,14 +997,8 @@ impl Cx<'_> {
                                 ty_index: Some(*index),
                                 what: t.name.clone(),
                             };
-                            let Some(seg) = segs.get(i) else {
+                            let Some((n, sp)) = member_at(segs, i, &t.name, "union")? else {
                                 return Ok(place);
-                            };
-                            let Seg::Name(n, sp) = seg else {
-                                return Err((
-                                    seg_span(segs, i),
-                                    format!("`{}` is a union, not an array", t.name),
-                                ));
                             };
                             let d = &discriminator.name;
                             let arm = if n == d {
@@ -1075,7 +1011,7 @@ impl Cx<'_> {
                                     }
                                     _ => {
                                         return Err((
-                                            *sp,
+                                            sp,
                                             format!(
                                                 "rules read a union only through its discriminator \
                                              (`{}.{n}.{d}` or `{}.{d}`): which arm holds depends on it",
@@ -1088,7 +1024,7 @@ impl Cx<'_> {
                                 let arms: Vec<&str> =
                                     variants.iter().map(|v| v.name.as_str()).collect();
                                 return Err((
-                                    *sp,
+                                    sp,
                                     format!(
                                         "`{}` has no member `{n}` (discriminator `{d}`; arms: {})",
                                         t.name,
@@ -1805,6 +1741,42 @@ fn collapse(fields: Vec<String>) -> Vec<String> {
         }
     }
     out
+}
+
+/// The member `segs[i]` names in `what` (a `kind`: struct, union or bitfield), or `None`
+/// where the path ends; an index there is an error.
+fn member_at<'s>(
+    segs: &'s [Seg],
+    i: usize,
+    what: &str,
+    kind: &str,
+) -> Result<Option<(&'s String, Span)>, Fail> {
+    match segs.get(i) {
+        None => Ok(None),
+        Some(Seg::Name(n, sp)) => Ok(Some((n, *sp))),
+        Some(Seg::Index(..)) => Err((
+            seg_span(segs, i),
+            format!("`{what}` is a {kind}, not an array"),
+        )),
+    }
+}
+
+/// `what` has no `kind` (field or sub-field) named `n`; the error lists the `names` it has.
+fn no_member<'a>(
+    sp: Span,
+    what: &str,
+    kind: &str,
+    n: &str,
+    names: impl Iterator<Item = &'a str>,
+) -> Fail {
+    let names: Vec<&str> = names.collect();
+    (
+        sp,
+        format!(
+            "`{what}` has no {kind} `{n}` (it has: {})",
+            names.join(", ")
+        ),
+    )
 }
 
 fn seg_span(segs: &[Seg], i: usize) -> Span {
