@@ -556,6 +556,43 @@ levels = [
     );
 }
 
+#[test]
+fn scale_tags_that_spell_one_rust_constant() {
+    // The generated Rust names each tag's confidence `confidence::<scale>::<TAG>`.
+    let bad = r#"[[scale]]
+name = "t"
+doc = "Two spellings of one tag."
+levels = [
+  { tag = "T/HIGH", common = "confirmed" },
+  { tag = "T-HIGH", common = "confirmed" },
+]
+"#;
+    SPEC.only_at(
+        bad,
+        6,
+        11,
+        r#""T-HIGH""#,
+        "confidence tags `T/HIGH` and `T-HIGH` of scale `t` both become the Rust constant \
+         `T_HIGH`; spell one differently",
+    );
+}
+
+#[test]
+fn scale_name_that_is_not_an_identifier() {
+    let bad = r#"[[scale]]
+name = "my scale"
+doc = "A space in the name."
+levels = [{ tag = "MINE", common = "confirmed" }]
+"#;
+    SPEC.only_at(
+        bad,
+        2,
+        8,
+        r#""my scale""#,
+        "`my scale` is not a valid identifier (letters, digits, `_`)",
+    );
+}
+
 // ---- unions -------------------------------------------------------------------------
 
 #[test]

@@ -285,7 +285,8 @@ impl Loader {
                 if self.duplicate(at, &s.name, "scale", taken) {
                     continue;
                 }
-                let mut out = Vec::new();
+                check_ident(self, at, &s.name);
+                let mut out: Vec<(String, String)> = Vec::new();
                 let mut last_rank = 0;
                 for l in &s.levels {
                     let Some(rank) = levels.iter().position(|x| &x.name == l.common.get_ref())
@@ -321,6 +322,21 @@ impl Loader {
                             format!(
                                 "confidence tag `{}` is already declared by scale `{other}`",
                                 l.tag.get_ref()
+                            ),
+                        );
+                        continue;
+                    }
+                    let rust = Scale::const_name(l.tag.get_ref());
+                    if let Some((other, _)) = out.iter().find(|(t, _)| Scale::const_name(t) == rust)
+                    {
+                        self.err(
+                            at,
+                            l.tag.span(),
+                            format!(
+                                "confidence tags `{other}` and `{}` of scale `{}` both become \
+                                 the Rust constant `{rust}`; spell one differently",
+                                l.tag.get_ref(),
+                                s.name.get_ref()
                             ),
                         );
                         continue;
@@ -413,6 +429,25 @@ impl Loader {
                 at,
                 name.span(),
                 format!("duplicate {what} `{}`", name.get_ref()),
+            );
+        }
+        taken
+    }
+
+    /// [`Self::duplicate`] for a member name, which only has to be unique in its `owner`.
+    fn duplicate_in(
+        &mut self,
+        at: At,
+        name: &Spanned<String>,
+        what: &str,
+        owner: &str,
+        taken: bool,
+    ) -> bool {
+        if taken {
+            self.err(
+                at,
+                name.span(),
+                format!("duplicate {what} `{}` in `{owner}`", name.get_ref()),
             );
         }
         taken
@@ -810,13 +845,8 @@ impl Loader {
     fn check_tiling(&mut self, at: At, members: &[(&RawField, usize)], size: usize, owner: &str) {
         let mut names: HashMap<&str, ()> = HashMap::new();
         for (f, _) in members {
-            if names.insert(f.name.get_ref(), ()).is_some() {
-                self.err(
-                    at,
-                    f.name.span(),
-                    format!("duplicate field name `{}` in `{owner}`", f.name.get_ref()),
-                );
-            }
+            let taken = names.insert(f.name.get_ref(), ()).is_some();
+            self.duplicate_in(at, &f.name, "field name", owner, taken);
         }
         let mut sorted: Vec<&(&RawField, usize)> = members.iter().collect();
         sorted.sort_by_key(|(f, _)| *f.off.get_ref());
@@ -920,16 +950,8 @@ impl Loader {
         let mut values: Vec<Enumerator> = Vec::new();
         for v in &r.values {
             check_ident(self, at, &v.name);
-            if values.iter().any(|x| &x.name == v.name.get_ref()) {
-                self.err(
-                    at,
-                    v.name.span(),
-                    format!(
-                        "duplicate enumerator `{}` in `{}`",
-                        v.name.get_ref(),
-                        r.name.get_ref()
-                    ),
-                );
+            let taken = values.iter().any(|x| &x.name == v.name.get_ref());
+            if self.duplicate_in(at, &v.name, "enumerator", r.name.get_ref(), taken) {
                 continue;
             }
             if *v.value.get_ref() > max {
@@ -1052,17 +1074,8 @@ impl Loader {
         let mut taken = vec![None::<String>; width as usize];
         for b in &r.fields {
             check_ident(self, at, &b.name);
-            if fields.iter().any(|x| &x.name == b.name.get_ref()) {
-                self.err(
-                    at,
-                    b.name.span(),
-                    format!(
-                        "duplicate sub-field `{}` in `{}`",
-                        b.name.get_ref(),
-                        r.name.get_ref()
-                    ),
-                );
-            }
+            let dup = fields.iter().any(|x| &x.name == b.name.get_ref());
+            self.duplicate_in(at, &b.name, "sub-field", r.name.get_ref(), dup);
             let Some((lsb, msb)) = parse_bits(b.bits.get_ref()) else {
                 self.err(
                     at,
@@ -1214,19 +1227,9 @@ impl Loader {
         let mut defaults = 0;
         for v in &r.variant {
             check_ident(self, at, &v.name);
-            if variants.iter().any(|x| &x.name == v.name.get_ref())
-                || v.name.get_ref() == &discriminator.name
-            {
-                self.err(
-                    at,
-                    v.name.span(),
-                    format!(
-                        "duplicate name `{}` in `{}`",
-                        v.name.get_ref(),
-                        r.name.get_ref()
-                    ),
-                );
-            }
+            let taken = variants.iter().any(|x| &x.name == v.name.get_ref())
+                || v.name.get_ref() == &discriminator.name;
+            self.duplicate_in(at, &v.name, "name", r.name.get_ref(), taken);
             let vconf = self.confidence(at, &v.confidence, scope);
             let vev = self.evidence(at, &v.evidence, &vconf, scope);
             let owner = format!("{}.{}", r.name.get_ref(), v.name.get_ref());

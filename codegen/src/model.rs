@@ -34,6 +34,26 @@ pub struct Scale {
     pub levels: Vec<(String, String)>,
 }
 
+impl Scale {
+    /// The Rust name of a tag's constant in this scale's module (`HIGH/OBSERVED` ->
+    /// `HIGH_OBSERVED`, `[INFERRED]` -> `INFERRED`).
+    pub fn const_name(tag: &str) -> String {
+        let mut out = String::new();
+        for c in tag.chars() {
+            if c.is_ascii_alphanumeric() {
+                out.push(c);
+            } else if !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+        }
+        let out = out.trim_end_matches('_');
+        match out.chars().next() {
+            Some(c) if c.is_ascii_alphabetic() => out.to_string(),
+            _ => format!("T_{out}"),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Source {
     pub id: String,
@@ -215,6 +235,34 @@ pub struct Field {
     pub codec: Option<Codec>,
 }
 
+/// Where the leaves of one member go: the member's metadata slot, its absolute offset and
+/// the union arm it is in.
+#[derive(Clone)]
+struct LeafAt<'a> {
+    slot: MetaSlot,
+    offset: usize,
+    variant: Option<&'a str>,
+}
+
+/// Where a member's metadata lives among the generated types, so a leaf can point at it
+/// instead of repeating it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MetaSlot {
+    /// Member `index` of type `owner` (`owner::FIELDS[index]`).
+    Field { owner: String, index: usize },
+    /// The discriminator of union `owner`.
+    Discriminator { owner: String },
+}
+
+impl MetaSlot {
+    fn field(owner: &str, index: usize) -> Self {
+        MetaSlot::Field {
+            owner: owner.to_string(),
+            index,
+        }
+    }
+}
+
 /// How a stored value maps to the logical one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -310,6 +358,22 @@ pub struct Variant {
     pub fields: Vec<Field>,
 }
 
+impl Variant {
+    /// Name of the struct type that holds this arm of `union`.
+    pub fn arm_type_name(&self, union: &str) -> String {
+        format!("{union}_{}", self.name)
+    }
+
+    /// The arm as a struct: its members plus the discriminator, by offset, so an arm
+    /// encodes alone.
+    pub fn arm_fields(&self, disc: &Field) -> Vec<Field> {
+        let mut fields = self.fields.clone();
+        fields.push(disc.clone());
+        fields.sort_by_key(|f| f.offset);
+        fields
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum TypeKind {
@@ -396,6 +460,8 @@ pub struct Leaf<'m> {
     /// The value the encoder always writes here.
     pub constant: Option<u64>,
     pub codec: Option<Codec>,
+    /// The member that declares this leaf.
+    pub declared: MetaSlot,
 }
 
 impl Model {
@@ -429,8 +495,9 @@ impl Model {
     pub fn leaves<'m>(&'m self, word: &'m TypeDef) -> Vec<Leaf<'m>> {
         let mut out = Vec::new();
         if let TypeKind::Struct { fields, .. } = &word.kind {
-            for f in fields {
-                self.push_field_leaves(f, "", 0, None, &mut out);
+            for (i, f) in fields.iter().enumerate() {
+                let slot = MetaSlot::field(&word.name, i);
+                self.push_field_leaves(f, slot, "", 0, None, &mut out);
             }
         }
         out
@@ -439,13 +506,19 @@ impl Model {
     fn push_field_leaves<'m>(
         &'m self,
         f: &'m Field,
+        slot: MetaSlot,
         prefix: &str,
         base: usize,
         variant: Option<&str>,
         out: &mut Vec<Leaf<'m>>,
     ) {
         let path = format!("{prefix}{}", f.name);
-        self.push_type_leaves(f, &f.ty, path, base + f.offset, variant, out);
+        let at = LeafAt {
+            slot,
+            offset: base + f.offset,
+            variant,
+        };
+        self.push_type_leaves(f, &f.ty, path, &at, out);
     }
 
     fn push_type_leaves<'m>(
@@ -453,10 +526,10 @@ impl Model {
         f: &'m Field,
         ty: &TypeRef,
         path: String,
-        offset: usize,
-        variant: Option<&str>,
+        at: &LeafAt<'_>,
         out: &mut Vec<Leaf<'m>>,
     ) {
+        let (offset, variant) = (at.offset, at.variant);
         let leaf = |path: String, size: usize, bits, type_name: String| Leaf {
             path,
             offset,
@@ -471,6 +544,7 @@ impl Model {
             variant: variant.map(str::to_string),
             constant: f.constant,
             codec: f.codec,
+            declared: at.slot.clone(),
         };
         match ty {
             TypeRef::Int { int } => out.push(leaf(path, int.size(), None, int.rust().into())),
@@ -483,7 +557,11 @@ impl Model {
                 let esize = self.size_of(elem);
                 for i in 0..*len {
                     let p = format!("{path}[{i}]");
-                    self.push_type_leaves(f, elem, p, offset + i * esize, variant, out);
+                    let elem_at = LeafAt {
+                        offset: offset + i * esize,
+                        ..at.clone()
+                    };
+                    self.push_type_leaves(f, elem, p, &elem_at, out);
                 }
             }
             TypeRef::Named { index, name } => {
@@ -493,7 +571,7 @@ impl Model {
                         out.push(leaf(path, t.size, None, name.clone()))
                     }
                     TypeKind::Bitfield { fields, .. } => {
-                        for b in fields {
+                        for (i, b) in fields.iter().enumerate() {
                             out.push(Leaf {
                                 path: format!("{path}.{}", b.name),
                                 offset,
@@ -511,13 +589,15 @@ impl Model {
                                 variant: variant.map(str::to_string),
                                 constant: b.constant,
                                 codec: None,
+                                declared: MetaSlot::field(&t.name, i),
                             });
                         }
                     }
                     TypeKind::Struct { fields, .. } => {
                         let prefix = format!("{path}.");
-                        for sub in fields {
-                            self.push_field_leaves(sub, &prefix, offset, variant, out);
+                        for (i, sub) in fields.iter().enumerate() {
+                            let slot = MetaSlot::field(&t.name, i);
+                            self.push_field_leaves(sub, slot, &prefix, offset, variant, out);
                         }
                     }
                     TypeKind::Union {
@@ -525,12 +605,29 @@ impl Model {
                         variants,
                     } => {
                         let prefix = format!("{path}.");
-                        self.push_field_leaves(discriminator, &prefix, offset, variant, out);
+                        let slot = MetaSlot::Discriminator {
+                            owner: t.name.clone(),
+                        };
+                        self.push_field_leaves(discriminator, slot, &prefix, offset, variant, out);
                         for v in variants {
                             let vprefix = format!("{path}.{}.", v.name);
                             let vname = format!("{path}.{}", v.name);
+                            let arm = v.arm_type_name(&t.name);
+                            let arm_fields = v.arm_fields(discriminator);
                             for sub in &v.fields {
-                                self.push_field_leaves(sub, &vprefix, offset, Some(&vname), out);
+                                let index = arm_fields
+                                    .iter()
+                                    .position(|a| a.name == sub.name)
+                                    .expect("an arm's members are among its fields");
+                                let slot = MetaSlot::field(&arm, index);
+                                self.push_field_leaves(
+                                    sub,
+                                    slot,
+                                    &vprefix,
+                                    offset,
+                                    Some(&vname),
+                                    out,
+                                );
                             }
                         }
                     }

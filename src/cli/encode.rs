@@ -272,7 +272,7 @@ impl Visitor for ArmCollector {
 
 /// Lays one leaf's value into the word.
 fn write_leaf(leaf: &LeafMeta, value: &Json, bytes: &mut [u8; 64]) -> Result<(), String> {
-    let ty = leaf.field.type_name;
+    let ty = leaf.type_name;
     if ty.starts_with("ascii[") {
         return write_text(leaf, value, bytes);
     }

@@ -93,7 +93,7 @@ fn word_text(w: &WordMeta) -> String {
             [
                 at(l),
                 l.path.to_string(),
-                l.field.type_name.to_string(),
+                l.type_name.to_string(),
                 l.field.confidence.tag.to_string(),
                 marks(l),
             ]

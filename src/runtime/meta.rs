@@ -109,8 +109,13 @@ pub struct LeafMeta {
     pub offset: usize,
     pub size: usize,
     pub bits: Option<(u32, u32)>,
+    /// The leaf's own type (an array member's element type when the leaf is one element).
+    pub type_name: &'static str,
     /// The union arm this leaf belongs to, if any.
     pub variant: Option<&'static str>,
+    /// The member that declares the leaf: its doc, confidence, evidence, alternatives,
+    /// constant and codec apply to the leaf. Its `offset` is within its parent type; the
+    /// leaf's own `offset` is the absolute one.
     pub field: &'static FieldMeta,
 }
 

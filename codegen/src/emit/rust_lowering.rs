@@ -3,153 +3,218 @@
 //! data (places resolved to byte offsets and bit ranges, each target's `TEMPLATE` by
 //! reference), for the generic engine in the runtime (`runtime::lowering::apply`).
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Cx, ident, n, opt_str};
+use super::{Cx, Lit, bits_lit, ident};
 use crate::lowering::model::*;
+use crate::model::{Confidence, Evidence};
 
-fn place(rt: &TokenStream, p: &Place) -> TokenStream {
-    let (path, off, size, ty) = (&p.path, n(p.offset), n(p.size), &p.type_name);
-    let bits = match p.bits {
-        Some((a, b)) => quote!(Some((#a, #b))),
-        None => quote!(None),
-    };
-    quote!(#rt::lowering::Place { path: #path, offset: #off, size: #size, bits: #bits, type_name: #ty })
+/// Names a runtime `lowering::` item: `#rt::lowering::<name>`.
+struct Paths(String);
+
+impl Paths {
+    fn of(&self, name: &str) -> String {
+        format!("{}::lowering::{name}", self.0)
+    }
 }
 
-fn pair((a, b): (usize, usize)) -> TokenStream {
-    let (a, b) = (n(a), n(b));
-    quote!((#a, #b))
+fn place(rt: &Paths, p: &Place) -> Lit {
+    Lit::record(
+        &rt.of("Place"),
+        [
+            ("path", Lit::str(&p.path)),
+            ("offset", Lit::num(p.offset)),
+            ("size", Lit::num(p.size)),
+            ("bits", bits_lit(p.bits)),
+            ("type_name", Lit::str(&p.type_name)),
+        ],
+    )
 }
 
-fn message(cx: &Cx<'_>, rt: &TokenStream, m: &Message) -> TokenStream {
-    let text = &m.message;
-    let conf = cx.confidence(&m.confidence);
-    let inferred = m.inferred;
-    let note = opt_str(&m.note);
-    let ev = cx.evidence(&m.evidence);
-    quote!(#rt::lowering::MessageMeta { text: #text, confidence: #conf, inferred: #inferred, note: #note, evidence: #ev })
+fn pair((a, b): (usize, usize)) -> Lit {
+    Lit::code(format!("({a}, {b})"))
 }
 
-fn mapping(cx: &Cx<'_>, rt: &TokenStream, m: &Mapping) -> TokenStream {
-    let to = place(rt, &m.to);
+/// The fields every lowering record ends with: how sure, whether inferred, why, evidence.
+fn provenance<'a>(
+    cx: &Cx<'_>,
+    confidence: &Confidence,
+    inferred: bool,
+    note: Option<&str>,
+    evidence: &[Evidence],
+) -> [(&'a str, Lit); 4] {
+    [
+        ("confidence", cx.confidence(confidence)),
+        ("inferred", Lit::num(inferred)),
+        ("note", Lit::opt_str(note)),
+        ("evidence", cx.evidence(evidence)),
+    ]
+}
+
+fn message(cx: &Cx<'_>, rt: &Paths, m: &Message) -> Lit {
+    let prov = provenance(
+        cx,
+        &m.confidence,
+        m.inferred,
+        m.note.as_deref(),
+        &m.evidence,
+    );
+    Lit::record(
+        &rt.of("MessageMeta"),
+        [("text", Lit::str(&m.message))].into_iter().chain(prov),
+    )
+}
+
+fn mapping(cx: &Cx<'_>, rt: &Paths, m: &Mapping) -> Lit {
     let source = match &m.source {
-        Source::Pseudo { place: p } => {
-            let p = place(rt, p);
-            quote!(#rt::lowering::Source::Pseudo(#p))
-        }
-        Source::Ext { place: p } => {
-            let p = place(rt, p);
-            quote!(#rt::lowering::Source::Ext(#p))
-        }
-        Source::Value { value } => {
-            let v = Literal::u64_suffixed(*value);
-            quote!(#rt::lowering::Source::Value(#v))
-        }
+        Source::Pseudo { place: p } => ("Source::Pseudo", place(rt, p)),
+        Source::Ext { place: p } => ("Source::Ext", place(rt, p)),
+        Source::Value { value } => ("Source::Value", Lit::code(format!("{value}u64"))),
     };
+    let source = Lit::code(format!("{}({})", rt.of(source.0), source.1.text()));
     let via = match &m.via {
-        Transform::Copy => quote!(#rt::lowering::Transform::Copy),
-        Transform::Narrow => quote!(#rt::lowering::Transform::Narrow),
+        Transform::Copy => Lit::code(rt.of("Transform::Copy")),
+        Transform::Narrow => Lit::code(rt.of("Transform::Narrow")),
         Transform::ResolveAddr { addr } => {
-            let marker = n(addr.marker);
-            let (mask, value) = (
-                Literal::u64_suffixed(addr.mask),
-                Literal::u64_suffixed(addr.value),
+            let addr = Lit::record(
+                &rt.of("AddrVar"),
+                [
+                    ("marker", Lit::num(addr.marker)),
+                    ("mask", Lit::code(format!("{}u64", addr.mask))),
+                    ("value", Lit::code(format!("{}u64", addr.value))),
+                    ("immediate", pair(addr.immediate)),
+                    ("var_id_lo", pair(addr.var_id_lo)),
+                    ("var_id_hi", pair(addr.var_id_hi)),
+                ],
             );
-            let (imm, lo, hi) = (
-                pair(addr.immediate),
-                pair(addr.var_id_lo),
-                pair(addr.var_id_hi),
-            );
-            quote!(#rt::lowering::Transform::ResolveAddr(#rt::lowering::AddrVar {
-                marker: #marker, mask: #mask, value: #value, immediate: #imm,
-                var_id_lo: #lo, var_id_hi: #hi,
-            }))
+            let call = rt.of("Transform::ResolveAddr");
+            Lit::code(format!("{call}({})", addr.text()))
         }
     };
-    let conf = cx.confidence(&m.confidence);
-    let inferred = m.inferred;
-    let note = opt_str(&m.note);
-    let ev = cx.evidence(&m.evidence);
-    quote!(#rt::lowering::MappingMeta { to: #to, source: #source, via: #via,
-        confidence: #conf, inferred: #inferred, note: #note, evidence: #ev })
+    let prov = provenance(
+        cx,
+        &m.confidence,
+        m.inferred,
+        m.note.as_deref(),
+        &m.evidence,
+    );
+    Lit::record(
+        &rt.of("MappingMeta"),
+        [("to", place(rt, &m.to)), ("source", source), ("via", via)]
+            .into_iter()
+            .chain(prov),
+    )
 }
 
-fn kind(cx: &Cx<'_>, rt: &TokenStream, k: &Kind) -> TokenStream {
-    let value = Literal::u64_suffixed(k.value);
-    let (name, to, doc) = (&k.name, &k.to, &k.doc);
-    let to_id = ident(&k.to);
-    let op = Literal::u8_suffixed(k.to_opcode);
+fn kind(cx: &Cx<'_>, rt: &Paths, k: &Kind) -> Lit {
     let extension = match k.extension {
-        ExtensionUse::Required => quote!(#rt::lowering::ExtensionUse::Required),
-        ExtensionUse::Ignored => quote!(#rt::lowering::ExtensionUse::Ignored),
-    };
-    let missing = match &k.missing_extension {
-        Some(m) => {
-            let m = message(cx, rt, m);
-            quote!(Some(#m))
-        }
-        None => quote!(None),
+        ExtensionUse::Required => rt.of("ExtensionUse::Required"),
+        ExtensionUse::Ignored => rt.of("ExtensionUse::Ignored"),
     };
     let routes = k.routes.iter().map(|r| {
-        let (abi, via) = (&r.abi, &r.via);
-        let conf = cx.confidence(&r.confidence);
-        let inferred = r.inferred;
-        let note = opt_str(&r.note);
-        let ev = cx.evidence(&r.evidence);
-        quote!(#rt::lowering::RouteMeta { abi: #abi, via: &[#(#via),*], confidence: #conf,
-            inferred: #inferred, note: #note, evidence: #ev })
+        let prov = provenance(
+            cx,
+            &r.confidence,
+            r.inferred,
+            r.note.as_deref(),
+            &r.evidence,
+        );
+        Lit::record(
+            &rt.of("RouteMeta"),
+            [
+                ("abi", Lit::str(&r.abi)),
+                ("via", Lit::slice(r.via.iter().map(|v| Lit::str(v)))),
+            ]
+            .into_iter()
+            .chain(prov),
+        )
     });
-    let mappings = k.mappings.iter().map(|m| mapping(cx, rt, m));
-    let (unmapped, unread) = (&k.unmapped, &k.unread);
-    quote!(#rt::lowering::KindMeta {
-        value: #value, name: #name, to: #to, to_opcode: #op, template: &#to_id::TEMPLATE,
-        extension: #extension, missing_extension: #missing, doc: #doc,
-        routes: &[#(#routes),*], mappings: &[#(#mappings),*],
-        unmapped: &[#(#unmapped),*], unread: &[#(#unread),*],
-    })
+    let strs = |xs: &[String]| Lit::slice(xs.iter().map(|x| Lit::str(x)));
+    Lit::record(
+        &rt.of("KindMeta"),
+        [
+            ("value", Lit::code(format!("{}u64", k.value))),
+            ("name", Lit::str(&k.name)),
+            ("to", Lit::str(&k.to)),
+            ("to_opcode", Lit::code(format!("{}u8", k.to_opcode))),
+            (
+                "template",
+                Lit::code(format!("&{}::TEMPLATE", ident(&k.to))),
+            ),
+            ("extension", Lit::code(extension)),
+            (
+                "missing_extension",
+                Lit::opt(k.missing_extension.as_ref().map(|m| message(cx, rt, m))),
+            ),
+            ("doc", Lit::str(&k.doc)),
+            ("routes", Lit::slice(routes)),
+            (
+                "mappings",
+                Lit::slice(k.mappings.iter().map(|m| mapping(cx, rt, m))),
+            ),
+            ("unmapped", strs(&k.unmapped)),
+            ("unread", strs(&k.unread)),
+        ],
+    )
 }
 
 /// `LOWERINGS`.
 pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
-    let lowerings = cx.model.lowerings.iter().map(|l| {
-        let (name, from, doc, sel_ty) = (&l.name, &l.from, &l.doc, &l.selector_type);
-        let op = Literal::u8_suffixed(l.from_opcode);
-        let selector = place(rt, &l.selector);
-        let extension = opt_str(&l.extension);
-        let ext_op = match l.extension_opcode {
-            Some(o) => {
-                let o = Literal::u8_suffixed(o);
-                quote!(Some(#o))
-            }
-            None => quote!(None),
-        };
-        let conf = cx.confidence(&l.confidence);
-        let ev = cx.evidence(&l.evidence);
-        let unsupported = message(cx, rt, &l.unsupported);
+    let paths = Paths(rt.to_string().replace(' ', ""));
+    let rt_paths = &paths;
+    let lowerings = Lit::slice(cx.model.lowerings.iter().map(|l| {
         let abis = l.abis.iter().map(|a| {
-            let (name, entry, doc, default, inferred) =
-                (&a.name, &a.entry, &a.doc, a.default, a.inferred);
-            let conf = cx.confidence(&a.confidence);
-            let note = opt_str(&a.note);
-            let ev = cx.evidence(&a.evidence);
-            quote!(#rt::lowering::AbiMeta { name: #name, entry: #entry, doc: #doc, default: #default,
-                confidence: #conf, inferred: #inferred, note: #note, evidence: #ev })
+            let prov = provenance(
+                cx,
+                &a.confidence,
+                a.inferred,
+                a.note.as_deref(),
+                &a.evidence,
+            );
+            Lit::record(
+                &rt_paths.of("AbiMeta"),
+                [
+                    ("name", Lit::str(&a.name)),
+                    ("entry", Lit::str(&a.entry)),
+                    ("doc", Lit::str(&a.doc)),
+                    ("default", Lit::num(a.default)),
+                ]
+                .into_iter()
+                .chain(prov),
+            )
         });
-        let kinds = l.kinds.iter().map(|k| kind(cx, rt, k));
-        quote!(#rt::lowering::LoweringMeta {
-            name: #name, from: #from, from_opcode: #op, selector: #selector,
-            selector_type: #sel_ty, extension: #extension, extension_opcode: #ext_op,
-            doc: #doc, confidence: #conf, evidence: #ev, unsupported: #unsupported,
-            abis: &[#(#abis),*], kinds: &[#(#kinds),*],
-        })
-    });
+        Lit::record(
+            &rt_paths.of("LoweringMeta"),
+            [
+                ("name", Lit::str(&l.name)),
+                ("from", Lit::str(&l.from)),
+                ("from_opcode", Lit::code(format!("{}u8", l.from_opcode))),
+                ("selector", place(rt_paths, &l.selector)),
+                ("selector_type", Lit::str(&l.selector_type)),
+                ("extension", Lit::opt_str(l.extension.as_deref())),
+                (
+                    "extension_opcode",
+                    Lit::opt(l.extension_opcode.map(|o| Lit::code(format!("{o}u8")))),
+                ),
+                ("doc", Lit::str(&l.doc)),
+                ("confidence", cx.confidence(&l.confidence)),
+                ("evidence", cx.evidence(&l.evidence)),
+                ("unsupported", message(cx, rt_paths, &l.unsupported)),
+                ("abis", Lit::slice(abis)),
+                (
+                    "kinds",
+                    Lit::slice(l.kinds.iter().map(|k| kind(cx, rt_paths, k))),
+                ),
+            ],
+        )
+    }));
+    let lowerings = cx.lits.embed(lowerings);
     quote! {
         /// How a runtime lowers pseudo words to real ones, from the spec's `[[lowering]]`:
         /// per selector value the real word, its routes per ABI version and every field
         /// mapping with its confidence (`inferred` marks the ones the sources do not state).
         /// Applied by `runtime::lowering::apply`.
-        pub const LOWERINGS: &[#rt::lowering::LoweringMeta] = &[#(#lowerings),*];
+        pub const LOWERINGS: &[#rt::lowering::LoweringMeta] = #lowerings;
     }
 }

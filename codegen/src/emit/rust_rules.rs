@@ -14,7 +14,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{Cx, ident, n};
+use super::{Cx, Lit, ident, n};
 use crate::model::*;
 use crate::rules::{BinOp, Expr, RuleKind, RuleSet, arch_condition, not};
 
@@ -25,13 +25,6 @@ fn lit(v: i64) -> TokenStream {
     } else {
         let a = Literal::i64_suffixed(v);
         quote!(#a)
-    }
-}
-
-fn opt(s: Option<&str>) -> TokenStream {
-    match s {
-        Some(s) => quote!(Some(#s)),
-        None => quote!(None),
     }
 }
 
@@ -155,29 +148,34 @@ fn set_items(cx: &Cx<'_>, set: &RuleSet) -> TokenStream {
     let size_l = n(size);
     let owner_name = &owner.name;
     let metas = set.rules.iter().enumerate().map(|(i, r)| {
-        let (rid, name, message, doc, source) = (&r.id, &r.name, &r.message, &r.doc, r.source());
-        let args = opt(r.args.as_deref());
-        let clause = r.clause;
-        let (kind, parts) = match &r.kind {
-            RuleKind::Expr { .. } => (quote!(rules::RuleKind::Expr), Vec::new()),
-            RuleKind::All { parts } => (quote!(rules::RuleKind::All), parts.clone()),
-            RuleKind::Any { parts } => (quote!(rules::RuleKind::Any), parts.clone()),
-            RuleKind::NotEnforced => (quote!(rules::RuleKind::NotEnforced), Vec::new()),
+        let (kind, parts): (_, &[usize]) = match &r.kind {
+            RuleKind::Expr { .. } => ("rules::RuleKind::Expr", &[]),
+            RuleKind::All { parts } => ("rules::RuleKind::All", parts),
+            RuleKind::Any { parts } => ("rules::RuleKind::Any", parts),
+            RuleKind::NotEnforced => ("rules::RuleKind::NotEnforced", &[]),
         };
-        let expr_src = opt(r.expr_source());
-        let parent = match r.parent {
-            Some(p) => quote!(Some(#p)),
-            None => quote!(None),
-        };
-        let arch = r.arch.iter().map(String::as_str);
-        let fields = r.fields.iter().map(String::as_str);
-        let conf = cx.confidence(&r.confidence);
-        let ev = cx.evidence(&r.evidence);
         let enforced = set.enforcement(i) != crate::rules::Enforcement::NotEnforced;
-        quote!(rules::RuleMeta { id: #rid, name: #name, args: #args, clause: #clause, kind: #kind,
-            expr: #expr_src, parts: &[#(#parts),*], parent: #parent, arch: &[#(#arch),*],
-            message: #message, doc: #doc, fields: &[#(#fields),*], source: #source,
-            confidence: #conf, evidence: #ev, enforced: #enforced })
+        cx.lits.embed(Lit::record(
+            "rules::RuleMeta",
+            [
+                ("id", Lit::str(&r.id)),
+                ("name", Lit::str(&r.name)),
+                ("args", Lit::opt_str(r.args.as_deref())),
+                ("clause", Lit::num(r.clause)),
+                ("kind", Lit::code(kind)),
+                ("expr", Lit::opt_str(r.expr_source())),
+                ("parts", Lit::slice(parts.iter().map(Lit::num))),
+                ("parent", Lit::opt(r.parent.map(Lit::num))),
+                ("arch", Lit::slice(r.arch.iter().map(|a| Lit::str(a)))),
+                ("message", Lit::str(&r.message)),
+                ("doc", Lit::str(&r.doc)),
+                ("fields", Lit::slice(r.fields.iter().map(|f| Lit::str(f)))),
+                ("source", Lit::str(r.source())),
+                ("confidence", cx.confidence(&r.confidence)),
+                ("evidence", cx.evidence(&r.evidence)),
+                ("enforced", Lit::num(enforced)),
+            ],
+        ))
     });
     let mut stmts = Vec::new();
     for i in set.post_order() {
