@@ -36,34 +36,43 @@ fn pair((a, b): (usize, usize)) -> Lit {
     Lit::code(format!("({a}, {b})"))
 }
 
-/// The fields every lowering record ends with: how sure, whether inferred, why, evidence.
-fn provenance<'a>(
+/// What every lowering record ends with: how sure, whether inferred, why, the evidence.
+trait Provenance {
+    fn parts(&self) -> (&Confidence, bool, Option<&str>, &[Evidence]);
+}
+
+macro_rules! provenance {
+    ($($t:ty),*) => {$(
+        impl Provenance for $t {
+            fn parts(&self) -> (&Confidence, bool, Option<&str>, &[Evidence]) {
+                (&self.confidence, self.inferred, self.note.as_deref(), &self.evidence)
+            }
+        }
+    )*};
+}
+
+provenance!(Message, Mapping, Route, Abi);
+
+/// `rt::lowering::<name> { fields..., confidence, inferred, note, evidence }`.
+fn record<'a>(
     cx: &Cx<'_>,
-    confidence: &Confidence,
-    inferred: bool,
-    note: Option<&str>,
-    evidence: &[Evidence],
-) -> [(&'a str, Lit); 4] {
-    [
+    rt: &Paths,
+    name: &str,
+    fields: impl IntoIterator<Item = (&'a str, Lit)>,
+    p: &impl Provenance,
+) -> Lit {
+    let (confidence, inferred, note, evidence) = p.parts();
+    let tail = [
         ("confidence", cx.confidence(confidence)),
         ("inferred", Lit::num(inferred)),
         ("note", Lit::opt_str(note)),
         ("evidence", cx.evidence(evidence)),
-    ]
+    ];
+    Lit::record(&rt.of(name), fields.into_iter().chain(tail))
 }
 
 fn message(cx: &Cx<'_>, rt: &Paths, m: &Message) -> Lit {
-    let prov = provenance(
-        cx,
-        &m.confidence,
-        m.inferred,
-        m.note.as_deref(),
-        &m.evidence,
-    );
-    Lit::record(
-        &rt.of("MessageMeta"),
-        [("text", Lit::str(&m.message))].into_iter().chain(prov),
-    )
+    record(cx, rt, "MessageMeta", [("text", Lit::str(&m.message))], m)
 }
 
 fn mapping(cx: &Cx<'_>, rt: &Paths, m: &Mapping) -> Lit {
@@ -92,18 +101,12 @@ fn mapping(cx: &Cx<'_>, rt: &Paths, m: &Mapping) -> Lit {
             Lit::code(format!("{call}({})", addr.text()))
         }
     };
-    let prov = provenance(
+    record(
         cx,
-        &m.confidence,
-        m.inferred,
-        m.note.as_deref(),
-        &m.evidence,
-    );
-    Lit::record(
-        &rt.of("MappingMeta"),
-        [("to", place(rt, &m.to)), ("source", source), ("via", via)]
-            .into_iter()
-            .chain(prov),
+        rt,
+        "MappingMeta",
+        [("to", place(rt, &m.to)), ("source", source), ("via", via)],
+        m,
     )
 }
 
@@ -113,21 +116,15 @@ fn kind(cx: &Cx<'_>, rt: &Paths, k: &Kind) -> Lit {
         ExtensionUse::Ignored => rt.of("ExtensionUse::Ignored"),
     };
     let routes = k.routes.iter().map(|r| {
-        let prov = provenance(
+        record(
             cx,
-            &r.confidence,
-            r.inferred,
-            r.note.as_deref(),
-            &r.evidence,
-        );
-        Lit::record(
-            &rt.of("RouteMeta"),
+            rt,
+            "RouteMeta",
             [
                 ("abi", Lit::str(&r.abi)),
                 ("via", Lit::slice(r.via.iter().map(|v| Lit::str(v)))),
-            ]
-            .into_iter()
-            .chain(prov),
+            ],
+            r,
         )
     });
     let strs = |xs: &[String]| Lit::slice(xs.iter().map(|x| Lit::str(x)));
@@ -161,36 +158,29 @@ fn kind(cx: &Cx<'_>, rt: &Paths, k: &Kind) -> Lit {
 
 /// `LOWERINGS`.
 pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
-    let paths = Paths(rt.to_string().replace(' ', ""));
-    let rt_paths = &paths;
+    let paths = &Paths(rt.to_string().replace(' ', ""));
     let lowerings = Lit::slice(cx.model.lowerings.iter().map(|l| {
         let abis = l.abis.iter().map(|a| {
-            let prov = provenance(
+            record(
                 cx,
-                &a.confidence,
-                a.inferred,
-                a.note.as_deref(),
-                &a.evidence,
-            );
-            Lit::record(
-                &rt_paths.of("AbiMeta"),
+                paths,
+                "AbiMeta",
                 [
                     ("name", Lit::str(&a.name)),
                     ("entry", Lit::str(&a.entry)),
                     ("doc", Lit::str(&a.doc)),
                     ("default", Lit::num(a.default)),
-                ]
-                .into_iter()
-                .chain(prov),
+                ],
+                a,
             )
         });
         Lit::record(
-            &rt_paths.of("LoweringMeta"),
+            &paths.of("LoweringMeta"),
             [
                 ("name", Lit::str(&l.name)),
                 ("from", Lit::str(&l.from)),
                 ("from_opcode", Lit::code(format!("{}u8", l.from_opcode))),
-                ("selector", place(rt_paths, &l.selector)),
+                ("selector", place(paths, &l.selector)),
                 ("selector_type", Lit::str(&l.selector_type)),
                 ("extension", Lit::opt_str(l.extension.as_deref())),
                 (
@@ -200,11 +190,11 @@ pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
                 ("doc", Lit::str(&l.doc)),
                 ("confidence", cx.confidence(&l.confidence)),
                 ("evidence", cx.evidence(&l.evidence)),
-                ("unsupported", message(cx, rt_paths, &l.unsupported)),
+                ("unsupported", message(cx, paths, &l.unsupported)),
                 ("abis", Lit::slice(abis)),
                 (
                     "kinds",
-                    Lit::slice(l.kinds.iter().map(|k| kind(cx, rt_paths, k))),
+                    Lit::slice(l.kinds.iter().map(|k| kind(cx, paths, k))),
                 ),
             ],
         )
