@@ -2,7 +2,8 @@
 //! (both `-Wall -Wextra -Werror -pedantic`), a probe program generated from the model
 //! prints `sizeof`/`offsetof` of every type and byte-placed field and the bits of every
 //! bitfield sub-field; every number must equal the model's. Separately, the layout probe
-//! of seed-004 §8 is replayed against the C build.
+//! of seed-004 §8 is replayed against the C build, and random words of every kind are read
+//! field by field through the C structs and through the Rust views, value for value.
 //!
 //! gcc and g++ must be on PATH; the test fails (it does not skip) without them.
 
@@ -14,8 +15,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::model;
+use dmaspec::runtime::meta::FieldMeta;
+use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec_codegen::emit::c;
-use dmaspec_codegen::model::{BitsType, Field, Model, TypeKind};
+use dmaspec_codegen::model::{BitsType, Field, Leaf, MetaSlot, Model, TypeDef, TypeKind};
 
 const C_FLAGS: &[&str] = &["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"];
 const CXX_FLAGS: &[&str] = &[
@@ -85,17 +88,22 @@ impl Build {
         );
     }
 
-    /// Compiles and runs a probe; returns its `key=value` lines.
+    /// Compiles and runs a probe with `input` on its stdin; returns its `key=value` lines.
     fn run_probe(
         &self,
         compiler: &str,
         flags: &[&str],
         src: &Path,
         exe: &str,
+        input: &[u8],
     ) -> BTreeMap<String, u64> {
         let exe = self.dir.join(exe);
         self.compile(compiler, flags, src, Some(&exe));
+        let input_file = exe.with_extension("in");
+        std::fs::write(&input_file, input).expect("probe input written");
+        let stdin = std::fs::File::open(&input_file).expect("probe input readable");
         let res = Command::new(&exe)
+            .stdin(stdin)
             .output()
             .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
         assert!(
@@ -275,7 +283,7 @@ fn c_headers_match_the_model_layout() {
     let src = build.write("probe.c", &probe.source());
     let mut diffs = Vec::new();
     for (compiler, flags, exe) in [("gcc", C_FLAGS, "probe_c"), ("g++", CXX_FLAGS, "probe_cxx")] {
-        let got = build.run_probe(compiler, flags, &src, exe);
+        let got = build.run_probe(compiler, flags, &src, exe, &[]);
         diffs.extend(probe.diff(&got, compiler));
     }
     assert!(
@@ -436,7 +444,7 @@ fn c_headers_hold_the_seed004_s8_probe() {
     let src = build.write("seed004_s8.c", &probe.source());
     let mut diffs = Vec::new();
     for (compiler, flags, exe) in [("gcc", C_FLAGS, "s8_c"), ("g++", CXX_FLAGS, "s8_cxx")] {
-        let got = build.run_probe(compiler, flags, &src, exe);
+        let got = build.run_probe(compiler, flags, &src, exe, &[]);
         diffs.extend(probe.diff(&got, compiler));
     }
     assert!(
@@ -500,4 +508,228 @@ fn c_headers_are_named_and_deterministic() {
             "{p} lacks the @generated line"
         );
     }
+}
+
+// ---- values: the C structs read what the views read ---------------------------------
+
+/// A value's identity within one word: absolute offset, the union arm it is in (`-` for
+/// none), the declaring member's name and its bits.
+fn value_key(
+    record: usize,
+    offset: usize,
+    arm: &str,
+    name: &str,
+    bits: Option<(u32, u32)>,
+) -> String {
+    let bits = bits.map_or("-".to_string(), |(lsb, w)| format!("{lsb}:{w}"));
+    format!("{record} {offset} {arm} {name} {bits}")
+}
+
+/// The C expression that reads `leaf` from `w`, and the signedness of its type.
+fn c_access(model: &Model, leaf: &Leaf<'_>) -> String {
+    let mut segments: Vec<String> = leaf
+        .path
+        .split('.')
+        .map(|seg| match seg.split_once('[') {
+            Some((name, index)) => format!("{}[{index}", c::member(name)),
+            None => c::member(seg),
+        })
+        .collect();
+    if let MetaSlot::Discriminator { owner } = &leaf.declared {
+        // C keeps the discriminator inside every arm; read it through the first.
+        let union = model.type_by_name(owner).expect("a union");
+        let TypeKind::Union { variants, .. } = &union.kind else {
+            panic!("{owner} is not a union")
+        };
+        segments.insert(segments.len() - 1, c::member(&variants[0].name));
+    }
+    format!("w.{}", segments.join("."))
+}
+
+/// A printf line per value of every leaf of `word`, keyed like [`value_key`].
+fn c_value_prints(model: &Model, word: &TypeDef) -> String {
+    let mut out = String::new();
+    for leaf in model.leaves(word) {
+        if leaf.type_name.starts_with("ascii[") {
+            continue; // text: compared as text by the encode tests, not here
+        }
+        let arm = leaf.variant.as_deref().unwrap_or("-");
+        let name = leaf.path.rsplit('.').next().unwrap_or(&leaf.path);
+        let name = name.split('[').next().unwrap_or(name);
+        let access = c_access(model, &leaf);
+        // Int arrays are one leaf; their elements are read one by one.
+        let (elem, count) = match leaf.type_name.split_once('[') {
+            Some((elem, n)) => (elem, n.trim_end_matches(']').parse().expect("a length")),
+            None => (leaf.type_name.as_str(), 0),
+        };
+        let signed = matches!(elem, "i8" | "i16" | "i32" | "i64");
+        let cast = if signed {
+            "(unsigned long long)(long long)"
+        } else {
+            "(unsigned long long)"
+        };
+        let reads: Vec<(usize, String)> = if count == 0 {
+            vec![(leaf.offset, access)]
+        } else {
+            let esize = leaf.size / count;
+            (0..count)
+                .map(|k| (leaf.offset + k * esize, format!("{access}[{k}]")))
+                .collect()
+        };
+        for (offset, expr) in reads {
+            let key = value_key(0, offset, arm, name, leaf.bits).replacen("0 ", "%lu ", 1);
+            let _ = writeln!(
+                out,
+                "            printf(\"{key}=%llu\\n\", n, {cast}({expr}));"
+            );
+        }
+    }
+    out
+}
+
+/// Collects what the owned walk reports, keyed like [`value_key`].
+struct Values {
+    record: usize,
+    /// Names of the open groups, and the path of the innermost union arm (`-` outside).
+    names: Vec<&'static str>,
+    arms: Vec<String>,
+    groups: Vec<Group>,
+    out: BTreeMap<String, u64>,
+}
+
+impl Visitor for Values {
+    fn enter(&mut self, field: &'static FieldMeta, _offset: usize, group: Group) {
+        self.names.push(field.name);
+        let arm = if self.groups.last() == Some(&Group::Union) {
+            self.names.join(".")
+        } else {
+            self.arms.last().cloned().unwrap_or_else(|| "-".into())
+        };
+        self.arms.push(arm);
+        self.groups.push(group);
+    }
+    fn leave(&mut self, _group: Group) {
+        self.names.pop();
+        self.arms.pop();
+        self.groups.pop();
+    }
+    fn value(&mut self, field: &'static FieldMeta, offset: usize, value: Value<'_>) {
+        let v = match value {
+            Value::Unsigned(v) | Value::Enum { raw: v, .. } | Value::Flags { raw: v, .. } => v,
+            Value::Signed(v) => v as u64,
+            Value::Text(_) => return,
+        };
+        let arm = self.arms.last().map_or("-", String::as_str);
+        let key = value_key(self.record, offset, arm, field.name, field.bits);
+        self.out.insert(key, v);
+    }
+}
+
+/// Extends the layout check to values: random words of every kind, read field by field
+/// through the generated C structs (gcc and g++) and through the Rust views (`view::Word`,
+/// read and walked), agree on every value of every arm the view chose.
+#[test]
+fn c_structs_and_rust_views_read_the_same_values() {
+    const PER_WORD: usize = 200;
+    let model = model();
+    let build = Build::new("values", &model);
+    let words: Vec<&TypeDef> = model
+        .types
+        .iter()
+        .filter(|t| t.opcode().is_some())
+        .collect();
+    let mut cases = String::new();
+    for (i, w) in words.iter().enumerate() {
+        let _ = write!(
+            cases,
+            "        case {i}: {{\n            {} w;\n            memcpy(&w, rec + 1, 64);\n{}            break;\n        }}\n",
+            w.c_name,
+            c_value_prints(&model, w)
+        );
+    }
+    let src = build.write(
+        "values.c",
+        &format!(
+            "/* Generated by tests/c_layout.rs. */\n#include <stdio.h>\n#include <string.h>\n\
+             #include \"{}\"\n\nint main(void) {{\n    unsigned char rec[65];\n    \
+             unsigned long n = 0;\n    while (fread(rec, 1, 65, stdin) == 65) {{\n        \
+             switch (rec[0]) {{\n{cases}        }}\n        n++;\n    }}\n    return 0;\n}}\n",
+            c::UMBRELLA_HEADER
+        ),
+    );
+    // Records: the word's index in `words`, then its 64 bytes (random, opcode in byte 0).
+    let mut input = Vec::new();
+    let mut expected = BTreeMap::new();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut visited_arms = 0;
+    for (i, w) in words.iter().enumerate() {
+        let op = w.opcode().expect("a word").value;
+        let meta = dmaspec::WORDS
+            .iter()
+            .find(|m| m.name == w.name)
+            .expect("a generated word");
+        for _ in 0..PER_WORD {
+            let mut b = [0u8; 64];
+            for byte in b.iter_mut() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                *byte = state as u8;
+            }
+            b[0] = op;
+            let arch = meta.arch[0];
+            let view = dmaspec::words::view::Word::new(&b, arch)
+                .unwrap_or_else(|| panic!("{} views its own opcode", w.name));
+            let mut values = Values {
+                record: input.len() / 65,
+                names: Vec::new(),
+                arms: Vec::new(),
+                groups: Vec::new(),
+                out: BTreeMap::new(),
+            };
+            view.read().visit(&mut values, arch);
+            visited_arms += values.out.keys().filter(|k| !k.contains(" - ")).count();
+            expected.extend(values.out);
+            input.push(i as u8);
+            input.extend_from_slice(&b);
+        }
+    }
+    assert!(visited_arms > 0, "no union arm was exercised");
+    for (compiler, flags, exe) in [
+        ("gcc", C_FLAGS, "values_c"),
+        ("g++", CXX_FLAGS, "values_cxx"),
+    ] {
+        let got = build.run_probe(compiler, flags, &src, exe, &input);
+        // Every value the view gives, C gives equally; C's values of the arms the view
+        // did not choose have no counterpart.
+        let mut diffs: Vec<String> = expected
+            .iter()
+            .filter(|(k, v)| got.get(*k) != Some(v))
+            .map(|(k, v)| format!("{compiler}: {k}: view {v}, C {:?}", got.get(k)))
+            .collect();
+        let chosen: std::collections::BTreeSet<(&str, &str)> = expected
+            .keys()
+            .map(|k| {
+                let mut parts = k.split(' ');
+                (parts.next().unwrap_or(""), parts.nth(1).unwrap_or(""))
+            })
+            .collect();
+        diffs.extend(
+            got.keys()
+                .filter(|k| {
+                    let mut parts = k.split(' ');
+                    let rec_arm = (parts.next().unwrap_or(""), parts.nth(1).unwrap_or(""));
+                    chosen.contains(&rec_arm) && !expected.contains_key(*k)
+                })
+                .map(|k| format!("{compiler}: {k}: C only")),
+        );
+        diffs.truncate(40);
+        assert!(
+            diffs.is_empty(),
+            "C and the views disagree (build in {}):\n{}",
+            build.dir.display(),
+            diffs.join("\n")
+        );
+    }
+    build.remove();
 }
