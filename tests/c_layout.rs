@@ -568,13 +568,11 @@ fn c_value_prints(model: &Model, word: &TypeDef) -> String {
         } else {
             "(unsigned long long)"
         };
-        let reads: Vec<(usize, String)> = if count == 0 {
-            vec![(leaf.offset, access)]
-        } else {
-            let esize = leaf.size / count;
-            (0..count)
+        let reads: Vec<(usize, String)> = match leaf.size.checked_div(count) {
+            None => vec![(leaf.offset, access)],
+            Some(esize) => (0..count)
                 .map(|k| (leaf.offset + k * esize, format!("{access}[{k}]")))
-                .collect()
+                .collect(),
         };
         for (offset, expr) in reads {
             let key = value_key(0, offset, arm, name, leaf.bits).replacen("0 ", "%lu ", 1);
