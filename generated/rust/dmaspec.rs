@@ -18935,6 +18935,7705 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         meta::constant_mismatches(b, Self::META.leaves)
     }
 }
+/** Element byte size of a DTYPE wire tag: the size of its wire container, which the ADDR4 aligner uses as the required start-address alignment (1 / 2 / 4 / 8). INVALID and values no source sizes give 0. The header predicates call this type_size_check(dtype, N) / sizeof(dtype). Conflict: the device's sdma_data_type_size table reports 0 bytes for FP32R, not 4 (supp-consolidated, supp-field-tables §7); this table follows the container size.
+
+ Confidence: CERTAIN (confirmed). Values not listed give 0.*/
+pub const fn dtype_size(x: DTYPE) -> i64 {
+    match x.raw() {
+        1u8 | 12u8 => 8i64,
+        2u8 | 3u8 | 13u8 | 14u8 | 15u8 => 1i64,
+        4u8 | 5u8 | 6u8 | 7u8 => 2i64,
+        8u8 | 9u8 | 10u8 | 11u8 => 4i64,
+        _ => 0i64,
+    }
+}
+/// Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the enums (`enums`) and tables (`tables`) they use.
+pub mod klr {
+    #![allow(
+        non_snake_case,
+        non_camel_case_types,
+        non_upper_case_globals,
+        unused_variables,
+        unused_mut,
+        unused_parens,
+        unused_braces,
+        unused_labels,
+        unused_assignments,
+        dead_code,
+        unreachable_code,
+        clippy::all
+    )]
+    pub const MAX_DIMS: usize = 8;
+    /// Whether an access is static or carries a runtime offset, and which flavour
+    /// (klr::BirAccessPattern: scalar offset present at +0x40, vector offset at +0x58;
+    /// isAccessDynamic is their OR; at most one is set).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Dynamic {
+        Static,
+        /// A register-backed scalar offset.
+        Scalar,
+        /// A vector offset (a gather index).
+        Vector,
+    }
+    /// An access pattern as the leaves see it. `None` fields are unknown.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Ap<'a> {
+        /// Number of access-pattern pairs.
+        pub rank: u32,
+        pub shape: &'a [i64],
+        /// The BIR dtype id.
+        pub dtype: Option<i64>,
+        pub dynamic: Dynamic,
+        /// `AP[0].step`.
+        pub step0: Option<i64>,
+        /// The BirAccessPattern's indirect_dim (+0x60).
+        pub indirect_dim: Option<i64>,
+    }
+    impl<'a> Ap<'a> {
+        /// A static access of this shape; the rank is the shape's length.
+        pub const fn new(shape: &'a [i64]) -> Ap<'a> {
+            Ap {
+                rank: shape.len() as u32,
+                shape,
+                dtype: None,
+                dynamic: Dynamic::Static,
+                step0: None,
+                indirect_dim: None,
+            }
+        }
+        pub const fn rank(mut self, rank: u32) -> Self {
+            self.rank = rank;
+            self
+        }
+        pub const fn dtype(mut self, dtype: i64) -> Self {
+            self.dtype = Some(dtype);
+            self
+        }
+        pub const fn scalar(mut self) -> Self {
+            self.dynamic = Dynamic::Scalar;
+            self
+        }
+        pub const fn vector(mut self) -> Self {
+            self.dynamic = Dynamic::Vector;
+            self
+        }
+        pub const fn step0(mut self, step: i64) -> Self {
+            self.step0 = Some(step);
+            self
+        }
+        pub const fn indirect_dim(mut self, dim: i64) -> Self {
+            self.indirect_dim = Some(dim);
+            self
+        }
+    }
+    /// An immediate operand: an int, a float, or something that is not an immediate.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub enum Imm {
+        Int(i64),
+        Float(f64),
+        /// Not an immediate (a tensor or register operand).
+        Other,
+    }
+    /// A fixed-capacity list (the module does not allocate).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Seq<T: Copy, const N: usize> {
+        len: usize,
+        items: [Option<T>; N],
+    }
+    impl<T: Copy, const N: usize> Seq<T, N> {
+        pub const fn new() -> Self {
+            Seq { len: 0, items: [None; N] }
+        }
+        fn push(&mut self, t: T) {
+            if self.len < N {
+                self.items[self.len] = Some(t);
+                self.len += 1;
+            }
+        }
+        pub fn len(&self) -> usize {
+            self.len
+        }
+        pub fn is_empty(&self) -> bool {
+            self.len == 0
+        }
+        pub fn get(&self, i: usize) -> Option<&T> {
+            self.items.get(i).and_then(Option::as_ref)
+        }
+        pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
+            self.items[..self.len].iter().flatten()
+        }
+    }
+    impl<T: Copy, const N: usize> Default for Seq<T, N> {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+    /// A stamped or computed value.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub enum Value<'a> {
+        Int(i64),
+        Bool(bool),
+        /// A value of a klr enum, with its enumerator when it has one.
+        Enum { ty: &'static str, name: Option<&'static str>, raw: i64 },
+        /// A one-element vector.
+        One(i64),
+        Imm(Imm),
+        Imms(&'a [Imm]),
+        /// A value the model does not compute; the text says what it is.
+        Opaque(&'static str),
+        /// Depends on an input the op description leaves out; the text is the expression.
+        Missing(&'static str),
+    }
+    /// A field the leaf writes on the node.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct Stamp<'a> {
+        pub offset: u32,
+        /// The class (or base) that declares the field.
+        pub class: &'static str,
+        pub field: &'static str,
+        pub value: Value<'a>,
+    }
+    /// An operand binding: a klr field (or `what`) bound in a role (argument, output,
+    /// builder, operand, dynamic-ap, base).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Binding {
+        pub role: &'static str,
+        pub operand: Option<&'static str>,
+        pub what: Option<&'static str>,
+        pub note: Option<&'static str>,
+    }
+    /// Anything else the leaf does (kind note, node, warning, register).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Effect {
+        pub kind: &'static str,
+        pub text: &'static str,
+        /// The memo key, for an effect that happens once per key and function.
+        pub key: Option<i64>,
+    }
+    /// A computed value the spec lists in the results.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct Shown<'a> {
+        pub name: &'static str,
+        pub value: Value<'a>,
+    }
+    /// A check (or conditional step) the model could not decide, or cannot evaluate at all.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Unevaluated {
+        pub what: &'static str,
+        pub condition: &'static str,
+    }
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum ErrorKind {
+        Throw,
+        Assert,
+        Fatal,
+    }
+    impl ErrorKind {
+        pub const fn name(self) -> &'static str {
+            match self {
+                ErrorKind::Throw => "throw",
+                ErrorKind::Assert => "assert",
+                ErrorKind::Fatal => "fatal",
+            }
+        }
+    }
+    /// The compiler's error for an op.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Error {
+        pub leaf: &'static str,
+        pub routed_from: Option<&'static str>,
+        pub kind: ErrorKind,
+        /// The exact message; empty when the source gives none.
+        pub message: &'static str,
+        /// Appended to the message (`"…" + to_string(n)`), or the index of a fatal lookup.
+        pub arg: Option<i64>,
+        /// The condition that failed, as the spec writes it.
+        pub condition: &'static str,
+        /// The callee that owns the check (or the table of a fatal lookup).
+        pub helper: Option<&'static str>,
+    }
+    impl Error {
+        /// The text the compiler reports: the message with its argument appended.
+        pub fn write_message(
+            &self,
+            f: &mut core::fmt::Formatter<'_>,
+        ) -> core::fmt::Result {
+            f.write_str(self.message)?;
+            if let Some(a) = self.arg {
+                if !self.message.is_empty() {
+                    write!(f, "{a}")?;
+                }
+            }
+            Ok(())
+        }
+    }
+    impl core::fmt::Display for Error {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            if self.message.is_empty() {
+                match (self.kind, self.helper, self.arg) {
+                    (ErrorKind::Fatal, Some(h), Some(a)) => {
+                        write!(f, "fatal: {h} has no entry {a}")
+                    }
+                    _ => {
+                        write!(
+                            f, "{} failed (no message): {}", self.kind.name(), self
+                            .condition
+                        )
+                    }
+                }
+            } else {
+                self.write_message(f)
+            }
+        }
+    }
+    /// A fork or route the model cannot decide because an input it reads is left out.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Undetermined {
+        pub leaf: &'static str,
+        pub routed_from: Option<&'static str>,
+        /// `fork` or `route to <leaf>`.
+        pub at: &'static str,
+        pub condition: &'static str,
+    }
+    /// One way through a leaf and the BIR node it builds.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct PathInfo {
+        pub name: &'static str,
+        /// The condition that picks it (`None` for the last, the otherwise arm).
+        pub when: Option<&'static str>,
+        /// The qualified BIR class.
+        pub class: &'static str,
+        /// (InstructionType enumerator, IT), when the source gives one.
+        pub it: Option<(&'static str, i64)>,
+        pub prefix: Option<&'static str>,
+        pub build: &'static str,
+    }
+    /// The BIR node an op becomes.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Node<'a> {
+        /// The leaf that built it.
+        pub leaf: &'static str,
+        /// The leaf that routed the op here.
+        pub routed_from: Option<&'static str>,
+        pub path: PathInfo,
+        pub stamps: Seq<Stamp<'a>, MAX_STAMPS>,
+        pub bindings: Seq<Binding, MAX_BINDINGS>,
+        pub effects: Seq<Effect, MAX_EFFECTS>,
+        pub shown: Seq<Shown<'a>, MAX_SHOWN>,
+        pub unevaluated: Seq<Unevaluated, MAX_UNEVALUATED>,
+    }
+    const NO_PATH: PathInfo = PathInfo {
+        name: "",
+        when: None,
+        class: "",
+        it: None,
+        prefix: None,
+        build: "",
+    };
+    impl<'a> Node<'a> {
+        fn start(leaf: &'static str, routed_from: Option<&'static str>) -> Self {
+            Node {
+                leaf,
+                routed_from,
+                path: NO_PATH,
+                stamps: Seq::new(),
+                bindings: Seq::new(),
+                effects: Seq::new(),
+                shown: Seq::new(),
+                unevaluated: Seq::new(),
+            }
+        }
+        /// The stamp at `offset`.
+        pub fn stamp(&self, offset: u32) -> Option<&Stamp<'a>> {
+            self.stamps.iter().find(|s| s.offset == offset)
+        }
+        /// The DGEType the node carries, if the leaf stamps one.
+        pub fn dge_type(&self) -> Option<i64> {
+            self.stamps
+                .iter()
+                .find_map(|s| match s.value {
+                    Value::Enum { ty: "DGEType", raw, .. } => Some(raw),
+                    _ => None,
+                })
+        }
+    }
+    /// What a leaf returns for an op.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Outcome<'a> {
+        Node(Node<'a>),
+        Error(Error),
+        Undetermined(Undetermined),
+    }
+    impl<'a> Outcome<'a> {
+        pub fn node(&self) -> Option<&Node<'a>> {
+            match self {
+                Outcome::Node(n) => Some(n),
+                _ => None,
+            }
+        }
+        pub fn error(&self) -> Option<&Error> {
+            match self {
+                Outcome::Error(e) => Some(e),
+                _ => None,
+            }
+        }
+    }
+    /// The per-function state the leaves share: memoised effects (the identity matrix per
+    /// dtype, declared registers). One `Function` per op list.
+    #[derive(Clone, Debug)]
+    pub struct Function {
+        seen: [(u8, i64); 256],
+        len: usize,
+    }
+    impl Default for Function {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+    impl Function {
+        pub const fn new() -> Self {
+            Function {
+                seen: [(0, 0); 256],
+                len: 0,
+            }
+        }
+        /// Whether `(memo, key)` is new, recording it. An unknown key is always new.
+        fn first(&mut self, memo: u8, key: Option<i64>) -> bool {
+            let Some(key) = key else { return true };
+            if self.seen[..self.len].iter().any(|e| *e == (memo, key)) {
+                return false;
+            }
+            if self.len < self.seen.len() {
+                self.seen[self.len] = (memo, key);
+                self.len += 1;
+            }
+            true
+        }
+    }
+    /// A text memo key (FNV-1a).
+    fn text_key(s: &str) -> i64 {
+        let mut h: u64 = 0xcbf29ce484222325;
+        for b in s.bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x100000001b3);
+        }
+        h as i64
+    }
+    fn k_not(a: Option<bool>) -> Option<bool> {
+        a.map(|x| !x)
+    }
+    fn k_and(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+        match (a, b) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        }
+    }
+    fn k_or(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+        match (a, b) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        }
+    }
+    fn k_cmp<T: Copy>(
+        a: Option<T>,
+        b: Option<T>,
+        f: impl Fn(T, T) -> bool,
+    ) -> Option<bool> {
+        Some(f(a?, b?))
+    }
+    fn lookup(t: &[i64], k: Option<i64>) -> Option<i64> {
+        let k = k?;
+        if k < 0 {
+            return None;
+        }
+        t.get(k as usize).copied()
+    }
+    fn f_dynamic(a: &Ap) -> Option<bool> {
+        Some(a.dynamic != Dynamic::Static)
+    }
+    fn f_scalar_offset(a: &Ap) -> Option<bool> {
+        Some(a.dynamic == Dynamic::Scalar)
+    }
+    fn f_vector_offset(a: &Ap) -> Option<bool> {
+        Some(a.dynamic == Dynamic::Vector)
+    }
+    fn f_rank(a: &Ap) -> Option<i64> {
+        Some(a.rank as i64)
+    }
+    fn f_dtype(a: &Ap) -> Option<i64> {
+        a.dtype
+    }
+    fn f_step0(a: &Ap) -> Option<i64> {
+        a.step0
+    }
+    fn f_indirect_dim(a: &Ap) -> Option<i64> {
+        a.indirect_dim
+    }
+    fn f_same_shape(a: &Ap, b: &Ap) -> Option<bool> {
+        Some(a.shape == b.shape)
+    }
+    fn f_is_int(i: &Imm) -> Option<bool> {
+        Some(matches!(i, Imm::Int(_)))
+    }
+    fn f_is_float(i: &Imm) -> Option<bool> {
+        Some(matches!(i, Imm::Float(_)))
+    }
+    fn f_is_immediate(i: &Imm) -> Option<bool> {
+        Some(!matches!(i, Imm::Other))
+    }
+    /// How an op description carries a field.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Input {
+        Ap,
+        Aps,
+        Imm,
+        Imms,
+        Int,
+        Bool,
+        Text,
+    }
+    /// An input field of a klr op.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct FieldMeta {
+        pub name: &'static str,
+        pub input: Input,
+        pub optional: bool,
+        /// The klr enum naming its values.
+        pub enum_ty: Option<&'static str>,
+        /// Its offset in the klr node, when the source gives it.
+        pub offset: Option<u32>,
+        pub doc: &'static str,
+    }
+    /// A leaf: the klr op it takes, where it lives, its input fields and its paths.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct LeafMeta {
+        pub name: &'static str,
+        /// The klr layout of its op.
+        pub op: &'static str,
+        pub qualified: &'static str,
+        pub function: &'static str,
+        pub va: u64,
+        pub section: &'static str,
+        pub fields: &'static [FieldMeta],
+        pub paths: &'static [PathInfo],
+    }
+    /// Where [`Op::build`] gets each field from (the CLI's JSON reader, for one).
+    pub trait Fields<'a> {
+        type Error;
+        fn ap(&self, f: &'static FieldMeta) -> Result<Ap<'a>, Self::Error>;
+        fn opt_ap(&self, f: &'static FieldMeta) -> Result<Option<Ap<'a>>, Self::Error>;
+        fn aps(&self, f: &'static FieldMeta) -> Result<&'a [Ap<'a>], Self::Error>;
+        fn imm(&self, f: &'static FieldMeta) -> Result<Imm, Self::Error>;
+        fn opt_imm(&self, f: &'static FieldMeta) -> Result<Option<Imm>, Self::Error>;
+        fn imms(&self, f: &'static FieldMeta) -> Result<&'a [Imm], Self::Error>;
+        fn int(&self, f: &'static FieldMeta) -> Result<i64, Self::Error>;
+        fn opt_int(&self, f: &'static FieldMeta) -> Result<Option<i64>, Self::Error>;
+        fn boolean(&self, f: &'static FieldMeta) -> Result<bool, Self::Error>;
+        fn text(&self, f: &'static FieldMeta) -> Result<&'a str, Self::Error>;
+        fn opt_text(
+            &self,
+            f: &'static FieldMeta,
+        ) -> Result<Option<&'a str>, Self::Error>;
+    }
+    /// The leaf called `name`.
+    pub fn leaf(name: &str) -> Option<&'static LeafMeta> {
+        LEAVES.iter().find(|l| l.name == name)
+    }
+    pub const MAX_STAMPS: usize = 6;
+    pub const MAX_BINDINGS: usize = 7;
+    pub const MAX_EFFECTS: usize = 8;
+    pub const MAX_SHOWN: usize = 1;
+    pub const MAX_UNEVALUATED: usize = 13;
+    /// The klr enums, one type per enum with its enumerators as consts.
+    pub mod enums {
+        /// Who generates a DMA's descriptors. `InstDMA::dge_type` at +0xF8 (ctor default 3 = Unassigned). Codegen resolves it at lowering time with `translateDGEMode`; a later pass (H33) assigns only the DGE engine-id, never the type. (`bir::DGEType`)
+        #[derive(Clone, Copy, Debug)]
+        pub struct DGEType;
+        impl DGEType {
+            /// no DGE
+            pub const None: i64 = 0;
+            /// software DGE: the compiler emits the descriptors
+            pub const SWDGE: i64 = 1;
+            /// hardware DGE: the engine generates the descriptors
+            pub const HWDGE: i64 = 2;
+            /// the InstDMA constructor default
+            pub const Unassigned: i64 = 3;
+            pub const VALUES: &'static [(&'static str, i64)] = &[
+                ("None", 0),
+                ("SWDGE", 1),
+                ("HWDGE", 2),
+                ("Unassigned", 3),
+            ];
+            pub fn name(v: i64) -> Option<&'static str> {
+                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            }
+            pub fn value(name: &str) -> Option<i64> {
+                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            }
+        }
+        /// `klr::NcDmaCopy.compute_op` (+32). 1 is a plain copy, 2 an accumulating copy; any other value is rejected with "Unsupported DMA compute_op <n>". (`klr::DgeComputeOp`)
+        #[derive(Clone, Copy, Debug)]
+        pub struct DgeComputeOp;
+        impl DgeComputeOp {
+            /// plain copy
+            pub const none: i64 = 1;
+            /// accumulate into the destination
+            pub const add: i64 = 2;
+            pub const VALUES: &'static [(&'static str, i64)] = &[
+                ("none", 1),
+                ("add", 2),
+            ];
+            pub fn name(v: i64) -> Option<&'static str> {
+                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            }
+            pub fn value(name: &str) -> Option<i64> {
+                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            }
+        }
+        /// BIR ALU operation. Only `add` is given by seed 003: the value `codegenAluOp` must return for `DmaCompute.reduceOp`, the DMA reduce cmd at InstDMACopy+0x178, and InstGenericIndirectSave::op at +0x140. Other values are not given. (`bir::AluOpType`)
+        #[derive(Clone, Copy, Debug)]
+        pub struct AluOpType;
+        impl AluOpType {
+            pub const add: i64 = 4;
+            pub const VALUES: &'static [(&'static str, i64)] = &[("add", 4)];
+            pub fn name(v: i64) -> Option<&'static str> {
+                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            }
+            pub fn value(name: &str) -> Option<i64> {
+                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            }
+        }
+        /// InstDMACopy+0x128. Only Transpose = 1 is given (written by codegenDmaTranspose); the value of a plain copy is not. (`bir::InstDMACopy::CopyMode`)
+        #[derive(Clone, Copy, Debug)]
+        pub struct CopyMode;
+        impl CopyMode {
+            pub const Transpose: i64 = 1;
+            pub const VALUES: &'static [(&'static str, i64)] = &[("Transpose", 1)];
+            pub fn name(v: i64) -> Option<&'static str> {
+                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            }
+            pub fn value(name: &str) -> Option<i64> {
+                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            }
+        }
+        /// InstDMACopy+0x158. Only XZYW = 11 is given; its axis permutation is the table `XZYW_perm`. (`bir::InstDMACopy::TransposeOps`)
+        #[derive(Clone, Copy, Debug)]
+        pub struct TransposeOps;
+        impl TransposeOps {
+            /// source [W,Z,Y,X] → destination [X,Z,Y,W]: swap the outermost and innermost axes
+            pub const XZYW: i64 = 11;
+            pub const VALUES: &'static [(&'static str, i64)] = &[("XZYW", 11)];
+            pub fn name(v: i64) -> Option<&'static str> {
+                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            }
+            pub fn value(name: &str) -> Option<i64> {
+                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            }
+        }
+        /// The engine-id a BIR instruction carries at +0x90. Seed 003 gives Pool = 1 (DmaTranspose) and ALL = 7 (TensorLoad/TensorStore); the other ordinals are from the instruction-bundle page. 0 is what an SW/None DMA leaves for H33's assign_*_engine pass (seed 003 §3.4); the page gives it no name. (`bir::EngineType`)
+        #[derive(Clone, Copy, Debug)]
+        pub struct EngineType;
+        impl EngineType {
+            /// seed 003 §5
+            pub const Pool: i64 = 1;
+            /// instruction-bundle page only
+            pub const Act: i64 = 2;
+            /// instruction-bundle page only
+            pub const PE: i64 = 3;
+            /// instruction-bundle page only
+            pub const DMA: i64 = 4;
+            /// instruction-bundle page only
+            pub const DVE: i64 = 5;
+            /// instruction-bundle page only
+            pub const SP: i64 = 6;
+            /// seed 003 §8: a pre-lowering placeholder not yet engine-pinned
+            pub const ALL: i64 = 7;
+            pub const VALUES: &'static [(&'static str, i64)] = &[
+                ("Pool", 1),
+                ("Act", 2),
+                ("PE", 3),
+                ("DMA", 4),
+                ("DVE", 5),
+                ("SP", 6),
+                ("ALL", 7),
+            ];
+            pub fn name(v: i64) -> Option<&'static str> {
+                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            }
+            pub fn value(name: &str) -> Option<i64> {
+                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            }
+        }
+        /// The klr-side engine of a `klr::Transpose` (+0x28), compared raw before any translation. Only pe = 5 is given. (Other leaves pass their klr `engine` through `codegenEngine`, whose mapping seed 003 does not give.) (`klr::Engine`)
+        #[derive(Clone, Copy, Debug)]
+        pub struct KlrEngine;
+        impl KlrEngine {
+            pub const pe: i64 = 5;
+            pub const VALUES: &'static [(&'static str, i64)] = &[("pe", 5)];
+            pub fn name(v: i64) -> Option<&'static str> {
+                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            }
+            pub fn value(name: &str) -> Option<i64> {
+                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            }
+        }
+        /// BIR element type. Seed 003 names only fp32 = 16 (the Transpose fork); 19 is the dtype stamped on the identity generator's affine-select (+400) and is not named. `DTYPE_STRIDE_LUT` gives the element width of ids 0..19. (`bir::Dtype`)
+        #[derive(Clone, Copy, Debug)]
+        pub struct BirDtype;
+        impl BirDtype {
+            pub const fp32: i64 = 16;
+            pub const VALUES: &'static [(&'static str, i64)] = &[("fp32", 16)];
+            pub fn name(v: i64) -> Option<&'static str> {
+                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            }
+            pub fn value(name: &str) -> Option<i64> {
+                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            }
+        }
+        /// The BIR node kinds (IT) the leaves build, cross-checked by seed 003 to its InstructionType table, plus the ones it mentions downstream. `InstMatmult` (the PE transpose) has no IT on the page. (`bir::InstructionType`)
+        #[derive(Clone, Copy, Debug)]
+        pub struct InstructionType;
+        impl InstructionType {
+            /// never a codegen<NcCopy> output (§2)
+            pub const GenericCopy: i64 = 1;
+            /// the static-AP plain load (§8), not built here
+            pub const Load: i64 = 19;
+            /// the static-AP plain save (§8), not built here
+            pub const Save: i64 = 22;
+            pub const InstTensorCopy: i64 = 23;
+            pub const InstTensorCopyDynamicSrc: i64 = 24;
+            pub const InstTensorCopyDynamicDst: i64 = 25;
+            pub const InstIndirectCopy: i64 = 26;
+            pub const InstDMACopy: i64 = 32;
+            pub const InstBNStats: i64 = 34;
+            pub const InstBNStatsAggregate: i64 = 35;
+            pub const InstStreamShuffle: i64 = 39;
+            pub const InstStreamTranspose: i64 = 40;
+            /// H06 expansion of IT 44 (§7), not built here
+            pub const ReadVarAddr: i64 = 41;
+            pub const InstGenericIndirectSave: i64 = 44;
+            /// H06 expansion of IT 44 (§7), not built here
+            pub const InstIndirectSave: i64 = 45;
+            /// H06 expansion of IT 44 when op != default (§7), not built here
+            pub const IndirectSaveAccumulate: i64 = 46;
+            /// has no machine emitter (§9.4), not built here
+            pub const Select: i64 = 51;
+            pub const InstCopyPredicated: i64 = 52;
+            pub const InstRangeSelect: i64 = 63;
+            pub const InstTensorLoad: i64 = 75;
+            pub const InstTensorSave: i64 = 76;
+            pub const InstGather: i64 = 92;
+            pub const VALUES: &'static [(&'static str, i64)] = &[
+                ("GenericCopy", 1),
+                ("Load", 19),
+                ("Save", 22),
+                ("InstTensorCopy", 23),
+                ("InstTensorCopyDynamicSrc", 24),
+                ("InstTensorCopyDynamicDst", 25),
+                ("InstIndirectCopy", 26),
+                ("InstDMACopy", 32),
+                ("InstBNStats", 34),
+                ("InstBNStatsAggregate", 35),
+                ("InstStreamShuffle", 39),
+                ("InstStreamTranspose", 40),
+                ("ReadVarAddr", 41),
+                ("InstGenericIndirectSave", 44),
+                ("InstIndirectSave", 45),
+                ("IndirectSaveAccumulate", 46),
+                ("Select", 51),
+                ("InstCopyPredicated", 52),
+                ("InstRangeSelect", 63),
+                ("InstTensorLoad", 75),
+                ("InstTensorSave", 76),
+                ("InstGather", 92),
+            ];
+            pub fn name(v: i64) -> Option<&'static str> {
+                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            }
+            pub fn value(name: &str) -> Option<i64> {
+                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            }
+        }
+        /// The four BIR DMA descriptor sub-opcodes H37 lower_dma splits an InstDMACopy into (seed 003 §12: InstDMADescriptor{Copy,Transpose,Replicate}). Seed 000 gives their numbers and notes that they are not separately encoded: they fold into the one DIRECT2D/0xDA record via the +0x0F byte and the compute-op byte. (`bir::InstDMADescriptor`)
+        #[derive(Clone, Copy, Debug)]
+        pub struct DescriptorSubOpcode;
+        impl DescriptorSubOpcode {
+            pub const COPY: i64 = 69;
+            /// CCE / reduce
+            pub const CCE: i64 = 70;
+            /// seed 000: TRANSPOSE is IT 32 with I+336 == 1
+            pub const TRANSPOSE: i64 = 71;
+            pub const REPLICATE: i64 = 72;
+            pub const VALUES: &'static [(&'static str, i64)] = &[
+                ("COPY", 69),
+                ("CCE", 70),
+                ("TRANSPOSE", 71),
+                ("REPLICATE", 72),
+            ];
+            pub fn name(v: i64) -> Option<&'static str> {
+                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            }
+            pub fn value(name: &str) -> Option<i64> {
+                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            }
+        }
+        /// Every enum: (name, enumerators).
+        pub const ALL: &[(&str, &[(&str, i64)])] = &[
+            ("DGEType", DGEType::VALUES),
+            ("DgeComputeOp", DgeComputeOp::VALUES),
+            ("AluOpType", AluOpType::VALUES),
+            ("CopyMode", CopyMode::VALUES),
+            ("TransposeOps", TransposeOps::VALUES),
+            ("EngineType", EngineType::VALUES),
+            ("KlrEngine", KlrEngine::VALUES),
+            ("BirDtype", BirDtype::VALUES),
+            ("InstructionType", InstructionType::VALUES),
+            ("DescriptorSubOpcode", DescriptorSubOpcode::VALUES),
+        ];
+        /// The enumerator of `v` in enum `ty`.
+        pub fn name(ty: &str, v: i64) -> Option<&'static str> {
+            ALL.iter().find(|e| e.0 == ty)?.1.iter().find(|e| e.1 == v).map(|e| e.0)
+        }
+        /// The value of enumerator `name` of enum `ty`.
+        pub fn value(ty: &str, name: &str) -> Option<i64> {
+            ALL.iter().find(|e| e.0 == ty)?.1.iter().find(|e| e.0 == name).map(|e| e.1)
+        }
+    }
+    /// The klr tables, indexed from 0.
+    pub mod tables {
+        /// klr `dgeMode` → bir::DGEType: klr 0 → Unassigned, 1 → SWDGE, 2 → HWDGE, 3 → None. A mode above 3 is fatal (the page gives no message). (`translateDGEMode @0xf14b60`) An index past the end is fatal.
+        pub const translateDGEMode: &[i64] = &[3, 1, 2, 0];
+        /// Element width in bytes per BIR dtype id 0..19; byte-identical to the simulator's stride table. What happens past id 19 is not given here (an encoder elsewhere asserts "Unknown dtype" for an index above 0x13, seed 000). (`qword_1DE98C0`) Past the end: not given.
+        pub const DTYPE_STRIDE_LUT: &[i64] = &[
+            1, 1, 2, 1, 1, 1, 1, 1, 4, 4, 2, 2, 2, 2, 4, 4, 4, 4, 8, 8,
+        ];
+        /// The axis permutation of TransposeOps XZYW (11): destination axis i takes source axis perm[i]; source [W,Z,Y,X] = AP[0..3] → destination [X,Z,Y,W]. (`TransposeOps::XZYW`) Past the end: not given.
+        pub const XZYW_perm: &[i64] = &[3, 1, 2, 0];
+    }
+    /// The klr ops the leaves take: their input fields.
+    pub mod ops {
+        #[allow(unused_imports)]
+        use super::{Ap, Imm};
+        /// `klr::NcCopy`: The same-memory-space (SBUF→SBUF / on-engine) copy. Four to_string fields.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct NcCopy<'a> {
+            /// Destination. (klr +0x0)
+            pub dst: Ap<'a>,
+            /// Source. (klr +0x10)
+            pub src: Ap<'a>,
+            /// Optional output dtype; the leaf does not branch on it. (klr +0x20)
+            pub dtype: Option<i64>,
+            /// The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id). (klr +0x28)
+            pub engine: i64,
+        }
+        /// `klr::NcDmaCopy`: The DRAM↔SBUF transfer. Seven to_string fields. Also the node codegenGenericIndirectSave reads.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct NcDmaCopy<'a> {
+            /// Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave. (klr +0x0)
+            pub dst: Ap<'a>,
+            /// Source; the data being scattered on the GenericIndirectSave path. (klr +0x10)
+            pub src: Ap<'a>,
+            /// 1 = none (plain copy), 2 = add (accumulate). (klr +0x20)
+            pub compute_op: i64,
+            /// Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values. (klr +0x28)
+            pub oobMode: i64,
+            /// Translated to the DGEType by `translateDGEMode`; above 3 is fatal. (klr +0x38)
+            pub dgeMode: i64,
+            /// With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave). (klr +0x3c)
+            pub uniqueIndices: bool,
+            /// Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0. (klr +0x40)
+            pub engine: i64,
+        }
+        /// `klr::DmaCompute`: The DMA-FMA: dst = Σ scales[i] · srcs[i], reduce pinned to add. Four to_string fields.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct DmaCompute<'a> {
+            /// Destination. (klr +0x0)
+            pub dst: Ap<'a>,
+            /// The sources. (klr +0x10)
+            pub srcs: &'a [Ap<'a>],
+            /// One scale per source; each must be a float immediate. (klr +0x28)
+            pub scales: &'a [Imm],
+            /// Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4. (klr +0x40)
+            pub reduceOp: i64,
+        }
+        /// `klr::DmaTranspose`: The DMA-descriptor transpose (HBM↔SB, rank 4). Six to_string fields; `axes` and `dtype` have no offset on the page and the leaf does not read them.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct DmaTranspose<'a> {
+            /// Destination; must be rank 4. (klr +0x0)
+            pub dst: Ap<'a>,
+            /// Source; must be rank 4; dynamic or static. (klr +0x10)
+            pub src: Ap<'a>,
+            /// Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose). (klr +0x2c)
+            pub dgeMode: i64,
+            /// `oob_is_err` (+0x130) is `oobMode != 1`. (klr +0x30)
+            pub oobMode: i64,
+        }
+        /// `klr::TensorLoad`: Register-addressed load. The page gives no to_string list or offsets; the names are those of its pseudo-code.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct TensorLoad<'a> {
+            /// The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.
+            pub regName: &'a str,
+            /// The region read; bound with addArgument.
+            pub srcRef: Ap<'a>,
+        }
+        /// `klr::TensorStore`: Register-addressed store, byte-symmetric to TensorLoad. The page shows only the load's pseudo-code; `dstRef` is named by that symmetry.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct TensorStore<'a> {
+            /// The named scalar register holding the runtime address.
+            pub regName: &'a str,
+            /// The region written; bound with addOutput.
+            pub dstRef: Ap<'a>,
+        }
+        /// `klr::NcLocalGather`: SBUF-local row gather with a u16 offset vector and a compile-time num_valid_indices.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct NcLocalGather<'a> {
+            /// The gathered rows (out0). (klr +0x0)
+            pub out: Ap<'a>,
+            /// The data source (arg0). (klr +0x10)
+            pub data: Ap<'a>,
+            /// The index/offset vector, u16 (arg1); 16-partition blocks. (klr +0x20)
+            pub index: Ap<'a>,
+            /// Must hold an int; stamped at InstIndirectCopy+0xF0. (klr +0x30)
+            pub num_valid_indices: Imm,
+        }
+        /// `klr::NcNGather`: Per-partition int32 gather: out[p][i] = params[p][indices[p][i]].
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct NcNGather<'a> {
+            /// Output. (klr +0x0)
+            pub out: Ap<'a>,
+            /// Params / data source. (klr +0x10)
+            pub data: Ap<'a>,
+            /// int32 indices. (klr +0x20)
+            pub index: Ap<'a>,
+        }
+        /// `klr::NcRangeSelect`: Dual-bound band-keep plus reduce (the windowing / attention-mask primitive). Names are those of the page's pseudo-code; bound0, bound1, fill and mode have no offset on the page.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct NcRangeSelect<'a> {
+            /// Input. (klr +0x0)
+            pub r#in: Ap<'a>,
+            /// The range tensor. (klr +0x18)
+            pub rangeT: Ap<'a>,
+            /// First bound's compare op (through codegenAluOp; the op description carries the result). (klr +0x30)
+            pub cmp0: i64,
+            /// Second bound's compare op. (klr +0x38)
+            pub cmp1: i64,
+            /// The reduce op. (klr +0x40)
+            pub redOp: i64,
+            /// Lower bound: a float or a tensor argument (an immediate that is not a number).
+            pub bound0: Imm,
+            /// Upper bound.
+            pub bound1: Imm,
+            /// Fill value outside the band.
+            pub fill: Option<Ap<'a>>,
+            /// Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).
+            pub mode: i64,
+        }
+        /// `klr::SelectReduce`: Predicated select fused with a reduce-into output.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct SelectReduce<'a> {
+            /// Destination of the predicated copy (t0). (klr +0x0)
+            pub dst: Ap<'a>,
+            /// The source taken where the predicate holds (t1). (klr +0x10)
+            pub onTrue: Ap<'a>,
+            /// The predicate (t2). (klr +0x20)
+            pub predicate: Ap<'a>,
+        }
+        /// `klr::BatchNormStats`: Three fields {dst, src, dtype}, the same as BatchNormAggregate; offsets not given.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct BatchNormStats<'a> {
+            /// Output (6 elements per partition, [INFERRED] from the wire schema).
+            pub dst: Ap<'a>,
+            /// Input.
+            pub src: Ap<'a>,
+            /// Not branched on by the leaf.
+            pub dtype: Option<i64>,
+        }
+        /// `klr::BatchNormAggregate`: Three fields {dst, src, dtype}, the same as BatchNormStats; offsets not given.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct BatchNormAggregate<'a> {
+            /// Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).
+            pub dst: Ap<'a>,
+            /// Input (K Welford triples).
+            pub src: Ap<'a>,
+            /// Not branched on by the leaf.
+            pub dtype: Option<i64>,
+        }
+        /// `klr::Shuffle`: Partition permutation within aligned 32-partition blocks.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Shuffle<'a> {
+            /// Output (addOutput).
+            pub dst: Ap<'a>,
+            /// Input (addArgument).
+            pub src: Ap<'a>,
+            /// The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.) (klr +0x20)
+            pub shuffleMask: &'a [Imm],
+        }
+        /// `klr::Transpose`: The on-engine transpose: DVE 32×32 stream transpose for an fp32 destination, PE matmul against an identity otherwise.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Transpose<'a> {
+            /// Output; its dtype picks the path.
+            pub dst: Ap<'a>,
+            /// Input.
+            pub src: Ap<'a>,
+            /// The raw klr engine (no codegenEngine here); pe (5) is rejected. (klr +0x28)
+            pub engine: i64,
+        }
+    }
+    /// The input fields of `klr::NcCopy`.
+    pub static FIELDS_NcCopy: [FieldMeta; 4] = [
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Destination.",
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "Source.",
+        },
+        FieldMeta {
+            name: "dtype",
+            input: Input::Int,
+            optional: true,
+            enum_ty: None,
+            offset: Some(32),
+            doc: "Optional output dtype; the leaf does not branch on it.",
+        },
+        FieldMeta {
+            name: "engine",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: Some(40),
+            doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).",
+        },
+    ];
+    /// The input fields of `klr::NcDmaCopy`.
+    pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.",
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "Source; the data being scattered on the GenericIndirectSave path.",
+        },
+        FieldMeta {
+            name: "compute_op",
+            input: Input::Int,
+            optional: false,
+            enum_ty: Some("DgeComputeOp"),
+            offset: Some(32),
+            doc: "1 = none (plain copy), 2 = add (accumulate).",
+        },
+        FieldMeta {
+            name: "oobMode",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: Some(40),
+            doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.",
+        },
+        FieldMeta {
+            name: "dgeMode",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: Some(56),
+            doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.",
+        },
+        FieldMeta {
+            name: "uniqueIndices",
+            input: Input::Bool,
+            optional: false,
+            enum_ty: None,
+            offset: Some(60),
+            doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).",
+        },
+        FieldMeta {
+            name: "engine",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: Some(64),
+            doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.",
+        },
+    ];
+    /// The input fields of `klr::DmaCompute`.
+    pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Destination.",
+        },
+        FieldMeta {
+            name: "srcs",
+            input: Input::Aps,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "The sources.",
+        },
+        FieldMeta {
+            name: "scales",
+            input: Input::Imms,
+            optional: false,
+            enum_ty: None,
+            offset: Some(40),
+            doc: "One scale per source; each must be a float immediate.",
+        },
+        FieldMeta {
+            name: "reduceOp",
+            input: Input::Int,
+            optional: false,
+            enum_ty: Some("AluOpType"),
+            offset: Some(64),
+            doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.",
+        },
+    ];
+    /// The input fields of `klr::DmaTranspose`.
+    pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Destination; must be rank 4.",
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "Source; must be rank 4; dynamic or static.",
+        },
+        FieldMeta {
+            name: "dgeMode",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: Some(44),
+            doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).",
+        },
+        FieldMeta {
+            name: "oobMode",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: Some(48),
+            doc: "`oob_is_err` (+0x130) is `oobMode != 1`.",
+        },
+    ];
+    /// The input fields of `klr::TensorLoad`.
+    pub static FIELDS_TensorLoad: [FieldMeta; 2] = [
+        FieldMeta {
+            name: "regName",
+            input: Input::Text,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.",
+        },
+        FieldMeta {
+            name: "srcRef",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "The region read; bound with addArgument.",
+        },
+    ];
+    /// The input fields of `klr::TensorStore`.
+    pub static FIELDS_TensorStore: [FieldMeta; 2] = [
+        FieldMeta {
+            name: "regName",
+            input: Input::Text,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "The named scalar register holding the runtime address.",
+        },
+        FieldMeta {
+            name: "dstRef",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "The region written; bound with addOutput.",
+        },
+    ];
+    /// The input fields of `klr::NcLocalGather`.
+    pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
+        FieldMeta {
+            name: "out",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "The gathered rows (out0).",
+        },
+        FieldMeta {
+            name: "data",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "The data source (arg0).",
+        },
+        FieldMeta {
+            name: "index",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(32),
+            doc: "The index/offset vector, u16 (arg1); 16-partition blocks.",
+        },
+        FieldMeta {
+            name: "num_valid_indices",
+            input: Input::Imm,
+            optional: false,
+            enum_ty: None,
+            offset: Some(48),
+            doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.",
+        },
+    ];
+    /// The input fields of `klr::NcNGather`.
+    pub static FIELDS_NcNGather: [FieldMeta; 3] = [
+        FieldMeta {
+            name: "out",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Output.",
+        },
+        FieldMeta {
+            name: "data",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "Params / data source.",
+        },
+        FieldMeta {
+            name: "index",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(32),
+            doc: "int32 indices.",
+        },
+    ];
+    /// The input fields of `klr::NcRangeSelect`.
+    pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
+        FieldMeta {
+            name: "in",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Input.",
+        },
+        FieldMeta {
+            name: "rangeT",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(24),
+            doc: "The range tensor.",
+        },
+        FieldMeta {
+            name: "cmp0",
+            input: Input::Int,
+            optional: false,
+            enum_ty: Some("AluOpType"),
+            offset: Some(48),
+            doc: "First bound's compare op (through codegenAluOp; the op description carries the result).",
+        },
+        FieldMeta {
+            name: "cmp1",
+            input: Input::Int,
+            optional: false,
+            enum_ty: Some("AluOpType"),
+            offset: Some(56),
+            doc: "Second bound's compare op.",
+        },
+        FieldMeta {
+            name: "redOp",
+            input: Input::Int,
+            optional: false,
+            enum_ty: Some("AluOpType"),
+            offset: Some(64),
+            doc: "The reduce op.",
+        },
+        FieldMeta {
+            name: "bound0",
+            input: Input::Imm,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).",
+        },
+        FieldMeta {
+            name: "bound1",
+            input: Input::Imm,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Upper bound.",
+        },
+        FieldMeta {
+            name: "fill",
+            input: Input::Ap,
+            optional: true,
+            enum_ty: None,
+            offset: None,
+            doc: "Fill value outside the band.",
+        },
+        FieldMeta {
+            name: "mode",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).",
+        },
+    ];
+    /// The input fields of `klr::SelectReduce`.
+    pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Destination of the predicated copy (t0).",
+        },
+        FieldMeta {
+            name: "onTrue",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "The source taken where the predicate holds (t1).",
+        },
+        FieldMeta {
+            name: "predicate",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(32),
+            doc: "The predicate (t2).",
+        },
+    ];
+    /// The input fields of `klr::BatchNormStats`.
+    pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Output (6 elements per partition, [INFERRED] from the wire schema).",
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Input.",
+        },
+        FieldMeta {
+            name: "dtype",
+            input: Input::Int,
+            optional: true,
+            enum_ty: None,
+            offset: None,
+            doc: "Not branched on by the leaf.",
+        },
+    ];
+    /// The input fields of `klr::BatchNormAggregate`.
+    pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).",
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Input (K Welford triples).",
+        },
+        FieldMeta {
+            name: "dtype",
+            input: Input::Int,
+            optional: true,
+            enum_ty: None,
+            offset: None,
+            doc: "Not branched on by the leaf.",
+        },
+    ];
+    /// The input fields of `klr::Shuffle`.
+    pub static FIELDS_Shuffle: [FieldMeta; 3] = [
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Output (addOutput).",
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Input (addArgument).",
+        },
+        FieldMeta {
+            name: "shuffleMask",
+            input: Input::Imms,
+            optional: false,
+            enum_ty: None,
+            offset: Some(32),
+            doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
+        },
+    ];
+    /// The input fields of `klr::Transpose`.
+    pub static FIELDS_Transpose: [FieldMeta; 3] = [
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Output; its dtype picks the path.",
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Input.",
+        },
+        FieldMeta {
+            name: "engine",
+            input: Input::Int,
+            optional: false,
+            enum_ty: Some("KlrEngine"),
+            offset: Some(40),
+            doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.",
+        },
+    ];
+    /// The paths of `codegenNcCopy`.
+    pub static PATHS_NcCopy: [PathInfo; 3] = [
+        PathInfo {
+            name: "static",
+            when: Some("!dynamic(dst) && !dynamic(src)"),
+            class: "bir::InstTensorCopy",
+            it: Some(("InstTensorCopy", 23)),
+            prefix: Some("TensorCopy_"),
+            build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
+        },
+        PathInfo {
+            name: "dynamic dst",
+            when: Some("dynamic(dst)"),
+            class: "bir::InstTensorCopyDynamicSrc",
+            it: Some(("InstTensorCopyDynamicSrc", 24)),
+            prefix: Some("TensorCopyDynamicSrc_"),
+            build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
+        },
+        PathInfo {
+            name: "dynamic src",
+            when: None,
+            class: "bir::InstTensorCopyDynamicDst",
+            it: Some(("InstTensorCopyDynamicDst", 25)),
+            prefix: Some("TensorCopyDynamicDst_"),
+            build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
+        },
+    ];
+    /// The paths of `codegenNcDmaCopy`.
+    pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
+        PathInfo {
+            name: "static",
+            when: Some("!dynamic(dst) && !dynamic(src)"),
+            class: "bir::InstDMACopy",
+            it: Some(("InstDMACopy", 32)),
+            prefix: Some("dma_copy_"),
+            build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9",
+        },
+        PathInfo {
+            name: "dynamic",
+            when: None,
+            class: "bir::InstDMACopy",
+            it: Some(("InstDMACopy", 32)),
+            prefix: Some("DynamicDMACopy-"),
+            build: "insertElement<InstDMACopy>",
+        },
+    ];
+    /// The paths of `codegenDmaCompute`.
+    pub static PATHS_DmaCompute: [PathInfo; 1] = [
+        PathInfo {
+            name: "fma",
+            when: None,
+            class: "bir::InstDMACopy",
+            it: Some(("InstDMACopy", 32)),
+            prefix: Some("DMACompute"),
+            build: "InstBuilder::addDmaCopyFma @0xf1e054",
+        },
+    ];
+    /// The paths of `codegenDmaTranspose`.
+    pub static PATHS_DmaTranspose: [PathInfo; 2] = [
+        PathInfo {
+            name: "static",
+            when: Some("!dynamic(src)"),
+            class: "bir::InstDMACopy",
+            it: Some(("InstDMACopy", 32)),
+            prefix: Some("DMATranspose-"),
+            build: "InstBuilder::addInstruction<InstDMACopy>",
+        },
+        PathInfo {
+            name: "dynamic",
+            when: None,
+            class: "bir::InstDMACopy",
+            it: Some(("InstDMACopy", 32)),
+            prefix: Some("DMATranspose-"),
+            build: "insertElement<InstDMACopy>",
+        },
+    ];
+    /// The paths of `codegenGenericIndirectSave`.
+    pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [
+        PathInfo {
+            name: "scatter",
+            when: None,
+            class: "bir::InstGenericIndirectSave",
+            it: Some(("InstGenericIndirectSave", 44)),
+            prefix: Some("IndirectSaveAccumulate-"),
+            build: "insertElement<InstGenericIndirectSave>",
+        },
+    ];
+    /// The paths of `codegenTensorLoad`.
+    pub static PATHS_TensorLoad: [PathInfo; 1] = [
+        PathInfo {
+            name: "load",
+            when: None,
+            class: "bir::InstTensorLoad",
+            it: Some(("InstTensorLoad", 75)),
+            prefix: Some("TensorLoad-"),
+            build: "insertElement<InstTensorLoad>",
+        },
+    ];
+    /// The paths of `codegenTensorStore`.
+    pub static PATHS_TensorStore: [PathInfo; 1] = [
+        PathInfo {
+            name: "store",
+            when: None,
+            class: "bir::InstTensorSave",
+            it: Some(("InstTensorSave", 76)),
+            prefix: Some("TensorStore-"),
+            build: "insertElement<InstTensorSave>",
+        },
+    ];
+    /// The paths of `codegenNcLocalGather`.
+    pub static PATHS_NcLocalGather: [PathInfo; 1] = [
+        PathInfo {
+            name: "gather",
+            when: None,
+            class: "bir::InstIndirectCopy",
+            it: Some(("InstIndirectCopy", 26)),
+            prefix: Some("LocalGather-"),
+            build: "insertElement<InstIndirectCopy> @0xf2abda",
+        },
+    ];
+    /// The paths of `codegenNcNGather`.
+    pub static PATHS_NcNGather: [PathInfo; 1] = [
+        PathInfo {
+            name: "gather",
+            when: None,
+            class: "bir::InstGather",
+            it: Some(("InstGather", 92)),
+            prefix: Some("Gather-"),
+            build: "insertElement<InstGather> @0xf2a6d7",
+        },
+    ];
+    /// The paths of `codegenNcRangeSelect`.
+    pub static PATHS_NcRangeSelect: [PathInfo; 1] = [
+        PathInfo {
+            name: "range select",
+            when: None,
+            class: "bir::InstRangeSelect",
+            it: Some(("InstRangeSelect", 63)),
+            prefix: None,
+            build: "InstBuilder::addRangeSelectReduce @0xf1c633",
+        },
+    ];
+    /// The paths of `codegenSelectReduce`.
+    pub static PATHS_SelectReduce: [PathInfo; 1] = [
+        PathInfo {
+            name: "copy predicated",
+            when: None,
+            class: "bir::InstCopyPredicated",
+            it: Some(("InstCopyPredicated", 52)),
+            prefix: Some("SelectReduce-"),
+            build: "insertElement<InstCopyPredicated> @0xf271ef",
+        },
+    ];
+    /// The paths of `codegenBatchNormStats`.
+    pub static PATHS_BatchNormStats: [PathInfo; 1] = [
+        PathInfo {
+            name: "stats",
+            when: None,
+            class: "bir::InstBNStats",
+            it: Some(("InstBNStats", 34)),
+            prefix: None,
+            build: "InstBuilder::addBNStats @0xf1af6f",
+        },
+    ];
+    /// The paths of `codegenBatchNormAggregate`.
+    pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [
+        PathInfo {
+            name: "aggregate",
+            when: None,
+            class: "bir::InstBNStatsAggregate",
+            it: Some(("InstBNStatsAggregate", 35)),
+            prefix: None,
+            build: "InstBuilder::addBNAggr @0xf1b26f",
+        },
+    ];
+    /// The paths of `codegenShuffle`.
+    pub static PATHS_Shuffle: [PathInfo; 1] = [
+        PathInfo {
+            name: "shuffle",
+            when: None,
+            class: "bir::InstStreamShuffle",
+            it: Some(("InstStreamShuffle", 39)),
+            prefix: Some("StreamShuffle-"),
+            build: "insertElement<InstStreamShuffle>",
+        },
+    ];
+    /// The paths of `codegenTranspose`.
+    pub static PATHS_Transpose: [PathInfo; 2] = [
+        PathInfo {
+            name: "stream",
+            when: Some("dtype(dst) == BirDtype.fp32"),
+            class: "bir::InstStreamTranspose",
+            it: Some(("InstStreamTranspose", 40)),
+            prefix: Some("StreamTranspose-"),
+            build: "insertElement<InstStreamTranspose> @0xf2947d",
+        },
+        PathInfo {
+            name: "matmult",
+            when: None,
+            class: "bir::InstMatmult",
+            it: None,
+            prefix: Some("matmult_TP_"),
+            build: "InstBuilder::addMatmult @0xf292f9",
+        },
+    ];
+    /// Every leaf, in spec order.
+    pub static LEAVES: [LeafMeta; 15] = [
+        LeafMeta {
+            name: "NcCopy",
+            op: "NcCopy",
+            qualified: "klr::NcCopy",
+            function: "codegenNcCopy",
+            va: 0xf2d120,
+            section: "§2",
+            fields: &FIELDS_NcCopy,
+            paths: &PATHS_NcCopy,
+        },
+        LeafMeta {
+            name: "NcDmaCopy",
+            op: "NcDmaCopy",
+            qualified: "klr::NcDmaCopy",
+            function: "codegenNcDmaCopy",
+            va: 0xf2fa40,
+            section: "§3",
+            fields: &FIELDS_NcDmaCopy,
+            paths: &PATHS_NcDmaCopy,
+        },
+        LeafMeta {
+            name: "DmaCompute",
+            op: "DmaCompute",
+            qualified: "klr::DmaCompute",
+            function: "codegenDmaCompute",
+            va: 0xf1d9e0,
+            section: "§4",
+            fields: &FIELDS_DmaCompute,
+            paths: &PATHS_DmaCompute,
+        },
+        LeafMeta {
+            name: "DmaTranspose",
+            op: "DmaTranspose",
+            qualified: "klr::DmaTranspose",
+            function: "codegenDmaTranspose",
+            va: 0xf2dd10,
+            section: "§5",
+            fields: &FIELDS_DmaTranspose,
+            paths: &PATHS_DmaTranspose,
+        },
+        LeafMeta {
+            name: "GenericIndirectSave",
+            op: "NcDmaCopy",
+            qualified: "klr::NcDmaCopy",
+            function: "codegenGenericIndirectSave",
+            va: 0xf2eb10,
+            section: "§7",
+            fields: &FIELDS_NcDmaCopy,
+            paths: &PATHS_GenericIndirectSave,
+        },
+        LeafMeta {
+            name: "TensorLoad",
+            op: "TensorLoad",
+            qualified: "klr::TensorLoad",
+            function: "codegenTensorLoad",
+            va: 0xf26a60,
+            section: "§8",
+            fields: &FIELDS_TensorLoad,
+            paths: &PATHS_TensorLoad,
+        },
+        LeafMeta {
+            name: "TensorStore",
+            op: "TensorStore",
+            qualified: "klr::TensorStore",
+            function: "codegenTensorStore",
+            va: 0xf266c0,
+            section: "§8",
+            fields: &FIELDS_TensorStore,
+            paths: &PATHS_TensorStore,
+        },
+        LeafMeta {
+            name: "NcLocalGather",
+            op: "NcLocalGather",
+            qualified: "klr::NcLocalGather",
+            function: "codegenNcLocalGather",
+            va: 0xf2a9c0,
+            section: "§9.1",
+            fields: &FIELDS_NcLocalGather,
+            paths: &PATHS_NcLocalGather,
+        },
+        LeafMeta {
+            name: "NcNGather",
+            op: "NcNGather",
+            qualified: "klr::NcNGather",
+            function: "codegenNcNGather",
+            va: 0xf2a590,
+            section: "§9.2",
+            fields: &FIELDS_NcNGather,
+            paths: &PATHS_NcNGather,
+        },
+        LeafMeta {
+            name: "NcRangeSelect",
+            op: "NcRangeSelect",
+            qualified: "klr::NcRangeSelect",
+            function: "codegenNcRangeSelect",
+            va: 0xf1c210,
+            section: "§9.3",
+            fields: &FIELDS_NcRangeSelect,
+            paths: &PATHS_NcRangeSelect,
+        },
+        LeafMeta {
+            name: "SelectReduce",
+            op: "SelectReduce",
+            qualified: "klr::SelectReduce",
+            function: "codegenSelectReduce",
+            va: 0xf270a0,
+            section: "§9.4",
+            fields: &FIELDS_SelectReduce,
+            paths: &PATHS_SelectReduce,
+        },
+        LeafMeta {
+            name: "BatchNormStats",
+            op: "BatchNormStats",
+            qualified: "klr::BatchNormStats",
+            function: "codegenBatchNormStats",
+            va: 0xf1add0,
+            section: "§10.1",
+            fields: &FIELDS_BatchNormStats,
+            paths: &PATHS_BatchNormStats,
+        },
+        LeafMeta {
+            name: "BatchNormAggregate",
+            op: "BatchNormAggregate",
+            qualified: "klr::BatchNormAggregate",
+            function: "codegenBatchNormAggregate",
+            va: 0xf1b0d0,
+            section: "§10.1",
+            fields: &FIELDS_BatchNormAggregate,
+            paths: &PATHS_BatchNormAggregate,
+        },
+        LeafMeta {
+            name: "Shuffle",
+            op: "Shuffle",
+            qualified: "klr::Shuffle",
+            function: "codegenShuffle",
+            va: 0xf28130,
+            section: "§10.2",
+            fields: &FIELDS_Shuffle,
+            paths: &PATHS_Shuffle,
+        },
+        LeafMeta {
+            name: "Transpose",
+            op: "Transpose",
+            qualified: "klr::Transpose",
+            function: "codegenTranspose",
+            va: 0xf28fb0,
+            section: "§6",
+            fields: &FIELDS_Transpose,
+            paths: &PATHS_Transpose,
+        },
+    ];
+    /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_NcCopy<'a>(op: &ops::NcCopy<'a>, fx: &mut Function) -> Outcome<'a> {
+        lower_NcCopy_from(op, fx, None)
+    }
+    fn lower_NcCopy_from<'a>(
+        op: &ops::NcCopy<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "NcCopy";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        {
+            match k_and(f_dynamic(&op.dst), f_dynamic(&op.src)) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "Only one of src and dst can have dynamic access in tensor_copy.",
+                        arg: None,
+                        condition: "dynamic(dst) && dynamic(src)",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "Only one of src and dst can have dynamic access in tensor_copy.",
+                            condition: "dynamic(dst) && dynamic(src)",
+                        });
+                }
+            }
+        }
+        path = 'fork: {
+            match k_and(k_not(f_dynamic(&op.dst)), k_not(f_dynamic(&op.src))) {
+                Some(true) => break 'fork 0,
+                Some(false) => {}
+                None => {
+                    return Outcome::Undetermined(Undetermined {
+                        leaf,
+                        routed_from,
+                        at: "fork to static",
+                        condition: "!dynamic(dst) && !dynamic(src)",
+                    });
+                }
+            }
+            match f_dynamic(&op.dst) {
+                Some(true) => break 'fork 1,
+                Some(false) => {}
+                None => {
+                    return Outcome::Undetermined(Undetermined {
+                        leaf,
+                        routed_from,
+                        at: "fork to dynamic dst",
+                        condition: "dynamic(dst)",
+                    });
+                }
+            }
+            2
+        };
+        n.path = PATHS_NcCopy[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some("dst.MemLoc, dst.AP, dst.size"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("src"),
+                    what: None,
+                    note: Some("src.MemLoc, src.AP, src.size"),
+                });
+        }
+        if path == 1 {
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: None,
+                    what: Some(
+                        "3× addArgument; the dynamic AP is carried as the scalar-offset argument",
+                    ),
+                    note: None,
+                });
+            n.bindings
+                .push(Binding {
+                    role: "output",
+                    operand: None,
+                    what: Some("1× addOutput"),
+                    note: None,
+                });
+        }
+        if path == 2 {
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: None,
+                    what: Some(
+                        "3× addArgument; the dynamic AP is carried as the scalar-offset argument",
+                    ),
+                    note: None,
+                });
+            n.bindings
+                .push(Binding {
+                    role: "output",
+                    operand: None,
+                    what: Some("1× addOutput"),
+                    note: None,
+                });
+        }
+        if matches!(path, 1 | 2) {
+            match k_or(
+                k_and(f_dynamic(&op.dst), k_not(f_scalar_offset(&op.dst))),
+                k_and(f_dynamic(&op.src), k_not(f_scalar_offset(&op.src))),
+            ) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Assert,
+                        message: "Dynamic access must have scalarOffset",
+                        arg: None,
+                        condition: "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "Dynamic access must have scalarOffset",
+                            condition: "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))",
+                        });
+                }
+            }
+        }
+        if matches!(path, 1 | 2) {
+            match k_or(f_vector_offset(&op.dst), f_vector_offset(&op.src)) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.",
+                        arg: None,
+                        condition: "vector_offset(dst) || vector_offset(src)",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.",
+                            condition: "vector_offset(dst) || vector_offset(src)",
+                        });
+                }
+            }
+        }
+        if matches!(path, 1 | 2) {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x110,
+                    class: "bir::InstTensorCopyDynamicSrc",
+                    field: "variant tag",
+                    value: Value::Opaque("the tag guarding the MaybeAffine<uint> reset"),
+                });
+        }
+        if matches!(path, 1 | 2) {
+            n.stamps
+                .push(Stamp {
+                    offset: 0xf0,
+                    class: "bir::InstTensorCopyDynamicSrc",
+                    field: "size",
+                    value: Value::Opaque("the computed size"),
+                });
+        }
+        if matches!(path, 1 | 2) {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
+                        key: None,
+                    });
+            }
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x90,
+                    class: "bir::Instruction",
+                    field: "engine-id",
+                    value: match Some(op.engine) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "EngineType",
+                                name: enums::EngineType::name(v),
+                                raw: v,
+                            }
+                        }
+                        None => Value::Missing("engine"),
+                    },
+                });
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenNcDmaCopy` @0xf2fa40 (seed 003 §3): The DRAM↔SBUF transfer. Resolves the DGEType at lowering time (not left Unassigned); the engine only under HWDGE; QoS is never set here (+0x1D8 stays at the ctor default Unassigned, or holds the DynamicAPINFO on the dynamic path).
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_NcDmaCopy<'a>(
+        op: &ops::NcDmaCopy<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_NcDmaCopy_from(op, fx, None)
+    }
+    fn lower_NcDmaCopy_from<'a>(
+        op: &ops::NcDmaCopy<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "NcDmaCopy";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        match k_not(
+            k_or(
+                k_cmp(Some(op.compute_op), Some(1i64), |a, b| a == b),
+                Some(op.uniqueIndices),
+            ),
+        ) {
+            Some(true) => return lower_GenericIndirectSave_from(op, fx, Some(leaf)),
+            Some(false) => {}
+            None => {
+                return Outcome::Undetermined(Undetermined {
+                    leaf,
+                    routed_from,
+                    at: "route to GenericIndirectSave",
+                    condition: "!(compute_op == DgeComputeOp.none || uniqueIndices)",
+                });
+            }
+        }
+        let v_dge: Option<i64> = match Some(op.dgeMode) {
+            Some(k) if k < 0 || k as u64 >= tables::translateDGEMode.len() as u64 => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Fatal,
+                    message: "",
+                    arg: Some(k),
+                    condition: "translateDGEMode(dgeMode)",
+                    helper: Some("translateDGEMode @0xf14b60"),
+                });
+            }
+            Some(k) => Some(tables::translateDGEMode[k as usize]),
+            None => None,
+        };
+        {
+            match k_and(f_dynamic(&op.dst), f_dynamic(&op.src)) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "Only one of the src and dst can contain dynamic access.",
+                        arg: None,
+                        condition: "dynamic(dst) && dynamic(src)",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "Only one of the src and dst can contain dynamic access.",
+                            condition: "dynamic(dst) && dynamic(src)",
+                        });
+                }
+            }
+        }
+        {
+            match k_and(f_dynamic(&op.src), k_cmp(v_dge, Some(0i64), |a, b| a == b)) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "DGE must be enabled when dynamic src access in DMA is used",
+                        arg: None,
+                        condition: "dynamic(src) && dge == DGEType.None",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "DGE must be enabled when dynamic src access in DMA is used",
+                            condition: "dynamic(src) && dge == DGEType.None",
+                        });
+                }
+            }
+        }
+        {
+            match k_and(f_dynamic(&op.dst), k_cmp(v_dge, Some(0i64), |a, b| a == b)) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "DGE must be enabled when dynamic dst access in DMA is used",
+                        arg: None,
+                        condition: "dynamic(dst) && dge == DGEType.None",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "DGE must be enabled when dynamic dst access in DMA is used",
+                            condition: "dynamic(dst) && dge == DGEType.None",
+                        });
+                }
+            }
+        }
+        path = 'fork: {
+            match k_and(k_not(f_dynamic(&op.dst)), k_not(f_dynamic(&op.src))) {
+                Some(true) => break 'fork 0,
+                Some(false) => {}
+                None => {
+                    return Outcome::Undetermined(Undetermined {
+                        leaf,
+                        routed_from,
+                        at: "fork to static",
+                        condition: "!dynamic(dst) && !dynamic(src)",
+                    });
+                }
+            }
+            1
+        };
+        n.path = PATHS_NcDmaCopy[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some(
+                        "codegenTensorRefImpl(dst, 1): dst.MemLoc, dst.AP, dst.size, dstDtype",
+                    ),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("src"),
+                    what: None,
+                    note: Some(
+                        "codegenTensorRefImpl(src, 1): src.MemLoc, src.AP, src.size, srcDtype",
+                    ),
+                });
+        }
+        if path == 1 {
+            match f_dynamic(&op.src) {
+                Some(true) => {
+                    n.bindings
+                        .push(Binding {
+                            role: "dynamic-ap",
+                            operand: Some("src"),
+                            what: None,
+                            note: Some(
+                                "push-installed onto node+0xA0 (the src AP holder)",
+                            ),
+                        });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "binding of src",
+                            condition: "dynamic(src)",
+                        })
+                }
+            }
+            match f_dynamic(&op.dst) {
+                Some(true) => {
+                    n.bindings
+                        .push(Binding {
+                            role: "dynamic-ap",
+                            operand: Some("dst"),
+                            what: None,
+                            note: Some(
+                                "push-installed onto node+0xC0 (the dst AP holder)",
+                            ),
+                        });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "binding of dst",
+                            condition: "dynamic(dst)",
+                        })
+                }
+            }
+            match f_dynamic(&op.src) {
+                Some(true) => {
+                    n.bindings
+                        .push(Binding {
+                            role: "argument",
+                            operand: Some("dst"),
+                            what: None,
+                            note: Some(
+                                "the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern",
+                            ),
+                        });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "binding of dst",
+                            condition: "dynamic(src)",
+                        })
+                }
+            }
+            match f_dynamic(&op.dst) {
+                Some(true) => {
+                    n.bindings
+                        .push(Binding {
+                            role: "argument",
+                            operand: Some("src"),
+                            what: None,
+                            note: Some(
+                                "the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern",
+                            ),
+                        });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "binding of src",
+                            condition: "dynamic(dst)",
+                        })
+                }
+            }
+        }
+        if matches!(path, 0) {
+            match k_not(f_same_shape(&op.src, &op.dst)) {
+                Some(true) => {
+                    if true {
+                        n.effects
+                            .push(Effect {
+                                kind: "note",
+                                text: "both operand PhysicalAccessPatterns set to getCanonicalPattern",
+                                key: None,
+                            });
+                    }
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "both operand PhysicalAccessPatterns set to getCanonicalPattern",
+                            condition: "!same_shape(src, dst)",
+                        })
+                }
+            }
+        }
+        if matches!(path, 1) {
+            match k_or(
+                k_and(
+                    f_vector_offset(&op.src),
+                    k_cmp(f_indirect_dim(&op.src), Some(0i64), |a, b| a != b),
+                ),
+                k_and(
+                    f_vector_offset(&op.dst),
+                    k_cmp(f_indirect_dim(&op.dst), Some(0i64), |a, b| a != b),
+                ),
+            ) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Assert,
+                        message: "When using vector offset, the only supported indirectDim is 0",
+                        arg: None,
+                        condition: "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)",
+                        helper: Some("assembleDynamicInfo @0xf20230"),
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "When using vector offset, the only supported indirectDim is 0",
+                            condition: "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)",
+                        });
+                }
+            }
+        }
+        if matches!(path, 1) {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "note",
+                        text: "DynamicAPINFO allocated (tc_new(248)), zero-initialised, dyn[+30] = 0xFFFFFFFF, then filled by assembleDynamicInfo from the dynamic side",
+                        key: None,
+                    });
+            }
+        }
+        if matches!(path, 1) {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x1d8,
+                    class: "bir::InstDMACopy",
+                    field: "QoS / DynamicAPINFO holder",
+                    value: Value::Opaque(
+                        "the DynamicAPINFO, moved in (the QoS slot repurposed)",
+                    ),
+                });
+        }
+        if matches!(path, 1) {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
+                        key: None,
+                    });
+            }
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0xf8,
+                    class: "bir::InstDMA",
+                    field: "dge_type",
+                    value: match v_dge {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "DGEType",
+                                name: enums::DGEType::name(v),
+                                raw: v,
+                            }
+                        }
+                        None => Value::Missing("dge"),
+                    },
+                });
+        }
+        {
+            match k_cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
+                Some(true) => {
+                    n.stamps
+                        .push(Stamp {
+                            offset: 0x178,
+                            class: "bir::InstDMACopy",
+                            field: "reduce cmd",
+                            value: match Some(4i64) {
+                                Some(v) => {
+                                    Value::Enum {
+                                        ty: "AluOpType",
+                                        name: enums::AluOpType::name(v),
+                                        raw: v,
+                                    }
+                                }
+                                None => Value::Missing("AluOpType.add"),
+                            },
+                        });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "stamp of reduce cmd at +0x178",
+                            condition: "compute_op == DgeComputeOp.add",
+                        })
+                }
+            }
+        }
+        {
+            match k_and(
+                k_cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
+                k_cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
+            ) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "Unsupported DMA compute_op ",
+                        arg: Some(op.compute_op),
+                        condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "Unsupported DMA compute_op ",
+                            condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
+                        });
+                }
+            }
+        }
+        {
+            match k_cmp(v_dge, Some(2i64), |a, b| a == b) {
+                Some(true) => {
+                    n.stamps
+                        .push(Stamp {
+                            offset: 0x90,
+                            class: "bir::Instruction",
+                            field: "engine-id",
+                            value: match Some(op.engine) {
+                                Some(v) => {
+                                    Value::Enum {
+                                        ty: "EngineType",
+                                        name: enums::EngineType::name(v),
+                                        raw: v,
+                                    }
+                                }
+                                None => Value::Missing("engine"),
+                            },
+                        });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "stamp of engine-id at +0x90",
+                            condition: "dge == DGEType.HWDGE",
+                        })
+                }
+            }
+        }
+        {
+            match k_and(
+                k_cmp(v_dge, Some(2i64), |a, b| a != b),
+                k_cmp(Some(op.engine), Some(0i64), |a, b| a != b),
+            ) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "dma_copy engine can only be specified when HWDGE mode is used.",
+                        arg: None,
+                        condition: "dge != DGEType.HWDGE && engine != 0",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "dma_copy engine can only be specified when HWDGE mode is used.",
+                            condition: "dge != DGEType.HWDGE && engine != 0",
+                        });
+                }
+            }
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x150,
+                    class: "bir::InstDMACopy",
+                    field: "variant tag",
+                    value: Value::Opaque("reset"),
+                });
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x130,
+                    class: "bir::InstDMACopy",
+                    field: "oob_is_err",
+                    value: match k_cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
+                        Some(v) => Value::Bool(v),
+                        None => Value::Missing("oobMode != 1"),
+                    },
+                });
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenDmaCompute` @0xf1d9e0 (seed 003 §4): The DMA-FMA: dst = Σ_i scales[i] · srcs[i] with the reduce pinned to add (the multi-source generalisation of NcDmaCopy's compute_op = add). The builder owns IT, engine and DGE assignment: the leaf stamps none of +0xF8 / +0x90 / +0x128.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_DmaCompute<'a>(
+        op: &ops::DmaCompute<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_DmaCompute_from(op, fx, None)
+    }
+    fn lower_DmaCompute_from<'a>(
+        op: &ops::DmaCompute<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "DmaCompute";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        {
+            match k_cmp(Some(op.reduceOp), Some(4i64), |a, b| a != b) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "dma_compute currently only supports nl.add as its reduce op!",
+                        arg: None,
+                        condition: "reduceOp != AluOpType.add",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "dma_compute currently only supports nl.add as its reduce op!",
+                            condition: "reduceOp != AluOpType.add",
+                        });
+                }
+            }
+        }
+        {
+            let mut unknown = false;
+            for it in op.scales.iter() {
+                match k_not(f_is_float(it)) {
+                    Some(true) => {
+                        return Outcome::Error(Error {
+                            leaf,
+                            routed_from,
+                            kind: ErrorKind::Throw,
+                            message: "scale values for dma_compute must be floats",
+                            arg: None,
+                            condition: "!is_float(it)",
+                            helper: None,
+                        });
+                    }
+                    Some(false) => {}
+                    None => unknown = true,
+                }
+            }
+            if unknown {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "scale values for dma_compute must be floats",
+                        condition: "!is_float(it)",
+                    });
+            }
+        }
+        path = 'fork: { 0 };
+        n.path = PATHS_DmaCompute[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("srcs"),
+                    what: None,
+                    note: Some("ArrayRef<InstArg>"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some("InstArg"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("scales"),
+                    what: None,
+                    note: Some("ArrayRef<float>, one scale per source"),
+                });
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenDmaTranspose` @0xf2dd10 (seed 003 §5): The DMA-descriptor transpose (HBM↔SB, rank 4), one of the three transposes. The engine is pinned to Pool directly (no codegenEngine). The DGEType passes through whatever dgeMode maps to: the verifier, not codegen, forbids HWDGE on a transpose.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_DmaTranspose<'a>(
+        op: &ops::DmaTranspose<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_DmaTranspose_from(op, fx, None)
+    }
+    fn lower_DmaTranspose_from<'a>(
+        op: &ops::DmaTranspose<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "DmaTranspose";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        {
+            match k_or(
+                k_cmp(f_rank(&op.dst), Some(4i64), |a, b| a != b),
+                k_cmp(f_rank(&op.src), Some(4i64), |a, b| a != b),
+            ) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern",
+                        arg: None,
+                        condition: "rank(dst) != 4 || rank(src) != 4",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern",
+                            condition: "rank(dst) != 4 || rank(src) != 4",
+                        });
+                }
+            }
+        }
+        {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "note",
+                        text: "src AP rebuilt to a canonical 4-element pattern: base MemoryLocation::fullAP(dst MemLoc), APPair[0] copied verbatim, padded with the filler at xmmword_1DD1FE0 when fullAP has fewer than 4 pairs (XZYW expects [W,Z,Y,X] = AP[0..3])",
+                        key: None,
+                    });
+            }
+        }
+        path = 'fork: {
+            match k_not(f_dynamic(&op.src)) {
+                Some(true) => break 'fork 0,
+                Some(false) => {}
+                None => {
+                    return Outcome::Undetermined(Undetermined {
+                        leaf,
+                        routed_from,
+                        at: "fork to static",
+                        condition: "!dynamic(src)",
+                    });
+                }
+            }
+            1
+        };
+        n.path = PATHS_DmaTranspose[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some("dst.AP"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("src"),
+                    what: None,
+                    note: Some("the rebuilt src.AP"),
+                });
+        }
+        if path == 1 {
+            n.bindings
+                .push(Binding {
+                    role: "dynamic-ap",
+                    operand: Some("src"),
+                    what: None,
+                    note: Some("the transpose AP, push-installed onto node+0xA0/+0xC0"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some("the non-dynamic side"),
+                });
+        }
+        if matches!(path, 1) {
+            match k_and(
+                f_vector_offset(&op.src),
+                k_cmp(f_indirect_dim(&op.src), Some(0i64), |a, b| a != b),
+            ) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Assert,
+                        message: "When using vector offset, the only supported indirectDim is 0",
+                        arg: None,
+                        condition: "vector_offset(src) && indirect_dim(src) != 0",
+                        helper: Some("assembleDynamicInfo @0xf20230"),
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "When using vector offset, the only supported indirectDim is 0",
+                            condition: "vector_offset(src) && indirect_dim(src) != 0",
+                        });
+                }
+            }
+        }
+        if matches!(path, 1) {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "note",
+                        text: "DynamicAPINFO assembled from src (assembleDynamicInfo)",
+                        key: None,
+                    });
+            }
+        }
+        if matches!(path, 1) {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
+                        key: None,
+                    });
+            }
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x128,
+                    class: "bir::InstDMACopy",
+                    field: "CopyMode",
+                    value: match Some(1i64) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "CopyMode",
+                                name: enums::CopyMode::name(v),
+                                raw: v,
+                            }
+                        }
+                        None => Value::Missing("CopyMode.Transpose"),
+                    },
+                });
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x158,
+                    class: "bir::InstDMACopy",
+                    field: "TransposeOps",
+                    value: match Some(11i64) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "TransposeOps",
+                                name: enums::TransposeOps::name(v),
+                                raw: v,
+                            }
+                        }
+                        None => Value::Missing("TransposeOps.XZYW"),
+                    },
+                });
+        }
+        let v_dge: Option<i64> = match Some(op.dgeMode) {
+            Some(k) if k < 0 || k as u64 >= tables::translateDGEMode.len() as u64 => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Fatal,
+                    message: "",
+                    arg: Some(k),
+                    condition: "translateDGEMode(dgeMode)",
+                    helper: Some("translateDGEMode @0xf14b60"),
+                });
+            }
+            Some(k) => Some(tables::translateDGEMode[k as usize]),
+            None => None,
+        };
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0xf8,
+                    class: "bir::InstDMA",
+                    field: "dge_type",
+                    value: match v_dge {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "DGEType",
+                                name: enums::DGEType::name(v),
+                                raw: v,
+                            }
+                        }
+                        None => Value::Missing("dge"),
+                    },
+                });
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x90,
+                    class: "bir::Instruction",
+                    field: "engine-id",
+                    value: match Some(1i64) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "EngineType",
+                                name: enums::EngineType::name(v),
+                                raw: v,
+                            }
+                        }
+                        None => Value::Missing("EngineType.Pool"),
+                    },
+                });
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x150,
+                    class: "bir::InstDMACopy",
+                    field: "variant tag",
+                    value: Value::Opaque("reset"),
+                });
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x130,
+                    class: "bir::InstDMACopy",
+                    field: "oob_is_err",
+                    value: match k_cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
+                        Some(v) => Value::Bool(v),
+                        None => Value::Missing("oobMode != 1"),
+                    },
+                });
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenGenericIndirectSave` @0xf2eb10 (seed 003 §7): The index-driven scatter, reached only as the NcDmaCopy fall-through: dst is the index-addressed scatter target, src the data. Stamps no DGEType, engine or QoS. H06 lower_generic_indirect later expands it (ReadVarAddr 41 → TensorScalarPtr → Memset → TensorScalarPtr → IndirectSave 45, or IndirectSaveAccumulate 46 when op != default).
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_GenericIndirectSave<'a>(
+        op: &ops::NcDmaCopy<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_GenericIndirectSave_from(op, fx, None)
+    }
+    fn lower_GenericIndirectSave_from<'a>(
+        op: &ops::NcDmaCopy<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "GenericIndirectSave";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        path = 'fork: { 0 };
+        n.path = PATHS_GenericIndirectSave[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some(
+                        "(a) codegenTensorRefImpl(dst): the data-side AP (input #0)",
+                    ),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some(
+                        "(b) extractDynamicApToStandAlone(dst): the index AP (input #1)",
+                    ),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "base",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some(
+                        "(c) codegenTensorRefImpl(dst): the output-base MemoryLocation; its dtype gives elemBytes",
+                    ),
+                });
+        }
+        {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
+                        key: None,
+                    });
+            }
+        }
+        {
+            match f_dynamic(&op.src) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "When unique_index=False, dynamic access in src is not supported",
+                        arg: None,
+                        condition: "dynamic(src)",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "When unique_index=False, dynamic access in src is not supported",
+                            condition: "dynamic(src)",
+                        });
+                }
+            }
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x128,
+                    class: "bir::InstGenericIndirectSave",
+                    field: "indirect_dims",
+                    value: match f_indirect_dim(&op.dst) {
+                        Some(v) => Value::One(v),
+                        None => Value::Missing("[indirect_dim(dst)]"),
+                    },
+                });
+        }
+        {
+            match k_cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
+                Some(true) => {
+                    n.stamps
+                        .push(Stamp {
+                            offset: 0x140,
+                            class: "bir::InstGenericIndirectSave",
+                            field: "op",
+                            value: match Some(4i64) {
+                                Some(v) => {
+                                    Value::Enum {
+                                        ty: "AluOpType",
+                                        name: enums::AluOpType::name(v),
+                                        raw: v,
+                                    }
+                                }
+                                None => Value::Missing("AluOpType.add"),
+                            },
+                        });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "stamp of op at +0x140",
+                            condition: "compute_op == DgeComputeOp.add",
+                        })
+                }
+            }
+        }
+        {
+            match k_and(
+                k_cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
+                k_cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
+            ) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "Unsupported DMA compute_op ",
+                        arg: Some(op.compute_op),
+                        condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "Unsupported DMA compute_op ",
+                            condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
+                        });
+                }
+            }
+        }
+        {
+            match k_not(f_dynamic(&op.dst)) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Assert,
+                        message: "cannot extract dynamic ap from a static access!",
+                        arg: None,
+                        condition: "!dynamic(dst)",
+                        helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "cannot extract dynamic ap from a static access!",
+                            condition: "!dynamic(dst)",
+                        });
+                }
+            }
+        }
+        {
+            match f_scalar_offset(&op.dst) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Assert,
+                        message: "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call",
+                        arg: None,
+                        condition: "scalar_offset(dst)",
+                        helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call",
+                            condition: "scalar_offset(dst)",
+                        });
+                }
+            }
+        }
+        {
+            match k_not(f_vector_offset(&op.dst)) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Assert,
+                        message: "dynamic access should have vector offset.",
+                        arg: None,
+                        condition: "!vector_offset(dst)",
+                        helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "dynamic access should have vector offset.",
+                            condition: "!vector_offset(dst)",
+                        });
+                }
+            }
+        }
+        let v_elemBytes: Option<i64> = lookup(
+            tables::DTYPE_STRIDE_LUT,
+            f_dtype(&op.dst),
+        );
+        {
+            n.shown
+                .push(Shown {
+                    name: "elemBytes",
+                    value: match v_elemBytes {
+                        Some(v) => Value::Int(v),
+                        None => Value::Missing("DTYPE_STRIDE_LUT(dtype(dst))"),
+                    },
+                });
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenTensorLoad` @0xf26a60 (seed 003 §8): The address is held in a named RegisterAccess (a signed-int scalar register minted on engine ALL), not a compile-time AP. The register supplies the dynamic offset; the AP only describes the region.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_TensorLoad<'a>(
+        op: &ops::TensorLoad<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_TensorLoad_from(op, fx, None)
+    }
+    fn lower_TensorLoad_from<'a>(
+        op: &ops::TensorLoad<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "TensorLoad";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        let mut memo_register: Option<bool> = None;
+        {
+            if *memo_register
+                .get_or_insert_with(|| fx.first(0, Some(text_key(op.regName))))
+            {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared",
+                        key: None,
+                    });
+            }
+        }
+        path = 'fork: { 0 };
+        n.path = PATHS_TensorLoad[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: Some("srcRef"),
+                    what: None,
+                    note: Some(
+                        "addArgument<PhysicalAccessPattern>(node, memloc, ap): the source AP",
+                    ),
+                });
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x90,
+                    class: "bir::Instruction",
+                    field: "engine-id",
+                    value: match Some(7i64) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "EngineType",
+                                name: enums::EngineType::name(v),
+                                raw: v,
+                            }
+                        }
+                        None => Value::Missing("EngineType.ALL"),
+                    },
+                });
+        }
+        {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
+                        key: None,
+                    });
+            }
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x192,
+                    class: "bir::InstTensorLoad",
+                    field: "input RegisterAccess chain head",
+                    value: Value::Opaque(
+                        "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
+                    ),
+                });
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenTensorStore` @0xf266c0 (seed 003 §8): The store twin of TensorLoad: the output chain head and addOutput.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_TensorStore<'a>(
+        op: &ops::TensorStore<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_TensorStore_from(op, fx, None)
+    }
+    fn lower_TensorStore_from<'a>(
+        op: &ops::TensorStore<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "TensorStore";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        let mut memo_register: Option<bool> = None;
+        {
+            if *memo_register
+                .get_or_insert_with(|| fx.first(0, Some(text_key(op.regName))))
+            {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared",
+                        key: None,
+                    });
+            }
+        }
+        path = 'fork: { 0 };
+        n.path = PATHS_TensorStore[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "output",
+                    operand: Some("dstRef"),
+                    what: None,
+                    note: Some("addOutput<PhysicalAccessPattern>: the destination AP"),
+                });
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x90,
+                    class: "bir::Instruction",
+                    field: "engine-id",
+                    value: match Some(7i64) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "EngineType",
+                                name: enums::EngineType::name(v),
+                                raw: v,
+                            }
+                        }
+                        None => Value::Missing("EngineType.ALL"),
+                    },
+                });
+        }
+        {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
+                        key: None,
+                    });
+            }
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x160,
+                    class: "bir::InstTensorSave",
+                    field: "output RegisterAccess chain head",
+                    value: Value::Opaque(
+                        "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
+                    ),
+                });
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenNcLocalGather` @0xf2a9c0 (seed 003 §9.1): SBUF→SBUF row gather with a compile-time-validated 16-partition-block geometry and a runtime u16 offset vector. Past num_valid_indices the simulator fills -1 and skips.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_NcLocalGather<'a>(
+        op: &ops::NcLocalGather<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_NcLocalGather_from(op, fx, None)
+    }
+    fn lower_NcLocalGather_from<'a>(
+        op: &ops::NcLocalGather<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "NcLocalGather";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        {
+            match k_not(f_is_int(&op.num_valid_indices)) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Assert,
+                        message: "num_valid_indices for local gather must be an integer",
+                        arg: None,
+                        condition: "!is_int(num_valid_indices)",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "num_valid_indices for local gather must be an integer",
+                            condition: "!is_int(num_valid_indices)",
+                        });
+                }
+            }
+        }
+        {
+            n.unevaluated
+                .push(Unevaluated {
+                    what: "an assert with no message",
+                    condition: "numElePerIdxVal == dst.getEltsPerPartition() / num_valid_indices, where numElePerIdxVal = (data.eltsBytes / DTYPE_STRIDE_LUT[dtype(data)]) / blocks and blocks = ceil(index.numElements / 16)",
+                });
+        }
+        path = 'fork: { 0 };
+        n.path = PATHS_NcLocalGather[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: Some("data"),
+                    what: None,
+                    note: Some("arg0: the data source"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: Some("index"),
+                    what: None,
+                    note: Some("arg1: the u16 offset vector"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "output",
+                    operand: Some("out"),
+                    what: None,
+                    note: Some("out0: the gathered rows"),
+                });
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0xf0,
+                    class: "bir::InstIndirectCopy",
+                    field: "num_valid_indices",
+                    value: Value::Imm(*&op.num_valid_indices),
+                });
+        }
+        {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "finalize(codegen+0xE0, ic)",
+                        key: None,
+                    });
+            }
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenNcNGather` @0xf2a590 (seed 003 §9.2): Per-partition int32 gather; runtime bounds-assert, no valid count.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_NcNGather<'a>(
+        op: &ops::NcNGather<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_NcNGather_from(op, fx, None)
+    }
+    fn lower_NcNGather_from<'a>(
+        op: &ops::NcNGather<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "NcNGather";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        path = 'fork: { 0 };
+        n.path = PATHS_NcNGather[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: Some("data"),
+                    what: None,
+                    note: None,
+                });
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: Some("index"),
+                    what: None,
+                    note: None,
+                });
+            n.bindings
+                .push(Binding {
+                    role: "output",
+                    operand: Some("out"),
+                    what: None,
+                    note: None,
+                });
+        }
+        {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "finalize(codegen+0xE0, g)",
+                        key: None,
+                    });
+            }
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenNcRangeSelect` @0xf1c210 (seed 003 §9.3): Below bound0 → fill; inside [bound0, bound1] → keep in[i]; above → fill; with a max reduce over survivors. The only one of the four indexed leaves that uses a typed builder, whose demangled signature is the operand contract. The builder names the node; the page gives no prefix.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_NcRangeSelect<'a>(
+        op: &ops::NcRangeSelect<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_NcRangeSelect_from(op, fx, None)
+    }
+    fn lower_NcRangeSelect_from<'a>(
+        op: &ops::NcRangeSelect<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "NcRangeSelect";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "note",
+                        text: "accum = codegenAccumCmd(node); cmp0, cmp1, redOp = codegenAluOp(node[+0x30 / +0x38 / +0x40])",
+                        key: None,
+                    });
+            }
+        }
+        path = 'fork: { 0 };
+        n.path = PATHS_NcRangeSelect[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("in"),
+                    what: None,
+                    note: Some("InstArg in"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("bound0"),
+                    what: None,
+                    note: Some("variant<InstArg,float> bound0"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("bound1"),
+                    what: None,
+                    note: Some("variant<InstArg,float> bound1"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("rangeT"),
+                    what: None,
+                    note: Some("InstArg rangeTensor"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("fill"),
+                    what: None,
+                    note: Some("optional<InstArg> fill"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("mode"),
+                    what: None,
+                    note: Some("int mode"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("redOp"),
+                    what: None,
+                    note: Some("optional<AluOpType> reduceOp"),
+                });
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0xf0,
+                    class: "bir::InstRangeSelect",
+                    field: "mode",
+                    value: match Some(op.mode) {
+                        Some(v) => Value::Int(v),
+                        None => Value::Missing("mode"),
+                    },
+                });
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenSelectReduce` @0xf270a0 (seed 003 §9.4): Despite the name, builds InstCopyPredicated (52), not RangeSelect: a predicated copy (out ← preds ? src : out) fused with a second-output reduce. Codegen emits it directly because Select (51) has no machine emitter.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_SelectReduce<'a>(
+        op: &ops::SelectReduce<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_SelectReduce_from(op, fx, None)
+    }
+    fn lower_SelectReduce_from<'a>(
+        op: &ops::SelectReduce<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "SelectReduce";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        path = 'fork: { 0 };
+        n.path = PATHS_SelectReduce[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "output",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some("t0, the predicated copy's destination"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: Some("onTrue"),
+                    what: None,
+                    note: Some("t1"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: Some("predicate"),
+                    what: None,
+                    note: Some("t2"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "operand",
+                    operand: Some("4th operand"),
+                    what: None,
+                    note: Some("addOperandToInst(node[+0x30], cp)"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "output",
+                    operand: Some("reduce-into"),
+                    what: None,
+                    note: Some(
+                        "the fused reduce half: codegenAccumCmd + codegenAluOp + reduce-into TensorRef",
+                    ),
+                });
+        }
+        {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "finalize(codegen+0xE0, cp)",
+                        key: None,
+                    });
+            }
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenBatchNormStats` @0xf1add0 (seed 003 §10.1): Byte-for-byte the same control flow as BatchNormAggregate (two codegenTensorRef, two SmallVector<APPair,4> via sub_F12B40, one builder call); only the builder differs. The output AP is 6 elements per partition (two interleaved Welford triples) — [INFERRED]: the builder bodies are extern in libBIR. The builder names the node; the page gives no prefix.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_BatchNormStats<'a>(
+        op: &ops::BatchNormStats<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_BatchNormStats_from(op, fx, None)
+    }
+    fn lower_BatchNormStats_from<'a>(
+        op: &ops::BatchNormStats<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "BatchNormStats";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        path = 'fork: { 0 };
+        n.path = PATHS_BatchNormStats[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("src"),
+                    what: None,
+                    note: Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: None,
+                    what: Some(
+                        "uint apply_transpose, uint dtypeFlag ([INFERRED] decomposition of the two uint arguments)",
+                    ),
+                    note: None,
+                });
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0xf0,
+                    class: "bir::InstBNStats",
+                    field: "apply_transpose",
+                    value: Value::Opaque(
+                        "the builder's first uint argument (MaybeAffine<bool>, variant tag +0x110); the page does not say what the leaf passes",
+                    ),
+                });
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenBatchNormAggregate` @0xf1b0d0 (seed 003 §10.1): BNStats with a different builder: the merge math lives in the executor. Input AP %3 == 0 (K Welford triples), output exactly 2 elements per partition (mean, population variance) — [INFERRED]. Carries no own JSON field. The builder names the node; the page gives no prefix.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_BatchNormAggregate<'a>(
+        op: &ops::BatchNormAggregate<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_BatchNormAggregate_from(op, fx, None)
+    }
+    fn lower_BatchNormAggregate_from<'a>(
+        op: &ops::BatchNormAggregate<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "BatchNormAggregate";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        path = 'fork: { 0 };
+        n.path = PATHS_BatchNormAggregate[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("src"),
+                    what: None,
+                    note: Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: None,
+                    what: Some(
+                        "two uint arguments ([INFERRED] apply_transpose, dtypeFlag)",
+                    ),
+                    note: None,
+                });
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenShuffle` @0xf28130 (seed 003 §10.2): A partition permutation within aligned 32-partition blocks (out_part[block+i] = in_part[block+mask[i]]). The mask must be static: codegen's enforcement of the compile-time permutation. The simulator also asserts a 32-entry mask, no dtype cast and each entry < 32; codegen does not.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_Shuffle<'a>(op: &ops::Shuffle<'a>, fx: &mut Function) -> Outcome<'a> {
+        lower_Shuffle_from(op, fx, None)
+    }
+    fn lower_Shuffle_from<'a>(
+        op: &ops::Shuffle<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "Shuffle";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        {
+            let mut unknown = false;
+            for it in op.shuffleMask.iter() {
+                match k_not(f_is_immediate(it)) {
+                    Some(true) => {
+                        return Outcome::Error(Error {
+                            leaf,
+                            routed_from,
+                            kind: ErrorKind::Assert,
+                            message: "shuffle index must hold the IMMEDIATE alternative",
+                            arg: None,
+                            condition: "!is_immediate(it)",
+                            helper: None,
+                        });
+                    }
+                    Some(false) => {}
+                    None => unknown = true,
+                }
+            }
+            if unknown {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "shuffle index must hold the IMMEDIATE alternative",
+                        condition: "!is_immediate(it)",
+                    });
+            }
+        }
+        path = 'fork: { 0 };
+        n.path = PATHS_Shuffle[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: Some("src"),
+                    what: None,
+                    note: None,
+                });
+            n.bindings
+                .push(Binding {
+                    role: "output",
+                    operand: Some("dst"),
+                    what: None,
+                    note: None,
+                });
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0xf0,
+                    class: "bir::InstStreamShuffle",
+                    field: "shuffle map",
+                    value: Value::Imms(op.shuffleMask),
+                });
+        }
+        {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
+                        key: None,
+                    });
+            }
+        }
+        Outcome::Node(n)
+    }
+    /// `codegenTranspose` @0xf28fb0 (seed 003 §6): Forks on the destination dtype: fp32 → the DVE 32×32 stream transpose; anything else → a PE matmul against a memoised 128×128 identity. A PE-tagged Transpose is illegal here (the front-end must already have rewritten it to nc_matmul). Touches neither InstDMACopy, CopyMode nor TransposeOps.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    pub fn lower_Transpose<'a>(
+        op: &ops::Transpose<'a>,
+        fx: &mut Function,
+    ) -> Outcome<'a> {
+        lower_Transpose_from(op, fx, None)
+    }
+    fn lower_Transpose_from<'a>(
+        op: &ops::Transpose<'a>,
+        fx: &mut Function,
+        routed_from: Option<&'static str>,
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "Transpose";
+        let mut n = Node::start(leaf, routed_from);
+        let mut path: usize = usize::MAX;
+        let mut memo_identity: Option<bool> = None;
+        {
+            match k_cmp(Some(op.engine), Some(5i64), |a, b| a == b) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!",
+                        arg: None,
+                        condition: "engine == KlrEngine.pe",
+                        helper: None,
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!",
+                            condition: "engine == KlrEngine.pe",
+                        });
+                }
+            }
+        }
+        path = 'fork: {
+            match k_cmp(f_dtype(&op.dst), Some(16i64), |a, b| a == b) {
+                Some(true) => break 'fork 0,
+                Some(false) => {}
+                None => {
+                    return Outcome::Undetermined(Undetermined {
+                        leaf,
+                        routed_from,
+                        at: "fork to stream",
+                        condition: "dtype(dst) == BirDtype.fp32",
+                    });
+                }
+            }
+            1
+        };
+        n.path = PATHS_Transpose[path];
+        if path == 0 {
+            n.bindings
+                .push(Binding {
+                    role: "argument",
+                    operand: Some("src"),
+                    what: None,
+                    note: Some("addArgument<PhysicalAccessPattern>(node, in, in.AP)"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "output",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some("addOutput<PhysicalAccessPattern>(node, out, out.AP)"),
+                });
+        }
+        if path == 1 {
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("dst"),
+                    what: None,
+                    note: Some("out, with ap_out"),
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: None,
+                    what: Some(
+                        "stationary: the identity getIdentityMatrix(dtype(dst)) returns, AP {P, e}",
+                    ),
+                    note: None,
+                });
+            n.bindings
+                .push(Binding {
+                    role: "builder",
+                    operand: Some("src"),
+                    what: None,
+                    note: Some("moving: in, with K pinned to 128"),
+                });
+        }
+        if matches!(path, 0) {
+            match k_or(
+                k_cmp(f_step0(&op.src), Some(32i64), |a, b| a > b),
+                k_cmp(f_step0(&op.dst), Some(32i64), |a, b| a > b),
+            ) {
+                Some(true) => {
+                    return Outcome::Error(Error {
+                        leaf,
+                        routed_from,
+                        kind: ErrorKind::Throw,
+                        message: "Operand must be no larger than (32, 32) ...",
+                        arg: None,
+                        condition: "step0(src) > 32 || step0(dst) > 32",
+                        helper: Some("_validateLegalStreamTranspose @0xf29554"),
+                    });
+                }
+                Some(false) => {}
+                None => {
+                    n.unevaluated
+                        .push(Unevaluated {
+                            what: "Operand must be no larger than (32, 32) ...",
+                            condition: "step0(src) > 32 || step0(dst) > 32",
+                        });
+                }
+            }
+        }
+        if matches!(path, 0) {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "register",
+                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
+                        key: None,
+                    });
+            }
+        }
+        if matches!(path, 1) {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "note",
+                        text: "getIdentityMatrix(dtype) @0xf28910: the identity is \"COMPILER-GENERATED-id.\" + Dtype2string(dtype), looked up with Function::getMemoryLocationByName and reused across every matmul-transpose of the same dtype in the function",
+                        key: None,
+                    });
+            }
+        }
+        if matches!(path, 1) {
+            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
+                n.effects
+                    .push(Effect {
+                        kind: "node",
+                        text: "InstBuilder::addSBTensor(\"COMPILER-GENERATED-id.\" + Dtype2string(dtype)): a 128×128 SBUF tensor",
+                        key: f_dtype(&op.dst),
+                    });
+            }
+        }
+        if matches!(path, 1) {
+            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
+                n.effects
+                    .push(Effect {
+                        kind: "warning",
+                        text: "Emitting dynamic Identity matrix generation code, this might affect performance.",
+                        key: f_dtype(&op.dst),
+                    });
+            }
+        }
+        if matches!(path, 1) {
+            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
+                n.effects
+                    .push(Effect {
+                        kind: "warning",
+                        text: "You can bypass this by pass in an explicit identity matrix and use nc_matmul for transpose",
+                        key: f_dtype(&op.dst),
+                    });
+            }
+        }
+        if matches!(path, 1) {
+            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
+                n.effects
+                    .push(Effect {
+                        kind: "node",
+                        text: "InstBuilder::addMemset(name + \"_memset\", Id, AP): zero the tensor",
+                        key: f_dtype(&op.dst),
+                    });
+            }
+        }
+        if matches!(path, 1) {
+            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
+                n.effects
+                    .push(Effect {
+                        kind: "node",
+                        text: "InstBuilder::addUnaryInstruction<InstTensorScalarAffineSelect>(name + \"=IDAffineSelect(mask,fill=1)\", Id, Id, …): the p == e diagonal set to 1.0f (inst+404 = 0x3F800000, dtype +400 = 19)",
+                        key: f_dtype(&op.dst),
+                    });
+            }
+        }
+        if matches!(path, 1) {
+            if true {
+                n.effects
+                    .push(Effect {
+                        kind: "note",
+                        text: "InstMatmultBase::setCalcAuto(node): PE + auto-accumulate",
+                        key: None,
+                    });
+            }
+        }
+        if matches!(path, 1) {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x1b8,
+                    class: "bir::InstMatmultBase",
+                    field: "isTranspose",
+                    value: match Some(1i64) {
+                        Some(v) => Value::Int(v),
+                        None => Value::Missing("1"),
+                    },
+                });
+        }
+        if matches!(path, 1) {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x1d8,
+                    class: "bir::InstMatmultBase",
+                    field: "unnamed",
+                    value: match Some(0i64) {
+                        Some(v) => Value::Int(v),
+                        None => Value::Missing("0"),
+                    },
+                });
+        }
+        {
+            n.stamps
+                .push(Stamp {
+                    offset: 0x90,
+                    class: "bir::Instruction",
+                    field: "engine-id",
+                    value: Value::Opaque(
+                        "not given: §11 lists Transpose among the writers of +0x90, but neither the value nor the path; §6 shows no such store",
+                    ),
+                });
+        }
+        Outcome::Node(n)
+    }
+    /// A klr op for one of the leaves (the leaf decides how it is lowered).
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub enum Op<'a> {
+        NcCopy(ops::NcCopy<'a>),
+        NcDmaCopy(ops::NcDmaCopy<'a>),
+        DmaCompute(ops::DmaCompute<'a>),
+        DmaTranspose(ops::DmaTranspose<'a>),
+        GenericIndirectSave(ops::NcDmaCopy<'a>),
+        TensorLoad(ops::TensorLoad<'a>),
+        TensorStore(ops::TensorStore<'a>),
+        NcLocalGather(ops::NcLocalGather<'a>),
+        NcNGather(ops::NcNGather<'a>),
+        NcRangeSelect(ops::NcRangeSelect<'a>),
+        SelectReduce(ops::SelectReduce<'a>),
+        BatchNormStats(ops::BatchNormStats<'a>),
+        BatchNormAggregate(ops::BatchNormAggregate<'a>),
+        Shuffle(ops::Shuffle<'a>),
+        Transpose(ops::Transpose<'a>),
+    }
+    fn build_NcCopy<'a, F: Fields<'a>>(src: &F) -> Result<ops::NcCopy<'a>, F::Error> {
+        Ok(ops::NcCopy {
+            dst: src.ap(&FIELDS_NcCopy[0])?,
+            src: src.ap(&FIELDS_NcCopy[1])?,
+            dtype: src.opt_int(&FIELDS_NcCopy[2])?,
+            engine: src.int(&FIELDS_NcCopy[3])?,
+        })
+    }
+    fn build_NcDmaCopy<'a, F: Fields<'a>>(
+        src: &F,
+    ) -> Result<ops::NcDmaCopy<'a>, F::Error> {
+        Ok(ops::NcDmaCopy {
+            dst: src.ap(&FIELDS_NcDmaCopy[0])?,
+            src: src.ap(&FIELDS_NcDmaCopy[1])?,
+            compute_op: src.int(&FIELDS_NcDmaCopy[2])?,
+            oobMode: src.int(&FIELDS_NcDmaCopy[3])?,
+            dgeMode: src.int(&FIELDS_NcDmaCopy[4])?,
+            uniqueIndices: src.boolean(&FIELDS_NcDmaCopy[5])?,
+            engine: src.int(&FIELDS_NcDmaCopy[6])?,
+        })
+    }
+    fn build_DmaCompute<'a, F: Fields<'a>>(
+        src: &F,
+    ) -> Result<ops::DmaCompute<'a>, F::Error> {
+        Ok(ops::DmaCompute {
+            dst: src.ap(&FIELDS_DmaCompute[0])?,
+            srcs: src.aps(&FIELDS_DmaCompute[1])?,
+            scales: src.imms(&FIELDS_DmaCompute[2])?,
+            reduceOp: src.int(&FIELDS_DmaCompute[3])?,
+        })
+    }
+    fn build_DmaTranspose<'a, F: Fields<'a>>(
+        src: &F,
+    ) -> Result<ops::DmaTranspose<'a>, F::Error> {
+        Ok(ops::DmaTranspose {
+            dst: src.ap(&FIELDS_DmaTranspose[0])?,
+            src: src.ap(&FIELDS_DmaTranspose[1])?,
+            dgeMode: src.int(&FIELDS_DmaTranspose[2])?,
+            oobMode: src.int(&FIELDS_DmaTranspose[3])?,
+        })
+    }
+    fn build_TensorLoad<'a, F: Fields<'a>>(
+        src: &F,
+    ) -> Result<ops::TensorLoad<'a>, F::Error> {
+        Ok(ops::TensorLoad {
+            regName: src.text(&FIELDS_TensorLoad[0])?,
+            srcRef: src.ap(&FIELDS_TensorLoad[1])?,
+        })
+    }
+    fn build_TensorStore<'a, F: Fields<'a>>(
+        src: &F,
+    ) -> Result<ops::TensorStore<'a>, F::Error> {
+        Ok(ops::TensorStore {
+            regName: src.text(&FIELDS_TensorStore[0])?,
+            dstRef: src.ap(&FIELDS_TensorStore[1])?,
+        })
+    }
+    fn build_NcLocalGather<'a, F: Fields<'a>>(
+        src: &F,
+    ) -> Result<ops::NcLocalGather<'a>, F::Error> {
+        Ok(ops::NcLocalGather {
+            out: src.ap(&FIELDS_NcLocalGather[0])?,
+            data: src.ap(&FIELDS_NcLocalGather[1])?,
+            index: src.ap(&FIELDS_NcLocalGather[2])?,
+            num_valid_indices: src.imm(&FIELDS_NcLocalGather[3])?,
+        })
+    }
+    fn build_NcNGather<'a, F: Fields<'a>>(
+        src: &F,
+    ) -> Result<ops::NcNGather<'a>, F::Error> {
+        Ok(ops::NcNGather {
+            out: src.ap(&FIELDS_NcNGather[0])?,
+            data: src.ap(&FIELDS_NcNGather[1])?,
+            index: src.ap(&FIELDS_NcNGather[2])?,
+        })
+    }
+    fn build_NcRangeSelect<'a, F: Fields<'a>>(
+        src: &F,
+    ) -> Result<ops::NcRangeSelect<'a>, F::Error> {
+        Ok(ops::NcRangeSelect {
+            r#in: src.ap(&FIELDS_NcRangeSelect[0])?,
+            rangeT: src.ap(&FIELDS_NcRangeSelect[1])?,
+            cmp0: src.int(&FIELDS_NcRangeSelect[2])?,
+            cmp1: src.int(&FIELDS_NcRangeSelect[3])?,
+            redOp: src.int(&FIELDS_NcRangeSelect[4])?,
+            bound0: src.imm(&FIELDS_NcRangeSelect[5])?,
+            bound1: src.imm(&FIELDS_NcRangeSelect[6])?,
+            fill: src.opt_ap(&FIELDS_NcRangeSelect[7])?,
+            mode: src.int(&FIELDS_NcRangeSelect[8])?,
+        })
+    }
+    fn build_SelectReduce<'a, F: Fields<'a>>(
+        src: &F,
+    ) -> Result<ops::SelectReduce<'a>, F::Error> {
+        Ok(ops::SelectReduce {
+            dst: src.ap(&FIELDS_SelectReduce[0])?,
+            onTrue: src.ap(&FIELDS_SelectReduce[1])?,
+            predicate: src.ap(&FIELDS_SelectReduce[2])?,
+        })
+    }
+    fn build_BatchNormStats<'a, F: Fields<'a>>(
+        src: &F,
+    ) -> Result<ops::BatchNormStats<'a>, F::Error> {
+        Ok(ops::BatchNormStats {
+            dst: src.ap(&FIELDS_BatchNormStats[0])?,
+            src: src.ap(&FIELDS_BatchNormStats[1])?,
+            dtype: src.opt_int(&FIELDS_BatchNormStats[2])?,
+        })
+    }
+    fn build_BatchNormAggregate<'a, F: Fields<'a>>(
+        src: &F,
+    ) -> Result<ops::BatchNormAggregate<'a>, F::Error> {
+        Ok(ops::BatchNormAggregate {
+            dst: src.ap(&FIELDS_BatchNormAggregate[0])?,
+            src: src.ap(&FIELDS_BatchNormAggregate[1])?,
+            dtype: src.opt_int(&FIELDS_BatchNormAggregate[2])?,
+        })
+    }
+    fn build_Shuffle<'a, F: Fields<'a>>(src: &F) -> Result<ops::Shuffle<'a>, F::Error> {
+        Ok(ops::Shuffle {
+            dst: src.ap(&FIELDS_Shuffle[0])?,
+            src: src.ap(&FIELDS_Shuffle[1])?,
+            shuffleMask: src.imms(&FIELDS_Shuffle[2])?,
+        })
+    }
+    fn build_Transpose<'a, F: Fields<'a>>(
+        src: &F,
+    ) -> Result<ops::Transpose<'a>, F::Error> {
+        Ok(ops::Transpose {
+            dst: src.ap(&FIELDS_Transpose[0])?,
+            src: src.ap(&FIELDS_Transpose[1])?,
+            engine: src.int(&FIELDS_Transpose[2])?,
+        })
+    }
+    impl<'a> Op<'a> {
+        /// The leaf this op is for.
+        pub fn leaf(&self) -> &'static str {
+            match self {
+                Op::NcCopy(_) => "NcCopy",
+                Op::NcDmaCopy(_) => "NcDmaCopy",
+                Op::DmaCompute(_) => "DmaCompute",
+                Op::DmaTranspose(_) => "DmaTranspose",
+                Op::GenericIndirectSave(_) => "GenericIndirectSave",
+                Op::TensorLoad(_) => "TensorLoad",
+                Op::TensorStore(_) => "TensorStore",
+                Op::NcLocalGather(_) => "NcLocalGather",
+                Op::NcNGather(_) => "NcNGather",
+                Op::NcRangeSelect(_) => "NcRangeSelect",
+                Op::SelectReduce(_) => "SelectReduce",
+                Op::BatchNormStats(_) => "BatchNormStats",
+                Op::BatchNormAggregate(_) => "BatchNormAggregate",
+                Op::Shuffle(_) => "Shuffle",
+                Op::Transpose(_) => "Transpose",
+            }
+        }
+        /// Builds the op of leaf `leaf` from `src`; `None` for an unknown leaf.
+        pub fn build<F: Fields<'a>>(
+            leaf: &str,
+            src: &F,
+        ) -> Option<Result<Op<'a>, F::Error>> {
+            Some(
+                match leaf {
+                    "NcCopy" => build_NcCopy(src).map(Op::NcCopy),
+                    "NcDmaCopy" => build_NcDmaCopy(src).map(Op::NcDmaCopy),
+                    "DmaCompute" => build_DmaCompute(src).map(Op::DmaCompute),
+                    "DmaTranspose" => build_DmaTranspose(src).map(Op::DmaTranspose),
+                    "GenericIndirectSave" => {
+                        build_NcDmaCopy(src).map(Op::GenericIndirectSave)
+                    }
+                    "TensorLoad" => build_TensorLoad(src).map(Op::TensorLoad),
+                    "TensorStore" => build_TensorStore(src).map(Op::TensorStore),
+                    "NcLocalGather" => build_NcLocalGather(src).map(Op::NcLocalGather),
+                    "NcNGather" => build_NcNGather(src).map(Op::NcNGather),
+                    "NcRangeSelect" => build_NcRangeSelect(src).map(Op::NcRangeSelect),
+                    "SelectReduce" => build_SelectReduce(src).map(Op::SelectReduce),
+                    "BatchNormStats" => build_BatchNormStats(src).map(Op::BatchNormStats),
+                    "BatchNormAggregate" => {
+                        build_BatchNormAggregate(src).map(Op::BatchNormAggregate)
+                    }
+                    "Shuffle" => build_Shuffle(src).map(Op::Shuffle),
+                    "Transpose" => build_Transpose(src).map(Op::Transpose),
+                    _ => return None,
+                },
+            )
+        }
+    }
+    /// Lowers one op with its leaf.
+    pub fn lower<'a>(op: &Op<'a>, fx: &mut Function) -> Outcome<'a> {
+        match op {
+            Op::NcCopy(o) => lower_NcCopy(o, fx),
+            Op::NcDmaCopy(o) => lower_NcDmaCopy(o, fx),
+            Op::DmaCompute(o) => lower_DmaCompute(o, fx),
+            Op::DmaTranspose(o) => lower_DmaTranspose(o, fx),
+            Op::GenericIndirectSave(o) => lower_GenericIndirectSave(o, fx),
+            Op::TensorLoad(o) => lower_TensorLoad(o, fx),
+            Op::TensorStore(o) => lower_TensorStore(o, fx),
+            Op::NcLocalGather(o) => lower_NcLocalGather(o, fx),
+            Op::NcNGather(o) => lower_NcNGather(o, fx),
+            Op::NcRangeSelect(o) => lower_NcRangeSelect(o, fx),
+            Op::SelectReduce(o) => lower_SelectReduce(o, fx),
+            Op::BatchNormStats(o) => lower_BatchNormStats(o, fx),
+            Op::BatchNormAggregate(o) => lower_BatchNormAggregate(o, fx),
+            Op::Shuffle(o) => lower_Shuffle(o, fx),
+            Op::Transpose(o) => lower_Transpose(o, fx),
+        }
+    }
+}
+/// How a runtime lowers pseudo words to real ones, from the spec's `[[lowering]]`:
+/// per selector value the real word, its routes per ABI version and every field
+/// mapping with its confidence (`inferred` marks the ones the sources do not state).
+/// Applied by `runtime::lowering::apply`.
+pub const LOWERINGS: &[crate::runtime::lowering::LoweringMeta] = &[
+    crate::runtime::lowering::LoweringMeta {
+        name: "pseudo_dge",
+        from: "PSEUDO_DMA_DIRECT2D",
+        from_opcode: 212u8,
+        selector: crate::runtime::lowering::Place {
+            path: "dge_op",
+            offset: 15,
+            size: 1,
+            bits: None,
+            type_name: "DGE_OPCODE",
+        },
+        selector_type: "DGE_OPCODE",
+        extension: Some("PSEUDO_DMA_EXT"),
+        extension_opcode: Some(218u8),
+        doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite).",
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-004",
+                cite: "seed-004 §0",
+                name: None,
+                names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"),
+                pin: None,
+                value: None,
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                note: None,
+            },
+            meta::Evidence {
+                source: "seed-004",
+                cite: "seed-004 §5.1",
+                name: None,
+                names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"),
+                pin: None,
+                value: None,
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                note: None,
+            },
+            meta::Evidence {
+                source: "seed-004",
+                cite: "seed-004 §5.3",
+                name: None,
+                names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"),
+                pin: Some("libnrt.so.2.31.24.0 DWARF"),
+                value: None,
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                note: None,
+            },
+            meta::Evidence {
+                source: "supp-dge-microop",
+                cite: "supp-dge-microop §2.2",
+                name: None,
+                names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"),
+                pin: None,
+                value: None,
+                confidence: confidence::wiki::HIGH_INFERRED,
+                note: Some("The source tags the relocation step INFERRED-HIGH."),
+            },
+            meta::Evidence {
+                source: "supp-consolidated",
+                cite: "supp-consolidated §2.1",
+                name: None,
+                names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"),
+                pin: None,
+                value: None,
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                note: None,
+            },
+        ],
+        unsupported: crate::runtime::lowering::MessageMeta {
+            text: "Unsupported dynamic dma opcode %u",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            inferred: false,
+            note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.3",
+                    name: None,
+                    names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"),
+                    pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"),
+                    value: None,
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-004",
+                    cite: "seed-004 §5.3",
+                    name: None,
+                    names: None,
+                    pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"),
+                    value: None,
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    note: None,
+                },
+            ],
+        },
+        abis: &[
+            crate::runtime::lowering::AbiMeta {
+                name: "v2",
+                entry: "translate_one_pseudo_dge_instr_v2",
+                doc: "The v2 dispatcher (@0x322c40): dge_op 0 and 1 in place (1 after the 0xda check), every other value handed to the v3 dispatcher.",
+                default: false,
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                inferred: false,
+                note: None,
+                evidence: &[
+                    meta::Evidence {
+                        source: "seed-004",
+                        cite: "seed-004 §5.3",
+                        name: None,
+                        names: Some("translate_one_pseudo_dge_instr_v2"),
+                        pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"),
+                        value: None,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        note: None,
+                    },
+                ],
+            },
+            crate::runtime::lowering::AbiMeta {
+                name: "v3",
+                entry: "translate_one_pseudo_dge_instr_v3",
+                doc: "The v3 dispatcher (@0x3220d0): dge_op 2 and 3 to the transpose builders, 0 and 1 to the common memcpy/indirect path, anything else rejected. The v3 path is the one that adds the transpose kinds; which dispatcher a model gets is a NEFF/ABI version gate in translate_one_pseudo_instr_v3.",
+                default: true,
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                inferred: false,
+                note: None,
+                evidence: &[
+                    meta::Evidence {
+                        source: "seed-004",
+                        cite: "seed-004 §5.3",
+                        name: None,
+                        names: Some("translate_one_pseudo_dge_instr_v3"),
+                        pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"),
+                        value: None,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        note: None,
+                    },
+                    meta::Evidence {
+                        source: "seed-004",
+                        cite: "seed-004 §11",
+                        name: None,
+                        names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"),
+                        pin: None,
+                        value: None,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        note: None,
+                    },
+                ],
+            },
+        ],
+        kinds: &[
+            crate::runtime::lowering::KindMeta {
+                value: 0u64,
+                name: "DMA_DIRECT2D",
+                to: "DMA_DIRECT2D",
+                to_opcode: 184u8,
+                template: &DMA_DIRECT2D::TEMPLATE,
+                extension: crate::runtime::lowering::ExtensionUse::Ignored,
+                missing_extension: None,
+                doc: "dge_op 0: DMAMemcpy 0xb8, no extension. The pseudo has DIRECT2D's layout except @15 (dge_op for compute_op) and the PSEUDO_ADDR8 addresses, so every other field keeps its offset. The v2 arm branches away before the 0xda check; an extension that follows anyway is not read (dmaspec consumes it with the pseudo rather than pass a pseudo word on; what the runtime does with it is not in the sources).",
+                routes: &[
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v2",
+                        via: &["translate_one_pseudo_dge_instr_v2"],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: None,
+                                pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v3",
+                        via: &[
+                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_one_pseudo_dma_memcpy_instr_v2",
+                        ],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"),
+                                pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                mappings: &[
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.opcode",
+                            offset: 0,
+                            size: 1,
+                            bits: None,
+                            type_name: "OPCODE",
+                        },
+                        source: crate::runtime::lowering::Source::Value(184u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-consolidated",
+                                cite: "supp-consolidated §2.1",
+                                name: None,
+                                names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.inst_word_len",
+                            offset: 1,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Value(16u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §9",
+                                name: None,
+                                names: Some("byte1 = inst_word_len = 0x10 always"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type in both words; the sources do not show the header being carried."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type in both words; the sources do not show the header being carried."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0, 3)),
+                            type_name: "u3",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0, 3)),
+                            type_name: "u3",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.4",
+                                name: None,
+                                names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"),
+                                pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.1",
+                                name: None,
+                                names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type in both words; the translator body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "sem_increment",
+                            offset: 14,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "sem_increment",
+                            offset: 14,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type in both words; the translator body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "compute_op",
+                            offset: 15,
+                            size: 1,
+                            bits: None,
+                            type_name: "DGE_COMPUTE_OP",
+                        },
+                        source: crate::runtime::lowering::Source::Value(0u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.1",
+                                name: None,
+                                names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "supp-consolidated",
+                                cite: "supp-consolidated §7",
+                                name: None,
+                                names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_INFERRED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type in both words; the translator body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 32,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 32,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type in both words; the translator body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_elem_size",
+                            offset: 36,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_elem_size",
+                            offset: 36,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type in both words; the translator body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."),
+                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."),
+                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_step_elem",
+                            offset: 48,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_step_elem",
+                            offset: 48,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type in both words; the translator body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 56,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 56,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type in both words; the translator body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_elem_size",
+                            offset: 60,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_elem_size",
+                            offset: 60,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type in both words; the translator body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 62,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 62,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type in both words; the translator body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 63,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 63,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same offset and type in both words; the translator body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                unmapped: &[],
+                unread: &[],
+            },
+            crate::runtime::lowering::KindMeta {
+                value: 1u64,
+                name: "DMA_INDIRECT1D",
+                to: "DMA_INDIRECT1D",
+                to_opcode: 187u8,
+                template: &DMA_INDIRECT1D::TEMPLATE,
+                extension: crate::runtime::lowering::ExtensionUse::Required,
+                missing_extension: Some(crate::runtime::lowering::MessageMeta {
+                    text: "Pseudo dma indirect1d instruction must be followed by extension",
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    inferred: false,
+                    note: None,
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.3",
+                            name: None,
+                            names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""),
+                            pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"),
+                            value: None,
+                            confidence: confidence::wiki::HIGH_OBSERVED,
+                            note: None,
+                        },
+                    ],
+                }),
+                doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
+                routes: &[
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v2",
+                        via: &["translate_one_pseudo_dge_instr_v2"],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"),
+                                pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v3",
+                        via: &[
+                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_one_pseudo_dma_memcpy_instr_v2",
+                        ],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: None,
+                                pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("else memcpy"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                mappings: &[
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.opcode",
+                            offset: 0,
+                            size: 1,
+                            bits: None,
+                            type_name: "OPCODE",
+                        },
+                        source: crate::runtime::lowering::Source::Value(187u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some("writes opcode 0xbb (DmaIndirect) into the new word"),
+                                pin: Some("322d17: movb $0xbb,0x30(%rsp)"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.inst_word_len",
+                            offset: 1,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Value(16u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §9",
+                                name: None,
+                                names: Some("byte1 = inst_word_len = 0x10 always"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same header type in both words; the sources do not show it carried."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same header type in both words; the sources do not show it carried."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("4 8 events EVENTS"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: None,
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 12,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("12 1 semaphore uint8_t"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("semaphore@13"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "sem_increment",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "sem_increment",
+                            offset: 14,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("13 1 sem_increment uint8_t"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.1",
+                                name: None,
+                                names: Some("sem_increment@14"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "idx_num_active_channels",
+                            offset: 14,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "idx_num_active_channels",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some("2 1 idx_num_active_channels uint8_t"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "flags",
+                            offset: 15,
+                            size: 1,
+                            bits: None,
+                            type_name: "DMA_INDIRECT_FLAGS",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "flags",
+                            offset: 1,
+                            size: 1,
+                            bits: None,
+                            type_name: "DMA_INDIRECT_FLAGS",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"),
+                                pin: Some("322d12: movzbl 0x41(%r14),%eax"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_step_elem[0]",
+                            offset: 24,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::LOW_INFERRED,
+                        inferred: true,
+                        note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("24 4 src_step_elem int32_t 1-D src stride"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3.1",
+                                name: None,
+                                names: Some("otherwise the indirect dim must be X"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 28,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_num_elem[0]",
+                            offset: 32,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::LOW_INFERRED,
+                        inferred: true,
+                        note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("28 2 src_num_elem uint16_t"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_elem_size",
+                            offset: 30,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_elem_size",
+                            offset: 36,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u16)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("30 2 src_elem_size uint16_t"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 32,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As src_start_addr."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_step_elem",
+                            offset: 40,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_step_elem[0]",
+                            offset: 48,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::LOW_INFERRED,
+                        inferred: true,
+                        note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("40 4 dst_step_elem int32_t"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 44,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_num_elem[0]",
+                            offset: 56,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::LOW_INFERRED,
+                        inferred: true,
+                        note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("44 2 dst_num_elem uint16_t"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_elem_size",
+                            offset: 46,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_elem_size",
+                            offset: 60,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u16)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("46 2 dst_elem_size uint16_t"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_idx_start_addr",
+                            offset: 48,
+                            size: 4,
+                            bits: None,
+                            type_name: "ADDR4",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "src_idx_start_addr",
+                            offset: 4,
+                            size: 4,
+                            bits: None,
+                            type_name: "ADDR4",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: Some("reads its flags/index fields"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_idx_start_addr",
+                            offset: 52,
+                            size: 4,
+                            bits: None,
+                            type_name: "ADDR4",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "dst_idx_start_addr",
+                            offset: 8,
+                            size: 4,
+                            bits: None,
+                            type_name: "ADDR4",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As src_idx_start_addr."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some("spillover fields for indirect dma index info"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 56,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 62,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (DTYPE)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("56 1 in_dtype DTYPE"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 57,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 63,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (DTYPE)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3",
+                                name: None,
+                                names: Some("57 1 out_dtype DTYPE"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_idx_bound_reg",
+                            offset: 58,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."),
+                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_idx_bound_reg",
+                            offset: 59,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some("Used as index bound check for DmaIndirect1d."),
+                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "compute_op",
+                            offset: 60,
+                            size: 1,
+                            bits: None,
+                            type_name: "DGE_COMPUTE_OP",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "compute_op",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "DGE_COMPUTE_OP",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.4",
+                                name: None,
+                                names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 61,
+                            size: 1,
+                            bits: Some((0, 3)),
+                            type_name: "u3",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0, 3)),
+                            type_name: "u3",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.4",
+                                name: None,
+                                names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"),
+                                pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.1",
+                                name: None,
+                                names: Some("Offsets: ... INDIRECT1D @61"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                unmapped: &[],
+                unread: &[
+                    "src_step_elem[1]",
+                    "src_num_elem[1]",
+                    "dst_step_elem[1]",
+                    "dst_num_elem[1]",
+                    "ext.src_bound_size_bytes",
+                    "ext.dst_bound_size_bytes",
+                    "ext.tile_src_row_step",
+                    "ext.tile_src_rows",
+                    "ext.tile_src_cols",
+                    "ext.src_bound_size_bytes_upper",
+                    "ext.dst_bound_size_bytes_upper",
+                ],
+            },
+            crate::runtime::lowering::KindMeta {
+                value: 2u64,
+                name: "DMA_TRANSPOSE",
+                to: "DMA_DIRECT2D_XPOSE",
+                to_opcode: 189u8,
+                template: &DMA_DIRECT2D_XPOSE::TEMPLATE,
+                extension: crate::runtime::lowering::ExtensionUse::Required,
+                missing_extension: Some(crate::runtime::lowering::MessageMeta {
+                    text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
+                    confidence: confidence::wiki::LOW_INFERRED,
+                    inferred: true,
+                    note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: Some("dge_op — … dma_transpose (requires extension instr)"),
+                            pin: None,
+                            value: None,
+                            confidence: confidence::wiki::HIGH_OBSERVED,
+                            note: None,
+                        },
+                    ],
+                }),
+                doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
+                routes: &[
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v2",
+                        via: &[
+                            "translate_one_pseudo_dge_instr_v2",
+                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_pseudo_dma_direct2d_xpose_instr_v3",
+                        ],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: None,
+                                pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v3",
+                        via: &[
+                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_pseudo_dma_direct2d_xpose_instr_v3",
+                        ],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: None,
+                                pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                mappings: &[
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.opcode",
+                            offset: 0,
+                            size: 1,
+                            bits: None,
+                            type_name: "OPCODE",
+                        },
+                        source: crate::runtime::lowering::Source::Value(189u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-consolidated",
+                                cite: "supp-consolidated §2.1",
+                                name: None,
+                                names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §8",
+                                name: None,
+                                names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.inst_word_len",
+                            offset: 1,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Value(16u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §9",
+                                name: None,
+                                names: Some("byte1 = inst_word_len = 0x10 always"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same header type in both words; the sources do not show it carried."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same header type in both words; the sources do not show it carried."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_bound_reg",
+                            offset: 12,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."),
+                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."),
+                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 14,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 62,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 15,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 63,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §8",
+                                name: None,
+                                names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §8",
+                                name: None,
+                                names: Some("src_step_elem = { 1, 128 }; // [+24]"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 32,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 32,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u16[2]); same offset."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §8",
+                                name: None,
+                                names: Some("src_num_elem = { 128, 64 }; // [+32]"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "tile_src_row_step",
+                            offset: 36,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "tile_src_row_step",
+                            offset: 20,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As src_start_addr."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_step_elem",
+                            offset: 48,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_step_elem",
+                            offset: 48,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (i32[2]); same offset."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §8",
+                                name: None,
+                                names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 56,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 56,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u16[2]); same offset."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §8",
+                                name: None,
+                                names: Some("dst_num_elem = { 64, 128 }; // [+56]"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "tile_src_rows",
+                            offset: 60,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "tile_src_rows",
+                            offset: 24,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As tile_src_row_step."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "tile_src_cols",
+                            offset: 61,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "tile_src_cols",
+                            offset: 25,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As tile_src_row_step."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some("tile_src_cols ∈ {128, 0}"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 62,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("semaphore@62"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 63,
+                            size: 1,
+                            bits: Some((0, 3)),
+                            type_name: "u3",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0, 3)),
+                            type_name: "u3",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.4",
+                                name: None,
+                                names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"),
+                                pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.1",
+                                name: None,
+                                names: Some("Offsets: … DIRECT2D_XPOSE @63"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                unmapped: &[],
+                unread: &[
+                    "sem_increment",
+                    "src_elem_size",
+                    "dst_elem_size",
+                    "ext.flags.indirect_mode",
+                    "ext.flags.idx_bound_is_err",
+                    "ext.flags.non_unique_dst_idx",
+                    "ext.flags.gather_dim",
+                    "ext.flags.scatter_dim",
+                    "ext.idx_num_active_channels",
+                    "ext.compute_op",
+                    "ext.src_idx_start_addr.address",
+                    "ext.src_idx_start_addr.indirect",
+                    "ext.src_idx_start_addr.active",
+                    "ext.src_idx_start_addr.register_mode",
+                    "ext.dst_idx_start_addr.address",
+                    "ext.dst_idx_start_addr.indirect",
+                    "ext.dst_idx_start_addr.active",
+                    "ext.dst_idx_start_addr.register_mode",
+                    "ext.src_bound_size_bytes",
+                    "ext.dst_bound_size_bytes",
+                    "ext.src_bound_size_bytes_upper",
+                    "ext.dst_bound_size_bytes_upper",
+                ],
+            },
+            crate::runtime::lowering::KindMeta {
+                value: 3u64,
+                name: "DMA_GATHER_TRANSPOSE",
+                to: "DMA_GATHER_XPOSE",
+                to_opcode: 241u8,
+                template: &DMA_GATHER_XPOSE::TEMPLATE,
+                extension: crate::runtime::lowering::ExtensionUse::Required,
+                missing_extension: Some(crate::runtime::lowering::MessageMeta {
+                    text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_GATHER_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
+                    confidence: confidence::wiki::LOW_INFERRED,
+                    inferred: true,
+                    note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
+                    evidence: &[
+                        meta::Evidence {
+                            source: "seed-004",
+                            cite: "seed-004 §5.1",
+                            name: None,
+                            names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"),
+                            pin: None,
+                            value: None,
+                            confidence: confidence::wiki::HIGH_OBSERVED,
+                            note: None,
+                        },
+                    ],
+                }),
+                doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
+                routes: &[
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v2",
+                        via: &[
+                            "translate_one_pseudo_dge_instr_v2",
+                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_pseudo_dma_gather_xpose_instr_v3",
+                        ],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: None,
+                                pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::RouteMeta {
+                        abi: "v3",
+                        via: &[
+                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_pseudo_dma_gather_xpose_instr_v3",
+                        ],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.3",
+                                name: None,
+                                names: None,
+                                pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                mappings: &[
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.opcode",
+                            offset: 0,
+                            size: 1,
+                            bits: None,
+                            type_name: "OPCODE",
+                        },
+                        source: crate::runtime::lowering::Source::Value(241u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-consolidated",
+                                cite: "supp-consolidated §2.1",
+                                name: None,
+                                names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §9.1",
+                                name: None,
+                                names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.inst_word_len",
+                            offset: 1,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Value(16u64),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §9",
+                                name: None,
+                                names: Some("byte1 = inst_word_len = 0x10 always"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_cmd",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same header type in both words; the sources do not show it carried."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "header.debug_hint",
+                            offset: 3,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same header type in both words; the sources do not show it carried."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translator bodies not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "events",
+                            offset: 4,
+                            size: 8,
+                            bits: None,
+                            type_name: "EVENTS",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §11",
+                                name: None,
+                                names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::LOW_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 12,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "semaphore",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("12 1 semaphore uint8_t"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 13,
+                            size: 1,
+                            bits: Some((0, 3)),
+                            type_name: "u3",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0, 3)),
+                            type_name: "u3",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.4",
+                                name: None,
+                                names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"),
+                                pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"),
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.1",
+                                name: None,
+                                names: Some("Offsets: … GATHER_XPOSE @13"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "idx_num_active_channels",
+                            offset: 14,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "idx_num_active_channels",
+                            offset: 2,
+                            size: 1,
+                            bits: None,
+                            type_name: "u8",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The extension carries the index info; by name and type (u8)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some("2 1 idx_num_active_channels uint8_t"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.2",
+                                name: None,
+                                names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_idx_bound_reg",
+                            offset: 15,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_start_addr",
+                            offset: 16,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_step_elem",
+                            offset: 24,
+                            size: 8,
+                            bits: None,
+                            type_name: "i32[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (i32[2]); same offset."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("24 8 src_step_elem[2] int32_t[2]"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 32,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_num_elem",
+                            offset: 32,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u16[2]); same offset."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("32 4 src_num_elem[2] uint16_t[2]"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "src_idx_start_addr",
+                            offset: 36,
+                            size: 4,
+                            bits: None,
+                            type_name: "ADDR4",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "src_idx_start_addr",
+                            offset: 4,
+                            size: 4,
+                            bits: None,
+                            type_name: "ADDR4",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The extension holds the index info; by name and type (ADDR4)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §5.2",
+                                name: None,
+                                names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "ADDR8",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_start_addr",
+                            offset: 40,
+                            size: 8,
+                            bits: None,
+                            type_name: "PSEUDO_ADDR8",
+                        }),
+                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
+                            var_id_hi: (6, 1),
+                        }),
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As src_start_addr."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "supp-dge-microop",
+                                cite: "supp-dge-microop §2.2",
+                                name: None,
+                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_INFERRED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 51,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
+                            type_name: "BOUND_CHECK_REG",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.3",
+                                name: None,
+                                names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_step_elem_1",
+                            offset: 52,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_step_elem[1]",
+                            offset: 52,
+                            size: 4,
+                            bits: None,
+                            type_name: "i32",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::LOW_INFERRED,
+                        inferred: true,
+                        note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 56,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "dst_num_elem",
+                            offset: 56,
+                            size: 4,
+                            bits: None,
+                            type_name: "u16[2]",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u16[2])."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("56 4 dst_num_elem[2] uint16_t[2]"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "elem_size",
+                            offset: 60,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "src_elem_size",
+                            offset: 36,
+                            size: 2,
+                            bits: None,
+                            type_name: "u16",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::LOW_INFERRED,
+                        inferred: true,
+                        note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dtype.dtype_lo",
+                            offset: 62,
+                            size: 1,
+                            bits: Some((0, 4)),
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "in_dtype",
+                            offset: 62,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Narrow,
+                        confidence: confidence::wiki::LOW_INFERRED,
+                        inferred: true,
+                        note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §6.5",
+                                name: None,
+                                names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "dtype.dtype_hi",
+                            offset: 62,
+                            size: 1,
+                            bits: Some((4, 4)),
+                            type_name: "DTYPE",
+                        },
+                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
+                            path: "out_dtype",
+                            offset: 63,
+                            size: 1,
+                            bits: None,
+                            type_name: "DTYPE",
+                        }),
+                        via: crate::runtime::lowering::Transform::Narrow,
+                        confidence: confidence::wiki::LOW_INFERRED,
+                        inferred: true,
+                        note: Some("As dtype_lo, for the dst dtype in the high nibble."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("dtype_hi:4 (dst)"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                    crate::runtime::lowering::MappingMeta {
+                        to: crate::runtime::lowering::Place {
+                            path: "flags.gather_dim",
+                            offset: 63,
+                            size: 1,
+                            bits: Some((0, 2)),
+                            type_name: "INDIRECT_DIM",
+                        },
+                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
+                            path: "flags.gather_dim",
+                            offset: 1,
+                            size: 1,
+                            bits: Some((4, 2)),
+                            type_name: "INDIRECT_DIM",
+                        }),
+                        via: crate::runtime::lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
+                        evidence: &[
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §4",
+                                name: None,
+                                names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                            meta::Evidence {
+                                source: "seed-004",
+                                cite: "seed-004 §3.1",
+                                name: None,
+                                names: Some("INDIRECT_DIM gather_dim : 2"),
+                                pin: None,
+                                value: None,
+                                confidence: confidence::wiki::HIGH_OBSERVED,
+                                note: None,
+                            },
+                        ],
+                    },
+                ],
+                unmapped: &[],
+                unread: &[
+                    "sem_increment",
+                    "dst_step_elem[0]",
+                    "dst_elem_size",
+                    "ext.flags.indirect_mode",
+                    "ext.flags.idx_bound_is_err",
+                    "ext.flags.non_unique_dst_idx",
+                    "ext.flags.scatter_dim",
+                    "ext.compute_op",
+                    "ext.dst_idx_start_addr.address",
+                    "ext.dst_idx_start_addr.indirect",
+                    "ext.dst_idx_start_addr.active",
+                    "ext.dst_idx_start_addr.register_mode",
+                    "ext.src_bound_size_bytes",
+                    "ext.dst_bound_size_bytes",
+                    "ext.tile_src_row_step",
+                    "ext.tile_src_rows",
+                    "ext.tile_src_cols",
+                    "ext.src_bound_size_bytes_upper",
+                    "ext.dst_bound_size_bytes_upper",
+                ],
+            },
+        ],
+    },
+];
 /// What every generated word shares, for tools that work on any of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WordMeta {
@@ -35140,7702 +42839,3 @@ impl Word {
         }
     }
 }
-/** Element byte size of a DTYPE wire tag: the size of its wire container, which the ADDR4 aligner uses as the required start-address alignment (1 / 2 / 4 / 8). INVALID and values no source sizes give 0. The header predicates call this type_size_check(dtype, N) / sizeof(dtype). Conflict: the device's sdma_data_type_size table reports 0 bytes for FP32R, not 4 (supp-consolidated, supp-field-tables §7); this table follows the container size.
-
- Confidence: CERTAIN (confirmed). Values not listed give 0.*/
-pub const fn dtype_size(x: DTYPE) -> i64 {
-    match x.raw() {
-        1u8 | 12u8 => 8i64,
-        2u8 | 3u8 | 13u8 | 14u8 | 15u8 => 1i64,
-        4u8 | 5u8 | 6u8 | 7u8 => 2i64,
-        8u8 | 9u8 | 10u8 | 11u8 => 4i64,
-        _ => 0i64,
-    }
-}
-/// Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the enums (`enums`) and tables (`tables`) they use.
-pub mod klr {
-    #![allow(
-        non_snake_case,
-        non_camel_case_types,
-        non_upper_case_globals,
-        unused_variables,
-        unused_mut,
-        unused_parens,
-        unused_braces,
-        unused_labels,
-        unused_assignments,
-        dead_code,
-        unreachable_code,
-        clippy::all
-    )]
-    pub const MAX_DIMS: usize = 8;
-    /// Whether an access is static or carries a runtime offset, and which flavour
-    /// (klr::BirAccessPattern: scalar offset present at +0x40, vector offset at +0x58;
-    /// isAccessDynamic is their OR; at most one is set).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub enum Dynamic {
-        Static,
-        /// A register-backed scalar offset.
-        Scalar,
-        /// A vector offset (a gather index).
-        Vector,
-    }
-    /// An access pattern as the leaves see it. `None` fields are unknown.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Ap<'a> {
-        /// Number of access-pattern pairs.
-        pub rank: u32,
-        pub shape: &'a [i64],
-        /// The BIR dtype id.
-        pub dtype: Option<i64>,
-        pub dynamic: Dynamic,
-        /// `AP[0].step`.
-        pub step0: Option<i64>,
-        /// The BirAccessPattern's indirect_dim (+0x60).
-        pub indirect_dim: Option<i64>,
-    }
-    impl<'a> Ap<'a> {
-        /// A static access of this shape; the rank is the shape's length.
-        pub const fn new(shape: &'a [i64]) -> Ap<'a> {
-            Ap {
-                rank: shape.len() as u32,
-                shape,
-                dtype: None,
-                dynamic: Dynamic::Static,
-                step0: None,
-                indirect_dim: None,
-            }
-        }
-        pub const fn rank(mut self, rank: u32) -> Self {
-            self.rank = rank;
-            self
-        }
-        pub const fn dtype(mut self, dtype: i64) -> Self {
-            self.dtype = Some(dtype);
-            self
-        }
-        pub const fn scalar(mut self) -> Self {
-            self.dynamic = Dynamic::Scalar;
-            self
-        }
-        pub const fn vector(mut self) -> Self {
-            self.dynamic = Dynamic::Vector;
-            self
-        }
-        pub const fn step0(mut self, step: i64) -> Self {
-            self.step0 = Some(step);
-            self
-        }
-        pub const fn indirect_dim(mut self, dim: i64) -> Self {
-            self.indirect_dim = Some(dim);
-            self
-        }
-    }
-    /// An immediate operand: an int, a float, or something that is not an immediate.
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    pub enum Imm {
-        Int(i64),
-        Float(f64),
-        /// Not an immediate (a tensor or register operand).
-        Other,
-    }
-    /// A fixed-capacity list (the module does not allocate).
-    #[derive(Clone, Copy, Debug)]
-    pub struct Seq<T: Copy, const N: usize> {
-        len: usize,
-        items: [Option<T>; N],
-    }
-    impl<T: Copy, const N: usize> Seq<T, N> {
-        pub const fn new() -> Self {
-            Seq { len: 0, items: [None; N] }
-        }
-        fn push(&mut self, t: T) {
-            if self.len < N {
-                self.items[self.len] = Some(t);
-                self.len += 1;
-            }
-        }
-        pub fn len(&self) -> usize {
-            self.len
-        }
-        pub fn is_empty(&self) -> bool {
-            self.len == 0
-        }
-        pub fn get(&self, i: usize) -> Option<&T> {
-            self.items.get(i).and_then(Option::as_ref)
-        }
-        pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
-            self.items[..self.len].iter().flatten()
-        }
-    }
-    impl<T: Copy, const N: usize> Default for Seq<T, N> {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-    /// A stamped or computed value.
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    pub enum Value<'a> {
-        Int(i64),
-        Bool(bool),
-        /// A value of a klr enum, with its enumerator when it has one.
-        Enum { ty: &'static str, name: Option<&'static str>, raw: i64 },
-        /// A one-element vector.
-        One(i64),
-        Imm(Imm),
-        Imms(&'a [Imm]),
-        /// A value the model does not compute; the text says what it is.
-        Opaque(&'static str),
-        /// Depends on an input the op description leaves out; the text is the expression.
-        Missing(&'static str),
-    }
-    /// A field the leaf writes on the node.
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    pub struct Stamp<'a> {
-        pub offset: u32,
-        /// The class (or base) that declares the field.
-        pub class: &'static str,
-        pub field: &'static str,
-        pub value: Value<'a>,
-    }
-    /// An operand binding: a klr field (or `what`) bound in a role (argument, output,
-    /// builder, operand, dynamic-ap, base).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Binding {
-        pub role: &'static str,
-        pub operand: Option<&'static str>,
-        pub what: Option<&'static str>,
-        pub note: Option<&'static str>,
-    }
-    /// Anything else the leaf does (kind note, node, warning, register).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Effect {
-        pub kind: &'static str,
-        pub text: &'static str,
-        /// The memo key, for an effect that happens once per key and function.
-        pub key: Option<i64>,
-    }
-    /// A computed value the spec lists in the results.
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    pub struct Shown<'a> {
-        pub name: &'static str,
-        pub value: Value<'a>,
-    }
-    /// A check (or conditional step) the model could not decide, or cannot evaluate at all.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Unevaluated {
-        pub what: &'static str,
-        pub condition: &'static str,
-    }
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum ErrorKind {
-        Throw,
-        Assert,
-        Fatal,
-    }
-    impl ErrorKind {
-        pub const fn name(self) -> &'static str {
-            match self {
-                ErrorKind::Throw => "throw",
-                ErrorKind::Assert => "assert",
-                ErrorKind::Fatal => "fatal",
-            }
-        }
-    }
-    /// The compiler's error for an op.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Error {
-        pub leaf: &'static str,
-        pub routed_from: Option<&'static str>,
-        pub kind: ErrorKind,
-        /// The exact message; empty when the source gives none.
-        pub message: &'static str,
-        /// Appended to the message (`"…" + to_string(n)`), or the index of a fatal lookup.
-        pub arg: Option<i64>,
-        /// The condition that failed, as the spec writes it.
-        pub condition: &'static str,
-        /// The callee that owns the check (or the table of a fatal lookup).
-        pub helper: Option<&'static str>,
-    }
-    impl Error {
-        /// The text the compiler reports: the message with its argument appended.
-        pub fn write_message(
-            &self,
-            f: &mut core::fmt::Formatter<'_>,
-        ) -> core::fmt::Result {
-            f.write_str(self.message)?;
-            if let Some(a) = self.arg {
-                if !self.message.is_empty() {
-                    write!(f, "{a}")?;
-                }
-            }
-            Ok(())
-        }
-    }
-    impl core::fmt::Display for Error {
-        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            if self.message.is_empty() {
-                match (self.kind, self.helper, self.arg) {
-                    (ErrorKind::Fatal, Some(h), Some(a)) => {
-                        write!(f, "fatal: {h} has no entry {a}")
-                    }
-                    _ => {
-                        write!(
-                            f, "{} failed (no message): {}", self.kind.name(), self
-                            .condition
-                        )
-                    }
-                }
-            } else {
-                self.write_message(f)
-            }
-        }
-    }
-    /// A fork or route the model cannot decide because an input it reads is left out.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Undetermined {
-        pub leaf: &'static str,
-        pub routed_from: Option<&'static str>,
-        /// `fork` or `route to <leaf>`.
-        pub at: &'static str,
-        pub condition: &'static str,
-    }
-    /// One way through a leaf and the BIR node it builds.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct PathInfo {
-        pub name: &'static str,
-        /// The condition that picks it (`None` for the last, the otherwise arm).
-        pub when: Option<&'static str>,
-        /// The qualified BIR class.
-        pub class: &'static str,
-        /// (InstructionType enumerator, IT), when the source gives one.
-        pub it: Option<(&'static str, i64)>,
-        pub prefix: Option<&'static str>,
-        pub build: &'static str,
-    }
-    /// The BIR node an op becomes.
-    #[derive(Clone, Copy, Debug)]
-    pub struct Node<'a> {
-        /// The leaf that built it.
-        pub leaf: &'static str,
-        /// The leaf that routed the op here.
-        pub routed_from: Option<&'static str>,
-        pub path: PathInfo,
-        pub stamps: Seq<Stamp<'a>, MAX_STAMPS>,
-        pub bindings: Seq<Binding, MAX_BINDINGS>,
-        pub effects: Seq<Effect, MAX_EFFECTS>,
-        pub shown: Seq<Shown<'a>, MAX_SHOWN>,
-        pub unevaluated: Seq<Unevaluated, MAX_UNEVALUATED>,
-    }
-    const NO_PATH: PathInfo = PathInfo {
-        name: "",
-        when: None,
-        class: "",
-        it: None,
-        prefix: None,
-        build: "",
-    };
-    impl<'a> Node<'a> {
-        fn start(leaf: &'static str, routed_from: Option<&'static str>) -> Self {
-            Node {
-                leaf,
-                routed_from,
-                path: NO_PATH,
-                stamps: Seq::new(),
-                bindings: Seq::new(),
-                effects: Seq::new(),
-                shown: Seq::new(),
-                unevaluated: Seq::new(),
-            }
-        }
-        /// The stamp at `offset`.
-        pub fn stamp(&self, offset: u32) -> Option<&Stamp<'a>> {
-            self.stamps.iter().find(|s| s.offset == offset)
-        }
-        /// The DGEType the node carries, if the leaf stamps one.
-        pub fn dge_type(&self) -> Option<i64> {
-            self.stamps
-                .iter()
-                .find_map(|s| match s.value {
-                    Value::Enum { ty: "DGEType", raw, .. } => Some(raw),
-                    _ => None,
-                })
-        }
-    }
-    /// What a leaf returns for an op.
-    #[derive(Clone, Copy, Debug)]
-    pub enum Outcome<'a> {
-        Node(Node<'a>),
-        Error(Error),
-        Undetermined(Undetermined),
-    }
-    impl<'a> Outcome<'a> {
-        pub fn node(&self) -> Option<&Node<'a>> {
-            match self {
-                Outcome::Node(n) => Some(n),
-                _ => None,
-            }
-        }
-        pub fn error(&self) -> Option<&Error> {
-            match self {
-                Outcome::Error(e) => Some(e),
-                _ => None,
-            }
-        }
-    }
-    /// The per-function state the leaves share: memoised effects (the identity matrix per
-    /// dtype, declared registers). One `Function` per op list.
-    #[derive(Clone, Debug)]
-    pub struct Function {
-        seen: [(u8, i64); 256],
-        len: usize,
-    }
-    impl Default for Function {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-    impl Function {
-        pub const fn new() -> Self {
-            Function {
-                seen: [(0, 0); 256],
-                len: 0,
-            }
-        }
-        /// Whether `(memo, key)` is new, recording it. An unknown key is always new.
-        fn first(&mut self, memo: u8, key: Option<i64>) -> bool {
-            let Some(key) = key else { return true };
-            if self.seen[..self.len].iter().any(|e| *e == (memo, key)) {
-                return false;
-            }
-            if self.len < self.seen.len() {
-                self.seen[self.len] = (memo, key);
-                self.len += 1;
-            }
-            true
-        }
-    }
-    /// A text memo key (FNV-1a).
-    fn text_key(s: &str) -> i64 {
-        let mut h: u64 = 0xcbf29ce484222325;
-        for b in s.bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x100000001b3);
-        }
-        h as i64
-    }
-    fn k_not(a: Option<bool>) -> Option<bool> {
-        a.map(|x| !x)
-    }
-    fn k_and(a: Option<bool>, b: Option<bool>) -> Option<bool> {
-        match (a, b) {
-            (Some(false), _) | (_, Some(false)) => Some(false),
-            (Some(true), Some(true)) => Some(true),
-            _ => None,
-        }
-    }
-    fn k_or(a: Option<bool>, b: Option<bool>) -> Option<bool> {
-        match (a, b) {
-            (Some(true), _) | (_, Some(true)) => Some(true),
-            (Some(false), Some(false)) => Some(false),
-            _ => None,
-        }
-    }
-    fn k_cmp<T: Copy>(
-        a: Option<T>,
-        b: Option<T>,
-        f: impl Fn(T, T) -> bool,
-    ) -> Option<bool> {
-        Some(f(a?, b?))
-    }
-    fn lookup(t: &[i64], k: Option<i64>) -> Option<i64> {
-        let k = k?;
-        if k < 0 {
-            return None;
-        }
-        t.get(k as usize).copied()
-    }
-    fn f_dynamic(a: &Ap) -> Option<bool> {
-        Some(a.dynamic != Dynamic::Static)
-    }
-    fn f_scalar_offset(a: &Ap) -> Option<bool> {
-        Some(a.dynamic == Dynamic::Scalar)
-    }
-    fn f_vector_offset(a: &Ap) -> Option<bool> {
-        Some(a.dynamic == Dynamic::Vector)
-    }
-    fn f_rank(a: &Ap) -> Option<i64> {
-        Some(a.rank as i64)
-    }
-    fn f_dtype(a: &Ap) -> Option<i64> {
-        a.dtype
-    }
-    fn f_step0(a: &Ap) -> Option<i64> {
-        a.step0
-    }
-    fn f_indirect_dim(a: &Ap) -> Option<i64> {
-        a.indirect_dim
-    }
-    fn f_same_shape(a: &Ap, b: &Ap) -> Option<bool> {
-        Some(a.shape == b.shape)
-    }
-    fn f_is_int(i: &Imm) -> Option<bool> {
-        Some(matches!(i, Imm::Int(_)))
-    }
-    fn f_is_float(i: &Imm) -> Option<bool> {
-        Some(matches!(i, Imm::Float(_)))
-    }
-    fn f_is_immediate(i: &Imm) -> Option<bool> {
-        Some(!matches!(i, Imm::Other))
-    }
-    /// How an op description carries a field.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum Input {
-        Ap,
-        Aps,
-        Imm,
-        Imms,
-        Int,
-        Bool,
-        Text,
-    }
-    /// An input field of a klr op.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct FieldMeta {
-        pub name: &'static str,
-        pub input: Input,
-        pub optional: bool,
-        /// The klr enum naming its values.
-        pub enum_ty: Option<&'static str>,
-        /// Its offset in the klr node, when the source gives it.
-        pub offset: Option<u32>,
-        pub doc: &'static str,
-    }
-    /// A leaf: the klr op it takes, where it lives, its input fields and its paths.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct LeafMeta {
-        pub name: &'static str,
-        /// The klr layout of its op.
-        pub op: &'static str,
-        pub qualified: &'static str,
-        pub function: &'static str,
-        pub va: u64,
-        pub section: &'static str,
-        pub fields: &'static [FieldMeta],
-        pub paths: &'static [PathInfo],
-    }
-    /// Where [`Op::build`] gets each field from (the CLI's JSON reader, for one).
-    pub trait Fields<'a> {
-        type Error;
-        fn ap(&self, f: &'static FieldMeta) -> Result<Ap<'a>, Self::Error>;
-        fn opt_ap(&self, f: &'static FieldMeta) -> Result<Option<Ap<'a>>, Self::Error>;
-        fn aps(&self, f: &'static FieldMeta) -> Result<&'a [Ap<'a>], Self::Error>;
-        fn imm(&self, f: &'static FieldMeta) -> Result<Imm, Self::Error>;
-        fn opt_imm(&self, f: &'static FieldMeta) -> Result<Option<Imm>, Self::Error>;
-        fn imms(&self, f: &'static FieldMeta) -> Result<&'a [Imm], Self::Error>;
-        fn int(&self, f: &'static FieldMeta) -> Result<i64, Self::Error>;
-        fn opt_int(&self, f: &'static FieldMeta) -> Result<Option<i64>, Self::Error>;
-        fn boolean(&self, f: &'static FieldMeta) -> Result<bool, Self::Error>;
-        fn text(&self, f: &'static FieldMeta) -> Result<&'a str, Self::Error>;
-        fn opt_text(
-            &self,
-            f: &'static FieldMeta,
-        ) -> Result<Option<&'a str>, Self::Error>;
-    }
-    /// The leaf called `name`.
-    pub fn leaf(name: &str) -> Option<&'static LeafMeta> {
-        LEAVES.iter().find(|l| l.name == name)
-    }
-    pub const MAX_STAMPS: usize = 6;
-    pub const MAX_BINDINGS: usize = 7;
-    pub const MAX_EFFECTS: usize = 8;
-    pub const MAX_SHOWN: usize = 1;
-    pub const MAX_UNEVALUATED: usize = 13;
-    /// The klr enums, one type per enum with its enumerators as consts.
-    pub mod enums {
-        /// Who generates a DMA's descriptors. `InstDMA::dge_type` at +0xF8 (ctor default 3 = Unassigned). Codegen resolves it at lowering time with `translateDGEMode`; a later pass (H33) assigns only the DGE engine-id, never the type. (`bir::DGEType`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct DGEType;
-        impl DGEType {
-            /// no DGE
-            pub const None: i64 = 0;
-            /// software DGE: the compiler emits the descriptors
-            pub const SWDGE: i64 = 1;
-            /// hardware DGE: the engine generates the descriptors
-            pub const HWDGE: i64 = 2;
-            /// the InstDMA constructor default
-            pub const Unassigned: i64 = 3;
-            pub const VALUES: &'static [(&'static str, i64)] = &[
-                ("None", 0),
-                ("SWDGE", 1),
-                ("HWDGE", 2),
-                ("Unassigned", 3),
-            ];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
-            }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
-            }
-        }
-        /// `klr::NcDmaCopy.compute_op` (+32). 1 is a plain copy, 2 an accumulating copy; any other value is rejected with "Unsupported DMA compute_op <n>". (`klr::DgeComputeOp`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct DgeComputeOp;
-        impl DgeComputeOp {
-            /// plain copy
-            pub const none: i64 = 1;
-            /// accumulate into the destination
-            pub const add: i64 = 2;
-            pub const VALUES: &'static [(&'static str, i64)] = &[
-                ("none", 1),
-                ("add", 2),
-            ];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
-            }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
-            }
-        }
-        /// BIR ALU operation. Only `add` is given by seed 003: the value `codegenAluOp` must return for `DmaCompute.reduceOp`, the DMA reduce cmd at InstDMACopy+0x178, and InstGenericIndirectSave::op at +0x140. Other values are not given. (`bir::AluOpType`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct AluOpType;
-        impl AluOpType {
-            pub const add: i64 = 4;
-            pub const VALUES: &'static [(&'static str, i64)] = &[("add", 4)];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
-            }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
-            }
-        }
-        /// InstDMACopy+0x128. Only Transpose = 1 is given (written by codegenDmaTranspose); the value of a plain copy is not. (`bir::InstDMACopy::CopyMode`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct CopyMode;
-        impl CopyMode {
-            pub const Transpose: i64 = 1;
-            pub const VALUES: &'static [(&'static str, i64)] = &[("Transpose", 1)];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
-            }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
-            }
-        }
-        /// InstDMACopy+0x158. Only XZYW = 11 is given; its axis permutation is the table `XZYW_perm`. (`bir::InstDMACopy::TransposeOps`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct TransposeOps;
-        impl TransposeOps {
-            /// source [W,Z,Y,X] → destination [X,Z,Y,W]: swap the outermost and innermost axes
-            pub const XZYW: i64 = 11;
-            pub const VALUES: &'static [(&'static str, i64)] = &[("XZYW", 11)];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
-            }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
-            }
-        }
-        /// The engine-id a BIR instruction carries at +0x90. Seed 003 gives Pool = 1 (DmaTranspose) and ALL = 7 (TensorLoad/TensorStore); the other ordinals are from the instruction-bundle page. 0 is what an SW/None DMA leaves for H33's assign_*_engine pass (seed 003 §3.4); the page gives it no name. (`bir::EngineType`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct EngineType;
-        impl EngineType {
-            /// seed 003 §5
-            pub const Pool: i64 = 1;
-            /// instruction-bundle page only
-            pub const Act: i64 = 2;
-            /// instruction-bundle page only
-            pub const PE: i64 = 3;
-            /// instruction-bundle page only
-            pub const DMA: i64 = 4;
-            /// instruction-bundle page only
-            pub const DVE: i64 = 5;
-            /// instruction-bundle page only
-            pub const SP: i64 = 6;
-            /// seed 003 §8: a pre-lowering placeholder not yet engine-pinned
-            pub const ALL: i64 = 7;
-            pub const VALUES: &'static [(&'static str, i64)] = &[
-                ("Pool", 1),
-                ("Act", 2),
-                ("PE", 3),
-                ("DMA", 4),
-                ("DVE", 5),
-                ("SP", 6),
-                ("ALL", 7),
-            ];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
-            }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
-            }
-        }
-        /// The klr-side engine of a `klr::Transpose` (+0x28), compared raw before any translation. Only pe = 5 is given. (Other leaves pass their klr `engine` through `codegenEngine`, whose mapping seed 003 does not give.) (`klr::Engine`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct KlrEngine;
-        impl KlrEngine {
-            pub const pe: i64 = 5;
-            pub const VALUES: &'static [(&'static str, i64)] = &[("pe", 5)];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
-            }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
-            }
-        }
-        /// BIR element type. Seed 003 names only fp32 = 16 (the Transpose fork); 19 is the dtype stamped on the identity generator's affine-select (+400) and is not named. `DTYPE_STRIDE_LUT` gives the element width of ids 0..19. (`bir::Dtype`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct BirDtype;
-        impl BirDtype {
-            pub const fp32: i64 = 16;
-            pub const VALUES: &'static [(&'static str, i64)] = &[("fp32", 16)];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
-            }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
-            }
-        }
-        /// The BIR node kinds (IT) the leaves build, cross-checked by seed 003 to its InstructionType table, plus the ones it mentions downstream. `InstMatmult` (the PE transpose) has no IT on the page. (`bir::InstructionType`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct InstructionType;
-        impl InstructionType {
-            /// never a codegen<NcCopy> output (§2)
-            pub const GenericCopy: i64 = 1;
-            /// the static-AP plain load (§8), not built here
-            pub const Load: i64 = 19;
-            /// the static-AP plain save (§8), not built here
-            pub const Save: i64 = 22;
-            pub const InstTensorCopy: i64 = 23;
-            pub const InstTensorCopyDynamicSrc: i64 = 24;
-            pub const InstTensorCopyDynamicDst: i64 = 25;
-            pub const InstIndirectCopy: i64 = 26;
-            pub const InstDMACopy: i64 = 32;
-            pub const InstBNStats: i64 = 34;
-            pub const InstBNStatsAggregate: i64 = 35;
-            pub const InstStreamShuffle: i64 = 39;
-            pub const InstStreamTranspose: i64 = 40;
-            /// H06 expansion of IT 44 (§7), not built here
-            pub const ReadVarAddr: i64 = 41;
-            pub const InstGenericIndirectSave: i64 = 44;
-            /// H06 expansion of IT 44 (§7), not built here
-            pub const InstIndirectSave: i64 = 45;
-            /// H06 expansion of IT 44 when op != default (§7), not built here
-            pub const IndirectSaveAccumulate: i64 = 46;
-            /// has no machine emitter (§9.4), not built here
-            pub const Select: i64 = 51;
-            pub const InstCopyPredicated: i64 = 52;
-            pub const InstRangeSelect: i64 = 63;
-            pub const InstTensorLoad: i64 = 75;
-            pub const InstTensorSave: i64 = 76;
-            pub const InstGather: i64 = 92;
-            pub const VALUES: &'static [(&'static str, i64)] = &[
-                ("GenericCopy", 1),
-                ("Load", 19),
-                ("Save", 22),
-                ("InstTensorCopy", 23),
-                ("InstTensorCopyDynamicSrc", 24),
-                ("InstTensorCopyDynamicDst", 25),
-                ("InstIndirectCopy", 26),
-                ("InstDMACopy", 32),
-                ("InstBNStats", 34),
-                ("InstBNStatsAggregate", 35),
-                ("InstStreamShuffle", 39),
-                ("InstStreamTranspose", 40),
-                ("ReadVarAddr", 41),
-                ("InstGenericIndirectSave", 44),
-                ("InstIndirectSave", 45),
-                ("IndirectSaveAccumulate", 46),
-                ("Select", 51),
-                ("InstCopyPredicated", 52),
-                ("InstRangeSelect", 63),
-                ("InstTensorLoad", 75),
-                ("InstTensorSave", 76),
-                ("InstGather", 92),
-            ];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
-            }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
-            }
-        }
-        /// The four BIR DMA descriptor sub-opcodes H37 lower_dma splits an InstDMACopy into (seed 003 §12: InstDMADescriptor{Copy,Transpose,Replicate}). Seed 000 gives their numbers and notes that they are not separately encoded: they fold into the one DIRECT2D/0xDA record via the +0x0F byte and the compute-op byte. (`bir::InstDMADescriptor`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct DescriptorSubOpcode;
-        impl DescriptorSubOpcode {
-            pub const COPY: i64 = 69;
-            /// CCE / reduce
-            pub const CCE: i64 = 70;
-            /// seed 000: TRANSPOSE is IT 32 with I+336 == 1
-            pub const TRANSPOSE: i64 = 71;
-            pub const REPLICATE: i64 = 72;
-            pub const VALUES: &'static [(&'static str, i64)] = &[
-                ("COPY", 69),
-                ("CCE", 70),
-                ("TRANSPOSE", 71),
-                ("REPLICATE", 72),
-            ];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
-            }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
-            }
-        }
-        /// Every enum: (name, enumerators).
-        pub const ALL: &[(&str, &[(&str, i64)])] = &[
-            ("DGEType", DGEType::VALUES),
-            ("DgeComputeOp", DgeComputeOp::VALUES),
-            ("AluOpType", AluOpType::VALUES),
-            ("CopyMode", CopyMode::VALUES),
-            ("TransposeOps", TransposeOps::VALUES),
-            ("EngineType", EngineType::VALUES),
-            ("KlrEngine", KlrEngine::VALUES),
-            ("BirDtype", BirDtype::VALUES),
-            ("InstructionType", InstructionType::VALUES),
-            ("DescriptorSubOpcode", DescriptorSubOpcode::VALUES),
-        ];
-        /// The enumerator of `v` in enum `ty`.
-        pub fn name(ty: &str, v: i64) -> Option<&'static str> {
-            ALL.iter().find(|e| e.0 == ty)?.1.iter().find(|e| e.1 == v).map(|e| e.0)
-        }
-        /// The value of enumerator `name` of enum `ty`.
-        pub fn value(ty: &str, name: &str) -> Option<i64> {
-            ALL.iter().find(|e| e.0 == ty)?.1.iter().find(|e| e.0 == name).map(|e| e.1)
-        }
-    }
-    /// The klr tables, indexed from 0.
-    pub mod tables {
-        /// klr `dgeMode` → bir::DGEType: klr 0 → Unassigned, 1 → SWDGE, 2 → HWDGE, 3 → None. A mode above 3 is fatal (the page gives no message). (`translateDGEMode @0xf14b60`) An index past the end is fatal.
-        pub const translateDGEMode: &[i64] = &[3, 1, 2, 0];
-        /// Element width in bytes per BIR dtype id 0..19; byte-identical to the simulator's stride table. What happens past id 19 is not given here (an encoder elsewhere asserts "Unknown dtype" for an index above 0x13, seed 000). (`qword_1DE98C0`) Past the end: not given.
-        pub const DTYPE_STRIDE_LUT: &[i64] = &[
-            1, 1, 2, 1, 1, 1, 1, 1, 4, 4, 2, 2, 2, 2, 4, 4, 4, 4, 8, 8,
-        ];
-        /// The axis permutation of TransposeOps XZYW (11): destination axis i takes source axis perm[i]; source [W,Z,Y,X] = AP[0..3] → destination [X,Z,Y,W]. (`TransposeOps::XZYW`) Past the end: not given.
-        pub const XZYW_perm: &[i64] = &[3, 1, 2, 0];
-    }
-    /// The klr ops the leaves take: their input fields.
-    pub mod ops {
-        #[allow(unused_imports)]
-        use super::{Ap, Imm};
-        /// `klr::NcCopy`: The same-memory-space (SBUF→SBUF / on-engine) copy. Four to_string fields.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct NcCopy<'a> {
-            /// Destination. (klr +0x0)
-            pub dst: Ap<'a>,
-            /// Source. (klr +0x10)
-            pub src: Ap<'a>,
-            /// Optional output dtype; the leaf does not branch on it. (klr +0x20)
-            pub dtype: Option<i64>,
-            /// The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id). (klr +0x28)
-            pub engine: i64,
-        }
-        /// `klr::NcDmaCopy`: The DRAM↔SBUF transfer. Seven to_string fields. Also the node codegenGenericIndirectSave reads.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct NcDmaCopy<'a> {
-            /// Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave. (klr +0x0)
-            pub dst: Ap<'a>,
-            /// Source; the data being scattered on the GenericIndirectSave path. (klr +0x10)
-            pub src: Ap<'a>,
-            /// 1 = none (plain copy), 2 = add (accumulate). (klr +0x20)
-            pub compute_op: i64,
-            /// Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values. (klr +0x28)
-            pub oobMode: i64,
-            /// Translated to the DGEType by `translateDGEMode`; above 3 is fatal. (klr +0x38)
-            pub dgeMode: i64,
-            /// With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave). (klr +0x3c)
-            pub uniqueIndices: bool,
-            /// Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0. (klr +0x40)
-            pub engine: i64,
-        }
-        /// `klr::DmaCompute`: The DMA-FMA: dst = Σ scales[i] · srcs[i], reduce pinned to add. Four to_string fields.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct DmaCompute<'a> {
-            /// Destination. (klr +0x0)
-            pub dst: Ap<'a>,
-            /// The sources. (klr +0x10)
-            pub srcs: &'a [Ap<'a>],
-            /// One scale per source; each must be a float immediate. (klr +0x28)
-            pub scales: &'a [Imm],
-            /// Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4. (klr +0x40)
-            pub reduceOp: i64,
-        }
-        /// `klr::DmaTranspose`: The DMA-descriptor transpose (HBM↔SB, rank 4). Six to_string fields; `axes` and `dtype` have no offset on the page and the leaf does not read them.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct DmaTranspose<'a> {
-            /// Destination; must be rank 4. (klr +0x0)
-            pub dst: Ap<'a>,
-            /// Source; must be rank 4; dynamic or static. (klr +0x10)
-            pub src: Ap<'a>,
-            /// Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose). (klr +0x2c)
-            pub dgeMode: i64,
-            /// `oob_is_err` (+0x130) is `oobMode != 1`. (klr +0x30)
-            pub oobMode: i64,
-        }
-        /// `klr::TensorLoad`: Register-addressed load. The page gives no to_string list or offsets; the names are those of its pseudo-code.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct TensorLoad<'a> {
-            /// The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.
-            pub regName: &'a str,
-            /// The region read; bound with addArgument.
-            pub srcRef: Ap<'a>,
-        }
-        /// `klr::TensorStore`: Register-addressed store, byte-symmetric to TensorLoad. The page shows only the load's pseudo-code; `dstRef` is named by that symmetry.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct TensorStore<'a> {
-            /// The named scalar register holding the runtime address.
-            pub regName: &'a str,
-            /// The region written; bound with addOutput.
-            pub dstRef: Ap<'a>,
-        }
-        /// `klr::NcLocalGather`: SBUF-local row gather with a u16 offset vector and a compile-time num_valid_indices.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct NcLocalGather<'a> {
-            /// The gathered rows (out0). (klr +0x0)
-            pub out: Ap<'a>,
-            /// The data source (arg0). (klr +0x10)
-            pub data: Ap<'a>,
-            /// The index/offset vector, u16 (arg1); 16-partition blocks. (klr +0x20)
-            pub index: Ap<'a>,
-            /// Must hold an int; stamped at InstIndirectCopy+0xF0. (klr +0x30)
-            pub num_valid_indices: Imm,
-        }
-        /// `klr::NcNGather`: Per-partition int32 gather: out[p][i] = params[p][indices[p][i]].
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct NcNGather<'a> {
-            /// Output. (klr +0x0)
-            pub out: Ap<'a>,
-            /// Params / data source. (klr +0x10)
-            pub data: Ap<'a>,
-            /// int32 indices. (klr +0x20)
-            pub index: Ap<'a>,
-        }
-        /// `klr::NcRangeSelect`: Dual-bound band-keep plus reduce (the windowing / attention-mask primitive). Names are those of the page's pseudo-code; bound0, bound1, fill and mode have no offset on the page.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct NcRangeSelect<'a> {
-            /// Input. (klr +0x0)
-            pub r#in: Ap<'a>,
-            /// The range tensor. (klr +0x18)
-            pub rangeT: Ap<'a>,
-            /// First bound's compare op (through codegenAluOp; the op description carries the result). (klr +0x30)
-            pub cmp0: i64,
-            /// Second bound's compare op. (klr +0x38)
-            pub cmp1: i64,
-            /// The reduce op. (klr +0x40)
-            pub redOp: i64,
-            /// Lower bound: a float or a tensor argument (an immediate that is not a number).
-            pub bound0: Imm,
-            /// Upper bound.
-            pub bound1: Imm,
-            /// Fill value outside the band.
-            pub fill: Option<Ap<'a>>,
-            /// Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).
-            pub mode: i64,
-        }
-        /// `klr::SelectReduce`: Predicated select fused with a reduce-into output.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct SelectReduce<'a> {
-            /// Destination of the predicated copy (t0). (klr +0x0)
-            pub dst: Ap<'a>,
-            /// The source taken where the predicate holds (t1). (klr +0x10)
-            pub onTrue: Ap<'a>,
-            /// The predicate (t2). (klr +0x20)
-            pub predicate: Ap<'a>,
-        }
-        /// `klr::BatchNormStats`: Three fields {dst, src, dtype}, the same as BatchNormAggregate; offsets not given.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct BatchNormStats<'a> {
-            /// Output (6 elements per partition, [INFERRED] from the wire schema).
-            pub dst: Ap<'a>,
-            /// Input.
-            pub src: Ap<'a>,
-            /// Not branched on by the leaf.
-            pub dtype: Option<i64>,
-        }
-        /// `klr::BatchNormAggregate`: Three fields {dst, src, dtype}, the same as BatchNormStats; offsets not given.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct BatchNormAggregate<'a> {
-            /// Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).
-            pub dst: Ap<'a>,
-            /// Input (K Welford triples).
-            pub src: Ap<'a>,
-            /// Not branched on by the leaf.
-            pub dtype: Option<i64>,
-        }
-        /// `klr::Shuffle`: Partition permutation within aligned 32-partition blocks.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct Shuffle<'a> {
-            /// Output (addOutput).
-            pub dst: Ap<'a>,
-            /// Input (addArgument).
-            pub src: Ap<'a>,
-            /// The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.) (klr +0x20)
-            pub shuffleMask: &'a [Imm],
-        }
-        /// `klr::Transpose`: The on-engine transpose: DVE 32×32 stream transpose for an fp32 destination, PE matmul against an identity otherwise.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct Transpose<'a> {
-            /// Output; its dtype picks the path.
-            pub dst: Ap<'a>,
-            /// Input.
-            pub src: Ap<'a>,
-            /// The raw klr engine (no codegenEngine here); pe (5) is rejected. (klr +0x28)
-            pub engine: i64,
-        }
-    }
-    /// The input fields of `klr::NcCopy`.
-    pub static FIELDS_NcCopy: [FieldMeta; 4] = [
-        FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
-            doc: "Destination.",
-        },
-        FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
-            doc: "Source.",
-        },
-        FieldMeta {
-            name: "dtype",
-            input: Input::Int,
-            optional: true,
-            enum_ty: None,
-            offset: Some(32),
-            doc: "Optional output dtype; the leaf does not branch on it.",
-        },
-        FieldMeta {
-            name: "engine",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
-            offset: Some(40),
-            doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).",
-        },
-    ];
-    /// The input fields of `klr::NcDmaCopy`.
-    pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
-        FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
-            doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.",
-        },
-        FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
-            doc: "Source; the data being scattered on the GenericIndirectSave path.",
-        },
-        FieldMeta {
-            name: "compute_op",
-            input: Input::Int,
-            optional: false,
-            enum_ty: Some("DgeComputeOp"),
-            offset: Some(32),
-            doc: "1 = none (plain copy), 2 = add (accumulate).",
-        },
-        FieldMeta {
-            name: "oobMode",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
-            offset: Some(40),
-            doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.",
-        },
-        FieldMeta {
-            name: "dgeMode",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
-            offset: Some(56),
-            doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.",
-        },
-        FieldMeta {
-            name: "uniqueIndices",
-            input: Input::Bool,
-            optional: false,
-            enum_ty: None,
-            offset: Some(60),
-            doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).",
-        },
-        FieldMeta {
-            name: "engine",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
-            offset: Some(64),
-            doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.",
-        },
-    ];
-    /// The input fields of `klr::DmaCompute`.
-    pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
-        FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
-            doc: "Destination.",
-        },
-        FieldMeta {
-            name: "srcs",
-            input: Input::Aps,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
-            doc: "The sources.",
-        },
-        FieldMeta {
-            name: "scales",
-            input: Input::Imms,
-            optional: false,
-            enum_ty: None,
-            offset: Some(40),
-            doc: "One scale per source; each must be a float immediate.",
-        },
-        FieldMeta {
-            name: "reduceOp",
-            input: Input::Int,
-            optional: false,
-            enum_ty: Some("AluOpType"),
-            offset: Some(64),
-            doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.",
-        },
-    ];
-    /// The input fields of `klr::DmaTranspose`.
-    pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
-        FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
-            doc: "Destination; must be rank 4.",
-        },
-        FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
-            doc: "Source; must be rank 4; dynamic or static.",
-        },
-        FieldMeta {
-            name: "dgeMode",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
-            offset: Some(44),
-            doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).",
-        },
-        FieldMeta {
-            name: "oobMode",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
-            offset: Some(48),
-            doc: "`oob_is_err` (+0x130) is `oobMode != 1`.",
-        },
-    ];
-    /// The input fields of `klr::TensorLoad`.
-    pub static FIELDS_TensorLoad: [FieldMeta; 2] = [
-        FieldMeta {
-            name: "regName",
-            input: Input::Text,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.",
-        },
-        FieldMeta {
-            name: "srcRef",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "The region read; bound with addArgument.",
-        },
-    ];
-    /// The input fields of `klr::TensorStore`.
-    pub static FIELDS_TensorStore: [FieldMeta; 2] = [
-        FieldMeta {
-            name: "regName",
-            input: Input::Text,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "The named scalar register holding the runtime address.",
-        },
-        FieldMeta {
-            name: "dstRef",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "The region written; bound with addOutput.",
-        },
-    ];
-    /// The input fields of `klr::NcLocalGather`.
-    pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
-        FieldMeta {
-            name: "out",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
-            doc: "The gathered rows (out0).",
-        },
-        FieldMeta {
-            name: "data",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
-            doc: "The data source (arg0).",
-        },
-        FieldMeta {
-            name: "index",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(32),
-            doc: "The index/offset vector, u16 (arg1); 16-partition blocks.",
-        },
-        FieldMeta {
-            name: "num_valid_indices",
-            input: Input::Imm,
-            optional: false,
-            enum_ty: None,
-            offset: Some(48),
-            doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.",
-        },
-    ];
-    /// The input fields of `klr::NcNGather`.
-    pub static FIELDS_NcNGather: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "out",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
-            doc: "Output.",
-        },
-        FieldMeta {
-            name: "data",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
-            doc: "Params / data source.",
-        },
-        FieldMeta {
-            name: "index",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(32),
-            doc: "int32 indices.",
-        },
-    ];
-    /// The input fields of `klr::NcRangeSelect`.
-    pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
-        FieldMeta {
-            name: "in",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
-            doc: "Input.",
-        },
-        FieldMeta {
-            name: "rangeT",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(24),
-            doc: "The range tensor.",
-        },
-        FieldMeta {
-            name: "cmp0",
-            input: Input::Int,
-            optional: false,
-            enum_ty: Some("AluOpType"),
-            offset: Some(48),
-            doc: "First bound's compare op (through codegenAluOp; the op description carries the result).",
-        },
-        FieldMeta {
-            name: "cmp1",
-            input: Input::Int,
-            optional: false,
-            enum_ty: Some("AluOpType"),
-            offset: Some(56),
-            doc: "Second bound's compare op.",
-        },
-        FieldMeta {
-            name: "redOp",
-            input: Input::Int,
-            optional: false,
-            enum_ty: Some("AluOpType"),
-            offset: Some(64),
-            doc: "The reduce op.",
-        },
-        FieldMeta {
-            name: "bound0",
-            input: Input::Imm,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).",
-        },
-        FieldMeta {
-            name: "bound1",
-            input: Input::Imm,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Upper bound.",
-        },
-        FieldMeta {
-            name: "fill",
-            input: Input::Ap,
-            optional: true,
-            enum_ty: None,
-            offset: None,
-            doc: "Fill value outside the band.",
-        },
-        FieldMeta {
-            name: "mode",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).",
-        },
-    ];
-    /// The input fields of `klr::SelectReduce`.
-    pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
-            doc: "Destination of the predicated copy (t0).",
-        },
-        FieldMeta {
-            name: "onTrue",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
-            doc: "The source taken where the predicate holds (t1).",
-        },
-        FieldMeta {
-            name: "predicate",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(32),
-            doc: "The predicate (t2).",
-        },
-    ];
-    /// The input fields of `klr::BatchNormStats`.
-    pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Output (6 elements per partition, [INFERRED] from the wire schema).",
-        },
-        FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Input.",
-        },
-        FieldMeta {
-            name: "dtype",
-            input: Input::Int,
-            optional: true,
-            enum_ty: None,
-            offset: None,
-            doc: "Not branched on by the leaf.",
-        },
-    ];
-    /// The input fields of `klr::BatchNormAggregate`.
-    pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).",
-        },
-        FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Input (K Welford triples).",
-        },
-        FieldMeta {
-            name: "dtype",
-            input: Input::Int,
-            optional: true,
-            enum_ty: None,
-            offset: None,
-            doc: "Not branched on by the leaf.",
-        },
-    ];
-    /// The input fields of `klr::Shuffle`.
-    pub static FIELDS_Shuffle: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Output (addOutput).",
-        },
-        FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Input (addArgument).",
-        },
-        FieldMeta {
-            name: "shuffleMask",
-            input: Input::Imms,
-            optional: false,
-            enum_ty: None,
-            offset: Some(32),
-            doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
-        },
-    ];
-    /// The input fields of `klr::Transpose`.
-    pub static FIELDS_Transpose: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Output; its dtype picks the path.",
-        },
-        FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Input.",
-        },
-        FieldMeta {
-            name: "engine",
-            input: Input::Int,
-            optional: false,
-            enum_ty: Some("KlrEngine"),
-            offset: Some(40),
-            doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.",
-        },
-    ];
-    /// The paths of `codegenNcCopy`.
-    pub static PATHS_NcCopy: [PathInfo; 3] = [
-        PathInfo {
-            name: "static",
-            when: Some("!dynamic(dst) && !dynamic(src)"),
-            class: "bir::InstTensorCopy",
-            it: Some(("InstTensorCopy", 23)),
-            prefix: Some("TensorCopy_"),
-            build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
-        },
-        PathInfo {
-            name: "dynamic dst",
-            when: Some("dynamic(dst)"),
-            class: "bir::InstTensorCopyDynamicSrc",
-            it: Some(("InstTensorCopyDynamicSrc", 24)),
-            prefix: Some("TensorCopyDynamicSrc_"),
-            build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
-        },
-        PathInfo {
-            name: "dynamic src",
-            when: None,
-            class: "bir::InstTensorCopyDynamicDst",
-            it: Some(("InstTensorCopyDynamicDst", 25)),
-            prefix: Some("TensorCopyDynamicDst_"),
-            build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
-        },
-    ];
-    /// The paths of `codegenNcDmaCopy`.
-    pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
-        PathInfo {
-            name: "static",
-            when: Some("!dynamic(dst) && !dynamic(src)"),
-            class: "bir::InstDMACopy",
-            it: Some(("InstDMACopy", 32)),
-            prefix: Some("dma_copy_"),
-            build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9",
-        },
-        PathInfo {
-            name: "dynamic",
-            when: None,
-            class: "bir::InstDMACopy",
-            it: Some(("InstDMACopy", 32)),
-            prefix: Some("DynamicDMACopy-"),
-            build: "insertElement<InstDMACopy>",
-        },
-    ];
-    /// The paths of `codegenDmaCompute`.
-    pub static PATHS_DmaCompute: [PathInfo; 1] = [
-        PathInfo {
-            name: "fma",
-            when: None,
-            class: "bir::InstDMACopy",
-            it: Some(("InstDMACopy", 32)),
-            prefix: Some("DMACompute"),
-            build: "InstBuilder::addDmaCopyFma @0xf1e054",
-        },
-    ];
-    /// The paths of `codegenDmaTranspose`.
-    pub static PATHS_DmaTranspose: [PathInfo; 2] = [
-        PathInfo {
-            name: "static",
-            when: Some("!dynamic(src)"),
-            class: "bir::InstDMACopy",
-            it: Some(("InstDMACopy", 32)),
-            prefix: Some("DMATranspose-"),
-            build: "InstBuilder::addInstruction<InstDMACopy>",
-        },
-        PathInfo {
-            name: "dynamic",
-            when: None,
-            class: "bir::InstDMACopy",
-            it: Some(("InstDMACopy", 32)),
-            prefix: Some("DMATranspose-"),
-            build: "insertElement<InstDMACopy>",
-        },
-    ];
-    /// The paths of `codegenGenericIndirectSave`.
-    pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [
-        PathInfo {
-            name: "scatter",
-            when: None,
-            class: "bir::InstGenericIndirectSave",
-            it: Some(("InstGenericIndirectSave", 44)),
-            prefix: Some("IndirectSaveAccumulate-"),
-            build: "insertElement<InstGenericIndirectSave>",
-        },
-    ];
-    /// The paths of `codegenTensorLoad`.
-    pub static PATHS_TensorLoad: [PathInfo; 1] = [
-        PathInfo {
-            name: "load",
-            when: None,
-            class: "bir::InstTensorLoad",
-            it: Some(("InstTensorLoad", 75)),
-            prefix: Some("TensorLoad-"),
-            build: "insertElement<InstTensorLoad>",
-        },
-    ];
-    /// The paths of `codegenTensorStore`.
-    pub static PATHS_TensorStore: [PathInfo; 1] = [
-        PathInfo {
-            name: "store",
-            when: None,
-            class: "bir::InstTensorSave",
-            it: Some(("InstTensorSave", 76)),
-            prefix: Some("TensorStore-"),
-            build: "insertElement<InstTensorSave>",
-        },
-    ];
-    /// The paths of `codegenNcLocalGather`.
-    pub static PATHS_NcLocalGather: [PathInfo; 1] = [
-        PathInfo {
-            name: "gather",
-            when: None,
-            class: "bir::InstIndirectCopy",
-            it: Some(("InstIndirectCopy", 26)),
-            prefix: Some("LocalGather-"),
-            build: "insertElement<InstIndirectCopy> @0xf2abda",
-        },
-    ];
-    /// The paths of `codegenNcNGather`.
-    pub static PATHS_NcNGather: [PathInfo; 1] = [
-        PathInfo {
-            name: "gather",
-            when: None,
-            class: "bir::InstGather",
-            it: Some(("InstGather", 92)),
-            prefix: Some("Gather-"),
-            build: "insertElement<InstGather> @0xf2a6d7",
-        },
-    ];
-    /// The paths of `codegenNcRangeSelect`.
-    pub static PATHS_NcRangeSelect: [PathInfo; 1] = [
-        PathInfo {
-            name: "range select",
-            when: None,
-            class: "bir::InstRangeSelect",
-            it: Some(("InstRangeSelect", 63)),
-            prefix: None,
-            build: "InstBuilder::addRangeSelectReduce @0xf1c633",
-        },
-    ];
-    /// The paths of `codegenSelectReduce`.
-    pub static PATHS_SelectReduce: [PathInfo; 1] = [
-        PathInfo {
-            name: "copy predicated",
-            when: None,
-            class: "bir::InstCopyPredicated",
-            it: Some(("InstCopyPredicated", 52)),
-            prefix: Some("SelectReduce-"),
-            build: "insertElement<InstCopyPredicated> @0xf271ef",
-        },
-    ];
-    /// The paths of `codegenBatchNormStats`.
-    pub static PATHS_BatchNormStats: [PathInfo; 1] = [
-        PathInfo {
-            name: "stats",
-            when: None,
-            class: "bir::InstBNStats",
-            it: Some(("InstBNStats", 34)),
-            prefix: None,
-            build: "InstBuilder::addBNStats @0xf1af6f",
-        },
-    ];
-    /// The paths of `codegenBatchNormAggregate`.
-    pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [
-        PathInfo {
-            name: "aggregate",
-            when: None,
-            class: "bir::InstBNStatsAggregate",
-            it: Some(("InstBNStatsAggregate", 35)),
-            prefix: None,
-            build: "InstBuilder::addBNAggr @0xf1b26f",
-        },
-    ];
-    /// The paths of `codegenShuffle`.
-    pub static PATHS_Shuffle: [PathInfo; 1] = [
-        PathInfo {
-            name: "shuffle",
-            when: None,
-            class: "bir::InstStreamShuffle",
-            it: Some(("InstStreamShuffle", 39)),
-            prefix: Some("StreamShuffle-"),
-            build: "insertElement<InstStreamShuffle>",
-        },
-    ];
-    /// The paths of `codegenTranspose`.
-    pub static PATHS_Transpose: [PathInfo; 2] = [
-        PathInfo {
-            name: "stream",
-            when: Some("dtype(dst) == BirDtype.fp32"),
-            class: "bir::InstStreamTranspose",
-            it: Some(("InstStreamTranspose", 40)),
-            prefix: Some("StreamTranspose-"),
-            build: "insertElement<InstStreamTranspose> @0xf2947d",
-        },
-        PathInfo {
-            name: "matmult",
-            when: None,
-            class: "bir::InstMatmult",
-            it: None,
-            prefix: Some("matmult_TP_"),
-            build: "InstBuilder::addMatmult @0xf292f9",
-        },
-    ];
-    /// Every leaf, in spec order.
-    pub static LEAVES: [LeafMeta; 15] = [
-        LeafMeta {
-            name: "NcCopy",
-            op: "NcCopy",
-            qualified: "klr::NcCopy",
-            function: "codegenNcCopy",
-            va: 0xf2d120,
-            section: "§2",
-            fields: &FIELDS_NcCopy,
-            paths: &PATHS_NcCopy,
-        },
-        LeafMeta {
-            name: "NcDmaCopy",
-            op: "NcDmaCopy",
-            qualified: "klr::NcDmaCopy",
-            function: "codegenNcDmaCopy",
-            va: 0xf2fa40,
-            section: "§3",
-            fields: &FIELDS_NcDmaCopy,
-            paths: &PATHS_NcDmaCopy,
-        },
-        LeafMeta {
-            name: "DmaCompute",
-            op: "DmaCompute",
-            qualified: "klr::DmaCompute",
-            function: "codegenDmaCompute",
-            va: 0xf1d9e0,
-            section: "§4",
-            fields: &FIELDS_DmaCompute,
-            paths: &PATHS_DmaCompute,
-        },
-        LeafMeta {
-            name: "DmaTranspose",
-            op: "DmaTranspose",
-            qualified: "klr::DmaTranspose",
-            function: "codegenDmaTranspose",
-            va: 0xf2dd10,
-            section: "§5",
-            fields: &FIELDS_DmaTranspose,
-            paths: &PATHS_DmaTranspose,
-        },
-        LeafMeta {
-            name: "GenericIndirectSave",
-            op: "NcDmaCopy",
-            qualified: "klr::NcDmaCopy",
-            function: "codegenGenericIndirectSave",
-            va: 0xf2eb10,
-            section: "§7",
-            fields: &FIELDS_NcDmaCopy,
-            paths: &PATHS_GenericIndirectSave,
-        },
-        LeafMeta {
-            name: "TensorLoad",
-            op: "TensorLoad",
-            qualified: "klr::TensorLoad",
-            function: "codegenTensorLoad",
-            va: 0xf26a60,
-            section: "§8",
-            fields: &FIELDS_TensorLoad,
-            paths: &PATHS_TensorLoad,
-        },
-        LeafMeta {
-            name: "TensorStore",
-            op: "TensorStore",
-            qualified: "klr::TensorStore",
-            function: "codegenTensorStore",
-            va: 0xf266c0,
-            section: "§8",
-            fields: &FIELDS_TensorStore,
-            paths: &PATHS_TensorStore,
-        },
-        LeafMeta {
-            name: "NcLocalGather",
-            op: "NcLocalGather",
-            qualified: "klr::NcLocalGather",
-            function: "codegenNcLocalGather",
-            va: 0xf2a9c0,
-            section: "§9.1",
-            fields: &FIELDS_NcLocalGather,
-            paths: &PATHS_NcLocalGather,
-        },
-        LeafMeta {
-            name: "NcNGather",
-            op: "NcNGather",
-            qualified: "klr::NcNGather",
-            function: "codegenNcNGather",
-            va: 0xf2a590,
-            section: "§9.2",
-            fields: &FIELDS_NcNGather,
-            paths: &PATHS_NcNGather,
-        },
-        LeafMeta {
-            name: "NcRangeSelect",
-            op: "NcRangeSelect",
-            qualified: "klr::NcRangeSelect",
-            function: "codegenNcRangeSelect",
-            va: 0xf1c210,
-            section: "§9.3",
-            fields: &FIELDS_NcRangeSelect,
-            paths: &PATHS_NcRangeSelect,
-        },
-        LeafMeta {
-            name: "SelectReduce",
-            op: "SelectReduce",
-            qualified: "klr::SelectReduce",
-            function: "codegenSelectReduce",
-            va: 0xf270a0,
-            section: "§9.4",
-            fields: &FIELDS_SelectReduce,
-            paths: &PATHS_SelectReduce,
-        },
-        LeafMeta {
-            name: "BatchNormStats",
-            op: "BatchNormStats",
-            qualified: "klr::BatchNormStats",
-            function: "codegenBatchNormStats",
-            va: 0xf1add0,
-            section: "§10.1",
-            fields: &FIELDS_BatchNormStats,
-            paths: &PATHS_BatchNormStats,
-        },
-        LeafMeta {
-            name: "BatchNormAggregate",
-            op: "BatchNormAggregate",
-            qualified: "klr::BatchNormAggregate",
-            function: "codegenBatchNormAggregate",
-            va: 0xf1b0d0,
-            section: "§10.1",
-            fields: &FIELDS_BatchNormAggregate,
-            paths: &PATHS_BatchNormAggregate,
-        },
-        LeafMeta {
-            name: "Shuffle",
-            op: "Shuffle",
-            qualified: "klr::Shuffle",
-            function: "codegenShuffle",
-            va: 0xf28130,
-            section: "§10.2",
-            fields: &FIELDS_Shuffle,
-            paths: &PATHS_Shuffle,
-        },
-        LeafMeta {
-            name: "Transpose",
-            op: "Transpose",
-            qualified: "klr::Transpose",
-            function: "codegenTranspose",
-            va: 0xf28fb0,
-            section: "§6",
-            fields: &FIELDS_Transpose,
-            paths: &PATHS_Transpose,
-        },
-    ];
-    /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_NcCopy<'a>(op: &ops::NcCopy<'a>, fx: &mut Function) -> Outcome<'a> {
-        lower_NcCopy_from(op, fx, None)
-    }
-    fn lower_NcCopy_from<'a>(
-        op: &ops::NcCopy<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "NcCopy";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        {
-            match k_and(f_dynamic(&op.dst), f_dynamic(&op.src)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "Only one of src and dst can have dynamic access in tensor_copy.",
-                        arg: None,
-                        condition: "dynamic(dst) && dynamic(src)",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Only one of src and dst can have dynamic access in tensor_copy.",
-                            condition: "dynamic(dst) && dynamic(src)",
-                        });
-                }
-            }
-        }
-        path = 'fork: {
-            match k_and(k_not(f_dynamic(&op.dst)), k_not(f_dynamic(&op.src))) {
-                Some(true) => break 'fork 0,
-                Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to static",
-                        condition: "!dynamic(dst) && !dynamic(src)",
-                    });
-                }
-            }
-            match f_dynamic(&op.dst) {
-                Some(true) => break 'fork 1,
-                Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to dynamic dst",
-                        condition: "dynamic(dst)",
-                    });
-                }
-            }
-            2
-        };
-        n.path = PATHS_NcCopy[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("dst.MemLoc, dst.AP, dst.size"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("src.MemLoc, src.AP, src.size"),
-                });
-        }
-        if path == 1 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: None,
-                    what: Some(
-                        "3× addArgument; the dynamic AP is carried as the scalar-offset argument",
-                    ),
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: None,
-                    what: Some("1× addOutput"),
-                    note: None,
-                });
-        }
-        if path == 2 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: None,
-                    what: Some(
-                        "3× addArgument; the dynamic AP is carried as the scalar-offset argument",
-                    ),
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: None,
-                    what: Some("1× addOutput"),
-                    note: None,
-                });
-        }
-        if matches!(path, 1 | 2) {
-            match k_or(
-                k_and(f_dynamic(&op.dst), k_not(f_scalar_offset(&op.dst))),
-                k_and(f_dynamic(&op.src), k_not(f_scalar_offset(&op.src))),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "Dynamic access must have scalarOffset",
-                        arg: None,
-                        condition: "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Dynamic access must have scalarOffset",
-                            condition: "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))",
-                        });
-                }
-            }
-        }
-        if matches!(path, 1 | 2) {
-            match k_or(f_vector_offset(&op.dst), f_vector_offset(&op.src)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.",
-                        arg: None,
-                        condition: "vector_offset(dst) || vector_offset(src)",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.",
-                            condition: "vector_offset(dst) || vector_offset(src)",
-                        });
-                }
-            }
-        }
-        if matches!(path, 1 | 2) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x110,
-                    class: "bir::InstTensorCopyDynamicSrc",
-                    field: "variant tag",
-                    value: Value::Opaque("the tag guarding the MaybeAffine<uint> reset"),
-                });
-        }
-        if matches!(path, 1 | 2) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf0,
-                    class: "bir::InstTensorCopyDynamicSrc",
-                    field: "size",
-                    value: Value::Opaque("the computed size"),
-                });
-        }
-        if matches!(path, 1 | 2) {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
-            }
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x90,
-                    class: "bir::Instruction",
-                    field: "engine-id",
-                    value: match Some(op.engine) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "EngineType",
-                                name: enums::EngineType::name(v),
-                                raw: v,
-                            }
-                        }
-                        None => Value::Missing("engine"),
-                    },
-                });
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenNcDmaCopy` @0xf2fa40 (seed 003 §3): The DRAM↔SBUF transfer. Resolves the DGEType at lowering time (not left Unassigned); the engine only under HWDGE; QoS is never set here (+0x1D8 stays at the ctor default Unassigned, or holds the DynamicAPINFO on the dynamic path).
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_NcDmaCopy<'a>(
-        op: &ops::NcDmaCopy<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_NcDmaCopy_from(op, fx, None)
-    }
-    fn lower_NcDmaCopy_from<'a>(
-        op: &ops::NcDmaCopy<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "NcDmaCopy";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        match k_not(
-            k_or(
-                k_cmp(Some(op.compute_op), Some(1i64), |a, b| a == b),
-                Some(op.uniqueIndices),
-            ),
-        ) {
-            Some(true) => return lower_GenericIndirectSave_from(op, fx, Some(leaf)),
-            Some(false) => {}
-            None => {
-                return Outcome::Undetermined(Undetermined {
-                    leaf,
-                    routed_from,
-                    at: "route to GenericIndirectSave",
-                    condition: "!(compute_op == DgeComputeOp.none || uniqueIndices)",
-                });
-            }
-        }
-        let v_dge: Option<i64> = match Some(op.dgeMode) {
-            Some(k) if k < 0 || k as u64 >= tables::translateDGEMode.len() as u64 => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Fatal,
-                    message: "",
-                    arg: Some(k),
-                    condition: "translateDGEMode(dgeMode)",
-                    helper: Some("translateDGEMode @0xf14b60"),
-                });
-            }
-            Some(k) => Some(tables::translateDGEMode[k as usize]),
-            None => None,
-        };
-        {
-            match k_and(f_dynamic(&op.dst), f_dynamic(&op.src)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "Only one of the src and dst can contain dynamic access.",
-                        arg: None,
-                        condition: "dynamic(dst) && dynamic(src)",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Only one of the src and dst can contain dynamic access.",
-                            condition: "dynamic(dst) && dynamic(src)",
-                        });
-                }
-            }
-        }
-        {
-            match k_and(f_dynamic(&op.src), k_cmp(v_dge, Some(0i64), |a, b| a == b)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "DGE must be enabled when dynamic src access in DMA is used",
-                        arg: None,
-                        condition: "dynamic(src) && dge == DGEType.None",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "DGE must be enabled when dynamic src access in DMA is used",
-                            condition: "dynamic(src) && dge == DGEType.None",
-                        });
-                }
-            }
-        }
-        {
-            match k_and(f_dynamic(&op.dst), k_cmp(v_dge, Some(0i64), |a, b| a == b)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "DGE must be enabled when dynamic dst access in DMA is used",
-                        arg: None,
-                        condition: "dynamic(dst) && dge == DGEType.None",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "DGE must be enabled when dynamic dst access in DMA is used",
-                            condition: "dynamic(dst) && dge == DGEType.None",
-                        });
-                }
-            }
-        }
-        path = 'fork: {
-            match k_and(k_not(f_dynamic(&op.dst)), k_not(f_dynamic(&op.src))) {
-                Some(true) => break 'fork 0,
-                Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to static",
-                        condition: "!dynamic(dst) && !dynamic(src)",
-                    });
-                }
-            }
-            1
-        };
-        n.path = PATHS_NcDmaCopy[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some(
-                        "codegenTensorRefImpl(dst, 1): dst.MemLoc, dst.AP, dst.size, dstDtype",
-                    ),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some(
-                        "codegenTensorRefImpl(src, 1): src.MemLoc, src.AP, src.size, srcDtype",
-                    ),
-                });
-        }
-        if path == 1 {
-            match f_dynamic(&op.src) {
-                Some(true) => {
-                    n.bindings
-                        .push(Binding {
-                            role: "dynamic-ap",
-                            operand: Some("src"),
-                            what: None,
-                            note: Some(
-                                "push-installed onto node+0xA0 (the src AP holder)",
-                            ),
-                        });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "binding of src",
-                            condition: "dynamic(src)",
-                        })
-                }
-            }
-            match f_dynamic(&op.dst) {
-                Some(true) => {
-                    n.bindings
-                        .push(Binding {
-                            role: "dynamic-ap",
-                            operand: Some("dst"),
-                            what: None,
-                            note: Some(
-                                "push-installed onto node+0xC0 (the dst AP holder)",
-                            ),
-                        });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "binding of dst",
-                            condition: "dynamic(dst)",
-                        })
-                }
-            }
-            match f_dynamic(&op.src) {
-                Some(true) => {
-                    n.bindings
-                        .push(Binding {
-                            role: "argument",
-                            operand: Some("dst"),
-                            what: None,
-                            note: Some(
-                                "the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern",
-                            ),
-                        });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "binding of dst",
-                            condition: "dynamic(src)",
-                        })
-                }
-            }
-            match f_dynamic(&op.dst) {
-                Some(true) => {
-                    n.bindings
-                        .push(Binding {
-                            role: "argument",
-                            operand: Some("src"),
-                            what: None,
-                            note: Some(
-                                "the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern",
-                            ),
-                        });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "binding of src",
-                            condition: "dynamic(dst)",
-                        })
-                }
-            }
-        }
-        if matches!(path, 0) {
-            match k_not(f_same_shape(&op.src, &op.dst)) {
-                Some(true) => {
-                    if true {
-                        n.effects
-                            .push(Effect {
-                                kind: "note",
-                                text: "both operand PhysicalAccessPatterns set to getCanonicalPattern",
-                                key: None,
-                            });
-                    }
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "both operand PhysicalAccessPatterns set to getCanonicalPattern",
-                            condition: "!same_shape(src, dst)",
-                        })
-                }
-            }
-        }
-        if matches!(path, 1) {
-            match k_or(
-                k_and(
-                    f_vector_offset(&op.src),
-                    k_cmp(f_indirect_dim(&op.src), Some(0i64), |a, b| a != b),
-                ),
-                k_and(
-                    f_vector_offset(&op.dst),
-                    k_cmp(f_indirect_dim(&op.dst), Some(0i64), |a, b| a != b),
-                ),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "When using vector offset, the only supported indirectDim is 0",
-                        arg: None,
-                        condition: "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)",
-                        helper: Some("assembleDynamicInfo @0xf20230"),
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "When using vector offset, the only supported indirectDim is 0",
-                            condition: "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)",
-                        });
-                }
-            }
-        }
-        if matches!(path, 1) {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "DynamicAPINFO allocated (tc_new(248)), zero-initialised, dyn[+30] = 0xFFFFFFFF, then filled by assembleDynamicInfo from the dynamic side",
-                        key: None,
-                    });
-            }
-        }
-        if matches!(path, 1) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x1d8,
-                    class: "bir::InstDMACopy",
-                    field: "QoS / DynamicAPINFO holder",
-                    value: Value::Opaque(
-                        "the DynamicAPINFO, moved in (the QoS slot repurposed)",
-                    ),
-                });
-        }
-        if matches!(path, 1) {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
-            }
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf8,
-                    class: "bir::InstDMA",
-                    field: "dge_type",
-                    value: match v_dge {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "DGEType",
-                                name: enums::DGEType::name(v),
-                                raw: v,
-                            }
-                        }
-                        None => Value::Missing("dge"),
-                    },
-                });
-        }
-        {
-            match k_cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
-                Some(true) => {
-                    n.stamps
-                        .push(Stamp {
-                            offset: 0x178,
-                            class: "bir::InstDMACopy",
-                            field: "reduce cmd",
-                            value: match Some(4i64) {
-                                Some(v) => {
-                                    Value::Enum {
-                                        ty: "AluOpType",
-                                        name: enums::AluOpType::name(v),
-                                        raw: v,
-                                    }
-                                }
-                                None => Value::Missing("AluOpType.add"),
-                            },
-                        });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "stamp of reduce cmd at +0x178",
-                            condition: "compute_op == DgeComputeOp.add",
-                        })
-                }
-            }
-        }
-        {
-            match k_and(
-                k_cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
-                k_cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "Unsupported DMA compute_op ",
-                        arg: Some(op.compute_op),
-                        condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Unsupported DMA compute_op ",
-                            condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                        });
-                }
-            }
-        }
-        {
-            match k_cmp(v_dge, Some(2i64), |a, b| a == b) {
-                Some(true) => {
-                    n.stamps
-                        .push(Stamp {
-                            offset: 0x90,
-                            class: "bir::Instruction",
-                            field: "engine-id",
-                            value: match Some(op.engine) {
-                                Some(v) => {
-                                    Value::Enum {
-                                        ty: "EngineType",
-                                        name: enums::EngineType::name(v),
-                                        raw: v,
-                                    }
-                                }
-                                None => Value::Missing("engine"),
-                            },
-                        });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "stamp of engine-id at +0x90",
-                            condition: "dge == DGEType.HWDGE",
-                        })
-                }
-            }
-        }
-        {
-            match k_and(
-                k_cmp(v_dge, Some(2i64), |a, b| a != b),
-                k_cmp(Some(op.engine), Some(0i64), |a, b| a != b),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "dma_copy engine can only be specified when HWDGE mode is used.",
-                        arg: None,
-                        condition: "dge != DGEType.HWDGE && engine != 0",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "dma_copy engine can only be specified when HWDGE mode is used.",
-                            condition: "dge != DGEType.HWDGE && engine != 0",
-                        });
-                }
-            }
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x150,
-                    class: "bir::InstDMACopy",
-                    field: "variant tag",
-                    value: Value::Opaque("reset"),
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x130,
-                    class: "bir::InstDMACopy",
-                    field: "oob_is_err",
-                    value: match k_cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
-                        Some(v) => Value::Bool(v),
-                        None => Value::Missing("oobMode != 1"),
-                    },
-                });
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenDmaCompute` @0xf1d9e0 (seed 003 §4): The DMA-FMA: dst = Σ_i scales[i] · srcs[i] with the reduce pinned to add (the multi-source generalisation of NcDmaCopy's compute_op = add). The builder owns IT, engine and DGE assignment: the leaf stamps none of +0xF8 / +0x90 / +0x128.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_DmaCompute<'a>(
-        op: &ops::DmaCompute<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_DmaCompute_from(op, fx, None)
-    }
-    fn lower_DmaCompute_from<'a>(
-        op: &ops::DmaCompute<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "DmaCompute";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        {
-            match k_cmp(Some(op.reduceOp), Some(4i64), |a, b| a != b) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "dma_compute currently only supports nl.add as its reduce op!",
-                        arg: None,
-                        condition: "reduceOp != AluOpType.add",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "dma_compute currently only supports nl.add as its reduce op!",
-                            condition: "reduceOp != AluOpType.add",
-                        });
-                }
-            }
-        }
-        {
-            let mut unknown = false;
-            for it in op.scales.iter() {
-                match k_not(f_is_float(it)) {
-                    Some(true) => {
-                        return Outcome::Error(Error {
-                            leaf,
-                            routed_from,
-                            kind: ErrorKind::Throw,
-                            message: "scale values for dma_compute must be floats",
-                            arg: None,
-                            condition: "!is_float(it)",
-                            helper: None,
-                        });
-                    }
-                    Some(false) => {}
-                    None => unknown = true,
-                }
-            }
-            if unknown {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "scale values for dma_compute must be floats",
-                        condition: "!is_float(it)",
-                    });
-            }
-        }
-        path = 'fork: { 0 };
-        n.path = PATHS_DmaCompute[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("srcs"),
-                    what: None,
-                    note: Some("ArrayRef<InstArg>"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("InstArg"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("scales"),
-                    what: None,
-                    note: Some("ArrayRef<float>, one scale per source"),
-                });
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenDmaTranspose` @0xf2dd10 (seed 003 §5): The DMA-descriptor transpose (HBM↔SB, rank 4), one of the three transposes. The engine is pinned to Pool directly (no codegenEngine). The DGEType passes through whatever dgeMode maps to: the verifier, not codegen, forbids HWDGE on a transpose.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_DmaTranspose<'a>(
-        op: &ops::DmaTranspose<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_DmaTranspose_from(op, fx, None)
-    }
-    fn lower_DmaTranspose_from<'a>(
-        op: &ops::DmaTranspose<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "DmaTranspose";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        {
-            match k_or(
-                k_cmp(f_rank(&op.dst), Some(4i64), |a, b| a != b),
-                k_cmp(f_rank(&op.src), Some(4i64), |a, b| a != b),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern",
-                        arg: None,
-                        condition: "rank(dst) != 4 || rank(src) != 4",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern",
-                            condition: "rank(dst) != 4 || rank(src) != 4",
-                        });
-                }
-            }
-        }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "src AP rebuilt to a canonical 4-element pattern: base MemoryLocation::fullAP(dst MemLoc), APPair[0] copied verbatim, padded with the filler at xmmword_1DD1FE0 when fullAP has fewer than 4 pairs (XZYW expects [W,Z,Y,X] = AP[0..3])",
-                        key: None,
-                    });
-            }
-        }
-        path = 'fork: {
-            match k_not(f_dynamic(&op.src)) {
-                Some(true) => break 'fork 0,
-                Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to static",
-                        condition: "!dynamic(src)",
-                    });
-                }
-            }
-            1
-        };
-        n.path = PATHS_DmaTranspose[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("dst.AP"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("the rebuilt src.AP"),
-                });
-        }
-        if path == 1 {
-            n.bindings
-                .push(Binding {
-                    role: "dynamic-ap",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("the transpose AP, push-installed onto node+0xA0/+0xC0"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("the non-dynamic side"),
-                });
-        }
-        if matches!(path, 1) {
-            match k_and(
-                f_vector_offset(&op.src),
-                k_cmp(f_indirect_dim(&op.src), Some(0i64), |a, b| a != b),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "When using vector offset, the only supported indirectDim is 0",
-                        arg: None,
-                        condition: "vector_offset(src) && indirect_dim(src) != 0",
-                        helper: Some("assembleDynamicInfo @0xf20230"),
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "When using vector offset, the only supported indirectDim is 0",
-                            condition: "vector_offset(src) && indirect_dim(src) != 0",
-                        });
-                }
-            }
-        }
-        if matches!(path, 1) {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "DynamicAPINFO assembled from src (assembleDynamicInfo)",
-                        key: None,
-                    });
-            }
-        }
-        if matches!(path, 1) {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
-            }
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x128,
-                    class: "bir::InstDMACopy",
-                    field: "CopyMode",
-                    value: match Some(1i64) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "CopyMode",
-                                name: enums::CopyMode::name(v),
-                                raw: v,
-                            }
-                        }
-                        None => Value::Missing("CopyMode.Transpose"),
-                    },
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x158,
-                    class: "bir::InstDMACopy",
-                    field: "TransposeOps",
-                    value: match Some(11i64) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "TransposeOps",
-                                name: enums::TransposeOps::name(v),
-                                raw: v,
-                            }
-                        }
-                        None => Value::Missing("TransposeOps.XZYW"),
-                    },
-                });
-        }
-        let v_dge: Option<i64> = match Some(op.dgeMode) {
-            Some(k) if k < 0 || k as u64 >= tables::translateDGEMode.len() as u64 => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Fatal,
-                    message: "",
-                    arg: Some(k),
-                    condition: "translateDGEMode(dgeMode)",
-                    helper: Some("translateDGEMode @0xf14b60"),
-                });
-            }
-            Some(k) => Some(tables::translateDGEMode[k as usize]),
-            None => None,
-        };
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf8,
-                    class: "bir::InstDMA",
-                    field: "dge_type",
-                    value: match v_dge {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "DGEType",
-                                name: enums::DGEType::name(v),
-                                raw: v,
-                            }
-                        }
-                        None => Value::Missing("dge"),
-                    },
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x90,
-                    class: "bir::Instruction",
-                    field: "engine-id",
-                    value: match Some(1i64) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "EngineType",
-                                name: enums::EngineType::name(v),
-                                raw: v,
-                            }
-                        }
-                        None => Value::Missing("EngineType.Pool"),
-                    },
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x150,
-                    class: "bir::InstDMACopy",
-                    field: "variant tag",
-                    value: Value::Opaque("reset"),
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x130,
-                    class: "bir::InstDMACopy",
-                    field: "oob_is_err",
-                    value: match k_cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
-                        Some(v) => Value::Bool(v),
-                        None => Value::Missing("oobMode != 1"),
-                    },
-                });
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenGenericIndirectSave` @0xf2eb10 (seed 003 §7): The index-driven scatter, reached only as the NcDmaCopy fall-through: dst is the index-addressed scatter target, src the data. Stamps no DGEType, engine or QoS. H06 lower_generic_indirect later expands it (ReadVarAddr 41 → TensorScalarPtr → Memset → TensorScalarPtr → IndirectSave 45, or IndirectSaveAccumulate 46 when op != default).
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_GenericIndirectSave<'a>(
-        op: &ops::NcDmaCopy<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_GenericIndirectSave_from(op, fx, None)
-    }
-    fn lower_GenericIndirectSave_from<'a>(
-        op: &ops::NcDmaCopy<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "GenericIndirectSave";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        path = 'fork: { 0 };
-        n.path = PATHS_GenericIndirectSave[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some(
-                        "(a) codegenTensorRefImpl(dst): the data-side AP (input #0)",
-                    ),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some(
-                        "(b) extractDynamicApToStandAlone(dst): the index AP (input #1)",
-                    ),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "base",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some(
-                        "(c) codegenTensorRefImpl(dst): the output-base MemoryLocation; its dtype gives elemBytes",
-                    ),
-                });
-        }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
-            }
-        }
-        {
-            match f_dynamic(&op.src) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "When unique_index=False, dynamic access in src is not supported",
-                        arg: None,
-                        condition: "dynamic(src)",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "When unique_index=False, dynamic access in src is not supported",
-                            condition: "dynamic(src)",
-                        });
-                }
-            }
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x128,
-                    class: "bir::InstGenericIndirectSave",
-                    field: "indirect_dims",
-                    value: match f_indirect_dim(&op.dst) {
-                        Some(v) => Value::One(v),
-                        None => Value::Missing("[indirect_dim(dst)]"),
-                    },
-                });
-        }
-        {
-            match k_cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
-                Some(true) => {
-                    n.stamps
-                        .push(Stamp {
-                            offset: 0x140,
-                            class: "bir::InstGenericIndirectSave",
-                            field: "op",
-                            value: match Some(4i64) {
-                                Some(v) => {
-                                    Value::Enum {
-                                        ty: "AluOpType",
-                                        name: enums::AluOpType::name(v),
-                                        raw: v,
-                                    }
-                                }
-                                None => Value::Missing("AluOpType.add"),
-                            },
-                        });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "stamp of op at +0x140",
-                            condition: "compute_op == DgeComputeOp.add",
-                        })
-                }
-            }
-        }
-        {
-            match k_and(
-                k_cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
-                k_cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "Unsupported DMA compute_op ",
-                        arg: Some(op.compute_op),
-                        condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Unsupported DMA compute_op ",
-                            condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                        });
-                }
-            }
-        }
-        {
-            match k_not(f_dynamic(&op.dst)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "cannot extract dynamic ap from a static access!",
-                        arg: None,
-                        condition: "!dynamic(dst)",
-                        helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "cannot extract dynamic ap from a static access!",
-                            condition: "!dynamic(dst)",
-                        });
-                }
-            }
-        }
-        {
-            match f_scalar_offset(&op.dst) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call",
-                        arg: None,
-                        condition: "scalar_offset(dst)",
-                        helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call",
-                            condition: "scalar_offset(dst)",
-                        });
-                }
-            }
-        }
-        {
-            match k_not(f_vector_offset(&op.dst)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "dynamic access should have vector offset.",
-                        arg: None,
-                        condition: "!vector_offset(dst)",
-                        helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "dynamic access should have vector offset.",
-                            condition: "!vector_offset(dst)",
-                        });
-                }
-            }
-        }
-        let v_elemBytes: Option<i64> = lookup(
-            tables::DTYPE_STRIDE_LUT,
-            f_dtype(&op.dst),
-        );
-        {
-            n.shown
-                .push(Shown {
-                    name: "elemBytes",
-                    value: match v_elemBytes {
-                        Some(v) => Value::Int(v),
-                        None => Value::Missing("DTYPE_STRIDE_LUT(dtype(dst))"),
-                    },
-                });
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenTensorLoad` @0xf26a60 (seed 003 §8): The address is held in a named RegisterAccess (a signed-int scalar register minted on engine ALL), not a compile-time AP. The register supplies the dynamic offset; the AP only describes the region.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_TensorLoad<'a>(
-        op: &ops::TensorLoad<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_TensorLoad_from(op, fx, None)
-    }
-    fn lower_TensorLoad_from<'a>(
-        op: &ops::TensorLoad<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "TensorLoad";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        let mut memo_register: Option<bool> = None;
-        {
-            if *memo_register
-                .get_or_insert_with(|| fx.first(0, Some(text_key(op.regName))))
-            {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared",
-                        key: None,
-                    });
-            }
-        }
-        path = 'fork: { 0 };
-        n.path = PATHS_TensorLoad[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("srcRef"),
-                    what: None,
-                    note: Some(
-                        "addArgument<PhysicalAccessPattern>(node, memloc, ap): the source AP",
-                    ),
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x90,
-                    class: "bir::Instruction",
-                    field: "engine-id",
-                    value: match Some(7i64) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "EngineType",
-                                name: enums::EngineType::name(v),
-                                raw: v,
-                            }
-                        }
-                        None => Value::Missing("EngineType.ALL"),
-                    },
-                });
-        }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
-            }
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x192,
-                    class: "bir::InstTensorLoad",
-                    field: "input RegisterAccess chain head",
-                    value: Value::Opaque(
-                        "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
-                    ),
-                });
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenTensorStore` @0xf266c0 (seed 003 §8): The store twin of TensorLoad: the output chain head and addOutput.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_TensorStore<'a>(
-        op: &ops::TensorStore<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_TensorStore_from(op, fx, None)
-    }
-    fn lower_TensorStore_from<'a>(
-        op: &ops::TensorStore<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "TensorStore";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        let mut memo_register: Option<bool> = None;
-        {
-            if *memo_register
-                .get_or_insert_with(|| fx.first(0, Some(text_key(op.regName))))
-            {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared",
-                        key: None,
-                    });
-            }
-        }
-        path = 'fork: { 0 };
-        n.path = PATHS_TensorStore[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("dstRef"),
-                    what: None,
-                    note: Some("addOutput<PhysicalAccessPattern>: the destination AP"),
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x90,
-                    class: "bir::Instruction",
-                    field: "engine-id",
-                    value: match Some(7i64) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "EngineType",
-                                name: enums::EngineType::name(v),
-                                raw: v,
-                            }
-                        }
-                        None => Value::Missing("EngineType.ALL"),
-                    },
-                });
-        }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
-            }
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x160,
-                    class: "bir::InstTensorSave",
-                    field: "output RegisterAccess chain head",
-                    value: Value::Opaque(
-                        "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
-                    ),
-                });
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenNcLocalGather` @0xf2a9c0 (seed 003 §9.1): SBUF→SBUF row gather with a compile-time-validated 16-partition-block geometry and a runtime u16 offset vector. Past num_valid_indices the simulator fills -1 and skips.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_NcLocalGather<'a>(
-        op: &ops::NcLocalGather<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_NcLocalGather_from(op, fx, None)
-    }
-    fn lower_NcLocalGather_from<'a>(
-        op: &ops::NcLocalGather<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "NcLocalGather";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        {
-            match k_not(f_is_int(&op.num_valid_indices)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "num_valid_indices for local gather must be an integer",
-                        arg: None,
-                        condition: "!is_int(num_valid_indices)",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "num_valid_indices for local gather must be an integer",
-                            condition: "!is_int(num_valid_indices)",
-                        });
-                }
-            }
-        }
-        {
-            n.unevaluated
-                .push(Unevaluated {
-                    what: "an assert with no message",
-                    condition: "numElePerIdxVal == dst.getEltsPerPartition() / num_valid_indices, where numElePerIdxVal = (data.eltsBytes / DTYPE_STRIDE_LUT[dtype(data)]) / blocks and blocks = ceil(index.numElements / 16)",
-                });
-        }
-        path = 'fork: { 0 };
-        n.path = PATHS_NcLocalGather[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("data"),
-                    what: None,
-                    note: Some("arg0: the data source"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("index"),
-                    what: None,
-                    note: Some("arg1: the u16 offset vector"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("out"),
-                    what: None,
-                    note: Some("out0: the gathered rows"),
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf0,
-                    class: "bir::InstIndirectCopy",
-                    field: "num_valid_indices",
-                    value: Value::Imm(*&op.num_valid_indices),
-                });
-        }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "finalize(codegen+0xE0, ic)",
-                        key: None,
-                    });
-            }
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenNcNGather` @0xf2a590 (seed 003 §9.2): Per-partition int32 gather; runtime bounds-assert, no valid count.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_NcNGather<'a>(
-        op: &ops::NcNGather<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_NcNGather_from(op, fx, None)
-    }
-    fn lower_NcNGather_from<'a>(
-        op: &ops::NcNGather<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "NcNGather";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        path = 'fork: { 0 };
-        n.path = PATHS_NcNGather[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("data"),
-                    what: None,
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("index"),
-                    what: None,
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("out"),
-                    what: None,
-                    note: None,
-                });
-        }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "finalize(codegen+0xE0, g)",
-                        key: None,
-                    });
-            }
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenNcRangeSelect` @0xf1c210 (seed 003 §9.3): Below bound0 → fill; inside [bound0, bound1] → keep in[i]; above → fill; with a max reduce over survivors. The only one of the four indexed leaves that uses a typed builder, whose demangled signature is the operand contract. The builder names the node; the page gives no prefix.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_NcRangeSelect<'a>(
-        op: &ops::NcRangeSelect<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_NcRangeSelect_from(op, fx, None)
-    }
-    fn lower_NcRangeSelect_from<'a>(
-        op: &ops::NcRangeSelect<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "NcRangeSelect";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "accum = codegenAccumCmd(node); cmp0, cmp1, redOp = codegenAluOp(node[+0x30 / +0x38 / +0x40])",
-                        key: None,
-                    });
-            }
-        }
-        path = 'fork: { 0 };
-        n.path = PATHS_NcRangeSelect[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("in"),
-                    what: None,
-                    note: Some("InstArg in"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("bound0"),
-                    what: None,
-                    note: Some("variant<InstArg,float> bound0"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("bound1"),
-                    what: None,
-                    note: Some("variant<InstArg,float> bound1"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("rangeT"),
-                    what: None,
-                    note: Some("InstArg rangeTensor"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("fill"),
-                    what: None,
-                    note: Some("optional<InstArg> fill"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("mode"),
-                    what: None,
-                    note: Some("int mode"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("redOp"),
-                    what: None,
-                    note: Some("optional<AluOpType> reduceOp"),
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf0,
-                    class: "bir::InstRangeSelect",
-                    field: "mode",
-                    value: match Some(op.mode) {
-                        Some(v) => Value::Int(v),
-                        None => Value::Missing("mode"),
-                    },
-                });
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenSelectReduce` @0xf270a0 (seed 003 §9.4): Despite the name, builds InstCopyPredicated (52), not RangeSelect: a predicated copy (out ← preds ? src : out) fused with a second-output reduce. Codegen emits it directly because Select (51) has no machine emitter.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_SelectReduce<'a>(
-        op: &ops::SelectReduce<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_SelectReduce_from(op, fx, None)
-    }
-    fn lower_SelectReduce_from<'a>(
-        op: &ops::SelectReduce<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "SelectReduce";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        path = 'fork: { 0 };
-        n.path = PATHS_SelectReduce[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("t0, the predicated copy's destination"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("onTrue"),
-                    what: None,
-                    note: Some("t1"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("predicate"),
-                    what: None,
-                    note: Some("t2"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "operand",
-                    operand: Some("4th operand"),
-                    what: None,
-                    note: Some("addOperandToInst(node[+0x30], cp)"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("reduce-into"),
-                    what: None,
-                    note: Some(
-                        "the fused reduce half: codegenAccumCmd + codegenAluOp + reduce-into TensorRef",
-                    ),
-                });
-        }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "finalize(codegen+0xE0, cp)",
-                        key: None,
-                    });
-            }
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenBatchNormStats` @0xf1add0 (seed 003 §10.1): Byte-for-byte the same control flow as BatchNormAggregate (two codegenTensorRef, two SmallVector<APPair,4> via sub_F12B40, one builder call); only the builder differs. The output AP is 6 elements per partition (two interleaved Welford triples) — [INFERRED]: the builder bodies are extern in libBIR. The builder names the node; the page gives no prefix.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_BatchNormStats<'a>(
-        op: &ops::BatchNormStats<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_BatchNormStats_from(op, fx, None)
-    }
-    fn lower_BatchNormStats_from<'a>(
-        op: &ops::BatchNormStats<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "BatchNormStats";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        path = 'fork: { 0 };
-        n.path = PATHS_BatchNormStats[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: None,
-                    what: Some(
-                        "uint apply_transpose, uint dtypeFlag ([INFERRED] decomposition of the two uint arguments)",
-                    ),
-                    note: None,
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf0,
-                    class: "bir::InstBNStats",
-                    field: "apply_transpose",
-                    value: Value::Opaque(
-                        "the builder's first uint argument (MaybeAffine<bool>, variant tag +0x110); the page does not say what the leaf passes",
-                    ),
-                });
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenBatchNormAggregate` @0xf1b0d0 (seed 003 §10.1): BNStats with a different builder: the merge math lives in the executor. Input AP %3 == 0 (K Welford triples), output exactly 2 elements per partition (mean, population variance) — [INFERRED]. Carries no own JSON field. The builder names the node; the page gives no prefix.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_BatchNormAggregate<'a>(
-        op: &ops::BatchNormAggregate<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_BatchNormAggregate_from(op, fx, None)
-    }
-    fn lower_BatchNormAggregate_from<'a>(
-        op: &ops::BatchNormAggregate<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "BatchNormAggregate";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        path = 'fork: { 0 };
-        n.path = PATHS_BatchNormAggregate[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: None,
-                    what: Some(
-                        "two uint arguments ([INFERRED] apply_transpose, dtypeFlag)",
-                    ),
-                    note: None,
-                });
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenShuffle` @0xf28130 (seed 003 §10.2): A partition permutation within aligned 32-partition blocks (out_part[block+i] = in_part[block+mask[i]]). The mask must be static: codegen's enforcement of the compile-time permutation. The simulator also asserts a 32-entry mask, no dtype cast and each entry < 32; codegen does not.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_Shuffle<'a>(op: &ops::Shuffle<'a>, fx: &mut Function) -> Outcome<'a> {
-        lower_Shuffle_from(op, fx, None)
-    }
-    fn lower_Shuffle_from<'a>(
-        op: &ops::Shuffle<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "Shuffle";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        {
-            let mut unknown = false;
-            for it in op.shuffleMask.iter() {
-                match k_not(f_is_immediate(it)) {
-                    Some(true) => {
-                        return Outcome::Error(Error {
-                            leaf,
-                            routed_from,
-                            kind: ErrorKind::Assert,
-                            message: "shuffle index must hold the IMMEDIATE alternative",
-                            arg: None,
-                            condition: "!is_immediate(it)",
-                            helper: None,
-                        });
-                    }
-                    Some(false) => {}
-                    None => unknown = true,
-                }
-            }
-            if unknown {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "shuffle index must hold the IMMEDIATE alternative",
-                        condition: "!is_immediate(it)",
-                    });
-            }
-        }
-        path = 'fork: { 0 };
-        n.path = PATHS_Shuffle[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("src"),
-                    what: None,
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("dst"),
-                    what: None,
-                    note: None,
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf0,
-                    class: "bir::InstStreamShuffle",
-                    field: "shuffle map",
-                    value: Value::Imms(op.shuffleMask),
-                });
-        }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
-            }
-        }
-        Outcome::Node(n)
-    }
-    /// `codegenTranspose` @0xf28fb0 (seed 003 §6): Forks on the destination dtype: fp32 → the DVE 32×32 stream transpose; anything else → a PE matmul against a memoised 128×128 identity. A PE-tagged Transpose is illegal here (the front-end must already have rewritten it to nc_matmul). Touches neither InstDMACopy, CopyMode nor TransposeOps.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
-    pub fn lower_Transpose<'a>(
-        op: &ops::Transpose<'a>,
-        fx: &mut Function,
-    ) -> Outcome<'a> {
-        lower_Transpose_from(op, fx, None)
-    }
-    fn lower_Transpose_from<'a>(
-        op: &ops::Transpose<'a>,
-        fx: &mut Function,
-        routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "Transpose";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        let mut memo_identity: Option<bool> = None;
-        {
-            match k_cmp(Some(op.engine), Some(5i64), |a, b| a == b) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!",
-                        arg: None,
-                        condition: "engine == KlrEngine.pe",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!",
-                            condition: "engine == KlrEngine.pe",
-                        });
-                }
-            }
-        }
-        path = 'fork: {
-            match k_cmp(f_dtype(&op.dst), Some(16i64), |a, b| a == b) {
-                Some(true) => break 'fork 0,
-                Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to stream",
-                        condition: "dtype(dst) == BirDtype.fp32",
-                    });
-                }
-            }
-            1
-        };
-        n.path = PATHS_Transpose[path];
-        if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("addArgument<PhysicalAccessPattern>(node, in, in.AP)"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("addOutput<PhysicalAccessPattern>(node, out, out.AP)"),
-                });
-        }
-        if path == 1 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("out, with ap_out"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: None,
-                    what: Some(
-                        "stationary: the identity getIdentityMatrix(dtype(dst)) returns, AP {P, e}",
-                    ),
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("moving: in, with K pinned to 128"),
-                });
-        }
-        if matches!(path, 0) {
-            match k_or(
-                k_cmp(f_step0(&op.src), Some(32i64), |a, b| a > b),
-                k_cmp(f_step0(&op.dst), Some(32i64), |a, b| a > b),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "Operand must be no larger than (32, 32) ...",
-                        arg: None,
-                        condition: "step0(src) > 32 || step0(dst) > 32",
-                        helper: Some("_validateLegalStreamTranspose @0xf29554"),
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Operand must be no larger than (32, 32) ...",
-                            condition: "step0(src) > 32 || step0(dst) > 32",
-                        });
-                }
-            }
-        }
-        if matches!(path, 0) {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
-            }
-        }
-        if matches!(path, 1) {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "getIdentityMatrix(dtype) @0xf28910: the identity is \"COMPILER-GENERATED-id.\" + Dtype2string(dtype), looked up with Function::getMemoryLocationByName and reused across every matmul-transpose of the same dtype in the function",
-                        key: None,
-                    });
-            }
-        }
-        if matches!(path, 1) {
-            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "node",
-                        text: "InstBuilder::addSBTensor(\"COMPILER-GENERATED-id.\" + Dtype2string(dtype)): a 128×128 SBUF tensor",
-                        key: f_dtype(&op.dst),
-                    });
-            }
-        }
-        if matches!(path, 1) {
-            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "warning",
-                        text: "Emitting dynamic Identity matrix generation code, this might affect performance.",
-                        key: f_dtype(&op.dst),
-                    });
-            }
-        }
-        if matches!(path, 1) {
-            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "warning",
-                        text: "You can bypass this by pass in an explicit identity matrix and use nc_matmul for transpose",
-                        key: f_dtype(&op.dst),
-                    });
-            }
-        }
-        if matches!(path, 1) {
-            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "node",
-                        text: "InstBuilder::addMemset(name + \"_memset\", Id, AP): zero the tensor",
-                        key: f_dtype(&op.dst),
-                    });
-            }
-        }
-        if matches!(path, 1) {
-            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "node",
-                        text: "InstBuilder::addUnaryInstruction<InstTensorScalarAffineSelect>(name + \"=IDAffineSelect(mask,fill=1)\", Id, Id, …): the p == e diagonal set to 1.0f (inst+404 = 0x3F800000, dtype +400 = 19)",
-                        key: f_dtype(&op.dst),
-                    });
-            }
-        }
-        if matches!(path, 1) {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "InstMatmultBase::setCalcAuto(node): PE + auto-accumulate",
-                        key: None,
-                    });
-            }
-        }
-        if matches!(path, 1) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x1b8,
-                    class: "bir::InstMatmultBase",
-                    field: "isTranspose",
-                    value: match Some(1i64) {
-                        Some(v) => Value::Int(v),
-                        None => Value::Missing("1"),
-                    },
-                });
-        }
-        if matches!(path, 1) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x1d8,
-                    class: "bir::InstMatmultBase",
-                    field: "unnamed",
-                    value: match Some(0i64) {
-                        Some(v) => Value::Int(v),
-                        None => Value::Missing("0"),
-                    },
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x90,
-                    class: "bir::Instruction",
-                    field: "engine-id",
-                    value: Value::Opaque(
-                        "not given: §11 lists Transpose among the writers of +0x90, but neither the value nor the path; §6 shows no such store",
-                    ),
-                });
-        }
-        Outcome::Node(n)
-    }
-    /// A klr op for one of the leaves (the leaf decides how it is lowered).
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    pub enum Op<'a> {
-        NcCopy(ops::NcCopy<'a>),
-        NcDmaCopy(ops::NcDmaCopy<'a>),
-        DmaCompute(ops::DmaCompute<'a>),
-        DmaTranspose(ops::DmaTranspose<'a>),
-        GenericIndirectSave(ops::NcDmaCopy<'a>),
-        TensorLoad(ops::TensorLoad<'a>),
-        TensorStore(ops::TensorStore<'a>),
-        NcLocalGather(ops::NcLocalGather<'a>),
-        NcNGather(ops::NcNGather<'a>),
-        NcRangeSelect(ops::NcRangeSelect<'a>),
-        SelectReduce(ops::SelectReduce<'a>),
-        BatchNormStats(ops::BatchNormStats<'a>),
-        BatchNormAggregate(ops::BatchNormAggregate<'a>),
-        Shuffle(ops::Shuffle<'a>),
-        Transpose(ops::Transpose<'a>),
-    }
-    fn build_NcCopy<'a, F: Fields<'a>>(src: &F) -> Result<ops::NcCopy<'a>, F::Error> {
-        Ok(ops::NcCopy {
-            dst: src.ap(&FIELDS_NcCopy[0])?,
-            src: src.ap(&FIELDS_NcCopy[1])?,
-            dtype: src.opt_int(&FIELDS_NcCopy[2])?,
-            engine: src.int(&FIELDS_NcCopy[3])?,
-        })
-    }
-    fn build_NcDmaCopy<'a, F: Fields<'a>>(
-        src: &F,
-    ) -> Result<ops::NcDmaCopy<'a>, F::Error> {
-        Ok(ops::NcDmaCopy {
-            dst: src.ap(&FIELDS_NcDmaCopy[0])?,
-            src: src.ap(&FIELDS_NcDmaCopy[1])?,
-            compute_op: src.int(&FIELDS_NcDmaCopy[2])?,
-            oobMode: src.int(&FIELDS_NcDmaCopy[3])?,
-            dgeMode: src.int(&FIELDS_NcDmaCopy[4])?,
-            uniqueIndices: src.boolean(&FIELDS_NcDmaCopy[5])?,
-            engine: src.int(&FIELDS_NcDmaCopy[6])?,
-        })
-    }
-    fn build_DmaCompute<'a, F: Fields<'a>>(
-        src: &F,
-    ) -> Result<ops::DmaCompute<'a>, F::Error> {
-        Ok(ops::DmaCompute {
-            dst: src.ap(&FIELDS_DmaCompute[0])?,
-            srcs: src.aps(&FIELDS_DmaCompute[1])?,
-            scales: src.imms(&FIELDS_DmaCompute[2])?,
-            reduceOp: src.int(&FIELDS_DmaCompute[3])?,
-        })
-    }
-    fn build_DmaTranspose<'a, F: Fields<'a>>(
-        src: &F,
-    ) -> Result<ops::DmaTranspose<'a>, F::Error> {
-        Ok(ops::DmaTranspose {
-            dst: src.ap(&FIELDS_DmaTranspose[0])?,
-            src: src.ap(&FIELDS_DmaTranspose[1])?,
-            dgeMode: src.int(&FIELDS_DmaTranspose[2])?,
-            oobMode: src.int(&FIELDS_DmaTranspose[3])?,
-        })
-    }
-    fn build_TensorLoad<'a, F: Fields<'a>>(
-        src: &F,
-    ) -> Result<ops::TensorLoad<'a>, F::Error> {
-        Ok(ops::TensorLoad {
-            regName: src.text(&FIELDS_TensorLoad[0])?,
-            srcRef: src.ap(&FIELDS_TensorLoad[1])?,
-        })
-    }
-    fn build_TensorStore<'a, F: Fields<'a>>(
-        src: &F,
-    ) -> Result<ops::TensorStore<'a>, F::Error> {
-        Ok(ops::TensorStore {
-            regName: src.text(&FIELDS_TensorStore[0])?,
-            dstRef: src.ap(&FIELDS_TensorStore[1])?,
-        })
-    }
-    fn build_NcLocalGather<'a, F: Fields<'a>>(
-        src: &F,
-    ) -> Result<ops::NcLocalGather<'a>, F::Error> {
-        Ok(ops::NcLocalGather {
-            out: src.ap(&FIELDS_NcLocalGather[0])?,
-            data: src.ap(&FIELDS_NcLocalGather[1])?,
-            index: src.ap(&FIELDS_NcLocalGather[2])?,
-            num_valid_indices: src.imm(&FIELDS_NcLocalGather[3])?,
-        })
-    }
-    fn build_NcNGather<'a, F: Fields<'a>>(
-        src: &F,
-    ) -> Result<ops::NcNGather<'a>, F::Error> {
-        Ok(ops::NcNGather {
-            out: src.ap(&FIELDS_NcNGather[0])?,
-            data: src.ap(&FIELDS_NcNGather[1])?,
-            index: src.ap(&FIELDS_NcNGather[2])?,
-        })
-    }
-    fn build_NcRangeSelect<'a, F: Fields<'a>>(
-        src: &F,
-    ) -> Result<ops::NcRangeSelect<'a>, F::Error> {
-        Ok(ops::NcRangeSelect {
-            r#in: src.ap(&FIELDS_NcRangeSelect[0])?,
-            rangeT: src.ap(&FIELDS_NcRangeSelect[1])?,
-            cmp0: src.int(&FIELDS_NcRangeSelect[2])?,
-            cmp1: src.int(&FIELDS_NcRangeSelect[3])?,
-            redOp: src.int(&FIELDS_NcRangeSelect[4])?,
-            bound0: src.imm(&FIELDS_NcRangeSelect[5])?,
-            bound1: src.imm(&FIELDS_NcRangeSelect[6])?,
-            fill: src.opt_ap(&FIELDS_NcRangeSelect[7])?,
-            mode: src.int(&FIELDS_NcRangeSelect[8])?,
-        })
-    }
-    fn build_SelectReduce<'a, F: Fields<'a>>(
-        src: &F,
-    ) -> Result<ops::SelectReduce<'a>, F::Error> {
-        Ok(ops::SelectReduce {
-            dst: src.ap(&FIELDS_SelectReduce[0])?,
-            onTrue: src.ap(&FIELDS_SelectReduce[1])?,
-            predicate: src.ap(&FIELDS_SelectReduce[2])?,
-        })
-    }
-    fn build_BatchNormStats<'a, F: Fields<'a>>(
-        src: &F,
-    ) -> Result<ops::BatchNormStats<'a>, F::Error> {
-        Ok(ops::BatchNormStats {
-            dst: src.ap(&FIELDS_BatchNormStats[0])?,
-            src: src.ap(&FIELDS_BatchNormStats[1])?,
-            dtype: src.opt_int(&FIELDS_BatchNormStats[2])?,
-        })
-    }
-    fn build_BatchNormAggregate<'a, F: Fields<'a>>(
-        src: &F,
-    ) -> Result<ops::BatchNormAggregate<'a>, F::Error> {
-        Ok(ops::BatchNormAggregate {
-            dst: src.ap(&FIELDS_BatchNormAggregate[0])?,
-            src: src.ap(&FIELDS_BatchNormAggregate[1])?,
-            dtype: src.opt_int(&FIELDS_BatchNormAggregate[2])?,
-        })
-    }
-    fn build_Shuffle<'a, F: Fields<'a>>(src: &F) -> Result<ops::Shuffle<'a>, F::Error> {
-        Ok(ops::Shuffle {
-            dst: src.ap(&FIELDS_Shuffle[0])?,
-            src: src.ap(&FIELDS_Shuffle[1])?,
-            shuffleMask: src.imms(&FIELDS_Shuffle[2])?,
-        })
-    }
-    fn build_Transpose<'a, F: Fields<'a>>(
-        src: &F,
-    ) -> Result<ops::Transpose<'a>, F::Error> {
-        Ok(ops::Transpose {
-            dst: src.ap(&FIELDS_Transpose[0])?,
-            src: src.ap(&FIELDS_Transpose[1])?,
-            engine: src.int(&FIELDS_Transpose[2])?,
-        })
-    }
-    impl<'a> Op<'a> {
-        /// The leaf this op is for.
-        pub fn leaf(&self) -> &'static str {
-            match self {
-                Op::NcCopy(_) => "NcCopy",
-                Op::NcDmaCopy(_) => "NcDmaCopy",
-                Op::DmaCompute(_) => "DmaCompute",
-                Op::DmaTranspose(_) => "DmaTranspose",
-                Op::GenericIndirectSave(_) => "GenericIndirectSave",
-                Op::TensorLoad(_) => "TensorLoad",
-                Op::TensorStore(_) => "TensorStore",
-                Op::NcLocalGather(_) => "NcLocalGather",
-                Op::NcNGather(_) => "NcNGather",
-                Op::NcRangeSelect(_) => "NcRangeSelect",
-                Op::SelectReduce(_) => "SelectReduce",
-                Op::BatchNormStats(_) => "BatchNormStats",
-                Op::BatchNormAggregate(_) => "BatchNormAggregate",
-                Op::Shuffle(_) => "Shuffle",
-                Op::Transpose(_) => "Transpose",
-            }
-        }
-        /// Builds the op of leaf `leaf` from `src`; `None` for an unknown leaf.
-        pub fn build<F: Fields<'a>>(
-            leaf: &str,
-            src: &F,
-        ) -> Option<Result<Op<'a>, F::Error>> {
-            Some(
-                match leaf {
-                    "NcCopy" => build_NcCopy(src).map(Op::NcCopy),
-                    "NcDmaCopy" => build_NcDmaCopy(src).map(Op::NcDmaCopy),
-                    "DmaCompute" => build_DmaCompute(src).map(Op::DmaCompute),
-                    "DmaTranspose" => build_DmaTranspose(src).map(Op::DmaTranspose),
-                    "GenericIndirectSave" => {
-                        build_NcDmaCopy(src).map(Op::GenericIndirectSave)
-                    }
-                    "TensorLoad" => build_TensorLoad(src).map(Op::TensorLoad),
-                    "TensorStore" => build_TensorStore(src).map(Op::TensorStore),
-                    "NcLocalGather" => build_NcLocalGather(src).map(Op::NcLocalGather),
-                    "NcNGather" => build_NcNGather(src).map(Op::NcNGather),
-                    "NcRangeSelect" => build_NcRangeSelect(src).map(Op::NcRangeSelect),
-                    "SelectReduce" => build_SelectReduce(src).map(Op::SelectReduce),
-                    "BatchNormStats" => build_BatchNormStats(src).map(Op::BatchNormStats),
-                    "BatchNormAggregate" => {
-                        build_BatchNormAggregate(src).map(Op::BatchNormAggregate)
-                    }
-                    "Shuffle" => build_Shuffle(src).map(Op::Shuffle),
-                    "Transpose" => build_Transpose(src).map(Op::Transpose),
-                    _ => return None,
-                },
-            )
-        }
-    }
-    /// Lowers one op with its leaf.
-    pub fn lower<'a>(op: &Op<'a>, fx: &mut Function) -> Outcome<'a> {
-        match op {
-            Op::NcCopy(o) => lower_NcCopy(o, fx),
-            Op::NcDmaCopy(o) => lower_NcDmaCopy(o, fx),
-            Op::DmaCompute(o) => lower_DmaCompute(o, fx),
-            Op::DmaTranspose(o) => lower_DmaTranspose(o, fx),
-            Op::GenericIndirectSave(o) => lower_GenericIndirectSave(o, fx),
-            Op::TensorLoad(o) => lower_TensorLoad(o, fx),
-            Op::TensorStore(o) => lower_TensorStore(o, fx),
-            Op::NcLocalGather(o) => lower_NcLocalGather(o, fx),
-            Op::NcNGather(o) => lower_NcNGather(o, fx),
-            Op::NcRangeSelect(o) => lower_NcRangeSelect(o, fx),
-            Op::SelectReduce(o) => lower_SelectReduce(o, fx),
-            Op::BatchNormStats(o) => lower_BatchNormStats(o, fx),
-            Op::BatchNormAggregate(o) => lower_BatchNormAggregate(o, fx),
-            Op::Shuffle(o) => lower_Shuffle(o, fx),
-            Op::Transpose(o) => lower_Transpose(o, fx),
-        }
-    }
-}
-/// How a runtime lowers pseudo words to real ones, from the spec's `[[lowering]]`:
-/// per selector value the real word, its routes per ABI version and every field
-/// mapping with its confidence (`inferred` marks the ones the sources do not state).
-/// Applied by `runtime::lowering::apply`.
-pub const LOWERINGS: &[crate::runtime::lowering::LoweringMeta] = &[
-    crate::runtime::lowering::LoweringMeta {
-        name: "pseudo_dge",
-        from: "PSEUDO_DMA_DIRECT2D",
-        from_opcode: 212u8,
-        selector: crate::runtime::lowering::Place {
-            path: "dge_op",
-            offset: 15,
-            size: 1,
-            bits: None,
-            type_name: "DGE_OPCODE",
-        },
-        selector_type: "DGE_OPCODE",
-        extension: Some("PSEUDO_DMA_EXT"),
-        extension_opcode: Some(218u8),
-        doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite).",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[
-            meta::Evidence {
-                source: "seed-004",
-                cite: "seed-004 §0",
-                name: None,
-                names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"),
-                pin: None,
-                value: None,
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                note: None,
-            },
-            meta::Evidence {
-                source: "seed-004",
-                cite: "seed-004 §5.1",
-                name: None,
-                names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"),
-                pin: None,
-                value: None,
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                note: None,
-            },
-            meta::Evidence {
-                source: "seed-004",
-                cite: "seed-004 §5.3",
-                name: None,
-                names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"),
-                pin: Some("libnrt.so.2.31.24.0 DWARF"),
-                value: None,
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                note: None,
-            },
-            meta::Evidence {
-                source: "supp-dge-microop",
-                cite: "supp-dge-microop §2.2",
-                name: None,
-                names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"),
-                pin: None,
-                value: None,
-                confidence: confidence::wiki::HIGH_INFERRED,
-                note: Some("The source tags the relocation step INFERRED-HIGH."),
-            },
-            meta::Evidence {
-                source: "supp-consolidated",
-                cite: "supp-consolidated §2.1",
-                name: None,
-                names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"),
-                pin: None,
-                value: None,
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                note: None,
-            },
-        ],
-        unsupported: crate::runtime::lowering::MessageMeta {
-            text: "Unsupported dynamic dma opcode %u",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            inferred: false,
-            note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
-            evidence: &[
-                meta::Evidence {
-                    source: "seed-004",
-                    cite: "seed-004 §5.3",
-                    name: None,
-                    names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"),
-                    pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"),
-                    value: None,
-                    confidence: confidence::wiki::HIGH_OBSERVED,
-                    note: None,
-                },
-                meta::Evidence {
-                    source: "seed-004",
-                    cite: "seed-004 §5.3",
-                    name: None,
-                    names: None,
-                    pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"),
-                    value: None,
-                    confidence: confidence::wiki::HIGH_OBSERVED,
-                    note: None,
-                },
-            ],
-        },
-        abis: &[
-            crate::runtime::lowering::AbiMeta {
-                name: "v2",
-                entry: "translate_one_pseudo_dge_instr_v2",
-                doc: "The v2 dispatcher (@0x322c40): dge_op 0 and 1 in place (1 after the 0xda check), every other value handed to the v3 dispatcher.",
-                default: false,
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                inferred: false,
-                note: None,
-                evidence: &[
-                    meta::Evidence {
-                        source: "seed-004",
-                        cite: "seed-004 §5.3",
-                        name: None,
-                        names: Some("translate_one_pseudo_dge_instr_v2"),
-                        pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"),
-                        value: None,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        note: None,
-                    },
-                ],
-            },
-            crate::runtime::lowering::AbiMeta {
-                name: "v3",
-                entry: "translate_one_pseudo_dge_instr_v3",
-                doc: "The v3 dispatcher (@0x3220d0): dge_op 2 and 3 to the transpose builders, 0 and 1 to the common memcpy/indirect path, anything else rejected. The v3 path is the one that adds the transpose kinds; which dispatcher a model gets is a NEFF/ABI version gate in translate_one_pseudo_instr_v3.",
-                default: true,
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                inferred: false,
-                note: None,
-                evidence: &[
-                    meta::Evidence {
-                        source: "seed-004",
-                        cite: "seed-004 §5.3",
-                        name: None,
-                        names: Some("translate_one_pseudo_dge_instr_v3"),
-                        pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"),
-                        value: None,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        note: None,
-                    },
-                    meta::Evidence {
-                        source: "seed-004",
-                        cite: "seed-004 §11",
-                        name: None,
-                        names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"),
-                        pin: None,
-                        value: None,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        note: None,
-                    },
-                ],
-            },
-        ],
-        kinds: &[
-            crate::runtime::lowering::KindMeta {
-                value: 0u64,
-                name: "DMA_DIRECT2D",
-                to: "DMA_DIRECT2D",
-                to_opcode: 184u8,
-                template: &DMA_DIRECT2D::TEMPLATE,
-                extension: crate::runtime::lowering::ExtensionUse::Ignored,
-                missing_extension: None,
-                doc: "dge_op 0: DMAMemcpy 0xb8, no extension. The pseudo has DIRECT2D's layout except @15 (dge_op for compute_op) and the PSEUDO_ADDR8 addresses, so every other field keeps its offset. The v2 arm branches away before the 0xda check; an extension that follows anyway is not read (dmaspec consumes it with the pseudo rather than pass a pseudo word on; what the runtime does with it is not in the sources).",
-                routes: &[
-                    crate::runtime::lowering::RouteMeta {
-                        abi: "v2",
-                        via: &["translate_one_pseudo_dge_instr_v2"],
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: None,
-                                pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::RouteMeta {
-                        abi: "v3",
-                        via: &[
-                            "translate_one_pseudo_dge_instr_v3",
-                            "translate_one_pseudo_dma_memcpy_instr_v2",
-                        ],
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"),
-                                pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §11",
-                                name: None,
-                                names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                ],
-                mappings: &[
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.opcode",
-                            offset: 0,
-                            size: 1,
-                            bits: None,
-                            type_name: "OPCODE",
-                        },
-                        source: crate::runtime::lowering::Source::Value(184u64),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-consolidated",
-                                cite: "supp-consolidated §2.1",
-                                name: None,
-                                names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.inst_word_len",
-                            offset: 1,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Value(16u64),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §9",
-                                name: None,
-                                names: Some("byte1 = inst_word_len = 0x10 always"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §11",
-                                name: None,
-                                names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "events",
-                            offset: 4,
-                            size: 8,
-                            bits: None,
-                            type_name: "EVENTS",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "events",
-                            offset: 4,
-                            size: 8,
-                            bits: None,
-                            type_name: "EVENTS",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §11",
-                                name: None,
-                                names: Some("translator bodies not decoded line-by-line"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 12,
-                            size: 1,
-                            bits: Some((0, 3)),
-                            type_name: "u3",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 12,
-                            size: 1,
-                            bits: Some((0, 3)),
-                            type_name: "u3",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.4",
-                                name: None,
-                                names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"),
-                                pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.1",
-                                name: None,
-                                names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "semaphore",
-                            offset: 13,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "semaphore",
-                            offset: 13,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "sem_increment",
-                            offset: 14,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "sem_increment",
-                            offset: 14,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "compute_op",
-                            offset: 15,
-                            size: 1,
-                            bits: None,
-                            type_name: "DGE_COMPUTE_OP",
-                        },
-                        source: crate::runtime::lowering::Source::Value(0u64),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §2.1",
-                                name: None,
-                                names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "supp-consolidated",
-                                cite: "supp-consolidated §7",
-                                name: None,
-                                names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
-                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
-                            var_id_hi: (6, 1),
-                        }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §2.2",
-                                name: None,
-                                names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_INFERRED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_num_elem",
-                            offset: 32,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_num_elem",
-                            offset: 32,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_elem_size",
-                            offset: 36,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_elem_size",
-                            offset: 36,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_bound_reg",
-                            offset: 38,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_bound_reg",
-                            offset: 38,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.3",
-                                name: None,
-                                names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."),
-                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 39,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 39,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.3",
-                                name: None,
-                                names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."),
-                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
-                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
-                            var_id_hi: (6, 1),
-                        }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §2.2",
-                                name: None,
-                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_step_elem",
-                            offset: 48,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_step_elem",
-                            offset: 48,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 56,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 56,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_elem_size",
-                            offset: 60,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_elem_size",
-                            offset: 60,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "in_dtype",
-                            offset: 62,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "in_dtype",
-                            offset: 62,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "out_dtype",
-                            offset: 63,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "out_dtype",
-                            offset: 63,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                ],
-                unmapped: &[],
-                unread: &[],
-            },
-            crate::runtime::lowering::KindMeta {
-                value: 1u64,
-                name: "DMA_INDIRECT1D",
-                to: "DMA_INDIRECT1D",
-                to_opcode: 187u8,
-                template: &DMA_INDIRECT1D::TEMPLATE,
-                extension: crate::runtime::lowering::ExtensionUse::Required,
-                missing_extension: Some(crate::runtime::lowering::MessageMeta {
-                    text: "Pseudo dma indirect1d instruction must be followed by extension",
-                    confidence: confidence::wiki::HIGH_OBSERVED,
-                    inferred: false,
-                    note: None,
-                    evidence: &[
-                        meta::Evidence {
-                            source: "seed-004",
-                            cite: "seed-004 §5.3",
-                            name: None,
-                            names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""),
-                            pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"),
-                            value: None,
-                            confidence: confidence::wiki::HIGH_OBSERVED,
-                            note: None,
-                        },
-                    ],
-                }),
-                doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
-                routes: &[
-                    crate::runtime::lowering::RouteMeta {
-                        abi: "v2",
-                        via: &["translate_one_pseudo_dge_instr_v2"],
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"),
-                                pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::RouteMeta {
-                        abi: "v3",
-                        via: &[
-                            "translate_one_pseudo_dge_instr_v3",
-                            "translate_one_pseudo_dma_memcpy_instr_v2",
-                        ],
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: None,
-                                pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §11",
-                                name: None,
-                                names: Some("else memcpy"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                ],
-                mappings: &[
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.opcode",
-                            offset: 0,
-                            size: 1,
-                            bits: None,
-                            type_name: "OPCODE",
-                        },
-                        source: crate::runtime::lowering::Source::Value(187u64),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: Some("writes opcode 0xbb (DmaIndirect) into the new word"),
-                                pin: Some("322d17: movb $0xbb,0x30(%rsp)"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.inst_word_len",
-                            offset: 1,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Value(16u64),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §9",
-                                name: None,
-                                names: Some("byte1 = inst_word_len = 0x10 always"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §11",
-                                name: None,
-                                names: Some("translator bodies not decoded line-by-line"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §11",
-                                name: None,
-                                names: Some("translator bodies not decoded line-by-line"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "events",
-                            offset: 4,
-                            size: 8,
-                            bits: None,
-                            type_name: "EVENTS",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "events",
-                            offset: 4,
-                            size: 8,
-                            bits: None,
-                            type_name: "EVENTS",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3",
-                                name: None,
-                                names: Some("4 8 events EVENTS"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: None,
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "semaphore",
-                            offset: 12,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "semaphore",
-                            offset: 13,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3",
-                                name: None,
-                                names: Some("12 1 semaphore uint8_t"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("semaphore@13"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "sem_increment",
-                            offset: 13,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "sem_increment",
-                            offset: 14,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3",
-                                name: None,
-                                names: Some("13 1 sem_increment uint8_t"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.1",
-                                name: None,
-                                names: Some("sem_increment@14"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "idx_num_active_channels",
-                            offset: 14,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
-                            path: "idx_num_active_channels",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.2",
-                                name: None,
-                                names: Some("2 1 idx_num_active_channels uint8_t"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "flags",
-                            offset: 15,
-                            size: 1,
-                            bits: None,
-                            type_name: "DMA_INDIRECT_FLAGS",
-                        },
-                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
-                            path: "flags",
-                            offset: 1,
-                            size: 1,
-                            bits: None,
-                            type_name: "DMA_INDIRECT_FLAGS",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"),
-                                pin: Some("322d12: movzbl 0x41(%r14),%eax"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
-                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
-                            var_id_hi: (6, 1),
-                        }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §2.2",
-                                name: None,
-                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_step_elem[0]",
-                            offset: 24,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::LOW_INFERRED,
-                        inferred: true,
-                        note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3",
-                                name: None,
-                                names: Some("24 4 src_step_elem int32_t 1-D src stride"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3.1",
-                                name: None,
-                                names: Some("otherwise the indirect dim must be X"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_num_elem",
-                            offset: 28,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_num_elem[0]",
-                            offset: 32,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::LOW_INFERRED,
-                        inferred: true,
-                        note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3",
-                                name: None,
-                                names: Some("28 2 src_num_elem uint16_t"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_elem_size",
-                            offset: 30,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_elem_size",
-                            offset: 36,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u16)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3",
-                                name: None,
-                                names: Some("30 2 src_elem_size uint16_t"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 32,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
-                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
-                            var_id_hi: (6, 1),
-                        }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As src_start_addr."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §2.2",
-                                name: None,
-                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_step_elem",
-                            offset: 40,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_step_elem[0]",
-                            offset: 48,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::LOW_INFERRED,
-                        inferred: true,
-                        note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3",
-                                name: None,
-                                names: Some("40 4 dst_step_elem int32_t"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 44,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_num_elem[0]",
-                            offset: 56,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::LOW_INFERRED,
-                        inferred: true,
-                        note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3",
-                                name: None,
-                                names: Some("44 2 dst_num_elem uint16_t"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_elem_size",
-                            offset: 46,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_elem_size",
-                            offset: 60,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u16)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3",
-                                name: None,
-                                names: Some("46 2 dst_elem_size uint16_t"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_idx_start_addr",
-                            offset: 48,
-                            size: 4,
-                            bits: None,
-                            type_name: "ADDR4",
-                        },
-                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
-                            path: "src_idx_start_addr",
-                            offset: 4,
-                            size: 4,
-                            bits: None,
-                            type_name: "ADDR4",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.2",
-                                name: None,
-                                names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: Some("reads its flags/index fields"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_idx_start_addr",
-                            offset: 52,
-                            size: 4,
-                            bits: None,
-                            type_name: "ADDR4",
-                        },
-                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
-                            path: "dst_idx_start_addr",
-                            offset: 8,
-                            size: 4,
-                            bits: None,
-                            type_name: "ADDR4",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As src_idx_start_addr."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.2",
-                                name: None,
-                                names: Some("spillover fields for indirect dma index info"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "in_dtype",
-                            offset: 56,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "in_dtype",
-                            offset: 62,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (DTYPE)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3",
-                                name: None,
-                                names: Some("56 1 in_dtype DTYPE"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "out_dtype",
-                            offset: 57,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "out_dtype",
-                            offset: 63,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (DTYPE)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3",
-                                name: None,
-                                names: Some("57 1 out_dtype DTYPE"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_idx_bound_reg",
-                            offset: 58,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_bound_reg",
-                            offset: 38,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.3",
-                                name: None,
-                                names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."),
-                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_idx_bound_reg",
-                            offset: 59,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 39,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.3",
-                                name: None,
-                                names: Some("Used as index bound check for DmaIndirect1d."),
-                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "compute_op",
-                            offset: 60,
-                            size: 1,
-                            bits: None,
-                            type_name: "DGE_COMPUTE_OP",
-                        },
-                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
-                            path: "compute_op",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "DGE_COMPUTE_OP",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.4",
-                                name: None,
-                                names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 61,
-                            size: 1,
-                            bits: Some((0, 3)),
-                            type_name: "u3",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 12,
-                            size: 1,
-                            bits: Some((0, 3)),
-                            type_name: "u3",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.4",
-                                name: None,
-                                names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"),
-                                pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.1",
-                                name: None,
-                                names: Some("Offsets: ... INDIRECT1D @61"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                ],
-                unmapped: &[],
-                unread: &[
-                    "src_step_elem[1]",
-                    "src_num_elem[1]",
-                    "dst_step_elem[1]",
-                    "dst_num_elem[1]",
-                    "ext.src_bound_size_bytes",
-                    "ext.dst_bound_size_bytes",
-                    "ext.tile_src_row_step",
-                    "ext.tile_src_rows",
-                    "ext.tile_src_cols",
-                    "ext.src_bound_size_bytes_upper",
-                    "ext.dst_bound_size_bytes_upper",
-                ],
-            },
-            crate::runtime::lowering::KindMeta {
-                value: 2u64,
-                name: "DMA_TRANSPOSE",
-                to: "DMA_DIRECT2D_XPOSE",
-                to_opcode: 189u8,
-                template: &DMA_DIRECT2D_XPOSE::TEMPLATE,
-                extension: crate::runtime::lowering::ExtensionUse::Required,
-                missing_extension: Some(crate::runtime::lowering::MessageMeta {
-                    text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
-                    confidence: confidence::wiki::LOW_INFERRED,
-                    inferred: true,
-                    note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[
-                        meta::Evidence {
-                            source: "seed-004",
-                            cite: "seed-004 §5.1",
-                            name: None,
-                            names: Some("dge_op — … dma_transpose (requires extension instr)"),
-                            pin: None,
-                            value: None,
-                            confidence: confidence::wiki::HIGH_OBSERVED,
-                            note: None,
-                        },
-                    ],
-                }),
-                doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
-                routes: &[
-                    crate::runtime::lowering::RouteMeta {
-                        abi: "v2",
-                        via: &[
-                            "translate_one_pseudo_dge_instr_v2",
-                            "translate_one_pseudo_dge_instr_v3",
-                            "translate_pseudo_dma_direct2d_xpose_instr_v3",
-                        ],
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: None,
-                                pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::RouteMeta {
-                        abi: "v3",
-                        via: &[
-                            "translate_one_pseudo_dge_instr_v3",
-                            "translate_pseudo_dma_direct2d_xpose_instr_v3",
-                        ],
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: None,
-                                pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                ],
-                mappings: &[
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.opcode",
-                            offset: 0,
-                            size: 1,
-                            bits: None,
-                            type_name: "OPCODE",
-                        },
-                        source: crate::runtime::lowering::Source::Value(189u64),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-consolidated",
-                                cite: "supp-consolidated §2.1",
-                                name: None,
-                                names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §8",
-                                name: None,
-                                names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.inst_word_len",
-                            offset: 1,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Value(16u64),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §9",
-                                name: None,
-                                names: Some("byte1 = inst_word_len = 0x10 always"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §11",
-                                name: None,
-                                names: Some("translator bodies not decoded line-by-line"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §11",
-                                name: None,
-                                names: Some("translator bodies not decoded line-by-line"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "events",
-                            offset: 4,
-                            size: 8,
-                            bits: None,
-                            type_name: "EVENTS",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "events",
-                            offset: 4,
-                            size: 8,
-                            bits: None,
-                            type_name: "EVENTS",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §11",
-                                name: None,
-                                names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_bound_reg",
-                            offset: 12,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_bound_reg",
-                            offset: 38,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.3",
-                                name: None,
-                                names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."),
-                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 13,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 39,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.3",
-                                name: None,
-                                names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."),
-                                pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "in_dtype",
-                            offset: 14,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "in_dtype",
-                            offset: 62,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §2.2",
-                                name: None,
-                                names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "out_dtype",
-                            offset: 15,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "out_dtype",
-                            offset: 63,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §2.2",
-                                name: None,
-                                names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
-                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
-                            var_id_hi: (6, 1),
-                        }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §8",
-                                name: None,
-                                names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §2.2",
-                                name: None,
-                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §8",
-                                name: None,
-                                names: Some("src_step_elem = { 1, 128 }; // [+24]"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_num_elem",
-                            offset: 32,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_num_elem",
-                            offset: 32,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §8",
-                                name: None,
-                                names: Some("src_num_elem = { 128, 64 }; // [+32]"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "tile_src_row_step",
-                            offset: 36,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        },
-                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
-                            path: "tile_src_row_step",
-                            offset: 20,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.2",
-                                name: None,
-                                names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
-                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
-                            var_id_hi: (6, 1),
-                        }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As src_start_addr."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §2.2",
-                                name: None,
-                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_step_elem",
-                            offset: 48,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_step_elem",
-                            offset: 48,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §8",
-                                name: None,
-                                names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 56,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 56,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §8",
-                                name: None,
-                                names: Some("dst_num_elem = { 64, 128 }; // [+56]"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "tile_src_rows",
-                            offset: 60,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
-                            path: "tile_src_rows",
-                            offset: 24,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As tile_src_row_step."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.2",
-                                name: None,
-                                names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "tile_src_cols",
-                            offset: 61,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
-                            path: "tile_src_cols",
-                            offset: 25,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As tile_src_row_step."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.2",
-                                name: None,
-                                names: Some("tile_src_cols ∈ {128, 0}"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "semaphore",
-                            offset: 62,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "semaphore",
-                            offset: 13,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §4",
-                                name: None,
-                                names: Some("semaphore@62"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 63,
-                            size: 1,
-                            bits: Some((0, 3)),
-                            type_name: "u3",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 12,
-                            size: 1,
-                            bits: Some((0, 3)),
-                            type_name: "u3",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.4",
-                                name: None,
-                                names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"),
-                                pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.1",
-                                name: None,
-                                names: Some("Offsets: … DIRECT2D_XPOSE @63"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                ],
-                unmapped: &[],
-                unread: &[
-                    "sem_increment",
-                    "src_elem_size",
-                    "dst_elem_size",
-                    "ext.flags.indirect_mode",
-                    "ext.flags.idx_bound_is_err",
-                    "ext.flags.non_unique_dst_idx",
-                    "ext.flags.gather_dim",
-                    "ext.flags.scatter_dim",
-                    "ext.idx_num_active_channels",
-                    "ext.compute_op",
-                    "ext.src_idx_start_addr.address",
-                    "ext.src_idx_start_addr.indirect",
-                    "ext.src_idx_start_addr.active",
-                    "ext.src_idx_start_addr.register_mode",
-                    "ext.dst_idx_start_addr.address",
-                    "ext.dst_idx_start_addr.indirect",
-                    "ext.dst_idx_start_addr.active",
-                    "ext.dst_idx_start_addr.register_mode",
-                    "ext.src_bound_size_bytes",
-                    "ext.dst_bound_size_bytes",
-                    "ext.src_bound_size_bytes_upper",
-                    "ext.dst_bound_size_bytes_upper",
-                ],
-            },
-            crate::runtime::lowering::KindMeta {
-                value: 3u64,
-                name: "DMA_GATHER_TRANSPOSE",
-                to: "DMA_GATHER_XPOSE",
-                to_opcode: 241u8,
-                template: &DMA_GATHER_XPOSE::TEMPLATE,
-                extension: crate::runtime::lowering::ExtensionUse::Required,
-                missing_extension: Some(crate::runtime::lowering::MessageMeta {
-                    text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_GATHER_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
-                    confidence: confidence::wiki::LOW_INFERRED,
-                    inferred: true,
-                    note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[
-                        meta::Evidence {
-                            source: "seed-004",
-                            cite: "seed-004 §5.1",
-                            name: None,
-                            names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"),
-                            pin: None,
-                            value: None,
-                            confidence: confidence::wiki::HIGH_OBSERVED,
-                            note: None,
-                        },
-                    ],
-                }),
-                doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
-                routes: &[
-                    crate::runtime::lowering::RouteMeta {
-                        abi: "v2",
-                        via: &[
-                            "translate_one_pseudo_dge_instr_v2",
-                            "translate_one_pseudo_dge_instr_v3",
-                            "translate_pseudo_dma_gather_xpose_instr_v3",
-                        ],
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: None,
-                                pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::RouteMeta {
-                        abi: "v3",
-                        via: &[
-                            "translate_one_pseudo_dge_instr_v3",
-                            "translate_pseudo_dma_gather_xpose_instr_v3",
-                        ],
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.3",
-                                name: None,
-                                names: None,
-                                pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                ],
-                mappings: &[
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.opcode",
-                            offset: 0,
-                            size: 1,
-                            bits: None,
-                            type_name: "OPCODE",
-                        },
-                        source: crate::runtime::lowering::Source::Value(241u64),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-consolidated",
-                                cite: "supp-consolidated §2.1",
-                                name: None,
-                                names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §9.1",
-                                name: None,
-                                names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.inst_word_len",
-                            offset: 1,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Value(16u64),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §9",
-                                name: None,
-                                names: Some("byte1 = inst_word_len = 0x10 always"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §11",
-                                name: None,
-                                names: Some("translator bodies not decoded line-by-line"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §11",
-                                name: None,
-                                names: Some("translator bodies not decoded line-by-line"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "events",
-                            offset: 4,
-                            size: 8,
-                            bits: None,
-                            type_name: "EVENTS",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "events",
-                            offset: 4,
-                            size: 8,
-                            bits: None,
-                            type_name: "EVENTS",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §11",
-                                name: None,
-                                names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::LOW_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "semaphore",
-                            offset: 12,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "semaphore",
-                            offset: 13,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §4",
-                                name: None,
-                                names: Some("12 1 semaphore uint8_t"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 13,
-                            size: 1,
-                            bits: Some((0, 3)),
-                            type_name: "u3",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 12,
-                            size: 1,
-                            bits: Some((0, 3)),
-                            type_name: "u3",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.4",
-                                name: None,
-                                names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"),
-                                pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"),
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.1",
-                                name: None,
-                                names: Some("Offsets: … GATHER_XPOSE @13"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "idx_num_active_channels",
-                            offset: 14,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
-                            path: "idx_num_active_channels",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.2",
-                                name: None,
-                                names: Some("2 1 idx_num_active_channels uint8_t"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.2",
-                                name: None,
-                                names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_idx_bound_reg",
-                            offset: 15,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_bound_reg",
-                            offset: 38,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.3",
-                                name: None,
-                                names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
-                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
-                            var_id_hi: (6, 1),
-                        }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §2.2",
-                                name: None,
-                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §4",
-                                name: None,
-                                names: Some("24 8 src_step_elem[2] int32_t[2]"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_num_elem",
-                            offset: 32,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_num_elem",
-                            offset: 32,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §4",
-                                name: None,
-                                names: Some("32 4 src_num_elem[2] uint16_t[2]"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "src_idx_start_addr",
-                            offset: 36,
-                            size: 4,
-                            bits: None,
-                            type_name: "ADDR4",
-                        },
-                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
-                            path: "src_idx_start_addr",
-                            offset: 4,
-                            size: 4,
-                            bits: None,
-                            type_name: "ADDR4",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §5.2",
-                                name: None,
-                                names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
-                        via: crate::runtime::lowering::Transform::ResolveAddr(crate::runtime::lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
-                            var_id_hi: (6, 1),
-                        }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As src_start_addr."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "supp-dge-microop",
-                                cite: "supp-dge-microop §2.2",
-                                name: None,
-                                names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_INFERRED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 51,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 39,
-                            size: 1,
-                            bits: None,
-                            type_name: "BOUND_CHECK_REG",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.3",
-                                name: None,
-                                names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_step_elem_1",
-                            offset: 52,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_step_elem[1]",
-                            offset: 52,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::LOW_INFERRED,
-                        inferred: true,
-                        note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §4",
-                                name: None,
-                                names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 56,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 56,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u16[2])."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §4",
-                                name: None,
-                                names: Some("56 4 dst_num_elem[2] uint16_t[2]"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "elem_size",
-                            offset: 60,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "src_elem_size",
-                            offset: 36,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::LOW_INFERRED,
-                        inferred: true,
-                        note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §4",
-                                name: None,
-                                names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dtype.dtype_lo",
-                            offset: 62,
-                            size: 1,
-                            bits: Some((0, 4)),
-                            type_name: "DTYPE",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "in_dtype",
-                            offset: 62,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
-                        via: crate::runtime::lowering::Transform::Narrow,
-                        confidence: confidence::wiki::LOW_INFERRED,
-                        inferred: true,
-                        note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §6.5",
-                                name: None,
-                                names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §4",
-                                name: None,
-                                names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "dtype.dtype_hi",
-                            offset: 62,
-                            size: 1,
-                            bits: Some((4, 4)),
-                            type_name: "DTYPE",
-                        },
-                        source: crate::runtime::lowering::Source::Pseudo(crate::runtime::lowering::Place {
-                            path: "out_dtype",
-                            offset: 63,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
-                        via: crate::runtime::lowering::Transform::Narrow,
-                        confidence: confidence::wiki::LOW_INFERRED,
-                        inferred: true,
-                        note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §4",
-                                name: None,
-                                names: Some("dtype_hi:4 (dst)"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                    crate::runtime::lowering::MappingMeta {
-                        to: crate::runtime::lowering::Place {
-                            path: "flags.gather_dim",
-                            offset: 63,
-                            size: 1,
-                            bits: Some((0, 2)),
-                            type_name: "INDIRECT_DIM",
-                        },
-                        source: crate::runtime::lowering::Source::Ext(crate::runtime::lowering::Place {
-                            path: "flags.gather_dim",
-                            offset: 1,
-                            size: 1,
-                            bits: Some((4, 2)),
-                            type_name: "INDIRECT_DIM",
-                        }),
-                        via: crate::runtime::lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §4",
-                                name: None,
-                                names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                            meta::Evidence {
-                                source: "seed-004",
-                                cite: "seed-004 §3.1",
-                                name: None,
-                                names: Some("INDIRECT_DIM gather_dim : 2"),
-                                pin: None,
-                                value: None,
-                                confidence: confidence::wiki::HIGH_OBSERVED,
-                                note: None,
-                            },
-                        ],
-                    },
-                ],
-                unmapped: &[],
-                unread: &[
-                    "sem_increment",
-                    "dst_step_elem[0]",
-                    "dst_elem_size",
-                    "ext.flags.indirect_mode",
-                    "ext.flags.idx_bound_is_err",
-                    "ext.flags.non_unique_dst_idx",
-                    "ext.flags.scatter_dim",
-                    "ext.compute_op",
-                    "ext.dst_idx_start_addr.address",
-                    "ext.dst_idx_start_addr.indirect",
-                    "ext.dst_idx_start_addr.active",
-                    "ext.dst_idx_start_addr.register_mode",
-                    "ext.src_bound_size_bytes",
-                    "ext.dst_bound_size_bytes",
-                    "ext.tile_src_row_step",
-                    "ext.tile_src_rows",
-                    "ext.tile_src_cols",
-                    "ext.src_bound_size_bytes_upper",
-                    "ext.dst_bound_size_bytes_upper",
-                ],
-            },
-        ],
-    },
-];

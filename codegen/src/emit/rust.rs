@@ -69,7 +69,8 @@ fn render_half(model: &Model, runtime: &str, half: Half) -> String {
     cx.lits.splice(&prettyplease::unparse(&file))
 }
 
-/// The imports, `Arch`, the confidence constants and every spec type.
+/// The imports, `Arch`, the confidence constants, every spec type, the lookup tables,
+/// the klr leaves and the lowerings.
 fn types_half(cx: &Cx<'_>, rt: &TokenStream) -> Vec<TokenStream> {
     let mut items = vec![quote! {
         #[allow(unused_imports)]
@@ -78,19 +79,19 @@ fn types_half(cx: &Cx<'_>, rt: &TokenStream) -> Vec<TokenStream> {
     items.push(cx.arch());
     items.push(cx.confidences(rt));
     items.extend(cx.model.types.iter().map(|t| cx.type_def(t)));
+    items.push(tables::items(cx.model));
+    items.push(klr::items(cx.model));
+    items.push(lowerings::items(cx, rt));
     items
 }
 
-/// `Word`, the registry, the views, validators, tables, klr leaves and lowerings.
+/// `Word`, the registry, the views and the validators (about half the code).
 fn tools_half(cx: &Cx<'_>, rt: &TokenStream) -> Vec<TokenStream> {
     vec![
         cx.word_enum(),
         cx.type_registry(),
         cx.views(),
         validators::items(cx, rt),
-        tables::items(cx.model),
-        klr::items(cx.model),
-        lowerings::items(cx, rt),
     ]
 }
 
