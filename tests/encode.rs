@@ -189,6 +189,35 @@ fn the_opcode_field_must_name_the_struct() {
     assert_eq!(words[0][0], 0xb8);
 }
 
+/// Found by reading the encoder while writing the `encode_text` target (the 10-minute run did
+/// not reach it): an ASCII field's `raw_hex` was sliced by byte offsets, so a multi-byte
+/// character straddling a digit pair panicked. `+f`, which `u8::from_str_radix` takes, is
+/// not hex either.
+#[test]
+fn raw_hex_that_is_not_ascii_hex_is_an_error() {
+    for hex in [
+        format!("0é{}", "0".repeat(61)),
+        format!("+f{}", "0".repeat(62)),
+    ] {
+        let text = json!([{
+            "struct": "PSEUDO_DMA_REARM",
+            "fields": { "dma_queue_name": { "raw_hex": hex } }
+        }]);
+        let errors = encode_all(&instructions_from_str(&text.to_string()).unwrap()).unwrap_err();
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            ["instruction 0 (PSEUDO_DMA_REARM): field `dma_queue_name`: `raw_hex` is not hex"],
+            "{text}"
+        );
+    }
+    let mut raw = json!({ "struct": null, "raw_hex": format!("+f{}", "0".repeat(126)) });
+    let errors = encode_all(std::slice::from_ref(&raw)).unwrap_err();
+    assert_eq!(errors[0].message, "`raw_hex` byte 0 is not hex");
+    raw["raw_hex"] = json!(format!("0f{}", "0".repeat(126)));
+    assert_eq!(encode_all(&[raw]).unwrap()[0][0], 0x0f);
+}
+
 // ---- damaged decode output: the `encode_text` fuzz target's properties, bounded for CI -----
 
 /// Every JSON pointer below `v` (objects and arrays included), after `at`.

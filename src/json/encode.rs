@@ -181,10 +181,7 @@ fn raw_word(obj: &Map<String, Json>, errors: &mut Vec<String>) -> [u8; 64] {
         return out;
     }
     for (i, pair) in clean.chunks(2).enumerate() {
-        match std::str::from_utf8(pair)
-            .ok()
-            .and_then(|p| u8::from_str_radix(p, 16).ok())
-        {
+        match hex_byte(pair) {
             Some(b) => out[i] = b,
             None => {
                 errors.push(format!("`raw_hex` byte {i} is not hex"));
@@ -193,6 +190,15 @@ fn raw_word(obj: &Map<String, Json>, errors: &mut Vec<String>) -> [u8; 64] {
         }
     }
     out
+}
+
+/// The byte two hex digits spell (no sign, no prefix: `u8::from_str_radix` takes `+f`).
+fn hex_byte(pair: &[u8]) -> Option<u8> {
+    let digit = |c: u8| char::from(c).to_digit(16);
+    match pair {
+        [hi, lo] => Some((digit(*hi)? << 4 | digit(*lo)?) as u8),
+        _ => None,
+    }
 }
 
 fn join(prefix: &str, key: &str) -> String {
@@ -481,9 +487,8 @@ fn write_text(leaf: &LeafMeta, v: &Json, bytes: &mut [u8; 64]) -> Result<(), Str
             if hex.len() != leaf.size * 2 {
                 return Err(format!("`raw_hex` must be {} hex digits", leaf.size * 2));
             }
-            for (i, b) in field.iter_mut().enumerate() {
-                *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16)
-                    .map_err(|_| "`raw_hex` is not hex".to_string())?;
+            for (b, pair) in field.iter_mut().zip(hex.as_bytes().chunks(2)) {
+                *b = hex_byte(pair).ok_or("`raw_hex` is not hex")?;
             }
             Ok(())
         }
