@@ -5,9 +5,16 @@ stream_decode: every tests/vectors/*.hex word alone, the sample stream, and the 
 stream cut mid-word. spec_loader: every spec file outside klr/ as the one extra file
 (mode byte 0x00) and three word files as a replacement inside the real spec (mode 0xff +
 the file's index among the spec files outside klr/, as the target counts them).
+lower: every vector alone, the pseudo + extension pair, the sample stream, and the sample
+stream with 8 trailing bytes (which seed the target's variable table).
+encode_text: `dmaspec decode --json` of every vector and of the sample stream, and
+`dmaspec lower --json` of the sample stream (its `from` keys are read past). The binary is
+run with `cargo run`, or taken from $DMASPEC.
 """
+import os
 import pathlib
 import re
+import subprocess
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fuzz" / "corpus"
@@ -24,14 +31,29 @@ def write(target, name, data):
     (d / f"seed-{name}").write_bytes(data)
 
 
+def dmaspec(*args, stdin):
+    cmd = [os.environ["DMASPEC"]] if "DMASPEC" in os.environ else ["cargo", "run", "-q", "--"]
+    return subprocess.run(cmd + list(args), input=stdin, cwd=ROOT, capture_output=True, check=True).stdout
+
+
 def main():
     for old in CORPUS.glob("*/seed-*"):
         old.unlink()
-    for vec in sorted((ROOT / "tests" / "vectors").glob("*.hex")):
+    vectors = ROOT / "tests" / "vectors"
+    for vec in sorted(vectors.glob("*.hex")):
         write("stream_decode", vec.stem, hex_bytes(vec))
+        write("lower", vec.stem, hex_bytes(vec))
+        write("encode_text", vec.stem, dmaspec("decode", "--json", "--hex", stdin=vec.read_bytes()))
+    pair = hex_bytes(vectors / "pseudo_dma_direct2d.hex") + hex_bytes(vectors / "pseudo_dma_ext.hex")
+    write("lower", "pseudo_with_ext", pair)
     sample = hex_bytes(ROOT / "samples" / "dge_stream.hex")
     write("stream_decode", "sample_stream", sample)
     write("stream_decode", "sample_stream_truncated", sample[: len(sample) - 23])
+    write("lower", "sample_stream", sample)
+    write("lower", "sample_stream_vars", sample + bytes(range(1, 9)))
+    write("encode_text", "sample_stream", dmaspec("decode", "--json", stdin=sample))
+    vars_file = str(ROOT / "samples" / "dge_vars.toml")
+    write("encode_text", "sample_lowered", dmaspec("lower", "--json", "--vars", vars_file, stdin=sample))
 
     spec = ROOT / "spec"
     files = sorted(p for p in spec.rglob("*.toml") if not p.relative_to(spec).as_posix().startswith("klr/"))

@@ -8,6 +8,8 @@
 #![forbid(unsafe_code)]
 
 pub mod dge;
+#[cfg(feature = "json")]
+pub mod json;
 pub mod lower;
 pub mod runtime;
 pub mod stream;

@@ -1,9 +1,18 @@
 //! `dmaspec encode`: decode's JSON is valid input and round-trips byte for byte; errors
 //! name the instruction, the field and the problem, all at once, and nothing is written.
+//! Last, damaged decode output through the library encoder with the properties of
+//! `tests/common/encode_props.rs`, the bounded run of the `encode_text` fuzz target.
 
 mod common;
 
-use common::{dmaspec, hex_bytes, root};
+use common::{dmaspec, encode_props, hex_bytes, root};
+use dmaspec::json::{encode_all, instruction, instructions_from_str};
+use dmaspec::words::{WORDS, Word};
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::sample::{Index, select};
+use proptest::test_runner::{Config, TestRunner};
+use serde_json::{Value, json};
 
 fn temp(name: &str, contents: &[u8]) -> std::path::PathBuf {
     let p = std::env::temp_dir().join(format!("dmaspec-encode-{}-{name}", std::process::id()));
@@ -158,4 +167,138 @@ fn words_that_break_a_rule_are_refused_unless_asked() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(out.stdout.len(), 64);
     assert_eq!(out.stdout[14], 64);
+}
+
+/// Found by `damaged_decode_output_keeps_the_encoding_properties` (the `encode_text`
+/// properties): `header.opcode` was laid in as given, so `{"header":{"opcode":0}}` encoded a
+/// word that decodes as no word at all.
+#[test]
+fn the_opcode_field_must_name_the_struct() {
+    let encode = |text: &str| encode_all(&instructions_from_str(text).unwrap());
+    let errors =
+        encode(r#"[{"struct":"DMA_DIRECT2D","fields":{"header":{"opcode":0}}}]"#).unwrap_err();
+    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "instruction 0 (DMA_DIRECT2D): field `header.opcode`: 0 does not match DMA_DIRECT2D (0xb8)"
+        ]
+    );
+    let words = encode(r#"[{"struct":"DMA_DIRECT2D","fields":{"header":{"opcode":184}}}]"#)
+        .expect("its own opcode is fine");
+    assert_eq!(words[0][0], 0xb8);
+}
+
+/// Found by reading the encoder while writing the `encode_text` target (the 10-minute run did
+/// not reach it): an ASCII field's `raw_hex` was sliced by byte offsets, so a multi-byte
+/// character straddling a digit pair panicked. `+f`, which `u8::from_str_radix` takes, is
+/// not hex either.
+#[test]
+fn raw_hex_that_is_not_ascii_hex_is_an_error() {
+    for hex in [
+        format!("0é{}", "0".repeat(61)),
+        format!("+f{}", "0".repeat(62)),
+    ] {
+        let text = json!([{
+            "struct": "PSEUDO_DMA_REARM",
+            "fields": { "dma_queue_name": { "raw_hex": hex } }
+        }]);
+        let errors = encode_all(&instructions_from_str(&text.to_string()).unwrap()).unwrap_err();
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            ["instruction 0 (PSEUDO_DMA_REARM): field `dma_queue_name`: `raw_hex` is not hex"],
+            "{text}"
+        );
+    }
+    let mut raw = json!({ "struct": null, "raw_hex": format!("+f{}", "0".repeat(126)) });
+    let errors = encode_all(std::slice::from_ref(&raw)).unwrap_err();
+    assert_eq!(errors[0].message, "`raw_hex` byte 0 is not hex");
+    raw["raw_hex"] = json!(format!("0f{}", "0".repeat(126)));
+    assert_eq!(encode_all(&[raw]).unwrap()[0][0], 0x0f);
+}
+
+// ---- damaged decode output: the `encode_text` fuzz target's properties, bounded for CI -----
+
+/// Every JSON pointer below `v` (objects and arrays included), after `at`.
+fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, child) in m {
+                pointers(child, format!("{at}/{k}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                pointers(child, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+    out.push(at);
+}
+
+/// What an edit puts at a pointer: `None` removes the key or element.
+fn edit_value() -> impl Strategy<Value = Option<Value>> {
+    prop_oneof![
+        2 => Just(None),
+        2 => (0u64..300).prop_map(|n| Some(json!(n))),
+        1 => any::<u64>().prop_map(|n| Some(json!(n))),
+        1 => any::<i64>().prop_map(|n| Some(json!(n))),
+        1 => select(vec!["FP16", "BFLOAT16", "ADDR_TBL", "", "ÿ€", "00"]).prop_map(|s| Some(json!(s))),
+        1 => select(vec![json!(null), json!({}), json!([]), json!({"raw": 1}), json!(["ADDR_TBL"])])
+            .prop_map(Some),
+    ]
+}
+
+/// One instruction: a random word of the spec decoded in one of its architectures, as
+/// decode prints it, with up to three edits.
+fn damaged_instruction() -> impl Strategy<Value = Value> {
+    (
+        select((0..WORDS.len()).collect::<Vec<_>>()),
+        any::<[u8; 64]>(),
+        any::<Index>(),
+        vec((any::<Index>(), edit_value()), 0..4),
+    )
+        .prop_map(|(w, mut bytes, arch, edits)| {
+            let meta = &WORDS[w];
+            let arch = meta.arch[arch.index(meta.arch.len())];
+            bytes[0] = meta.opcode;
+            let word = Word::decode(&bytes, arch).expect("the word's own opcode decodes");
+            let mut ins = instruction(&word, &bytes, arch);
+            for (at, value) in edits {
+                let mut all = Vec::new();
+                pointers(&ins["fields"], "/fields".into(), &mut all);
+                let at = &all[at.index(all.len())];
+                match value {
+                    Some(v) => *ins.pointer_mut(at).unwrap() = v,
+                    None if at != "/fields" => {
+                        let (parent, key) = at.rsplit_once('/').unwrap();
+                        let parent = ins.pointer_mut(parent).unwrap();
+                        if let Some(m) = parent.as_object_mut() {
+                            m.shift_remove(key);
+                        } else if let Some(items) = parent.as_array_mut() {
+                            items.remove(key.parse::<usize>().unwrap());
+                        }
+                    }
+                    None => {}
+                }
+            }
+            ins
+        })
+}
+
+#[test]
+fn damaged_decode_output_keeps_the_encoding_properties() {
+    let list = vec(damaged_instruction(), 1..4).prop_map(|l| json!({ "instructions": l }));
+    TestRunner::new(Config {
+        cases: 400,
+        failure_persistence: None,
+        ..Config::default()
+    })
+    .run(&list, |doc| {
+        encode_props::check(&doc.to_string());
+        Ok(())
+    })
+    .unwrap();
 }

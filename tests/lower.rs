@@ -7,15 +7,23 @@
 //! words are written out byte by byte from the real words' tables (§2 DIRECT2D, §3
 //! INDIRECT1D, §4 GATHER_XPOSE, §4's GOTCHA / supp-dge-microop §2.2 DIRECT2D_XPOSE), not read
 //! from the generated tables, so they check the spec's mappings against the sources.
+//!
+//! Last, random streams through the lowering contract of `tests/common/lower_props.rs`, the
+//! bounded run of the `lower` fuzz target.
 
 mod common;
 
-use common::{dmaspec, model, vector};
+use common::{dmaspec, lower_props, model, vector};
 use dmaspec::lower::{Item, LowerError, Lowerer, StreamError, lower_one};
 use dmaspec::runtime::lowering::{
     ApplyError, ExtensionUse, NoVariables, Source, Transform, Variables, apply,
 };
-use dmaspec::words::{Arch, LOWERINGS};
+use dmaspec::runtime::wire::put;
+use dmaspec::words::{Arch, LOWERINGS, WORDS};
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::sample::select;
+use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
 
 // ---- inputs -----------------------------------------------------------------------------
@@ -891,4 +899,46 @@ fn the_readme_sample_lowers() {
         "8 words in, the pseudo + extension become one"
     );
     assert!(text.starts_with("bb10"));
+}
+
+// ---- random streams: the `lower` fuzz target's properties, bounded for CI -----------------
+
+/// A word of a stream worth lowering: mostly a lowering's pseudo (its selector set to a kind's
+/// value, or any value) or extension, else any word of the spec or any opcode; the other
+/// bytes are random, so address markers name a variable about half the time.
+fn stream_word() -> impl Strategy<Value = [u8; 64]> {
+    let l = &LOWERINGS[0];
+    let pseudo = l.from_opcode;
+    let ext = l.extension_opcode.expect("the lowering has an extension");
+    let ops: Vec<u8> = WORDS.iter().map(|w| w.opcode).collect();
+    let opcode = prop_oneof![4 => Just(pseudo), 3 => Just(ext), 2 => select(ops), 1 => any::<u8>()];
+    let values: Vec<u64> = l.kinds.iter().map(|k| k.value).collect();
+    let selector = prop_oneof![3 => select(values), 1 => any::<u64>()];
+    (any::<[u8; 64]>(), opcode, selector).prop_map(move |(mut b, op, value)| {
+        b[0] = op;
+        if op == pseudo {
+            let s = &l.selector;
+            put(&mut b, s.offset, s.size, s.bits, value);
+        }
+        b
+    })
+}
+
+#[test]
+fn random_streams_keep_the_lowering_contract() {
+    let input = (vec(stream_word(), 0..12), vec(any::<u8>(), 0..64)).prop_map(|(words, tail)| {
+        let mut data = concat(&words);
+        data.extend_from_slice(&tail);
+        data
+    });
+    TestRunner::new(Config {
+        cases: 300,
+        failure_persistence: None,
+        ..Config::default()
+    })
+    .run(&input, |data| {
+        lower_props::check(&data);
+        Ok(())
+    })
+    .unwrap();
 }

@@ -5,12 +5,12 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use dmaspec::Arch;
+use dmaspec::json::JsonFields;
 use dmaspec::runtime::meta::constant_mismatches;
 use dmaspec::stream::{Decoded, Decoder, WORD_SIZE};
 use serde_json::{Map, Value as Json, json};
 
 use super::input::{InputError, WordReader};
-use super::json::JsonFields;
 use super::table::{self, TableRows};
 use super::{CliError, hex_string};
 

@@ -5,16 +5,15 @@ pub mod encode;
 pub mod explain;
 pub mod generate;
 pub mod input;
-pub mod json;
 pub mod klr;
 pub mod lower;
-pub mod path;
 pub mod progress;
 pub mod table;
 pub mod validate;
 
 use std::fmt;
 
+pub use dmaspec::json::hex_string;
 use dmaspec_codegen::SpecErrors;
 
 /// Why a command failed: bad input (exit 1) or, for `Usage`, a bad command line (exit 2).
@@ -60,17 +59,6 @@ impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> Self {
         CliError::Io(e)
     }
-}
-
-/// Lowercase hex, no separators.
-pub fn hex_string(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
 }
 
 impl CliError {

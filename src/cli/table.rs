@@ -2,13 +2,13 @@
 
 use std::fmt::Write as _;
 
+use dmaspec::json::PathStack;
 use dmaspec::runtime::meta::{FieldMeta, JoinMeta, Role};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 
 use dmaspec::runtime::text::canonical_text;
 
 use super::hex_string;
-use super::path::PathStack;
 
 /// Collects the rows of one word's table.
 #[derive(Default)]
@@ -85,7 +85,7 @@ impl Visitor for TableRows {
             }
         }
         let (mut val, mut meaning) = value_text(value);
-        let raw = super::json::raw_bits(value);
+        let raw = dmaspec::json::raw_bits(value);
         if let Some(codec) = field.codec
             && codec.decode(raw) != raw
         {

@@ -1,8 +1,9 @@
 //! Tracks the dotted path of the field being visited (`flags.gather_dim`,
 //! `src_step_elem[1]`), the way the spec's leaf paths are written.
 
-use dmaspec::runtime::visit::Group;
+use crate::runtime::visit::Group;
 
+/// The path of the field a [`Visitor`](crate::runtime::visit::Visitor) is at.
 #[derive(Default)]
 pub struct PathStack {
     /// (segment, group it opened, next array index when the group is an array)
@@ -22,11 +23,13 @@ impl PathStack {
         }
     }
 
+    /// A group (struct, union, array) named `name` opens.
     pub fn enter(&mut self, name: &str, group: Group) {
         let seg = self.segment(name);
         self.frames.push((seg, group, 0));
     }
 
+    /// The innermost open group closes.
     pub fn leave(&mut self) {
         self.frames.pop();
     }

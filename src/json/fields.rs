@@ -1,10 +1,11 @@
-//! `decode --json`: each word as a JSON object mirroring the struct, built by a visitor.
+//! Words to the JSON shape: each word's fields as a JSON object mirroring the struct, built
+//! by a visitor (what `dmaspec decode --json` prints under `fields`).
 
-use dmaspec::runtime::meta::{FieldMeta, JoinMeta};
-use dmaspec::runtime::visit::{Group, Value, Visitor};
 use serde_json::{Map, Value as Json, json};
 
-use dmaspec::runtime::text::canonical_text;
+use crate::runtime::meta::{FieldMeta, JoinMeta};
+use crate::runtime::text::canonical_text;
+use crate::runtime::visit::{Group, Value, Visitor};
 
 use super::hex_string;
 use super::path::PathStack;
@@ -21,6 +22,7 @@ pub struct JsonFields<'w> {
 }
 
 impl<'w> JsonFields<'w> {
+    /// A builder for the word `bytes`; pass it to the decoded word's `visit`.
     pub fn new(bytes: &'w [u8; 64]) -> Self {
         JsonFields {
             bytes,

@@ -1,0 +1,497 @@
+//! Words from the JSON shape: a list of instructions with the names `decode --json` prints
+//! (`struct` + `fields`, or `raw_hex` for a word that did not decode).
+//!
+//! The encoder is driven by each word's flattened leaves (path, offset, bits, type): a
+//! value given at a leaf's path is range-checked and laid into the word's template
+//! (opcode and constants set, everything else zero). Every error in the list is reported
+//! at once.
+
+use core::fmt;
+
+use serde_json::{Map, Value as Json};
+
+use crate::runtime::meta::{EnumeratorMeta, FieldMeta, FlagMeta, LeafMeta};
+use crate::runtime::visit::{Group, Value, Visitor};
+use crate::runtime::wire::put;
+use crate::words::{WORDS, WordMeta, enumerators, flag_bits};
+
+use super::path::PathStack;
+
+/// Keys of an instruction object that `decode --json` prints besides `struct` and `fields`;
+/// they are derived from the bytes, so encode reads past them (`opcode` is checked).
+const DERIVED_KEYS: &[&str] = &[
+    "index",
+    "offset",
+    "opcode",
+    "extension_of",
+    "alternatives",
+    "joined",
+    "constant_mismatches",
+    "violations",
+    "error",
+    // `lower --json` adds where each word came from.
+    "from",
+    "lowered_by",
+];
+
+/// Why a document is not an instruction list.
+#[derive(Debug)]
+pub enum ListError {
+    /// The text is not JSON.
+    Json(serde_json::Error),
+    /// The document is neither a list nor an object with an `instructions` list.
+    NotAList,
+}
+
+impl fmt::Display for ListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ListError::Json(e) => write!(f, "{e}"),
+            ListError::NotAList => f.write_str("expected an `instructions` list"),
+        }
+    }
+}
+
+impl std::error::Error for ListError {}
+
+/// The instructions of a document: `{"instructions": [...]}` (what decode prints) or a
+/// bare array.
+pub fn instructions(doc: Json) -> Result<Vec<Json>, ListError> {
+    match doc {
+        Json::Array(list) => Ok(list),
+        Json::Object(mut m) => match m.remove("instructions") {
+            Some(Json::Array(list)) => Ok(list),
+            _ => Err(ListError::NotAList),
+        },
+        _ => Err(ListError::NotAList),
+    }
+}
+
+/// The instructions of a JSON text, as [`instructions`] reads them.
+pub fn instructions_from_str(text: &str) -> Result<Vec<Json>, ListError> {
+    instructions(serde_json::from_str(text).map_err(ListError::Json)?)
+}
+
+/// One problem with one instruction of the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodeError {
+    /// The instruction's index in the list.
+    pub instruction: usize,
+    /// Its `struct` as given, or `?`.
+    pub label: String,
+    /// What is wrong (naming the field, if it is one field).
+    pub message: String,
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "instruction {} ({}): {}",
+            self.instruction, self.label, self.message
+        )
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// Encodes every instruction, or returns every error found (each naming the instruction).
+pub fn encode_all(list: &[Json]) -> Result<Vec<[u8; 64]>, Vec<EncodeError>> {
+    let mut words = Vec::new();
+    let mut errors = Vec::new();
+    for (i, ins) in list.iter().enumerate() {
+        let mut e = Vec::new();
+        let word = encode_one(ins, &mut e);
+        let label = ins.get("struct").and_then(Json::as_str).unwrap_or("?");
+        errors.extend(e.into_iter().map(|message| EncodeError {
+            instruction: i,
+            label: label.to_string(),
+            message,
+        }));
+        words.push(word);
+    }
+    if errors.is_empty() {
+        Ok(words)
+    } else {
+        Err(errors)
+    }
+}
+
+fn encode_one(ins: &Json, errors: &mut Vec<String>) -> [u8; 64] {
+    let Some(obj) = ins.as_object() else {
+        errors.push("an instruction is an object with `struct` and `fields`".into());
+        return [0; 64];
+    };
+    let word = match obj.get("struct") {
+        Some(Json::String(name)) => match WORDS.iter().find(|w| w.name == name) {
+            Some(w) => w,
+            None => {
+                errors.push(format!("unknown struct `{name}`"));
+                return [0; 64];
+            }
+        },
+        // An unknown opcode as decode printed it: its raw bytes.
+        Some(Json::Null) | None => return raw_word(obj, errors),
+        Some(other) => {
+            errors.push(format!("`struct` must be a name, not {other}"));
+            return [0; 64];
+        }
+    };
+    for key in obj.keys() {
+        if key != "struct" && key != "fields" && !DERIVED_KEYS.contains(&key.as_str()) {
+            errors.push(format!("unknown key `{key}`"));
+        }
+    }
+    if let Some(op) = obj.get("opcode")
+        && op.as_u64() != Some(u64::from(word.opcode))
+    {
+        errors.push(format!(
+            "`opcode` {op} does not match {} ({:#04x})",
+            word.name, word.opcode
+        ));
+    }
+    let mut bytes = *word.template;
+    let empty = Map::new();
+    let fields = match obj.get("fields") {
+        Some(Json::Object(m)) => m,
+        None => &empty,
+        Some(_) => {
+            errors.push("`fields` must be an object".into());
+            return bytes;
+        }
+    };
+    let mut arms: Vec<(String, String)> = Vec::new();
+    walk(word, fields, "", &mut bytes, &mut arms, errors);
+    check_arms(word, &bytes, &arms, errors);
+    bytes
+}
+
+fn raw_word(obj: &Map<String, Json>, errors: &mut Vec<String>) -> [u8; 64] {
+    let Some(hex) = obj.get("raw_hex").and_then(Json::as_str) else {
+        errors.push("needs `struct` (a word name) or `raw_hex`".into());
+        return [0; 64];
+    };
+    let mut out = [0u8; 64];
+    let clean: Vec<u8> = hex.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    if clean.len() != 128 {
+        errors.push(format!(
+            "`raw_hex` has {} hex digits; a word is 128",
+            clean.len()
+        ));
+        return out;
+    }
+    for (i, pair) in clean.chunks(2).enumerate() {
+        match hex_byte(pair) {
+            Some(b) => out[i] = b,
+            None => {
+                errors.push(format!("`raw_hex` byte {i} is not hex"));
+                return out;
+            }
+        }
+    }
+    out
+}
+
+/// The byte two hex digits spell (no sign, no prefix: `u8::from_str_radix` takes `+f`).
+fn hex_byte(pair: &[u8]) -> Option<u8> {
+    let digit = |c: u8| char::from(c).to_digit(16);
+    match pair {
+        [hi, lo] => Some((digit(*hi)? << 4 | digit(*lo)?) as u8),
+        _ => None,
+    }
+}
+
+fn join(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        key.to_string()
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+/// Descends `obj` at `prefix`, writing every leaf it names.
+fn walk(
+    word: &WordMeta,
+    obj: &Map<String, Json>,
+    prefix: &str,
+    bytes: &mut [u8; 64],
+    arms: &mut Vec<(String, String)>,
+    errors: &mut Vec<String>,
+) {
+    for (key, value) in obj {
+        let path = join(prefix, key);
+        if let Some(leaf) = word.leaves.iter().find(|l| l.path == path) {
+            if let Err(e) = write_leaf(leaf, value, bytes) {
+                errors.push(format!("field `{path}`: {e}"));
+            } else if bytes[0] != word.opcode {
+                // The opcode leaf (`header.opcode`) must name this word, or the word
+                // would decode as another one (or as none).
+                errors.push(format!(
+                    "field `{path}`: {} does not match {} ({:#04x})",
+                    bytes[0], word.name, word.opcode
+                ));
+                bytes[0] = word.opcode;
+            }
+            continue;
+        }
+        let below = |l: &&LeafMeta| {
+            l.path.starts_with(&format!("{path}.")) || l.path.starts_with(&format!("{path}["))
+        };
+        if !word.leaves.iter().any(|l| below(&l)) {
+            errors.push(format!("unknown field `{path}`"));
+            continue;
+        }
+        if word.leaves.iter().any(|l| l.variant == Some(path.as_str())) {
+            arms.push((path.clone(), path.clone()));
+        }
+        match value {
+            Json::Object(m) => walk(word, m, &path, bytes, arms, errors),
+            // Arrays of composites: `x[0].y`.
+            Json::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let p = format!("{path}[{i}]");
+                    match item {
+                        Json::Object(m) => walk(word, m, &p, bytes, arms, errors),
+                        _ => errors.push(format!("field `{p}`: expected an object")),
+                    }
+                }
+            }
+            _ => errors.push(format!("field `{path}`: expected an object of its members")),
+        }
+    }
+}
+
+/// The fields given for a union must belong to the arm its discriminator selects.
+fn check_arms(
+    word: &WordMeta,
+    bytes: &[u8; 64],
+    arms: &[(String, String)],
+    errors: &mut Vec<String>,
+) {
+    let Some(&arch) = word.arch.first() else {
+        return;
+    };
+    let Some(decoded) = crate::Word::decode(bytes, arch) else {
+        return;
+    };
+    let mut taken = ArmCollector::default();
+    decoded.visit(&mut taken, arch);
+    for (arm, path) in arms {
+        if !taken.arms.contains(arm) {
+            let union = arm.rsplit_once('.').map_or(arm.as_str(), |p| p.0);
+            let selected = taken
+                .arms
+                .iter()
+                .find(|c| c.rsplit_once('.').is_some_and(|p| p.0 == union))
+                .map_or("another arm", String::as_str);
+            errors.push(format!(
+                "field `{path}` belongs to `{arm}`, but the discriminator given selects `{selected}`"
+            ));
+        }
+    }
+}
+
+/// Collects the union arms a decoded word took (`src_start_addr.addr_var`).
+#[derive(Default)]
+struct ArmCollector {
+    path: PathStack,
+    groups: Vec<Group>,
+    arms: Vec<String>,
+}
+
+impl Visitor for ArmCollector {
+    fn enter(&mut self, field: &'static FieldMeta, _offset: usize, group: Group) {
+        if group == Group::Struct && self.groups.last() == Some(&Group::Union) {
+            self.arms.push(self.path.leaf(field.name));
+        }
+        self.path.enter(field.name, group);
+        self.groups.push(group);
+    }
+    fn leave(&mut self, _group: Group) {
+        self.path.leave();
+        self.groups.pop();
+    }
+    fn value(&mut self, _field: &'static FieldMeta, _offset: usize, _value: Value<'_>) {}
+}
+
+/// Lays one leaf's value into the word.
+fn write_leaf(leaf: &LeafMeta, value: &Json, bytes: &mut [u8; 64]) -> Result<(), String> {
+    let ty = leaf.type_name;
+    if ty.starts_with("ascii[") {
+        return write_text(leaf, value, bytes);
+    }
+    if let Some((elem, n)) = array_type(ty) {
+        let Json::Array(items) = value else {
+            return Err(format!("expected an array of {n} `{elem}`"));
+        };
+        if items.len() != n {
+            return Err(format!("expected {n} elements, got {}", items.len()));
+        }
+        let esize = leaf.size / n;
+        let bits = (esize * 8) as u32;
+        for (i, item) in items.iter().enumerate() {
+            let v = int_value(item, elem, bits).map_err(|e| format!("element {i}: {e}"))?;
+            put(bytes, leaf.offset + i * esize, esize, None, v);
+        }
+        return Ok(());
+    }
+    let width = leaf.bits.map_or((leaf.size * 8) as u32, |b| b.1);
+    let v = if let Some(values) = enumerators(ty) {
+        enum_value(value, values, width)?
+    } else if let Some(bits) = flag_bits(ty) {
+        flags_value(value, bits, width)?
+    } else {
+        int_value(value, ty, width)?
+    };
+    put(bytes, leaf.offset, leaf.size, leaf.bits, v);
+    Ok(())
+}
+
+/// `i32[2]` -> ("i32", 2).
+fn array_type(ty: &str) -> Option<(&str, usize)> {
+    let (elem, rest) = ty.split_once('[')?;
+    let n = rest.strip_suffix(']')?.parse().ok()?;
+    Some((elem, n))
+}
+
+/// A plain integer of `ty` (`u16`, `i32`, `u3` for a bit range), range-checked.
+fn int_value(v: &Json, ty: &str, bits: u32) -> Result<u64, String> {
+    let signed = ty.starts_with('i');
+    if signed {
+        let Some(i) = v.as_i64() else {
+            return Err(format!("expected a signed integer, got {v}"));
+        };
+        let min = -(1i128 << (bits - 1));
+        let max = (1i128 << (bits - 1)) - 1;
+        if i128::from(i) < min || i128::from(i) > max {
+            return Err(format!("{i} is out of range for {ty} ({min}..={max})"));
+        }
+        return Ok(i as u64 & mask(bits));
+    }
+    let Some(u) = v.as_u64() else {
+        return Err(format!("expected an unsigned integer, got {v}"));
+    };
+    if u > mask(bits) {
+        return Err(format!("{u} does not fit {bits} bits (max {})", mask(bits)));
+    }
+    Ok(u)
+}
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// `{"raw": 7, "name": "FP16"}`, `"FP16"`, or `7`.
+fn enum_value(v: &Json, values: &[EnumeratorMeta], bits: u32) -> Result<u64, String> {
+    let by_name = |n: &str| {
+        values
+            .iter()
+            .find(|e| e.name == n || e.aliases.contains(&n))
+            .map(|e| e.value)
+            .ok_or_else(|| {
+                let names: Vec<&str> = values.iter().map(|e| e.name).collect();
+                format!("unknown enumerator `{n}` (one of: {})", names.join(", "))
+            })
+    };
+    let raw = match v {
+        Json::String(n) => by_name(n)?,
+        Json::Object(m) => {
+            let raw = m.get("raw").map(|r| int_value(r, "u64", 64)).transpose()?;
+            let named = match m.get("name") {
+                Some(Json::String(n)) => Some(by_name(n)?),
+                _ => None,
+            };
+            match (raw, named) {
+                (Some(r), Some(n)) if r != n => {
+                    return Err(format!("`raw` {r} and `name` (= {n}) disagree"));
+                }
+                (Some(r), _) => r,
+                (None, Some(n)) => n,
+                (None, None) => return Err("expected `raw` or `name`".into()),
+            }
+        }
+        other => int_value(other, "u64", 64)?,
+    };
+    if raw > mask(bits) {
+        return Err(format!("{raw} does not fit {bits} bits"));
+    }
+    Ok(raw)
+}
+
+/// `{"raw": 40, "flags": [...]}`, a list of flag names, or a number.
+fn flags_value(v: &Json, bits: &[FlagMeta], width: u32) -> Result<u64, String> {
+    let from_names = |list: &[Json]| -> Result<u64, String> {
+        list.iter().try_fold(0u64, |acc, n| {
+            let n = n
+                .as_str()
+                .ok_or_else(|| format!("flag names are strings, not {n}"))?;
+            bits.iter()
+                .find(|b| b.name == n)
+                .map(|b| acc | 1 << b.bit)
+                .ok_or_else(|| format!("unknown flag `{n}`"))
+        })
+    };
+    let raw = match v {
+        Json::Array(list) => from_names(list)?,
+        Json::Object(m) => match (m.get("raw"), m.get("flags")) {
+            (Some(r), _) => {
+                let r = int_value(r, "u64", 64)?;
+                if let Some(Json::Array(list)) = m.get("flags") {
+                    let named = from_names(list)?;
+                    let known = bits.iter().fold(0u64, |a, b| a | 1 << b.bit);
+                    if r & known != named {
+                        return Err(format!("`raw` {r:#x} and `flags` (= {named:#x}) disagree"));
+                    }
+                }
+                r
+            }
+            (None, Some(Json::Array(list))) => from_names(list)?,
+            _ => return Err("expected `raw` or `flags`".into()),
+        },
+        other => int_value(other, "u64", 64)?,
+    };
+    if raw > mask(width) {
+        return Err(format!("{raw} does not fit {width} bits"));
+    }
+    Ok(raw)
+}
+
+/// A string (NUL-padded on encode), or `{"text", "raw_hex"}` for bytes that are not.
+fn write_text(leaf: &LeafMeta, v: &Json, bytes: &mut [u8; 64]) -> Result<(), String> {
+    let field = &mut bytes[leaf.offset..leaf.offset + leaf.size];
+    match v {
+        Json::String(s) => {
+            if !s.is_ascii() || s.contains('\0') {
+                return Err("text must be ASCII without NUL".into());
+            }
+            if s.len() >= leaf.size {
+                return Err(format!(
+                    "text is {} bytes; at most {} fit with the terminating NUL",
+                    s.len(),
+                    leaf.size - 1
+                ));
+            }
+            field.fill(0);
+            field[..s.len()].copy_from_slice(s.as_bytes());
+            Ok(())
+        }
+        Json::Object(m) => {
+            let hex = m
+                .get("raw_hex")
+                .and_then(Json::as_str)
+                .ok_or("expected a string or `raw_hex`")?;
+            if hex.len() != leaf.size * 2 {
+                return Err(format!("`raw_hex` must be {} hex digits", leaf.size * 2));
+            }
+            for (b, pair) in field.iter_mut().zip(hex.as_bytes().chunks(2)) {
+                *b = hex_byte(pair).ok_or("`raw_hex` is not hex")?;
+            }
+            Ok(())
+        }
+        other => Err(format!("expected text, got {other}")),
+    }
+}

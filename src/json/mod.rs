@@ -1,0 +1,47 @@
+//! The JSON shape of words, both ways (feature `json`): a decoded word's fields as JSON
+//! ([`JsonFields`], [`instruction`]) and words from a list of instructions in that shape
+//! ([`encode_all`]). It is what `dmaspec decode --json` prints and `dmaspec encode` reads;
+//! encoding what decoding printed gives the same bytes.
+//!
+//! ```
+//! use dmaspec::json::{encode_all, instruction, instructions_from_str};
+//! use dmaspec::words::Arch;
+//!
+//! let text = r#"[{"struct": "DMA_DIRECT2D", "fields": {"semaphore": 5, "in_dtype": "FP16"}}]"#;
+//! let words = encode_all(&instructions_from_str(text).unwrap()).unwrap();
+//! assert_eq!((words[0][0], words[0][13]), (0xb8, 5));
+//! let word = dmaspec::Word::decode(&words[0], Arch::cayman).unwrap();
+//! let again = encode_all(&[instruction(&word, &words[0], Arch::cayman)]).unwrap();
+//! assert_eq!(again, words);
+//! ```
+
+mod encode;
+mod fields;
+mod path;
+
+use serde_json::{Value as Json, json};
+
+use crate::words::{Arch, Word};
+
+pub use encode::{EncodeError, ListError, encode_all, instructions, instructions_from_str};
+pub use fields::{JsonFields, leaf_json, raw_bits};
+pub use path::PathStack;
+
+/// Lowercase hex, no separators (how the JSON shape writes raw bytes).
+pub fn hex_string(bytes: &[u8]) -> String {
+    use core::fmt::Write as _;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
+/// The smallest instruction object [`encode_all`] reads back as `bytes`: `struct` and
+/// `fields` of `word`, the decoding of `bytes` in `arch`.
+pub fn instruction(word: &Word, bytes: &[u8; 64], arch: Arch) -> Json {
+    let mut fields = JsonFields::new(bytes);
+    word.visit(&mut fields, arch);
+    json!({ "struct": word.meta().name, "fields": fields.finish().0 })
+}
