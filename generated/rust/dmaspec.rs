@@ -431,7 +431,7 @@ impl ADDR4 {
             codec: None,
         },
     ];
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
         Self {
             address: ((raw >> 0) & 536870911u32) as u32,
@@ -441,17 +441,17 @@ impl ADDR4 {
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
-    #[inline]
+    #[inline(always)]
     pub const fn raw(&self) -> u32 {
         0 | ((self.address as u32 & 536870911u32) << 0)
             | ((self.indirect as u32 & 1u32) << 29) | ((self.active as u32 & 1u32) << 30)
             | ((self.register_mode as u32 & 1u32) << 31)
     }
-    #[inline]
-    pub fn read(b: &[u8; 4]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 4]) -> Self {
         Self::from_raw(u32::from_le_bytes(*b))
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 4]) {
         *b = self.raw().to_le_bytes();
     }
@@ -487,17 +487,18 @@ impl ADDR4 {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum DGE_OPCODE {
     /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_DIRECT2D` = 0x0: lower to DMAMemcpy 0xb8 (no extension)
-    DMA_DIRECT2D,
+    DMA_DIRECT2D = 0u8,
     /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_INDIRECT1D` = 0x1: lower to DmaIndirect 0xbb (requires the 0xda extension)
-    DMA_INDIRECT1D,
+    DMA_INDIRECT1D = 1u8,
     /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_TRANSPOSE` = 0x2: lower to DmaTranspose 0xbd (requires the 0xda extension) (only on cayman, mariana, maverick)
-    DMA_TRANSPOSE,
+    DMA_TRANSPOSE = 2u8,
     /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_GATHER_TRANSPOSE` = 0x3: lower to DmaGatherTranspose 0xf1 (requires the 0xda extension) (only on cayman, mariana, maverick)
-    DMA_GATHER_TRANSPOSE,
+    DMA_GATHER_TRANSPOSE = 3u8,
     /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8),
+    Other(u8) = 4u8,
 }
 impl Default for DGE_OPCODE {
     fn default() -> Self {
@@ -535,6 +536,16 @@ impl DGE_OPCODE {
             arch: &["cayman", "mariana", "maverick"],
         },
     ];
+    /// `from_raw` of every byte.
+    const FROM_RAW: [Self; 256] = {
+        let mut t = [Self::Other(0); 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = Self::from_raw(i as u8);
+            i += 1;
+        }
+        t
+    };
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
         match raw {
@@ -547,12 +558,15 @@ impl DGE_OPCODE {
     }
     #[inline]
     pub const fn raw(self) -> u8 {
+        if let Self::Other(v) = self {
+            return v;
+        }
         match self {
             Self::DMA_DIRECT2D => 0u8,
             Self::DMA_INDIRECT1D => 1u8,
             Self::DMA_TRANSPOSE => 2u8,
             Self::DMA_GATHER_TRANSPOSE => 3u8,
-            Self::Other(v) => v,
+            Self::Other(_) => 4u8,
         }
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
@@ -584,11 +598,11 @@ impl DGE_OPCODE {
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
         if self.in_arch(arch) { self.name() } else { None }
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
-        Self::from_raw(u8::from_le_bytes(*b))
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::FROM_RAW[b[0] as usize]
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -603,19 +617,20 @@ impl DGE_OPCODE {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum DGE_COMPUTE_OP {
     /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_NONE` = 0x0: B = A (plain memcpy)
-    NONE,
+    NONE = 0u8,
     /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_ADD` = 0x1: B += A (reduce-/scatter-add)
-    ADD,
+    ADD = 1u8,
     /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_MULTIPLY` = 0x2: B *= A
-    MULTIPLY,
+    MULTIPLY = 2u8,
     /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_MAX` = 0x3: B = max(A, B)
-    MAX,
+    MAX = 3u8,
     /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_MIN` = 0x4: B = min(A, B)
-    MIN,
+    MIN = 4u8,
     /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8),
+    Other(u8) = 5u8,
 }
 impl Default for DGE_COMPUTE_OP {
     fn default() -> Self {
@@ -660,6 +675,16 @@ impl DGE_COMPUTE_OP {
             arch: &[],
         },
     ];
+    /// `from_raw` of every byte.
+    const FROM_RAW: [Self; 256] = {
+        let mut t = [Self::Other(0); 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = Self::from_raw(i as u8);
+            i += 1;
+        }
+        t
+    };
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
         match raw {
@@ -673,13 +698,16 @@ impl DGE_COMPUTE_OP {
     }
     #[inline]
     pub const fn raw(self) -> u8 {
+        if let Self::Other(v) = self {
+            return v;
+        }
         match self {
             Self::NONE => 0u8,
             Self::ADD => 1u8,
             Self::MULTIPLY => 2u8,
             Self::MAX => 3u8,
             Self::MIN => 4u8,
-            Self::Other(v) => v,
+            Self::Other(_) => 5u8,
         }
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
@@ -706,11 +734,11 @@ impl DGE_COMPUTE_OP {
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
         if self.in_arch(arch) { self.name() } else { None }
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
-        Self::from_raw(u8::from_le_bytes(*b))
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::FROM_RAW[b[0] as usize]
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -725,41 +753,42 @@ impl DGE_COMPUTE_OP {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum DTYPE {
     /// `NEURON_ISA_TPB_DTYPE_INVALID` = 0x0
-    INVALID,
+    INVALID = 0u8,
     /// `NEURON_ISA_TPB_DTYPE_UINT64` = 0x1
-    UINT64,
+    UINT64 = 1u8,
     /// `NEURON_ISA_TPB_DTYPE_INT8` = 0x2
-    INT8,
+    INT8 = 2u8,
     /// `NEURON_ISA_TPB_DTYPE_UINT8` = 0x3
-    UINT8,
+    UINT8 = 3u8,
     /// `NEURON_ISA_TPB_DTYPE_INT16` = 0x4
-    INT16,
+    INT16 = 4u8,
     /// `NEURON_ISA_TPB_DTYPE_UINT16` = 0x5
-    UINT16,
+    UINT16 = 5u8,
     /// `NEURON_ISA_TPB_DTYPE_BFLOAT16` = 0x6
-    BFLOAT16,
+    BFLOAT16 = 6u8,
     /// `NEURON_ISA_TPB_DTYPE_FP16` = 0x7
-    FP16,
+    FP16 = 7u8,
     /// `NEURON_ISA_TPB_DTYPE_INT32` = 0x8
-    INT32,
+    INT32 = 8u8,
     /// `NEURON_ISA_TPB_DTYPE_UINT32` = 0x9
-    UINT32,
+    UINT32 = 9u8,
     /// `NEURON_ISA_TPB_DTYPE_FP32` = 0xa
-    FP32,
+    FP32 = 10u8,
     /// `NEURON_ISA_TPB_DTYPE_FP32R` = 0xb
-    FP32R,
+    FP32R = 11u8,
     /// `NEURON_ISA_TPB_DTYPE_INT64` = 0xc
-    INT64,
+    INT64 = 12u8,
     /// `NEURON_ISA_TPB_DTYPE_FP8_EXP3` = 0xd
-    FP8_EXP3,
+    FP8_EXP3 = 13u8,
     /// `NEURON_ISA_TPB_DTYPE_FP8_EXP4` = 0xe
-    FP8_EXP4,
+    FP8_EXP4 = 14u8,
     /// `NEURON_ISA_TPB_DTYPE_FP8_EXP5` = 0xf
-    FP8_EXP5,
+    FP8_EXP5 = 15u8,
     /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8),
+    Other(u8) = 16u8,
 }
 impl Default for DTYPE {
     fn default() -> Self {
@@ -881,6 +910,16 @@ impl DTYPE {
             arch: &[],
         },
     ];
+    /// `from_raw` of every byte.
+    const FROM_RAW: [Self; 256] = {
+        let mut t = [Self::Other(0); 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = Self::from_raw(i as u8);
+            i += 1;
+        }
+        t
+    };
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
         match raw {
@@ -905,6 +944,9 @@ impl DTYPE {
     }
     #[inline]
     pub const fn raw(self) -> u8 {
+        if let Self::Other(v) = self {
+            return v;
+        }
         match self {
             Self::INVALID => 0u8,
             Self::UINT64 => 1u8,
@@ -922,7 +964,7 @@ impl DTYPE {
             Self::FP8_EXP3 => 13u8,
             Self::FP8_EXP4 => 14u8,
             Self::FP8_EXP5 => 15u8,
-            Self::Other(v) => v,
+            Self::Other(_) => 16u8,
         }
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
@@ -960,11 +1002,11 @@ impl DTYPE {
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
         if self.in_arch(arch) { self.name() } else { None }
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
-        Self::from_raw(u8::from_le_bytes(*b))
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::FROM_RAW[b[0] as usize]
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -1038,11 +1080,11 @@ impl ADDR8_MARKER {
     pub const fn contains(self, other: Self) -> bool {
         self.0 & other.0 == other.0
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
         Self(u8::from_le_bytes(*b))
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.0.to_le_bytes();
     }
@@ -1138,7 +1180,7 @@ impl DMA_CONFIGS {
         constant: None,
         codec: None,
     }];
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
             priority_class: ((raw >> 0) & 7u8) as u8,
@@ -1146,16 +1188,16 @@ impl DMA_CONFIGS {
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
-    #[inline]
+    #[inline(always)]
     pub const fn raw(&self) -> u8 {
         0 | ((self.priority_class as u8 & 7u8) << 0)
             | ((self.reserved_bitfield as u8 & 31u8) << 3)
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
         Self::from_raw(u8::from_le_bytes(*b))
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -1274,7 +1316,7 @@ impl BOUND_CHECK_REG {
         constant: None,
         codec: None,
     }];
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
             bc_reg: ((raw >> 0) & 63u8) as u8,
@@ -1283,17 +1325,17 @@ impl BOUND_CHECK_REG {
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
-    #[inline]
+    #[inline(always)]
     pub const fn raw(&self) -> u8 {
         0 | ((self.bc_reg as u8 & 63u8) << 0)
             | ((self.bc_disable_oob_error_notif as u8 & 1u8) << 6)
             | ((self.bc_enabled as u8 & 1u8) << 7)
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
         Self::from_raw(u8::from_le_bytes(*b))
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -1392,14 +1434,14 @@ impl ADDR8_addr_reg {
     }];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 8]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 8]) -> Self {
         Self {
             body: *at::<0, 7, 8>(b),
             marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
         *at_mut::<0, 7, 8>(b) = self.body;
         self.marker.write(at_mut::<7, 1, 8>(b));
@@ -1529,14 +1571,14 @@ impl ADDR8_addr_tbl_offs {
     }];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 8]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 8]) -> Self {
         Self {
             body: *at::<0, 7, 8>(b),
             marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
         *at_mut::<0, 7, 8>(b) = self.body;
         self.marker.write(at_mut::<7, 1, 8>(b));
@@ -1666,14 +1708,14 @@ impl ADDR8_addr_immediate {
     }];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 8]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 8]) -> Self {
         Self {
             body: *at::<0, 7, 8>(b),
             marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
         *at_mut::<0, 7, 8>(b) = self.body;
         self.marker.write(at_mut::<7, 1, 8>(b));
@@ -1868,19 +1910,31 @@ impl ADDR8 {
             codec: None,
         },
     ];
-    #[inline]
-    pub fn read(b: &[u8; 8]) -> Self {
+    /// One value of each arm, in declaration order.
+    const ARMS: [Self; 3] = [
+        Self::addr_reg(ADDR8_addr_reg::read(&[0u8; 8])),
+        Self::addr_tbl_offs(ADDR8_addr_tbl_offs::read(&[0u8; 8])),
+        Self::addr_immediate(ADDR8_addr_immediate::read(&[0u8; 8])),
+    ];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 8]) -> Self {
         let d = ADDR8_MARKER::read(at::<7, 1, 8>(b));
         let raw = d.raw() as u64;
-        if raw & 128u64 == 128u64 {
-            return Self::addr_reg(ADDR8_addr_reg::read(b));
+        let mut v = Self::ARMS[if raw & 128u64 == 128u64 {
+            0usize
+        } else if raw & 160u64 == 32u64 {
+            1usize
+        } else {
+            2usize
+        }];
+        match &mut v {
+            Self::addr_reg(a) => *a = ADDR8_addr_reg::read(b),
+            Self::addr_tbl_offs(a) => *a = ADDR8_addr_tbl_offs::read(b),
+            Self::addr_immediate(a) => *a = ADDR8_addr_immediate::read(b),
         }
-        if raw & 160u64 == 32u64 {
-            return Self::addr_tbl_offs(ADDR8_addr_tbl_offs::read(b));
-        }
-        Self::addr_immediate(ADDR8_addr_immediate::read(b))
+        v
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
         match self {
             Self::addr_reg(a) => a.write(b),
@@ -2012,24 +2066,24 @@ impl DTYPE_PAIR {
         constant: None,
         codec: None,
     }];
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            dtype_lo: DTYPE::from_raw(((raw >> 0) & 15u8) as u8),
-            dtype_hi: DTYPE::from_raw(((raw >> 4) & 15u8) as u8),
+            dtype_lo: DTYPE::read(&(((raw >> 0) & 15u8) as u8).to_le_bytes()),
+            dtype_hi: DTYPE::read(&(((raw >> 4) & 15u8) as u8).to_le_bytes()),
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
-    #[inline]
+    #[inline(always)]
     pub const fn raw(&self) -> u8 {
         0 | ((self.dtype_lo.raw() as u8 & 15u8) << 0)
             | ((self.dtype_hi.raw() as u8 & 15u8) << 4)
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
         Self::from_raw(u8::from_le_bytes(*b))
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -2132,24 +2186,24 @@ impl DMA_GATHER_TRANSPOSE_FLAGS {
         constant: None,
         codec: None,
     }];
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            gather_dim: INDIRECT_DIM::from_raw(((raw >> 0) & 3u8) as u8),
+            gather_dim: INDIRECT_DIM::read(&(((raw >> 0) & 3u8) as u8).to_le_bytes()),
             reserved: ((raw >> 2) & 63u8) as u8,
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
-    #[inline]
+    #[inline(always)]
     pub const fn raw(&self) -> u8 {
         0 | ((self.gather_dim.raw() as u8 & 3u8) << 0)
             | ((self.reserved as u8 & 63u8) << 2)
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
         Self::from_raw(u8::from_le_bytes(*b))
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -2175,15 +2229,16 @@ impl DMA_GATHER_TRANSPOSE_FLAGS {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum INDIRECT_DMA_ADDRESSING_MODE {
     /// `NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_INDIRECTION` = 0x0: gather: the index applies to the source
-    SRC_INDIRECTION,
+    SRC_INDIRECTION = 0u8,
     /// `NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_DST_INDIRECTION` = 0x1: scatter: the index applies to the destination
-    DST_INDIRECTION,
+    DST_INDIRECTION = 1u8,
     /// `NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_DST_INDIRECTION` = 0x2: gather and scatter: two independent index sets in one instruction
-    SRC_DST_INDIRECTION,
+    SRC_DST_INDIRECTION = 2u8,
     /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8),
+    Other(u8) = 3u8,
 }
 impl Default for INDIRECT_DMA_ADDRESSING_MODE {
     fn default() -> Self {
@@ -2214,6 +2269,16 @@ impl INDIRECT_DMA_ADDRESSING_MODE {
             arch: &[],
         },
     ];
+    /// `from_raw` of every byte.
+    const FROM_RAW: [Self; 256] = {
+        let mut t = [Self::Other(0); 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = Self::from_raw(i as u8);
+            i += 1;
+        }
+        t
+    };
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
         match raw {
@@ -2225,11 +2290,14 @@ impl INDIRECT_DMA_ADDRESSING_MODE {
     }
     #[inline]
     pub const fn raw(self) -> u8 {
+        if let Self::Other(v) = self {
+            return v;
+        }
         match self {
             Self::SRC_INDIRECTION => 0u8,
             Self::DST_INDIRECTION => 1u8,
             Self::SRC_DST_INDIRECTION => 2u8,
-            Self::Other(v) => v,
+            Self::Other(_) => 3u8,
         }
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
@@ -2254,11 +2322,11 @@ impl INDIRECT_DMA_ADDRESSING_MODE {
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
         if self.in_arch(arch) { self.name() } else { None }
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
-        Self::from_raw(u8::from_le_bytes(*b))
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::FROM_RAW[b[0] as usize]
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -2273,17 +2341,18 @@ impl INDIRECT_DMA_ADDRESSING_MODE {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum INDIRECT_DIM {
     /// `NEURON_ISA_TPB_INDIRECT_DIM_X` = 0x0: dim[0], fastest
-    X,
+    X = 0u8,
     /// `NEURON_ISA_TPB_INDIRECT_DIM_Y` = 0x1: dim[1]
-    Y,
+    Y = 1u8,
     /// `NEURON_ISA_TPB_INDIRECT_DIM_Z` = 0x2: dim[2]
-    Z,
+    Z = 2u8,
     /// `NEURON_ISA_TPB_INDIRECT_DIM_W` = 0x3: dim[3], slowest
-    W,
+    W = 3u8,
     /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8),
+    Other(u8) = 4u8,
 }
 impl Default for INDIRECT_DIM {
     fn default() -> Self {
@@ -2321,6 +2390,16 @@ impl INDIRECT_DIM {
             arch: &[],
         },
     ];
+    /// `from_raw` of every byte.
+    const FROM_RAW: [Self; 256] = {
+        let mut t = [Self::Other(0); 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = Self::from_raw(i as u8);
+            i += 1;
+        }
+        t
+    };
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
         match raw {
@@ -2333,12 +2412,15 @@ impl INDIRECT_DIM {
     }
     #[inline]
     pub const fn raw(self) -> u8 {
+        if let Self::Other(v) = self {
+            return v;
+        }
         match self {
             Self::X => 0u8,
             Self::Y => 1u8,
             Self::Z => 2u8,
             Self::W => 3u8,
-            Self::Other(v) => v,
+            Self::Other(_) => 4u8,
         }
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
@@ -2364,11 +2446,11 @@ impl INDIRECT_DIM {
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
         if self.in_arch(arch) { self.name() } else { None }
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
-        Self::from_raw(u8::from_le_bytes(*b))
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::FROM_RAW[b[0] as usize]
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -2594,20 +2676,20 @@ impl DMA_INDIRECT_FLAGS {
             codec: None,
         },
     ];
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            indirect_mode: INDIRECT_DMA_ADDRESSING_MODE::from_raw(
-                ((raw >> 0) & 3u8) as u8,
+            indirect_mode: INDIRECT_DMA_ADDRESSING_MODE::read(
+                &(((raw >> 0) & 3u8) as u8).to_le_bytes(),
             ),
             idx_bound_is_err: ((raw >> 2) & 1u8) as u8,
             non_unique_dst_idx: ((raw >> 3) & 1u8) as u8,
-            gather_dim: INDIRECT_DIM::from_raw(((raw >> 4) & 3u8) as u8),
-            scatter_dim: INDIRECT_DIM::from_raw(((raw >> 6) & 3u8) as u8),
+            gather_dim: INDIRECT_DIM::read(&(((raw >> 4) & 3u8) as u8).to_le_bytes()),
+            scatter_dim: INDIRECT_DIM::read(&(((raw >> 6) & 3u8) as u8).to_le_bytes()),
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
-    #[inline]
+    #[inline(always)]
     pub const fn raw(&self) -> u8 {
         0 | ((self.indirect_mode.raw() as u8 & 3u8) << 0)
             | ((self.idx_bound_is_err as u8 & 1u8) << 2)
@@ -2615,11 +2697,11 @@ impl DMA_INDIRECT_FLAGS {
             | ((self.gather_dim.raw() as u8 & 3u8) << 4)
             | ((self.scatter_dim.raw() as u8 & 3u8) << 6)
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
         Self::from_raw(u8::from_le_bytes(*b))
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -2652,17 +2734,18 @@ impl DMA_INDIRECT_FLAGS {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum WAIT_MODE {
     /// `NEURON_ISA_TPB_WAIT_MODE_NONE` = 0x0
-    NONE,
+    NONE = 0u8,
     /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_IMM` = 0x1
-    WAIT_FOR_SEM_EQ_IMM,
+    WAIT_FOR_SEM_EQ_IMM = 1u8,
     /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_IMM` = 0x4: strictly greater
-    WAIT_FOR_SEM_GT_IMM,
+    WAIT_FOR_SEM_GT_IMM = 4u8,
     /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM` = 0x5
-    WAIT_FOR_SEM_GE_IMM,
+    WAIT_FOR_SEM_GE_IMM = 5u8,
     /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8),
+    Other(u8) = 2u8,
 }
 impl Default for WAIT_MODE {
     fn default() -> Self {
@@ -2700,6 +2783,16 @@ impl WAIT_MODE {
             arch: &[],
         },
     ];
+    /// `from_raw` of every byte.
+    const FROM_RAW: [Self; 256] = {
+        let mut t = [Self::Other(0); 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = Self::from_raw(i as u8);
+            i += 1;
+        }
+        t
+    };
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
         match raw {
@@ -2712,12 +2805,15 @@ impl WAIT_MODE {
     }
     #[inline]
     pub const fn raw(self) -> u8 {
+        if let Self::Other(v) = self {
+            return v;
+        }
         match self {
             Self::NONE => 0u8,
             Self::WAIT_FOR_SEM_EQ_IMM => 1u8,
             Self::WAIT_FOR_SEM_GT_IMM => 4u8,
             Self::WAIT_FOR_SEM_GE_IMM => 5u8,
-            Self::Other(v) => v,
+            Self::Other(_) => 2u8,
         }
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
@@ -2743,11 +2839,11 @@ impl WAIT_MODE {
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
         if self.in_arch(arch) { self.name() } else { None }
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
-        Self::from_raw(u8::from_le_bytes(*b))
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::FROM_RAW[b[0] as usize]
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -2762,19 +2858,20 @@ impl WAIT_MODE {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum UPDATE_MODE {
     /// `NEURON_ISA_TPB_UPDATE_MODE_NONE` = 0x0
-    NONE,
+    NONE = 0u8,
     /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_READ` = 0x3: on read-complete
-    SEM_INC_READ,
+    SEM_INC_READ = 3u8,
     /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_COMPLETE` = 0x13: on full complete
-    SEM_INC_COMPLETE,
+    SEM_INC_COMPLETE = 19u8,
     /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_COMPLETE` = 0x15
-    SEM_ADD_IMM_COMPLETE,
+    SEM_ADD_IMM_COMPLETE = 21u8,
     /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_REG_COMPLETE` = 0x99
-    SEM_WR_REG_COMPLETE,
+    SEM_WR_REG_COMPLETE = 153u8,
     /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8),
+    Other(u8) = 1u8,
 }
 impl Default for UPDATE_MODE {
     fn default() -> Self {
@@ -2819,6 +2916,16 @@ impl UPDATE_MODE {
             arch: &[],
         },
     ];
+    /// `from_raw` of every byte.
+    const FROM_RAW: [Self; 256] = {
+        let mut t = [Self::Other(0); 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = Self::from_raw(i as u8);
+            i += 1;
+        }
+        t
+    };
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
         match raw {
@@ -2832,13 +2939,16 @@ impl UPDATE_MODE {
     }
     #[inline]
     pub const fn raw(self) -> u8 {
+        if let Self::Other(v) = self {
+            return v;
+        }
         match self {
             Self::NONE => 0u8,
             Self::SEM_INC_READ => 3u8,
             Self::SEM_INC_COMPLETE => 19u8,
             Self::SEM_ADD_IMM_COMPLETE => 21u8,
             Self::SEM_WR_REG_COMPLETE => 153u8,
-            Self::Other(v) => v,
+            Self::Other(_) => 1u8,
         }
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
@@ -2865,11 +2975,11 @@ impl UPDATE_MODE {
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
         if self.in_arch(arch) { self.name() } else { None }
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
-        Self::from_raw(u8::from_le_bytes(*b))
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::FROM_RAW[b[0] as usize]
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -3121,8 +3231,8 @@ impl HEADER {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 4]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 4]) -> Self {
         Self {
             opcode: OPCODE::read(at::<0, 1, 4>(b)),
             inst_word_len: u8::from_le_bytes(*at::<1, 1, 4>(b)),
@@ -3130,7 +3240,7 @@ impl HEADER {
             debug_hint: u8::from_le_bytes(*at::<3, 1, 4>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 4]) {
         self.opcode.write(at_mut::<0, 1, 4>(b));
         *at_mut::<1, 1, 4>(b) = self.inst_word_len.to_le_bytes();
@@ -3382,8 +3492,8 @@ impl EVENTS {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 8]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 8]) -> Self {
         Self {
             wait_mode: WAIT_MODE::read(at::<0, 1, 8>(b)),
             wait_idx: u8::from_le_bytes(*at::<1, 1, 8>(b)),
@@ -3392,7 +3502,7 @@ impl EVENTS {
             semaphore_value: u32::from_le_bytes(*at::<4, 4, 8>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
         self.wait_mode.write(at_mut::<0, 1, 8>(b));
         *at_mut::<1, 1, 8>(b) = self.wait_idx.to_le_bytes();
@@ -3437,37 +3547,38 @@ impl EVENTS {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum OPCODE {
     /// `NEURON_ISA_TPB_OPCODE_MOVE_SHAPE` = 0xb2: MoveShape: the DGE-transpose shape-register descriptor (seed 000 generateMoveShape @0x1213d00); the name is the encoder's, the sources give no enumerator
-    MOVE_SHAPE,
+    MOVE_SHAPE = 178u8,
     /// `NEURON_ISA_TPB_OPCODE_DMAMEMCPY` = 0xb8: DIRECT2D (2-D copy), real HW
-    DMAMEMCPY,
+    DMAMEMCPY = 184u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_INDIRECT` = 0xbb: INDIRECT1D (indexed gather/scatter), real HW
-    DMA_INDIRECT,
+    DMA_INDIRECT = 187u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE` = 0xbd: DIRECT2D_XPOSE (xbar transpose), real HW (only on cayman, mariana, maverick)
-    DMA_TRANSPOSE,
+    DMA_TRANSPOSE = 189u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER` = 0xc1: DMATrigger: fire a DMA queue by name (seed 000 visitInstDMATrigger, NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT)
-    PSEUDO_DMA_TRIGGER,
+    PSEUDO_DMA_TRIGGER = 193u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM` = 0xc2: ResetQueueInstance: re-arm a DMA queue by name (seed 000 visitInstResetQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT)
-    PSEUDO_DMA_REARM,
+    PSEUDO_DMA_REARM = 194u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND` = 0xc4: pseudo: memcpy whose whole access pattern is computed at run time
-    PSEUDO_DMAMEMCPY_FULL_IND,
+    PSEUDO_DMAMEMCPY_FULL_IND = 196u8,
     /// `NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE` = 0xca: IndirectSaveAccumulate: embedding-update scatter (seed 000 visitInstIndirectSaveAccumulate); the name is the encoder's, the sources give no enumerator
-    INDIRECT_SAVE_ACCUMULATE,
+    INDIRECT_SAVE_ACCUMULATE = 202u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET` = 0xcf: SwitchQueueInstance: re-point a DMA queue at another instance (seed 000 visitInstSwitchQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT)
-    PSEUDO_DMA_SWAP_QUEUE_SET,
+    PSEUDO_DMA_SWAP_QUEUE_SET = 207u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D` = 0xd4: the compiler's DGE pseudo; dge_op picks the real word
-    PSEUDO_DMA_DIRECT2D,
+    PSEUDO_DMA_DIRECT2D = 212u8,
     /// `NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK` = 0xd6: IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave form A); the name is ours, the sources give no enumerator
-    INDIRECT_BOUND_CHECK,
+    INDIRECT_BOUND_CHECK = 214u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION` = 0xda: pseudo extension; meaning is positional (the word it follows)
-    PSEUDO_EXTENSION,
+    PSEUDO_EXTENSION = 218u8,
     /// `NEURON_ISA_TPB_OPCODE_INDIRECT_COPY` = 0xe7: IndirectCopy (S4D4_IC): the TRN1 prototype tensor-indirect copy (supp-gather-scatter OPCODE_INDIRECT_COPY; seed 000 visitInstIndirectCopy)
-    INDIRECT_COPY,
+    INDIRECT_COPY = 231u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE` = 0xf1: GATHER_XPOSE (gather + xbar transpose), real HW (only on cayman, mariana, maverick)
-    DMA_GATHER_TRANSPOSE,
+    DMA_GATHER_TRANSPOSE = 241u8,
     /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8),
+    Other(u8) = 0u8,
 }
 impl Default for OPCODE {
     fn default() -> Self {
@@ -3575,6 +3686,16 @@ impl OPCODE {
             arch: &["cayman", "mariana", "maverick"],
         },
     ];
+    /// `from_raw` of every byte.
+    const FROM_RAW: [Self; 256] = {
+        let mut t = [Self::Other(0); 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = Self::from_raw(i as u8);
+            i += 1;
+        }
+        t
+    };
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
         match raw {
@@ -3597,6 +3718,9 @@ impl OPCODE {
     }
     #[inline]
     pub const fn raw(self) -> u8 {
+        if let Self::Other(v) = self {
+            return v;
+        }
         match self {
             Self::MOVE_SHAPE => 178u8,
             Self::DMAMEMCPY => 184u8,
@@ -3612,7 +3736,7 @@ impl OPCODE {
             Self::PSEUDO_EXTENSION => 218u8,
             Self::INDIRECT_COPY => 231u8,
             Self::DMA_GATHER_TRANSPOSE => 241u8,
-            Self::Other(v) => v,
+            Self::Other(_) => 0u8,
         }
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
@@ -3654,11 +3778,11 @@ impl OPCODE {
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
         if self.in_arch(arch) { self.name() } else { None }
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
-        Self::from_raw(u8::from_le_bytes(*b))
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::FROM_RAW[b[0] as usize]
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -3872,8 +3996,8 @@ impl PSEUDO_ADDR8_addr_var {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 8]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 8]) -> Self {
         Self {
             immediate: u32::from_le_bytes(*at::<0, 4, 8>(b)),
             var_id_lo: u16::from_le_bytes(*at::<4, 2, 8>(b)),
@@ -3881,7 +4005,7 @@ impl PSEUDO_ADDR8_addr_var {
             marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
         *at_mut::<0, 4, 8>(b) = self.immediate.to_le_bytes();
         *at_mut::<4, 2, 8>(b) = self.var_id_lo.to_le_bytes();
@@ -4030,14 +4154,14 @@ impl PSEUDO_ADDR8_addr_reg {
     }];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 8]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 8]) -> Self {
         Self {
             body: *at::<0, 7, 8>(b),
             marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
         *at_mut::<0, 7, 8>(b) = self.body;
         self.marker.write(at_mut::<7, 1, 8>(b));
@@ -4267,8 +4391,8 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 8]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 8]) -> Self {
         Self {
             offset: u32::from_le_bytes(*at::<0, 4, 8>(b)),
             dge_table_entry_id: u16::from_le_bytes(*at::<4, 2, 8>(b)),
@@ -4276,7 +4400,7 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
             marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
         *at_mut::<0, 4, 8>(b) = self.offset.to_le_bytes();
         *at_mut::<4, 2, 8>(b) = self.dge_table_entry_id.to_le_bytes();
@@ -4427,14 +4551,14 @@ impl PSEUDO_ADDR8_addr_immediate {
     }];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 8]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 8]) -> Self {
         Self {
             body: *at::<0, 7, 8>(b),
             marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
         *at_mut::<0, 7, 8>(b) = self.body;
         self.marker.write(at_mut::<7, 1, 8>(b));
@@ -4757,22 +4881,35 @@ impl PSEUDO_ADDR8 {
             codec: None,
         },
     ];
-    #[inline]
-    pub fn read(b: &[u8; 8]) -> Self {
+    /// One value of each arm, in declaration order.
+    const ARMS: [Self; 4] = [
+        Self::addr_var(PSEUDO_ADDR8_addr_var::read(&[0u8; 8])),
+        Self::addr_reg(PSEUDO_ADDR8_addr_reg::read(&[0u8; 8])),
+        Self::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs::read(&[0u8; 8])),
+        Self::addr_immediate(PSEUDO_ADDR8_addr_immediate::read(&[0u8; 8])),
+    ];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 8]) -> Self {
         let d = ADDR8_MARKER::read(at::<7, 1, 8>(b));
         let raw = d.raw() as u64;
-        if raw & 16u64 == 16u64 {
-            return Self::addr_var(PSEUDO_ADDR8_addr_var::read(b));
+        let mut v = Self::ARMS[if raw & 16u64 == 16u64 {
+            0usize
+        } else if raw & 128u64 == 128u64 {
+            1usize
+        } else if raw & 160u64 == 32u64 {
+            2usize
+        } else {
+            3usize
+        }];
+        match &mut v {
+            Self::addr_var(a) => *a = PSEUDO_ADDR8_addr_var::read(b),
+            Self::addr_reg(a) => *a = PSEUDO_ADDR8_addr_reg::read(b),
+            Self::addr_tbl_offs(a) => *a = PSEUDO_ADDR8_addr_tbl_offs::read(b),
+            Self::addr_immediate(a) => *a = PSEUDO_ADDR8_addr_immediate::read(b),
         }
-        if raw & 128u64 == 128u64 {
-            return Self::addr_reg(PSEUDO_ADDR8_addr_reg::read(b));
-        }
-        if raw & 160u64 == 32u64 {
-            return Self::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs::read(b));
-        }
-        Self::addr_immediate(PSEUDO_ADDR8_addr_immediate::read(b))
+        v
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
         match self {
             Self::addr_var(a) => a.write(b),
@@ -5455,8 +5592,8 @@ impl DMA_DIRECT2D {
     pub const fn dst_elem_size_value(&self) -> u64 {
         meta::Codec::ZeroMeans(65536u64).decode(self.dst_elem_size as u64)
     }
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
@@ -5490,7 +5627,7 @@ impl DMA_DIRECT2D {
             out_dtype: DTYPE::read(at::<63, 1, 64>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -6766,8 +6903,8 @@ impl DMA_DIRECT2D_XPOSE {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
@@ -6800,7 +6937,7 @@ impl DMA_DIRECT2D_XPOSE {
             dma_configs: DMA_CONFIGS::read(at::<63, 1, 64>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -7954,8 +8091,8 @@ impl DMA_GATHER_XPOSE {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
@@ -7986,7 +8123,7 @@ impl DMA_GATHER_XPOSE {
             flags: DMA_GATHER_TRANSPOSE_FLAGS::read(at::<63, 1, 64>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -9375,8 +9512,8 @@ impl DMA_INDIRECT1D {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
@@ -9403,7 +9540,7 @@ impl DMA_INDIRECT1D {
             reserved: *at::<62, 2, 64>(b),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -10091,23 +10228,23 @@ impl INDIRECT_BOUND_CHECK_DTYPE {
         constant: Some(3),
         codec: None,
     }];
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            dtype: DTYPE::from_raw(((raw >> 0) & 15u8) as u8),
+            dtype: DTYPE::read(&(((raw >> 0) & 15u8) as u8).to_le_bytes()),
             tag: ((raw >> 4) & 15u8) as u8,
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
-    #[inline]
+    #[inline(always)]
     pub const fn raw(&self) -> u8 {
         0 | ((self.dtype.raw() as u8 & 15u8) << 0) | ((self.tag as u8 & 15u8) << 4)
     }
-    #[inline]
-    pub fn read(b: &[u8; 1]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
         Self::from_raw(u8::from_le_bytes(*b))
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
         *b = self.raw().to_le_bytes();
     }
@@ -10504,8 +10641,8 @@ impl INDIRECT_BOUND_CHECK {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
@@ -10523,7 +10660,7 @@ impl INDIRECT_BOUND_CHECK {
             unknown_52: *at::<52, 12, 64>(b),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -11702,8 +11839,8 @@ impl INDIRECT_COPY {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
@@ -11723,7 +11860,7 @@ impl INDIRECT_COPY {
             unknown_60: *at::<60, 4, 64>(b),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -12637,8 +12774,8 @@ impl INDIRECT_SAVE_ACCUMULATE {
         self.embed_entry_size_lo = (value >> 0u32) as u16;
         self.embed_entry_size_hi = (value >> 16u32) as u16;
     }
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
@@ -12654,7 +12791,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             unknown_62: *at::<62, 2, 64>(b),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -13217,15 +13354,15 @@ impl MOVE_SHAPE {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
             body: *at::<12, 52, 64>(b),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -14596,8 +14733,8 @@ impl PSEUDO_DMA_DIRECT2D {
     pub const fn dst_elem_size_value(&self) -> u64 {
         meta::Codec::ZeroMeans(65536u64).decode(self.dst_elem_size as u64)
     }
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
@@ -14631,7 +14768,7 @@ impl PSEUDO_DMA_DIRECT2D {
             out_dtype: DTYPE::read(at::<63, 1, 64>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -16001,8 +16138,8 @@ impl PSEUDO_DMA_EXT {
         self.dst_bound_size_bytes = (value >> 0u32) as u32;
         self.dst_bound_size_bytes_upper = (value >> 32u32) as u32;
     }
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             opcode: OPCODE::read(at::<0, 1, 64>(b)),
             flags: DMA_INDIRECT_FLAGS::read(at::<1, 1, 64>(b)),
@@ -16020,7 +16157,7 @@ impl PSEUDO_DMA_EXT {
             dst_bound_size_bytes_upper: u32::from_le_bytes(*at::<60, 4, 64>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.opcode.write(at_mut::<0, 1, 64>(b));
         self.flags.write(at_mut::<1, 1, 64>(b));
@@ -16653,8 +16790,8 @@ impl PSEUDO_DMA_REARM {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
@@ -16662,7 +16799,7 @@ impl PSEUDO_DMA_REARM {
             unknown_44: *at::<44, 20, 64>(b),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -17136,8 +17273,8 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
@@ -17147,7 +17284,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             swap_marker: u32::from_le_bytes(*at::<60, 4, 64>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -17605,8 +17742,8 @@ impl PSEUDO_DMA_TRIGGER {
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
@@ -17616,7 +17753,7 @@ impl PSEUDO_DMA_TRIGGER {
             unknown_52: *at::<52, 12, 64>(b),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -18533,8 +18670,8 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         self.semaphore_wait_value = (value >> 0u32) as u16;
         self.semaphore_wait_value_hi = (value >> 16u32) as u16;
     }
-    #[inline]
-    pub fn read(b: &[u8; 64]) -> Self {
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
@@ -18564,7 +18701,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             semaphore_wait_value_hi: u16::from_le_bytes(*at::<62, 2, 64>(b)),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
@@ -28303,7 +28440,7 @@ pub mod view {
         #[inline]
         pub fn opcode(&self) -> super::OPCODE {
             let b = self.0;
-            super::OPCODE::read(at::<0, 1, 4>(b))
+            super::OPCODE::from_raw(u8::from_le_bytes(*at::<0, 1, 4>(b)))
         }
         /** Offset 1 (1 bytes), `u8`. Word length; 0x10 = 16 dwords = 64 bytes.
 
@@ -28461,7 +28598,7 @@ pub mod view {
         #[inline]
         pub fn wait_mode(&self) -> super::WAIT_MODE {
             let b = self.0;
-            super::WAIT_MODE::read(at::<0, 1, 8>(b))
+            super::WAIT_MODE::from_raw(u8::from_le_bytes(*at::<0, 1, 8>(b)))
         }
         /** Offset 1 (1 bytes), `u8`. Semaphore to wait on.
 
@@ -28477,7 +28614,7 @@ pub mod view {
         #[inline]
         pub fn update_mode(&self) -> super::UPDATE_MODE {
             let b = self.0;
-            super::UPDATE_MODE::read(at::<2, 1, 8>(b))
+            super::UPDATE_MODE::from_raw(u8::from_le_bytes(*at::<2, 1, 8>(b)))
         }
         /** Offset 3 (1 bytes), `u8`. Semaphore to update.
 
@@ -29446,7 +29583,7 @@ pub mod view {
         #[inline]
         pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
             let b = self.0;
-            super::DGE_COMPUTE_OP::read(at::<15, 1, 64>(b))
+            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(b)))
         }
         /** Offset 16 (8 bytes), `ADDR8`. Source base (immediate / register / table).
 
@@ -29542,7 +29679,7 @@ pub mod view {
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
             let b = self.0;
-            super::DTYPE::read(at::<62, 1, 64>(b))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<62, 1, 64>(b)))
         }
         /** Offset 63 (1 bytes), `DTYPE`. Destination dtype.
 
@@ -29550,7 +29687,7 @@ pub mod view {
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
             let b = self.0;
-            super::DTYPE::read(at::<63, 1, 64>(b))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<63, 1, 64>(b)))
         }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
@@ -30064,7 +30201,7 @@ pub mod view {
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
             let b = self.0;
-            super::DTYPE::read(at::<14, 1, 64>(b))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<14, 1, 64>(b)))
         }
         /** Offset 15 (1 bytes), `DTYPE`. Destination dtype; must equal in_dtype.
 
@@ -30072,7 +30209,7 @@ pub mod view {
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
             let b = self.0;
-            super::DTYPE::read(at::<15, 1, 64>(b))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(b)))
         }
         /** Offset 16 (8 bytes), `ADDR8`. Source base.
 
@@ -31411,7 +31548,7 @@ pub mod view {
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
             let b = self.0;
-            super::DTYPE::read(at::<56, 1, 64>(b))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<56, 1, 64>(b)))
         }
         /** Offset 57 (1 bytes), `DTYPE`. Destination dtype.
 
@@ -31419,7 +31556,7 @@ pub mod view {
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
             let b = self.0;
-            super::DTYPE::read(at::<57, 1, 64>(b))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<57, 1, 64>(b)))
         }
         /** Offset 58 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (not the data address) (§6.3).
 
@@ -31441,7 +31578,7 @@ pub mod view {
         #[inline]
         pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
             let b = self.0;
-            super::DGE_COMPUTE_OP::read(at::<60, 1, 64>(b))
+            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<60, 1, 64>(b)))
         }
         /** Offset 61 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
 
@@ -32717,7 +32854,7 @@ pub mod view {
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
             let b = self.0;
-            super::DTYPE::read(at::<32, 1, 64>(b))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<32, 1, 64>(b)))
         }
         /** Offset 33 (1 bytes), `DTYPE`. Destination dtype.
 
@@ -32725,7 +32862,7 @@ pub mod view {
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
             let b = self.0;
-            super::DTYPE::read(at::<33, 1, 64>(b))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<33, 1, 64>(b)))
         }
         /** Offset 34 (1 bytes), `u8`. Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.
 
@@ -33244,7 +33381,7 @@ pub mod view {
         #[inline]
         pub fn index_dtype(&self) -> super::DTYPE {
             let b = self.0;
-            super::DTYPE::read(at::<12, 1, 64>(b))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<12, 1, 64>(b)))
         }
         /** Offset 13 (31 bytes), `u8[31]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here).
 
@@ -33895,7 +34032,7 @@ pub mod view {
         #[inline]
         pub fn dge_op(&self) -> super::DGE_OPCODE {
             let b = self.0;
-            super::DGE_OPCODE::read(at::<15, 1, 64>(b))
+            super::DGE_OPCODE::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(b)))
         }
         /** Offset 16 (8 bytes), `PSEUDO_ADDR8`. Source base: immediate / register / table / compiler variable.
 
@@ -33991,7 +34128,7 @@ pub mod view {
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
             let b = self.0;
-            super::DTYPE::read(at::<62, 1, 64>(b))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<62, 1, 64>(b)))
         }
         /** Offset 63 (1 bytes), `DTYPE`. Destination dtype (UINT64 / INT64 invalid).
 
@@ -33999,7 +34136,7 @@ pub mod view {
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
             let b = self.0;
-            super::DTYPE::read(at::<63, 1, 64>(b))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<63, 1, 64>(b)))
         }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
@@ -34484,7 +34621,7 @@ pub mod view {
         #[inline]
         pub fn opcode(&self) -> super::OPCODE {
             let b = self.0;
-            super::OPCODE::read(at::<0, 1, 64>(b))
+            super::OPCODE::from_raw(u8::from_le_bytes(*at::<0, 1, 64>(b)))
         }
         /** Offset 1 (1 bytes), `DMA_INDIRECT_FLAGS`. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.
 
@@ -34507,7 +34644,7 @@ pub mod view {
         #[inline]
         pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
             let b = self.0;
-            super::DGE_COMPUTE_OP::read(at::<3, 1, 64>(b))
+            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<3, 1, 64>(b)))
         }
         /** Offset 4 (4 bytes), `ADDR4`. Gather index vector.
 

@@ -3,7 +3,7 @@
 
 /// `&b[OFF..OFF + N]` as an array reference.
 #[inline(always)]
-pub fn at<const OFF: usize, const N: usize, const M: usize>(b: &[u8; M]) -> &[u8; N] {
+pub const fn at<const OFF: usize, const N: usize, const M: usize>(b: &[u8; M]) -> &[u8; N] {
     const { assert!(OFF + N <= M, "field runs past the end of its container") };
     let (_, rest) = b.split_at(OFF);
     match rest.first_chunk::<N>() {

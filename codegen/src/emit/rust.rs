@@ -573,24 +573,70 @@ impl Cx<'_> {
             Some(id) => quote!(Self::#id),
             None => quote!(Self::Other(0)),
         };
+        // Each enumerator's discriminant is its raw value and `Other` takes the smallest
+        // value no enumerator has (in a wider tag if the repr has none left), so `raw()`
+        // compiles to one select instead of a jump table.
+        let other = (0..=values.len() as u64)
+            .find(|x| values.iter().all(|v| v.value != *x))
+            .unwrap_or_default();
+        let tag = if repr.bits() < 64 && other >> repr.bits() != 0 {
+            uint_for(repr.bits() + 1)
+        } else {
+            repr
+        };
+        let tag_ty = int_ty(tag);
+        let discs = values.iter().map(|v| lit(v.value, tag));
+        let other_disc = lit(other, tag);
+        // `raw()` takes `Other` first, so the `match` left maps each discriminant to
+        // itself and compiles to nothing (no jump table, even where a caller masks or
+        // shifts the result, as a bitfield's `raw()` does).
+        let other_raw = lit(other, repr);
+        // `from_raw` is a `match`, which the optimiser sees through (`from_raw(x).raw()` is
+        // `x`); `read`, what decoders call, goes through a 256-entry table for a u8: one
+        // load and no branch on the value.
+        let (table, read) = if repr == Int::U8 {
+            let table = quote! {
+                /// `from_raw` of every byte.
+                const FROM_RAW: [Self; 256] = {
+                    let mut t = [Self::Other(0); 256];
+                    let mut i = 0;
+                    while i < 256 {
+                        t[i] = Self::from_raw(i as u8);
+                        i += 1;
+                    }
+                    t
+                };
+            };
+            (table, quote!(Self::FROM_RAW[b[0] as usize]))
+        } else {
+            (
+                TokenStream::new(),
+                quote!(Self::from_raw(#ty::from_le_bytes(*b))),
+            )
+        };
         quote! {
             #doc
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            #[repr(#tag_ty)]
             pub enum #name {
-                #( #[doc = #docs] #ids, )*
+                #( #[doc = #docs] #ids = #discs, )*
                 /// A value no source names; kept so that it encodes back unchanged.
-                Other(#ty),
+                Other(#ty) = #other_disc,
             }
             impl Default for #name { fn default() -> Self { #default } }
             impl #name {
                 pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[#(#metas),*];
+                #table
                 #[inline]
                 pub const fn from_raw(raw: #ty) -> Self {
                     match raw { #(#vals => Self::#ids,)* other => Self::Other(other) }
                 }
                 #[inline]
                 pub const fn raw(self) -> #ty {
-                    match self { #(Self::#ids => #vals,)* Self::Other(v) => v }
+                    if let Self::Other(v) = self {
+                        return v;
+                    }
+                    match self { #(Self::#ids => #vals,)* Self::Other(_) => #other_raw }
                 }
                 /// The enumerator's name, or `None` for a value the sources do not name.
                 pub const fn name(self) -> Option<&'static str> {
@@ -606,9 +652,9 @@ impl Cx<'_> {
                 pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
                     if self.in_arch(arch) { self.name() } else { None }
                 }
-                #[inline]
-                pub fn read(b: &[u8; #repr_size]) -> Self { Self::from_raw(#ty::from_le_bytes(*b)) }
-                #[inline]
+                #[inline(always)]
+                pub const fn read(b: &[u8; #repr_size]) -> Self { #read }
+                #[inline(always)]
                 pub fn write(&self, b: &mut [u8; #repr_size]) { *b = self.raw().to_le_bytes(); }
                 pub fn value(self, arch: Arch) -> visit::Value<'static> {
                     visit::Value::Enum { raw: self.raw() as u64, name: self.name_in(arch) }
@@ -652,8 +698,8 @@ impl Cx<'_> {
                 #[inline] pub const fn raw(self) -> #ty { self.0 }
                 /// Whether every bit of `other` is set.
                 #[inline] pub const fn contains(self, other: Self) -> bool { self.0 & other.0 == other.0 }
-                #[inline] pub fn read(b: &[u8; #size]) -> Self { Self(#ty::from_le_bytes(*b)) }
-                #[inline] pub fn write(&self, b: &mut [u8; #size]) { *b = self.0.to_le_bytes(); }
+                #[inline(always)] pub const fn read(b: &[u8; #size]) -> Self { Self(#ty::from_le_bytes(*b)) }
+                #[inline(always)] pub fn write(&self, b: &mut [u8; #size]) { *b = self.0.to_le_bytes(); }
                 pub fn value(self, _arch: Arch) -> visit::Value<'static> {
                     visit::Value::Flags { raw: self.0 as u64, bits: Self::BITS }
                 }
@@ -698,7 +744,7 @@ impl Cx<'_> {
                         _ => int_ty(Int::U8),
                     };
                     decls.push(quote!(#fdoc pub #id: #nt,));
-                    reads.push(quote!(#id: #nt::from_raw(#raw as #inner),));
+                    reads.push(quote!(#id: #nt::read(&(#raw as #inner).to_le_bytes()),));
                     writes.push(quote!(| ((self.#id.raw() as #ty & #mask) << #shift)));
                     visits.push(quote!(v.value(&Self::FIELDS[#i], base, self.#id.value(arch));));
                 }
@@ -711,13 +757,13 @@ impl Cx<'_> {
             impl #name {
                 pub const SIZE: usize = #size;
                 pub const FIELDS: &'static [meta::FieldMeta] = &[#(#metas),*];
-                #[inline]
+                #[inline(always)]
                 pub const fn from_raw(raw: #ty) -> Self { Self { #(#reads)* } }
                 /// The packed value; sub-field values wider than their bits are truncated.
-                #[inline]
+                #[inline(always)]
                 pub const fn raw(&self) -> #ty { 0 #(#writes)* }
-                #[inline] pub fn read(b: &[u8; #size]) -> Self { Self::from_raw(#ty::from_le_bytes(*b)) }
-                #[inline] pub fn write(&self, b: &mut [u8; #size]) { *b = self.raw().to_le_bytes(); }
+                #[inline(always)] pub const fn read(b: &[u8; #size]) -> Self { Self::from_raw(#ty::from_le_bytes(*b)) }
+                #[inline(always)] pub fn write(&self, b: &mut [u8; #size]) { *b = self.raw().to_le_bytes(); }
                 pub fn visit(&self, meta: &'static meta::FieldMeta, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
                     let _ = arch;
                     v.enter(meta, base, visit::Group::Bitfield);
@@ -835,9 +881,9 @@ impl Cx<'_> {
                 pub const JOINS: &'static [meta::JoinMeta] = &[#(#join_metas),*];
                 #(#join_fns)*
                 #(#codec_fns)*
-                #[inline]
-                pub fn read(b: &[u8; #size]) -> Self { Self { #(#reads)* } }
-                #[inline]
+                #[inline(always)]
+                pub const fn read(b: &[u8; #size]) -> Self { Self { #(#reads)* } }
+                #[inline(always)]
                 pub fn write(&self, b: &mut [u8; #size]) { #(#writes)* }
                 pub fn visit(&self, meta: &'static meta::FieldMeta, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
                     v.enter(meta, base, visit::Group::Struct);
@@ -971,9 +1017,8 @@ impl Cx<'_> {
             let vdoc = doc_attr(&v.doc, &v.confidence);
             arms.push(quote!(#vdoc #vid(#arm_id),));
             match (v.mask, v.value) {
-                (Some(m), Some(val)) => selects
-                    .push(quote!(if raw & #m == #val { return Self::#vid(#arm_id::read(b)); })),
-                _ => default = Some(quote!(Self::#vid(#arm_id::read(b)))),
+                (Some(m), Some(val)) => selects.push(quote!(if raw & #m == #val { #i } else)),
+                _ => default = Some(quote!(#i)),
             }
             variant_metas.push(self.meta_tokens(MetaArgs {
                 name: &v.name,
@@ -989,10 +1034,18 @@ impl Cx<'_> {
                 constant: None,
                 codec: None,
             }));
-            let _ = i;
         }
         let default = default.unwrap_or_else(|| quote!(unreachable!()));
+        // `read` computes the arm's index from the discriminator with selects, takes that
+        // arm from `ARMS` and reads the payload into it: arms that lay out their payload
+        // alike read it with the same code, which the optimiser merges, so nothing
+        // branches on the (often unpredictable) arm.
         let vids: Vec<_> = variants.iter().map(|v| ident(&v.name)).collect();
+        let arm_ids: Vec<_> = variants
+            .iter()
+            .map(|v| ident(&format!("{}_{}", t.name, v.name)))
+            .collect();
+        let n_arms = n(variants.len());
         let idx: Vec<_> = (0..variants.len()).collect();
         let disc_id = ident(&disc.name);
         let disc_meta = self.field_meta(disc);
@@ -1012,14 +1065,17 @@ impl Cx<'_> {
                 pub const SIZE: usize = #size;
                 pub const DISCRIMINATOR: meta::FieldMeta = #disc_meta;
                 pub const VARIANTS: &'static [meta::FieldMeta] = &[#(#variant_metas),*];
-                #[inline]
-                pub fn read(b: &[u8; #size]) -> Self {
+                /// One value of each arm, in declaration order.
+                const ARMS: [Self; #n_arms] = [#(Self::#vids(#arm_ids::read(&[0u8; #size])),)*];
+                #[inline(always)]
+                pub const fn read(b: &[u8; #size]) -> Self {
                     let d = #disc_read;
                     let raw = #disc_raw;
-                    #(#selects)*
-                    #default
+                    let mut v = Self::ARMS[#(#selects)* { #default }];
+                    match &mut v { #(Self::#vids(a) => *a = #arm_ids::read(b),)* }
+                    v
                 }
-                #[inline]
+                #[inline(always)]
                 pub fn write(&self, b: &mut [u8; #size]) {
                     match self { #(Self::#vids(a) => a.write(b),)* }
                 }

@@ -147,9 +147,17 @@ impl Cx<'_> {
                 let ty = int_ty(*int);
                 quote!(#ty::from_le_bytes(*at::<#off_l, #size, #m_l>(b)))
             }
-            TypeRef::Named { name, .. } => {
+            // An enum through its `match`, not `read`'s table, so `v.x().raw()` folds to
+            // the byte.
+            TypeRef::Named { name, index } => {
                 let id = ident(name);
-                quote!(super::#id::read(at::<#off_l, #size, #m_l>(b)))
+                match &self.model.ty(*index).kind {
+                    TypeKind::Enum { repr, .. } => {
+                        let ty = int_ty(*repr);
+                        quote!(super::#id::from_raw(#ty::from_le_bytes(*at::<#off_l, #size, #m_l>(b))))
+                    }
+                    _ => quote!(super::#id::read(at::<#off_l, #size, #m_l>(b))),
+                }
             }
             TypeRef::Array { elem, len } => {
                 if **elem == (TypeRef::Int { int: Int::U8 }) {
