@@ -424,17 +424,11 @@ impl Loader {
 
     /// Reports `name` as a second declaration of a `what` when `taken`; returns `taken`.
     fn duplicate(&mut self, at: At, name: &Spanned<String>, what: &str, taken: bool) -> bool {
-        if taken {
-            self.err(
-                at,
-                name.span(),
-                format!("duplicate {what} `{}`", name.get_ref()),
-            );
-        }
-        taken
+        self.duplicate_in(at, name, what, "", taken)
     }
 
-    /// [`Self::duplicate`] for a member name, which only has to be unique in its `owner`.
+    /// [`Self::duplicate`] for a member name, which only has to be unique in its `owner`
+    /// (empty for a top-level name).
     fn duplicate_in(
         &mut self,
         at: At,
@@ -444,11 +438,13 @@ impl Loader {
         taken: bool,
     ) -> bool {
         if taken {
-            self.err(
-                at,
-                name.span(),
-                format!("duplicate {what} `{}` in `{owner}`", name.get_ref()),
-            );
+            let within = if owner.is_empty() {
+                String::new()
+            } else {
+                format!(" in `{owner}`")
+            };
+            let message = format!("duplicate {what} `{}`{within}", name.get_ref());
+            self.err(at, name.span(), message);
         }
         taken
     }
