@@ -5,7 +5,7 @@ mod common;
 
 use std::process::Output;
 
-use common::dmaspec;
+use common::{assert_success, dmaspec};
 use serde_json::Value;
 
 /// A DMA_DIRECT2D word (seed-004 §2): opcode 0xb8 @0, inst_word_len 0x10 @1,
@@ -40,12 +40,7 @@ fn json_of(out: &Output) -> Value {
 #[test]
 fn decode_json_has_the_documented_shape() {
     let out = dmaspec(&["decode", "--json"], &direct2d());
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let doc = json_of(&out);
     let i = &doc["instructions"][0];
     assert_eq!(i["index"], 0);
@@ -140,12 +135,7 @@ fn hex_input_ignores_whitespace_and_comments() {
         .map(|c| c.iter().map(|b| format!("{b:02x} ")).collect::<String>() + "# a comment\n")
         .collect();
     let out = dmaspec(&["decode", "--hex", "--json"], hex.as_bytes());
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert_eq!(json_of(&out)["instructions"][0]["struct"], "DMA_DIRECT2D");
 
     let out = dmaspec(&["decode", "--hex"], b"b8 10 zz");
@@ -222,12 +212,7 @@ fn sample_stream_decodes_with_pairing_and_alternatives() {
         &["decode", "--hex", "--json", "samples/dge_stream.hex"],
         &[],
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let doc = json_of(&out);
     let list = doc["instructions"].as_array().unwrap();
     let structs: Vec<Value> = list.iter().map(|i| i["struct"].clone()).collect();

@@ -5,19 +5,8 @@
 
 mod common;
 
-use std::process::Output;
-
-use common::{dmaspec, vector};
+use common::{assert_success, dmaspec, vector};
 use serde_json::{Value, json};
-
-fn ok(out: &Output) {
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 /// The instructions of `decode --json --hex <vector files...>` (fed as one stream).
 fn decode_json(files: &[&str]) -> Vec<Value> {
@@ -28,7 +17,7 @@ fn decode_json(files: &[&str]) -> Vec<Value> {
         text.push('\n');
     }
     let out = dmaspec(&["decode", "--json", "--hex"], text.as_bytes());
-    ok(&out);
+    assert_success(&out);
     let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     doc["instructions"].as_array().unwrap().clone()
 }
@@ -177,7 +166,7 @@ fn trigger_name_is_text() {
         &["decode", "--hex", "tests/vectors/seed000_trigger.hex"],
         b"",
     );
-    ok(&out);
+    assert_success(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let row = text.lines().find(|l| l.contains("dma_queue_name")).unwrap();
     assert!(
@@ -221,7 +210,7 @@ fn constant_mismatches_are_reported_not_refused() {
     b[0x28] = 0x12;
     b[0x29] = 0x49;
     let out = dmaspec(&["decode", "--json"], &b);
-    ok(&out);
+    assert_success(&out);
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let i = &doc["instructions"][0];
     assert_eq!(i["struct"], "INDIRECT_BOUND_CHECK");
@@ -242,7 +231,7 @@ fn constant_mismatches_are_reported_not_refused() {
     let mut b = vector("seed000_swap_queue_set.hex");
     b[0x3C] = 2;
     let out = dmaspec(&["decode", "--json"], &b);
-    ok(&out);
+    assert_success(&out);
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         doc["instructions"][0]["constant_mismatches"],
@@ -251,7 +240,7 @@ fn constant_mismatches_are_reported_not_refused() {
 
     // The table marks it too.
     let out = dmaspec(&["decode"], &b);
-    ok(&out);
+    assert_success(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let row = text.lines().find(|l| l.contains("swap_marker")).unwrap();
     assert!(row.contains("CONSTANT MISMATCH: expected 0x1"), "{row}");

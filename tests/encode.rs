@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{dmaspec, encode_props, hex_bytes, root};
+use common::{assert_success, dmaspec, encode_props, hex_bytes, root};
 use dmaspec::json::{encode_all, instruction, instructions_from_str};
 use dmaspec::words::{WORDS, Word};
 use proptest::collection::vec;
@@ -24,24 +24,14 @@ fn temp(name: &str, contents: &[u8]) -> std::path::PathBuf {
 /// rules): the bytes come back.
 fn round_trip(bytes: &[u8], arch: &str, validate: bool) {
     let decoded = dmaspec(&["decode", "--json", "--arch", arch], bytes);
-    assert_eq!(
-        decoded.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&decoded.stderr)
-    );
+    assert_success(&decoded);
     let json = temp(&format!("rt-{arch}.json"), &decoded.stdout);
     let mut args = vec!["encode", json.to_str().unwrap(), "--arch", arch];
     if !validate {
         args.push("--no-validate");
     }
     let encoded = dmaspec(&args, &[]);
-    assert_eq!(
-        encoded.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&encoded.stderr)
-    );
+    assert_success(&encoded);
     assert_eq!(encoded.stdout.len(), bytes.len());
     for (i, (a, b)) in bytes.chunks(64).zip(encoded.stdout.chunks(64)).enumerate() {
         assert_eq!(a, b, "word {i} differs after decode -> encode");
@@ -108,12 +98,7 @@ src_start_addr = { marker = ["ADDR_TBL", "OFFSET_REG"], addr_tbl_offs = {} }
 "#;
     let path = temp("t.toml", toml);
     let out = dmaspec(&["encode", path.to_str().unwrap()], &[]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let w = &out.stdout;
     assert_eq!(w.len(), 64);
     assert_eq!(w[0], 0xb8); // opcode from the struct

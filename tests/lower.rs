@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::{dmaspec, lower_props, model, vector};
+use common::{assert_success, dmaspec, lower_props, model, vector};
 use dmaspec::lower::{Item, LowerError, Lowerer, StreamError, lower_one};
 use dmaspec::runtime::lowering::{
     ApplyError, ExtensionUse, NoVariables, Source, Transform, Variables, apply,
@@ -708,12 +708,7 @@ fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
 fn cli_binary_and_hex() {
     let input = concat(&[pseudo(1), ext(), real_direct2d(), pseudo(2), ext()]);
     let out = dmaspec(&["lower"], &input);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert_eq!(
         out.stdout,
         concat(&[expected(1), real_direct2d(), expected(2)])
@@ -771,12 +766,7 @@ fn cli_vars_toml_and_json() {
     let json = temp_file("vars.json", r#"{"vars": {"0x7": "0x20000000"}}"#);
     for f in [&toml, &json] {
         let out = dmaspec(&["lower", "--vars", f.to_str().unwrap()], &words);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         assert_eq!(
             &out.stdout[64 + 16..64 + 24],
             &[0x10, 0, 0, 0x20, 0, 0, 0, 0]
@@ -799,12 +789,7 @@ fn cli_vars_toml_and_json() {
 fn cli_json_has_decodes_shape_plus_from() {
     let input = concat(&[pseudo(3), ext(), real_direct2d(), pseudo(0)]);
     let out = dmaspec(&["lower", "--json"], &input);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let ins = doc["instructions"].as_array().unwrap();
     assert_eq!(ins.len(), 3);
@@ -828,12 +813,7 @@ fn cli_json_has_decodes_shape_plus_from() {
     // It is valid `encode` input, and encodes to the same words.
     let path = temp_file("lowered.json", std::str::from_utf8(&out.stdout).unwrap());
     let enc = dmaspec(&["encode", path.to_str().unwrap()], &[]);
-    assert_eq!(
-        enc.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&enc.stderr)
-    );
+    assert_success(&enc);
     assert_eq!(enc.stdout, bin);
     // Errors are entries too, and exit 1.
     let out = dmaspec(&["lower", "--json"], &concat(&[pseudo(5)]));
@@ -886,12 +866,7 @@ fn the_readme_sample_lowers() {
         ],
         &[],
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         text.lines().count(),

@@ -60,6 +60,12 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Asserts that a `dmaspec` run exited 0, showing its stderr otherwise.
+#[track_caller]
+pub fn assert_success(o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+}
+
 // ---- hex vector files ------------------------------------------------------------------
 
 /// The bytes of a hex file (`tests/vectors/*.hex`, `samples/*.hex`): hex byte pairs
