@@ -15,6 +15,9 @@ use crate::raw::*;
 
 mod klr;
 mod lowering;
+mod nesting;
+
+use nesting::Room;
 
 /// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
 pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
@@ -204,6 +207,7 @@ impl Loader {
         }
 
         let mut types = Vec::new();
+        let mut names = Vec::new();
         for (at, d) in &decls {
             if types.len() >= scope.sizes.len() {
                 break;
@@ -211,6 +215,7 @@ impl Loader {
             if scope.types.get(d.name().get_ref()) != Some(&types.len()) {
                 continue; // a duplicate, already reported
             }
+            names.push((*at, d.name().span()));
             let t = match d {
                 Decl::Enum(r) => self.enum_def(*at, r, &scope),
                 Decl::Flags(r) => self.flags_def(*at, r, &scope),
@@ -219,6 +224,10 @@ impl Loader {
                 Decl::Struct(r) => self.struct_def(*at, r, &scope),
             };
             types.push(t);
+        }
+        for (t, msg) in nesting::check_types(&mut types) {
+            let (at, span) = names[t].clone();
+            self.err(at, span, msg);
         }
         let mut model = Model {
             levels,
@@ -537,9 +546,15 @@ impl Loader {
     }
 
     /// Parses `T` or `T[N]` (nesting allowed: `u8[2][3]`).
-    fn type_ref(&mut self, at: At, ty: &Spanned<String>, scope: &Scope) -> Option<TypeRef> {
+    fn type_ref(
+        &mut self,
+        at: At,
+        ty: &Spanned<String>,
+        scope: &Scope,
+        room: &Room,
+    ) -> Option<TypeRef> {
         let text = ty.get_ref().trim();
-        match parse_type(text, scope) {
+        match parse_type(text, scope, room) {
             Ok(t) => Some(t),
             Err(msg) => {
                 self.err(at, ty.span(), msg);
@@ -553,12 +568,16 @@ impl Loader {
         at: At,
         raw: &[RawAlternative],
         scope: &Scope,
-        primary_size: usize,
+        primary: &Room,
     ) -> Vec<Alternative> {
+        let primary_size = primary.size;
         raw.iter()
             .map(|a| {
                 let confidence = self.confidence(at, &a.confidence, scope);
-                let ty = a.ty.as_ref().and_then(|t| self.type_ref(at, t, scope));
+                let ty = a
+                    .ty
+                    .as_ref()
+                    .and_then(|t| self.type_ref(at, t, scope, primary));
                 if let (Some(t), Some(span)) = (&ty, a.ty.as_ref().map(Spanned::span)) {
                     let size = size_in(t, scope);
                     if size > primary_size && primary_size > 0 {
@@ -596,7 +615,14 @@ impl Loader {
     }
 
     /// Resolves one byte-placed member (struct field, union discriminator or arm member).
-    fn field(&mut self, at: At, f: &RawField, parent: &Confidence, scope: &Scope) -> Field {
+    fn field(
+        &mut self,
+        at: At,
+        f: &RawField,
+        parent: &Confidence,
+        scope: &Scope,
+        room: &Room,
+    ) -> Field {
         let role = match (f.reserved, f.unknown) {
             (true, true) => {
                 self.err(
@@ -611,7 +637,7 @@ impl Loader {
             (false, false) => Role::Data,
         };
         let ty = match &f.ty {
-            Some(t) => self.type_ref(at, t, scope),
+            Some(t) => self.type_ref(at, t, scope, room),
             None if role != Role::Data => match &f.size {
                 Some(s) => Some(TypeRef::Array {
                     elem: Box::new(TypeRef::Int { int: Int::U8 }),
@@ -671,7 +697,8 @@ impl Loader {
             );
         }
         let evidence = self.evidence(at, &f.evidence, &confidence, scope);
-        let alternatives = self.alternatives(at, &f.alternatives, scope, size);
+        let alternatives =
+            self.alternatives(at, &f.alternatives, scope, &Room::of("field", size, f.name.get_ref()));
         check_ident(self, at, &f.name);
         let constant = f
             .constant
@@ -850,7 +877,8 @@ impl Loader {
         let mut prev: Option<&str> = None;
         for (f, len) in sorted {
             let start = *f.off.get_ref() as usize;
-            let end = start + len;
+            // Past the end of the address space is past the end of the owner too.
+            let end = start.checked_add(*len).unwrap_or(usize::MAX);
             if start < cursor {
                 self.err(
                     at,
@@ -861,12 +889,14 @@ impl Loader {
                         prev.unwrap_or("?")
                     ),
                 );
-            } else if start > cursor {
+            } else if start.min(size) > cursor {
+                // Past the end, only the bytes up to the end are a gap.
+                let gap_end = start.min(size);
                 self.err(
                     at,
                     f.off.span(),
                     format!(
-                        "bytes {cursor}..{start} of `{owner}` are not declared: add a field \
+                        "bytes {cursor}..{gap_end} of `{owner}` are not declared: add a field \
                          there, or mark them `reserved = true` or `unknown = true`"
                     ),
                 );
@@ -904,31 +934,30 @@ impl Loader {
         }
     }
 
+    /// Resolves the members of a struct or union arm; `extra` is the union's
+    /// discriminator (raw, resolved size), which every arm's tiling includes.
     #[allow(clippy::too_many_arguments)]
     fn fields(
         &mut self,
         at: At,
         raw: &[RawField],
-        extra: Option<&RawField>,
-        size: usize,
+        extra: Option<(&RawField, usize)>,
+        room: &Room,
         owner: &str,
         parent: &Confidence,
         scope: &Scope,
     ) -> Vec<Field> {
-        let fields: Vec<Field> = raw
+        let mut fields: Vec<Field> = raw
             .iter()
-            .map(|f| self.field(at, f, parent, scope))
+            .map(|f| self.field(at, f, parent, scope, room))
             .collect();
         let mut members: Vec<(&RawField, usize)> =
             raw.iter().zip(&fields).map(|(r, f)| (r, f.size)).collect();
-        if let Some(d) = extra {
-            let dsize =
-                d.ty.as_ref()
-                    .and_then(|t| parse_type(t.get_ref(), scope).ok())
-                    .map_or(1, |t| size_in(&t, scope));
-            members.push((d, dsize));
+        members.extend(extra);
+        self.check_tiling(at, &members, room.size, owner);
+        for f in &mut fields {
+            nesting::fit(f, room.size);
         }
-        self.check_tiling(at, &members, size, owner);
         fields
     }
 
@@ -1132,7 +1161,8 @@ impl Loader {
                 );
             }
             let ev = self.evidence(at, &b.evidence, &conf, scope);
-            let alternatives = self.alternatives(at, &b.alternatives, scope, repr.size());
+            let room = Room::of("bitfield", repr.size(), r.name.get_ref());
+            let alternatives = self.alternatives(at, &b.alternatives, scope, &room);
             let constant = b.constant.as_ref().and_then(|c| {
                 let fits = bw >= 64 || *c.get_ref() < (1u64 << bw);
                 if !fits {
@@ -1218,7 +1248,10 @@ impl Loader {
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
         let size = *r.size.get_ref() as usize;
-        let discriminator = self.field(at, &r.discriminator, &confidence, scope);
+        let room = Room::of("union", size, r.name.get_ref());
+        let mut discriminator = self.field(at, &r.discriminator, &confidence, scope, &room);
+        let discriminator_size = discriminator.size;
+        nesting::fit(&mut discriminator, size);
         let mut variants: Vec<Variant> = Vec::new();
         let mut defaults = 0;
         for v in &r.variant {
@@ -1232,8 +1265,8 @@ impl Loader {
             let fields = self.fields(
                 at,
                 &v.field,
-                Some(&r.discriminator),
-                size,
+                Some((&r.discriminator, discriminator_size)),
+                &room,
                 &owner,
                 &vconf,
                 scope,
@@ -1299,11 +1332,15 @@ impl Loader {
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
         let size = *r.size.get_ref() as usize;
+        let room = match r.opcode {
+            Some(_) => Room::of("word", size.min(nesting::WORD_SIZE), r.name.get_ref()),
+            None => Room::of("struct", size, r.name.get_ref()),
+        };
         let fields = self.fields(
             at,
             &r.field,
             None,
-            size,
+            &room,
             r.name.get_ref(),
             &confidence,
             scope,
@@ -1324,7 +1361,7 @@ impl Loader {
         let mut fields = fields;
         fields.sort_by_key(|f| f.offset);
         let joins = self.joins(at, &r.join, &fields, &confidence, scope);
-        let alternatives = self.alternatives(at, &r.alternatives, scope, size);
+        let alternatives = self.alternatives(at, &r.alternatives, scope, &room);
         let arch = match &r.arch {
             Some(_) => self.arch_list(at, &r.arch, scope),
             None => scope.archs.clone(),
@@ -1334,7 +1371,7 @@ impl Loader {
             value: 0,
             enumerator: o.get_ref().clone(),
         });
-        if r.opcode.is_some() && size != 64 {
+        if r.opcode.is_some() && size != nesting::WORD_SIZE {
             self.err(at, r.size.span(), format!(
                 "`{}` is bound to an opcode, so it is a 64-byte instruction word; size is {size}",
                 r.name.get_ref()));
@@ -1528,7 +1565,9 @@ fn check_ident(l: &mut Loader, at: At, name: &Spanned<String>) {
     }
 }
 
-fn parse_type(text: &str, scope: &Scope) -> Result<TypeRef, String> {
+/// `room` bounds every array's size, so that no size overflows and no array is expanded
+/// element by element before it is known to fit.
+fn parse_type(text: &str, scope: &Scope, room: &Room) -> Result<TypeRef, String> {
     if let Some(len) = text
         .strip_prefix("ascii[")
         .and_then(|t| t.strip_suffix(']'))
@@ -1549,7 +1588,9 @@ fn parse_type(text: &str, scope: &Scope) -> Result<TypeRef, String> {
         if len == 0 {
             return Err(format!("array `{text}` has length 0"));
         }
-        let elem = parse_type(text[..open].trim(), scope)?;
+        nesting::array_dimensions(text)?;
+        let elem = parse_type(text[..open].trim(), scope, room)?;
+        room.array_fits(len, size_in(&elem, scope))?;
         return Ok(TypeRef::Array {
             elem: Box::new(elem),
             len,
@@ -1574,7 +1615,9 @@ fn size_in(t: &TypeRef, scope: &Scope) -> usize {
     match t {
         TypeRef::Int { int } => int.size(),
         TypeRef::Named { index, .. } => scope.sizes[*index],
-        TypeRef::Array { elem, len } => size_in(elem, scope) * len,
+        // `parse_type` bounded every array by its room; a reserved run's `u8[size]`
+        // saturates and is reported by the tiling check.
+        TypeRef::Array { elem, len } => size_in(elem, scope).saturating_mul(*len),
         TypeRef::Ascii { len } => *len,
     }
 }

@@ -117,6 +117,16 @@ fn expr(model: &Model, e: &Expr, size: usize) -> TokenStream {
             let (c, a, b) = (r(cond), r(then), r(other));
             quote!((if #c { #a } else { #b }))
         }
+        Expr::Chain { bin, parts } => {
+            let op = if *bin == BinOp::And {
+                quote!(&&)
+            } else {
+                quote!(||)
+            };
+            let mut parts = parts.iter().map(r);
+            let first = parts.next();
+            quote!((#first #(#op #parts)*))
+        }
         Expr::Bin { bin, lhs, rhs } => {
             let (a, b) = (r(lhs), r(rhs));
             let op: TokenStream = match bin {
