@@ -574,10 +574,9 @@ impl Loader {
         raw.iter()
             .map(|a| {
                 let confidence = self.confidence(at, &a.confidence, scope);
-                let ty = a
-                    .ty
-                    .as_ref()
-                    .and_then(|t| self.type_ref(at, t, scope, primary));
+                let ty =
+                    a.ty.as_ref()
+                        .and_then(|t| self.type_ref(at, t, scope, primary));
                 if let (Some(t), Some(span)) = (&ty, a.ty.as_ref().map(Spanned::span)) {
                     let size = size_in(t, scope);
                     if size > primary_size && primary_size > 0 {
@@ -697,8 +696,12 @@ impl Loader {
             );
         }
         let evidence = self.evidence(at, &f.evidence, &confidence, scope);
-        let alternatives =
-            self.alternatives(at, &f.alternatives, scope, &Room::of("field", size, f.name.get_ref()));
+        let alternatives = self.alternatives(
+            at,
+            &f.alternatives,
+            scope,
+            &Room::of("field", size, f.name.get_ref()),
+        );
         check_ident(self, at, &f.name);
         let constant = f
             .constant
