@@ -30,7 +30,10 @@ pub(super) fn too_deep(text: &str) -> Option<Range<usize>> {
             }
             continue;
         };
-        let span = tree.span().byte_range();
+        let span = match &tree {
+            TokenTree::Group(g) => g.span_open().byte_range(),
+            other => other.span().byte_range(),
+        };
         match tree {
             TokenTree::Punct(p) if p.as_char() == ',' => {
                 if let Some((_, count)) = levels.last_mut() {

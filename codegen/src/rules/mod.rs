@@ -26,6 +26,9 @@
 //! - **not enforced** (`enforced = false`, no `expr`): a predicate the sources name without
 //!   giving its body. It is listed in the docs and treated as holding.
 //!
+//! An expression nests at most [`depth::MAX_EXPR_DEPTH`] levels (checked on its tokens
+//! before it is parsed); an `in` list of any length is one flat [`Expr::Chain`].
+//!
 //! Every value is evaluated as a 64-bit signed integer; the loader proves by interval
 //! arithmetic that no operation can overflow and that every divisor is a non-zero constant,
 //! so the Rust and the C evaluation agree bit for bit.
