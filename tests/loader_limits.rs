@@ -339,12 +339,15 @@ fn run(cmd: &mut Command) -> String {
 const PROBES: [(u16, bool); 4] = [(0, true), (699, true), (700, false), (65535, false)];
 
 #[test]
-fn an_in_list_of_700_values_is_c_that_gcc_compiles() {
+fn an_in_list_of_700_values_is_c_that_compilers_accept() {
     let model = SPEC
         .load(&rule_word(&in_list(700)))
         .unwrap_or_else(|e| panic!("{e}"));
     let dir = scratch("c");
     for (path, text) in c::render(&model) {
+        // clang stops at 256 nested brackets (`-fbracket-depth`); gcc has no such limit.
+        let deepest = bracket_depth(&text);
+        assert!(deepest < 256, "{path} nests brackets {deepest} deep");
         let file = dir.join(path);
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         std::fs::write(file, text).unwrap();
@@ -425,6 +428,22 @@ fn an_in_list_of_700_values_is_rust_that_compiles() {
     let want: Vec<&str> = PROBES.iter().map(|p| if p.1 { "1" } else { "0" }).collect();
     assert_eq!(out.lines().collect::<Vec<_>>(), want);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The deepest nesting of `(`, `[` and `{` in `text`.
+fn bracket_depth(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0);
+    for c in text.chars() {
+        match c {
+            '(' | '[' | '{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 fn newest_rlib(deps: &Path, prefix: &str) -> std::path::PathBuf {
