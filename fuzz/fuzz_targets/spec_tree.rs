@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use libfuzzer_sys::arbitrary::{Result, Unstructured};
+use arbitrary::{Result, Unstructured};
 
 const INTS: [(&str, usize); 8] = [
     ("u8", 1),
@@ -39,16 +39,18 @@ struct Gen<'a, 'b> {
     next: usize,
 }
 
-/// A number: usually small, sometimes on a boundary.
+/// A number: usually at most `small`, now and then (1 in 40) on a boundary.
 fn number(u: &mut Unstructured, small: u64) -> Result<u64> {
-    Ok(match u.int_in_range(0..=15u8)? {
+    if !u.ratio(1, 40)? {
+        return u.int_in_range(0..=small);
+    }
+    Ok(match u.int_in_range(0..=5u8)? {
         0 => u64::MAX,
         1 => u64::MAX / 4 + 1,
         2 => 1 << 62,
         3 => u64::from(u32::MAX) + 1,
         4 => i64::MAX as u64,
-        5 => u.arbitrary()?,
-        _ => u.int_in_range(0..=small)?,
+        _ => u.arbitrary()?,
     })
 }
 
@@ -60,7 +62,7 @@ impl Gen<'_, '_> {
     /// A fresh identifier, sometimes very long, sometimes a keyword-ish word.
     fn name(&mut self, stem: &str) -> Result<String> {
         self.next += 1;
-        Ok(match self.u.int_in_range(0..=20u8)? {
+        Ok(match self.u.int_in_range(0..=60u8)? {
             0 => format!(
                 "{stem}_{}",
                 "x".repeat(self.u.int_in_range(64..=5000usize)?)
@@ -116,7 +118,7 @@ scale = "s"
         self.types.push(Named {
             name: "OPCODE".into(),
             size: 1,
-            scalar: true,
+            scalar: false,
         });
         Ok(())
     }
@@ -149,7 +151,7 @@ scale = "s"
         self.types.push(Named {
             name,
             size,
-            scalar: true,
+            scalar: false,
         });
         Ok(())
     }
@@ -160,7 +162,7 @@ scale = "s"
         self.head("flags", &name, &format!("repr = \"{repr}\"\n"));
         self.out.push_str("bits = [\n");
         for i in 0..self.u.int_in_range(1..=4u64)? {
-            let bit = if self.chance(1, 8)? {
+            let bit = if self.chance(1, 40)? {
                 number(self.u, 64)?
             } else {
                 i
@@ -176,7 +178,7 @@ scale = "s"
         self.types.push(Named {
             name,
             size,
-            scalar: true,
+            scalar: false,
         });
         Ok(())
     }
@@ -191,7 +193,7 @@ scale = "s"
         let mut names = Vec::new();
         while lsb < width {
             let w = self.u.int_in_range(1..=width - lsb)?;
-            let bits = if self.chance(1, 16)? {
+            let bits = if self.chance(1, 40)? {
                 format!("{}..{}", number(self.u, 70)?, number(self.u, 70)?)
             } else if w == 1 {
                 format!("{lsb}")
@@ -214,7 +216,7 @@ scale = "s"
 
     /// A member type of at most `room` bytes: (spelling, size, is a scalar value).
     fn member_type(&mut self, room: usize) -> Result<(String, usize, bool)> {
-        if self.chance(1, 24)? {
+        if self.chance(1, 40)? {
             let len = number(self.u, 8)?;
             let (int, _) = self.int_repr()?;
             let dims = if self.chance(1, 4)? {
@@ -246,7 +248,8 @@ scale = "s"
             let len = self.u.int_in_range(2..=room / size)?;
             return Ok((format!("{int}[{len}]"), size * len, false));
         }
-        Ok((int.into(), size, true))
+        // Rules read at most 63 bits: a u64 is no rule operand.
+        Ok((int.into(), size, int != "u64"))
     }
 
     /// Fields tiling `from..size`; returns the scalar fields a rule may read.
@@ -256,7 +259,7 @@ scale = "s"
         while off < size {
             let (ty, len, scalar) = self.member_type(size - off)?;
             let fname = self.name("f")?;
-            let shown = if self.chance(1, 32)? {
+            let shown = if self.chance(1, 40)? {
                 number(self.u, 64)?
             } else {
                 off as u64
@@ -288,7 +291,7 @@ scale = "s"
         let name = self.name(if opcode.is_some() { "W" } else { "S" })?;
         let size = match &opcode {
             Some(_) => 64,
-            None if self.chance(1, 32)? => number(self.u, 64)? as usize,
+            None if self.chance(1, 40)? => number(self.u, 64)? as usize,
             None => self.u.int_in_range(1..=32usize)?,
         };
         let extra = match &opcode {
@@ -343,7 +346,7 @@ scale = "s"
             let select = if i + 1 == arms {
                 "default = true".to_string()
             } else {
-                format!("mask = 0xff\nvalue = {}", number(self.u, 255)?)
+                format!("mask = 0xff\nvalue = {}", number(self.u, 254)? & 0xff)
             };
             let ev = EVIDENCE;
             write!(
@@ -364,34 +367,40 @@ scale = "s"
     }
 
     /// An expression over `fields`: nested, long sums, long `in` lists, extreme numbers.
+    /// A length: usually up to `usual`, one time in sixteen up to `long`.
+    fn length(&mut self, usual: usize, long: usize) -> Result<usize> {
+        let max = if self.chance(1, 16)? { long } else { usual };
+        self.u.int_in_range(1..=max)
+    }
+
     fn expr(&mut self, fields: &[String], depth: u32) -> Result<String> {
         let f = self.u.choose(fields)?.clone();
-        Ok(match self.u.int_in_range(0..=9u8)? {
+        Ok(match self.u.int_in_range(0..=15u8)? {
             0 => {
-                let n = self.u.int_in_range(1..=2000usize)?;
+                let n = self.length(40, 3000)?;
                 let list: Vec<String> = (0..n).map(|i| i.to_string()).collect();
                 format!("{f} in [{}]", list.join(", "))
             }
             1 => {
-                let n = self.u.int_in_range(1..=2000usize)?;
+                let n = self.length(16, 2000)?;
                 format!("{} <= 100000", vec![f.as_str(); n].join(" + "))
             }
             2 => {
-                let n = self.u.int_in_range(1..=3000usize)?;
+                let n = self.length(30, 3000)?;
                 format!("{}{f} == 0{}", "(".repeat(n), ")".repeat(n))
             }
             3 => {
-                let n = self.u.int_in_range(1..=3000usize)?;
+                let n = self.length(30, 3000)?;
                 format!("{}({f} == 0)", "!".repeat(n))
             }
-            4 if depth < 8 => {
+            4..=6 if depth < 3 => {
                 let a = self.expr(fields, depth + 1)?;
                 let b = self.expr(fields, depth + 1)?;
                 let op = *self.u.choose(&["&&", "||"])?;
                 format!("({a}) {op} ({b})")
             }
-            5 => format!("{f} < {}", number(self.u, 100)?),
-            6 => format!("{f} % {} == 0", number(self.u, 16)?),
+            7 | 8 => format!("{f} < {}", number(self.u, 100)?),
+            9 => format!("{f} % {} == 0", number(self.u, 16)?),
             _ => format!("{f} != 0"),
         })
     }
