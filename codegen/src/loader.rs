@@ -881,7 +881,7 @@ impl Loader {
         for (f, len) in sorted {
             let start = *f.off.get_ref() as usize;
             // Past the end of the address space is past the end of the owner too.
-            let end = start.checked_add(*len).unwrap_or(usize::MAX);
+            let end = start.saturating_add(*len);
             if start < cursor {
                 self.err(
                     at,

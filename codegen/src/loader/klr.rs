@@ -280,7 +280,7 @@ impl Loader {
             }
             let fev = self.evidence(at, &f.evidence, &fconf, scope);
             // An unsized field bounds its alternatives by nothing but the address space.
-            let room = Room::of("field", fsize.unwrap_or(usize::MAX), &name);
+            let room = Room::of("field", fsize.unwrap_or(usize::MAX), name);
             let alternatives = self.alternatives(at, &f.alternatives, scope, &room);
             fields.push(LayoutField {
                 name: name.clone(),

@@ -20,9 +20,7 @@ pub(super) fn too_deep(text: &str) -> Option<Range<usize>> {
     // Each level: (rest of its tokens, tokens counted since its start or last comma).
     let mut levels = vec![(tokens.into_iter(), 0usize)];
     loop {
-        let Some((iter, _)) = levels.last_mut() else {
-            return None;
-        };
+        let (iter, _) = levels.last_mut()?;
         let Some(tree) = iter.next() else {
             levels.pop();
             if let Some((_, count)) = levels.last_mut() {
