@@ -18,21 +18,9 @@ use dmaspec_codegen::rules::depth::MAX_EXPR_DEPTH;
 use dmaspec_codegen::{Model, SpecErrors};
 
 /// Confidence, a scale (`HIGH`), a source (`src`), one architecture and `OPCODE` (`W1`).
-const SPEC: Fixture = Fixture(
-    r#"[confidence]
-levels = [{ name = "confirmed", doc = "Read." }, { name = "inferred", doc = "Reasoned." }]
-
-[[scale]]
-name = "s"
-doc = "Scale."
-levels = [{ tag = "HIGH", common = "confirmed" }, { tag = "LOW", common = "inferred" }]
-
-[[source]]
-id = "src"
-title = "Source"
-file = "src.md"
-scale = "s"
-
+const SPEC: Fixture = Fixture(concat!(
+    include_str!("common/prelude.toml"),
+    r#"
 [[arch]]
 name = "a1"
 nc = 1
@@ -47,7 +35,7 @@ confidence = "HIGH"
 evidence = [{ source = "src §1" }]
 values = [{ name = "W1", value = 0x10 }]
 "#,
-);
+));
 
 /// The word `W` (opcode `W1` at byte 0) with `fields` (lines) after the opcode.
 fn word(fields: &str) -> String {

@@ -24,11 +24,11 @@ const INTS: [(&str, usize); 8] = [
 
 const EVIDENCE: &str = r#"evidence = [{ source = "src §1" }]"#;
 
-/// A declared type a later member may use: (name, size in bytes, is a scalar value).
+/// A declared type a later member may use. None is a rule operand: enums and flags
+/// compare with their enumerators and bits, the rest are composites.
 struct Named {
     name: String,
     size: usize,
-    scalar: bool,
 }
 
 struct Gen<'a, 'b> {
@@ -76,22 +76,8 @@ impl Gen<'_, '_> {
     }
 
     fn prelude(&mut self) -> Result<()> {
-        self.out.push_str(
-            r#"[confidence]
-levels = [{ name = "confirmed", doc = "Read." }, { name = "inferred", doc = "Reasoned." }]
-
-[[scale]]
-name = "s"
-doc = "Scale."
-levels = [{ tag = "HIGH", common = "confirmed" }, { tag = "LOW", common = "inferred" }]
-
-[[source]]
-id = "src"
-title = "Source"
-file = "src.md"
-scale = "s"
-"#,
-        );
+        self.out
+            .push_str(include_str!("../../tests/common/prelude.toml"));
         for i in 0..self.u.int_in_range(1..=3u8)? {
             let nc = number(self.u, 8)?;
             writeln!(
@@ -115,11 +101,7 @@ scale = "s"
             self.opcodes.push(format!("OP{i}"));
         }
         self.out.push_str("]\n");
-        self.types.push(Named {
-            name: "OPCODE".into(),
-            size: 1,
-            scalar: false,
-        });
+        self.declare("OPCODE", 1);
         Ok(())
     }
 
@@ -131,6 +113,13 @@ scale = "s"
              confidence = \"HIGH\"\n{ev}\n"
         )
         .unwrap();
+    }
+
+    fn declare(&mut self, name: impl Into<String>, size: usize) {
+        self.types.push(Named {
+            name: name.into(),
+            size,
+        });
     }
 
     fn int_repr(&mut self) -> Result<(&'static str, usize)> {
@@ -148,11 +137,7 @@ scale = "s"
             writeln!(self.out, "  {{ name = \"{vname}\", value = {v} }},").unwrap();
         }
         self.out.push_str("]\n");
-        self.types.push(Named {
-            name,
-            size,
-            scalar: false,
-        });
+        self.declare(name, size);
         Ok(())
     }
 
@@ -175,11 +160,7 @@ scale = "s"
             .unwrap();
         }
         self.out.push_str("]\n");
-        self.types.push(Named {
-            name,
-            size,
-            scalar: false,
-        });
+        self.declare(name, size);
         Ok(())
     }
 
@@ -206,15 +187,12 @@ scale = "s"
             lsb += w;
         }
         self.out.push_str("]\n");
-        self.types.push(Named {
-            name,
-            size,
-            scalar: false,
-        });
+        self.declare(name, size);
         Ok(names)
     }
 
-    /// A member type of at most `room` bytes: (spelling, size, is a scalar value).
+    /// A member type of at most `room` bytes: (spelling, size, is a rule operand: an integer
+    /// of at most 63 bits).
     fn member_type(&mut self, room: usize) -> Result<(String, usize, bool)> {
         if self.chance(1, 40)? {
             let len = number(self.u, 8)?;
@@ -235,12 +213,12 @@ scale = "s"
             .collect();
         if !fitting.is_empty() && self.chance(1, 2)? {
             let t = &self.types[*self.u.choose(&fitting)?];
-            let (name, size, scalar) = (t.name.clone(), t.size, t.scalar);
+            let (name, size) = (t.name.clone(), t.size);
             if size * 2 <= room && self.chance(1, 4)? {
                 let len = self.u.int_in_range(2..=room / size)?;
                 return Ok((format!("{name}[{len}]"), size * len, false));
             }
-            return Ok((name, size, scalar));
+            return Ok((name, size, false));
         }
         let ints: Vec<(&str, usize)> = INTS.iter().copied().filter(|i| i.1 <= room).collect();
         let (int, size) = *self.u.choose(&ints)?;
@@ -252,7 +230,7 @@ scale = "s"
         Ok((int.into(), size, int != "u64"))
     }
 
-    /// Fields tiling `from..size`; returns the scalar fields a rule may read.
+    /// Fields tiling `from..size`; returns those a rule may read.
     fn fields(&mut self, from: usize, size: usize) -> Result<Vec<String>> {
         let mut off = from;
         let mut scalars = Vec::new();
@@ -321,11 +299,7 @@ scale = "s"
             }
         }
         if opcode.is_none() {
-            self.types.push(Named {
-                name,
-                size,
-                scalar: false,
-            });
+            self.declare(name, size);
         }
         Ok(())
     }
@@ -358,11 +332,7 @@ scale = "s"
             self.fields(1, size)?;
             self.out.push_str("]\n");
         }
-        self.types.push(Named {
-            name,
-            size,
-            scalar: false,
-        });
+        self.declare(name, size);
         Ok(())
     }
 
@@ -444,11 +414,7 @@ scale = "s"
                 .unwrap();
                 inner = name;
             }
-            self.types.push(Named {
-                name: inner,
-                size: 1,
-                scalar: false,
-            });
+            self.declare(inner, 1);
         }
         for op in self.opcodes.clone() {
             if self.chance(3, 4)? {
