@@ -323,14 +323,25 @@ fn run(cmd: &mut Command) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// `W` with the rule `n in [0, 1, ..., 699]`.
+fn long_list() -> Model {
+    SPEC.load(&rule_word(&in_list(700)))
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// The values of `n` the compiled checks are run on, and whether the rule holds for each.
 const PROBES: [(u16, bool); 4] = [(0, true), (699, true), (700, false), (65535, false)];
 
+/// Runs a compiled probe: one line per [`PROBES`] entry, `1` where the rule holds.
+fn check_probe(exe: &Path, compiler: &str) {
+    let out = run(&mut Command::new(exe));
+    let want: Vec<&str> = PROBES.iter().map(|p| if p.1 { "1" } else { "0" }).collect();
+    assert_eq!(out.lines().collect::<Vec<_>>(), want, "{compiler}");
+}
+
 #[test]
 fn an_in_list_of_700_values_is_c_that_compilers_accept() {
-    let model = SPEC
-        .load(&rule_word(&in_list(700)))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let model = long_list();
     let dir = scratch("c");
     for (path, text) in c::render(&model) {
         // clang stops at 256 nested brackets (`-fbracket-depth`); gcc has no such limit.
@@ -364,18 +375,14 @@ fn an_in_list_of_700_values_is_c_that_compilers_accept() {
             .arg(dir.join("probe.c"))
             .arg("-o")
             .arg(&exe));
-        let out = run(&mut Command::new(&exe));
-        let want: Vec<&str> = PROBES.iter().map(|p| if p.1 { "1" } else { "0" }).collect();
-        assert_eq!(out.lines().collect::<Vec<_>>(), want, "{compiler}");
+        check_probe(&exe, compiler);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn an_in_list_of_700_values_is_rust_that_compiles() {
-    let model = SPEC
-        .load(&rule_word(&in_list(700)))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let model = long_list();
     let dir = scratch("rust");
     std::fs::write(
         dir.join("generated.rs"),
@@ -412,9 +419,7 @@ fn an_in_list_of_700_values_is_rust_that_compiles() {
             .arg(format!("dependency={}", deps.display()))
             .arg(dir.join("main.rs")),
     );
-    let out = run(&mut Command::new(&exe));
-    let want: Vec<&str> = PROBES.iter().map(|p| if p.1 { "1" } else { "0" }).collect();
-    assert_eq!(out.lines().collect::<Vec<_>>(), want);
+    check_probe(&exe, "rustc");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
