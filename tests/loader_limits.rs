@@ -495,3 +495,34 @@ fn deep_brackets_and_operator_chains_are_rejected() {
         &format!("n{}.", ".a".repeat(31)),
     );
 }
+
+// ---- klr layouts ---------------------------------------------------------------------
+
+#[test]
+fn a_klr_field_at_the_end_of_the_address_space_is_past_the_end() {
+    let bad = r#"[[klr.layout]]
+name = "L"
+qualified = "bir::L"
+side = "bir"
+size = 8
+doc = "A class."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+field = [
+  { off = 18446744073709551615, size = 4, name = "a", type = "u32", doc = "", evidence = [{ source = "src" }] },
+  { off = 0, size = 18446744073709551615, name = "b", type = "u32", doc = "", evidence = [{ source = "src" }] },
+]
+"#;
+    SPEC.among(
+        bad,
+        "field = [",
+        "18446744073709551615",
+        "`a` (offset 18446744073709551615) runs past the end of `L` (8 bytes)",
+    );
+    SPEC.among(
+        bad,
+        "\"a\"",
+        "0,",
+        "`b` (offset 0) runs past the end of `L` (8 bytes)",
+    );
+}
