@@ -200,7 +200,8 @@ fn a_type_that_contains_itself_is_an_error() {
         &bad,
         "name = \"S\"",
         "\"S\"",
-        "`S` contains itself (S > S, through field `f`): a type cannot hold a value of its own type",
+        "field `f` of `S` makes `S` contain itself (S > S): a type cannot hold a value of its \
+         own type",
     );
     let bad = format!(
         "{}{}{}",
@@ -212,7 +213,7 @@ fn a_type_that_contains_itself_is_an_error() {
         &bad,
         "name = \"B\"",
         "\"B\"",
-        "`A` contains itself (A > B > A, through field `f`)",
+        "field `f` of `B` makes `A` contain itself (A > B > A)",
     );
 }
 

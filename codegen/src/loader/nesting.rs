@@ -158,8 +158,9 @@ pub(super) fn check_types(types: &mut [TypeDef]) -> Vec<(usize, String)> {
                     errors.push((
                         t,
                         format!(
-                            "`{}` contains itself ({}, through field `{name}`): a type cannot \
-                             hold a value of its own type",
+                            "field `{name}` of `{}` makes `{}` contain itself ({}): a type \
+                             cannot hold a value of its own type",
+                            types[t].name,
                             types[c].name,
                             chain.join(" > ")
                         ),
