@@ -63,20 +63,21 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// Every file below `dir` with its contents, for comparing trees.
+/// Every file below `dir` (relative path) with its contents, for comparing trees.
 fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            out.extend(tree(&path));
-        } else {
-            out.push((
-                path.strip_prefix(dir).unwrap().to_path_buf(),
-                fs::read(&path).unwrap(),
-            ));
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path.strip_prefix(root).unwrap().to_path_buf();
+                out.push((rel, fs::read(&path).unwrap()));
+            }
         }
     }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
     out.sort();
     out
 }
@@ -272,6 +273,32 @@ fn without_a_manifest_gen_removes_nothing() {
     assert_success(&out);
     assert!(old.exists());
     assert!(stderr(&out).contains(&old.display().to_string()));
+}
+
+/// Every file gen writes carries a stamp it recognises, so a directory from before the
+/// manifest (every file out of date) is taken over, not refused.
+#[test]
+fn a_directory_without_a_manifest_is_taken_over() {
+    let s = Scratch::new("takeover");
+    let dir = s.path("g");
+    assert_success(&run_gen(&dir, None));
+    fs::remove_file(dir.join(".dmaspec-manifest")).unwrap();
+    let fresh = tree(&dir);
+    for (rel, bytes) in &fresh {
+        let mut old = bytes.clone();
+        old.extend_from_slice(b"\nan older generation\n");
+        fs::write(dir.join(rel), old).unwrap();
+    }
+    let out = run_gen(&dir, None);
+    assert_success(&out);
+    assert!(
+        stderr(&out).contains(&format!("({} written, 0 removed)", fresh.len())),
+        "{}",
+        stderr(&out)
+    );
+    let now = tree(&dir);
+    assert!(now.iter().any(|(p, _)| p == Path::new(".dmaspec-manifest")));
+    assert!(fresh.iter().all(|f| now.contains(f)));
 }
 
 fn builder(out_dir: &Path) -> Builder {
