@@ -42,7 +42,7 @@ impl fmt::Display for Staleness {
 }
 
 /// The state of an output directory against what the spec generates.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Survey {
     /// Files gen writes (or wrote) and removes (or removed), in path order.
     pub stale: Vec<(String, Staleness)>,
@@ -226,15 +226,11 @@ pub fn write_artifacts(dir: &Path, artifacts: &[Artifact]) -> Result<Survey, Out
 }
 
 /// Writes one file `name` below `dir` unless it already holds `contents`; refuses to
-/// overwrite a file without the generator's stamp. Returns whether it wrote.
-pub fn write_stamped(dir: &Path, name: &str, contents: &str) -> Result<bool, OutputError> {
-    let file = Artifact {
-        path: name.to_string(),
-        contents: contents.to_string(),
-    };
-    match change(dir, &BTreeSet::new(), &file)? {
-        Some(_) => put(dir, name, contents).map(|()| true),
-        None => Ok(false),
+/// overwrite a file without the generator's stamp.
+pub fn write_stamped(dir: &Path, name: &str, contents: &str) -> Result<(), OutputError> {
+    match change(dir, &BTreeSet::new(), name, contents)? {
+        Some(_) => put(dir, name, contents),
+        None => Ok(()),
     }
 }
 
@@ -280,7 +276,7 @@ fn plan<'a>(
     let mut wanted = BTreeSet::new();
     for a in artifacts.iter().chain([manifest]) {
         wanted.insert(a.path.as_str());
-        if let Some(why) = change(dir, &listed, a)? {
+        if let Some(why) = change(dir, &listed, &a.path, &a.contents)? {
             writes.push((a, why));
         }
     }
@@ -302,20 +298,22 @@ fn plan<'a>(
     })
 }
 
-/// Whether `file` must be written into `dir`, refusing if what is there is not ours.
+/// Whether `dir/rel` must be written to hold `contents`, refusing if what is there is not
+/// ours (listed in the previous manifest or stamped).
 fn change(
     dir: &Path,
     listed: &BTreeSet<String>,
-    file: &Artifact,
+    rel: &str,
+    contents: &str,
 ) -> Result<Option<Staleness>, OutputError> {
-    if !is_below(&file.path) {
-        return Err(OutputError::BadName(file.path.clone()));
+    if !is_below(rel) {
+        return Err(OutputError::BadName(rel.to_string()));
     }
-    Ok(match existing(dir, &file.path)? {
+    Ok(match existing(dir, rel)? {
         None => Some(Staleness::Missing),
-        Some(bytes) if bytes == file.contents.as_bytes() => None,
-        Some(bytes) if listed.contains(&file.path) || stamped(&bytes) => Some(Staleness::Differs),
-        Some(_) => return Err(OutputError::NotOurs(dir.join(&file.path))),
+        Some(bytes) if bytes == contents.as_bytes() => None,
+        Some(bytes) if listed.contains(rel) || stamped(&bytes) => Some(Staleness::Differs),
+        Some(_) => return Err(OutputError::NotOurs(dir.join(rel))),
     })
 }
 
@@ -427,4 +425,40 @@ fn entries(dir: &Path) -> Result<Vec<(String, bool)>, OutputError> {
     walk(dir, dir, &mut out)?;
     out.sort();
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("dmaspec-output-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn manifest_lines_that_leave_the_directory_are_ignored() {
+        let dir = scratch("manifest");
+        let text = format!("# {STAMP}\n../victim.txt\n/etc/passwd\na/../b\n\nok/file.h\n");
+        std::fs::write(dir.join(MANIFEST), text).unwrap();
+        let listed = listed(&dir).unwrap();
+        assert_eq!(listed.into_iter().collect::<Vec<_>>(), ["ok/file.h"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_tail_is_resolved_below_the_nearest_existing_ancestor() {
+        let dir = scratch("real-path");
+        let real = dir.canonicalize().unwrap();
+        assert_eq!(
+            real_path(&dir.join("new/../x/y")).unwrap(),
+            real.join("x/y")
+        );
+        assert!(check_separate(&dir.join("spec"), &dir.join("spec/new/../out")).is_err());
+        assert!(check_separate(&dir.join("spec"), &dir.join("out")).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
