@@ -14,7 +14,7 @@ pub mod validate;
 use std::fmt;
 
 pub use dmaspec::json::hex_string;
-use dmaspec_codegen::SpecErrors;
+use dmaspec_codegen::{OutputError, SpecErrors};
 
 /// Why a command failed: bad input (exit 1) or, for `Usage`, a bad command line (exit 2).
 #[derive(Debug)]
@@ -24,6 +24,9 @@ pub enum CliError {
     Spec(SpecErrors),
     /// `gen --check`: the listed files would change.
     Stale(String),
+    /// `gen`: the output directory is unsafe to write (overlaps the spec, holds a file in
+    /// the way).
+    Output(OutputError),
     /// `validate`: some words break rules (the summary; the lines went to stdout).
     Invalid(String),
     /// The command line names something that does not exist (exit 2).
@@ -42,6 +45,7 @@ impl fmt::Display for CliError {
             CliError::Input(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Spec(e) => write!(f, "{}", e.render()),
+            CliError::Output(e) => write!(f, "{e}"),
             CliError::Invalid(summary) => write!(f, "{summary}"),
             CliError::Usage(msg) => write!(f, "{msg}"),
             CliError::Encode(list) => write!(f, "nothing written:\n{list}"),
@@ -58,6 +62,12 @@ impl fmt::Display for CliError {
 impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> Self {
         CliError::Io(e)
+    }
+}
+
+impl From<OutputError> for CliError {
+    fn from(e: OutputError) -> Self {
+        CliError::Output(e)
     }
 }
 
