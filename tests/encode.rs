@@ -145,7 +145,7 @@ fn words_that_break_a_rule_are_refused_unless_asked() {
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("instruction 0 (DMA_INDIRECT1D): check_dma_indirect_indices"),
+        err.contains("instruction 0: DMA_INDIRECT1D check_dma_indirect_indices"),
         "{err}"
     );
     let out = dmaspec(&["encode", path.to_str().unwrap(), "--no-validate"], &[]);

@@ -24,7 +24,12 @@ pub fn run(args: &GenArgs) -> Result<(), CliError> {
             .collect();
         return Err(CliError::Stale(list.join("\n")));
     }
-    let written = dmaspec_codegen::write_artifacts(&args.out, &artifacts)?;
+    let written =
+        dmaspec_codegen::write_artifacts(&args.out, &artifacts).map_err(|error| CliError::Io {
+            path: args.out.display().to_string(),
+            write: true,
+            error,
+        })?;
     eprintln!(
         "{} files in {} ({written} written)",
         artifacts.len(),

@@ -39,7 +39,7 @@ pub fn run(cmd: &KlrCommand) -> Result<(), CliError> {
 }
 
 fn lower_file(path: &Path, as_json: bool) -> Result<(), CliError> {
-    let text = std::fs::read_to_string(path)?;
+    let text = super::input::read_text(path)?;
     let ops = parse(&text).map_err(CliError::Klr)?;
     let out = if as_json {
         render_json(&ops)
