@@ -75,8 +75,9 @@ impl fmt::Display for InputError {
                 digits,
             } => write!(
                 f,
-                "{input}: hex input line {line}, column {column}: a run of {digits} hex digits; \
-                 each byte is two digits, so one is missing or extra"
+                "{input}: hex input line {line}, column {column}: a run of {digits} hex digit{}; \
+                 each byte is two digits, so one is missing or extra",
+                if *digits == 1 { "" } else { "s" }
             ),
         }
     }
