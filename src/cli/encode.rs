@@ -1,9 +1,11 @@
-//! `dmaspec encode FILE.toml|FILE.json [--hex]`: words from text, written with the same
+//! `dmaspec encode FILE.toml|FILE.json|- [--hex]`: words from text, written with the same
 //! names `decode --json` prints. `decode --json` output is valid input and round-trips.
 //!
 //! The encoding itself is the library's ([`dmaspec::json::encode_all`]); this reads the
-//! file (TOML is converted to the same JSON values), validates, and writes. Every error in
-//! the file is reported at once; nothing is written when there is one.
+//! file (TOML is converted to the same JSON values), checks the words with `validate`'s
+//! [`faults`], and writes. Every error in the file is reported at once; nothing is written
+//! when there is one. A fault the instruction records itself (decode's output of an
+//! invalid word) is not an error: the round trip of any stream holds.
 
 use std::fmt::{Display, Write as _};
 use std::path::Path;

@@ -1,5 +1,6 @@
-//! `dmaspec validate`: one line per violated rule of every word in a stream, and the
-//! violation reports `dmaspec decode` adds to its tables and JSON.
+//! `dmaspec validate`: one line per fault of every word in a stream ([`faults`], which
+//! `encode` checks too), and the violation reports `dmaspec decode` adds to its tables and
+//! JSON.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
