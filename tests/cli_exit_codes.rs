@@ -81,6 +81,8 @@ fn encode_reads_a_file() {
     let ok = temp("ok.json", r#"[{"struct":"DMA_DIRECT2D"}]"#);
     exits(0, &["encode", ok.to_str().unwrap()], &[], "");
     exits(0, &["encode", "-"], br#"[{"struct":"DMA_DIRECT2D"}]"#, "");
+    // A text file may start with a byte-order mark, as hex input may.
+    exits(0, &["encode", "-"], "\u{feff}[]".as_bytes(), "");
     // Before: "No such file or directory (os error 2)", naming nothing.
     exits(
         1,

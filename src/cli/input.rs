@@ -102,13 +102,16 @@ pub fn open(path: Option<&Path>) -> Result<Box<dyn BufRead>, CliError> {
     })
 }
 
-/// The whole text of `path` (`-`: stdin).
+/// The whole text of `path` (`-`: stdin), without a leading byte-order mark.
 pub fn read_text(path: &Path) -> Result<String, CliError> {
     let mut text = String::new();
     open(Some(path))?
         .read_to_string(&mut text)
         .map_err(|e| CliError::read(path, e))?;
-    Ok(text)
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => Ok(rest.to_string()),
+        None => Ok(text),
+    }
 }
 
 /// Yields whole words; the first error ends the stream.
