@@ -203,14 +203,10 @@ fn files_under(dir: &Path) -> Vec<String> {
 }
 
 fn io_errors(path: &Path, e: std::io::Error) -> SpecErrors {
-    SpecErrors(vec![SpecError {
-        file: path.to_path_buf(),
-        line: 1,
-        column: 1,
-        message: format!("cannot write: {e}"),
-        span: 0..0,
-        source_line: String::new(),
-    }])
+    SpecErrors(vec![SpecError::whole_file(
+        path,
+        format!("cannot write: {e}"),
+    )])
 }
 
 /// Every `*.toml` below `dir`, sorted.

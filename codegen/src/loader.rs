@@ -9,47 +9,98 @@ use std::path::{Path, PathBuf};
 
 use serde_spanned::Spanned;
 
-use crate::diagnostics::{SourceFile, SpecError, SpecErrors};
+use crate::diagnostics::{SourceFile, SpecError, SpecErrors, did_you_mean, suggest};
 use crate::model::*;
 use crate::raw::*;
 
 mod klr;
 mod lowering;
+mod parse;
 
 /// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
 pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
-    let mut paths = Vec::new();
-    collect_toml(dir, &mut paths).map_err(|e| io_error(dir, e))?;
-    paths.sort();
+    let found = discover(dir).map_err(|e| io_error(dir, e))?;
+    let mut early: Vec<SpecError> = found
+        .misnamed
+        .iter()
+        .map(|p| {
+            SpecError::whole_file(
+                p,
+                format!(
+                    "{} is not read: spec files end in `.toml`, in lower case; rename it",
+                    p.display()
+                ),
+            )
+        })
+        .collect();
     let mut files = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, e))?;
+    for path in found.toml {
+        let bytes = std::fs::read(&path).map_err(|e| io_error(&path, e))?;
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                // Up to the bad byte the lossy text is the file, so the position is exact.
+                let at = e.utf8_error().valid_up_to();
+                let byte = e.as_bytes()[at];
+                let file = SourceFile {
+                    path: path.clone(),
+                    text: String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                };
+                early.push(file.error(
+                    at..at + char::REPLACEMENT_CHARACTER.len_utf8(),
+                    format!("byte {byte:#04x} is not UTF-8: spec files are UTF-8 text"),
+                ));
+                file.text
+            }
+        };
         files.push((path, text));
     }
-    load_files(dir, files)
+    load(dir, files, early)
 }
 
 /// Loads spec files given as (path, text); `root` is what paths in the model are relative to.
 pub fn load_files(root: &Path, files: Vec<(PathBuf, String)>) -> Result<Model, SpecErrors> {
+    load(root, files, Vec::new())
+}
+
+fn load(
+    root: &Path,
+    files: Vec<(PathBuf, String)>,
+    early: Vec<SpecError>,
+) -> Result<Model, SpecErrors> {
     let mut loader = Loader {
         root: root.to_path_buf(),
-        errors: Vec::new(),
+        errors: early,
         files: Vec::new(),
+        cascades: Vec::new(),
+        broken_members: Vec::new(),
     };
     let mut raws = Vec::new();
     for (path, text) in files {
         let file = SourceFile { path, text };
-        match toml::from_str::<RawFile>(&file.text) {
-            Ok(raw) => raws.push((loader.files.len(), raw)),
-            Err(e) => {
-                let span = e.span().unwrap_or(0..0);
-                let msg = e.message().trim().to_string();
-                loader.errors.push(file.error(span, msg));
+        let parsed = parse::parse(&file.text);
+        let base = loader.errors.len();
+        for (span, msg) in &parsed.errors {
+            loader.errors.push(file.error(span.clone(), msg.as_str()));
+        }
+        for (name, i) in parsed.dropped {
+            loader.cascades.push((base + i, base + i + 1, Cause::Name(name)));
+        }
+        match parsed.raw {
+            Some(raw) if raw.is_empty() && parsed.errors.is_empty() => {
+                loader.errors.push(file.error(
+                    0..0,
+                    "this file declares nothing (it is empty or holds only comments): add \
+                     its declarations, or delete it",
+                ));
             }
+            Some(raw) => raws.push((loader.files.len(), raw)),
+            None => {}
         }
         loader.files.push(file);
     }
     let model = loader.resolve(raws);
+    loader.suppress_cascades();
     // The checks run declaration kind by kind; report in file order, as documented.
     let order = |e: &SpecError| {
         let file = loader.files.iter().position(|f| f.path == e.file);
@@ -63,33 +114,73 @@ pub fn load_files(root: &Path, files: Vec<(PathBuf, String)>) -> Result<Model, S
     }
 }
 
-fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            collect_toml(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "toml") {
-            out.push(path);
+/// The files below a spec directory.
+pub(crate) struct Discovered {
+    /// Every `*.toml`, sorted.
+    pub toml: Vec<PathBuf>,
+    /// `*.TOML`, `*.Toml`, …: meant as spec files, but not read.
+    pub misnamed: Vec<PathBuf>,
+}
+
+pub(crate) fn discover(dir: &Path) -> std::io::Result<Discovered> {
+    fn walk(dir: &Path, out: &mut Discovered) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            let ext = path.extension().and_then(|e| e.to_str());
+            if path.is_dir() {
+                walk(&path, out)?;
+            } else if ext == Some("toml") {
+                out.toml.push(path);
+            } else if ext.is_some_and(|e| e.eq_ignore_ascii_case("toml")) {
+                out.misnamed.push(path);
+            }
         }
+        Ok(())
     }
-    Ok(())
+    let mut out = Discovered {
+        toml: Vec::new(),
+        misnamed: Vec::new(),
+    };
+    walk(dir, &mut out)?;
+    out.toml.sort();
+    out.misnamed.sort();
+    Ok(out)
 }
 
 fn io_error(path: &Path, e: std::io::Error) -> SpecErrors {
-    SpecErrors(vec![SpecError {
-        file: path.to_path_buf(),
-        line: 1,
-        column: 1,
-        message: format!("cannot read: {e}"),
-        span: 0..0,
-        source_line: String::new(),
-    }])
+    SpecErrors(vec![SpecError::whole_file(path, format!("cannot read: {e}"))])
+}
+
+/// What later errors a root error explains (they are folded into it as a note).
+enum Cause {
+    /// Errors that name this declaration or member, which failed.
+    Name(String),
+    /// Errors whose message starts so (every `unknown source` when no source is declared).
+    Prefix(&'static str),
+}
+
+impl Cause {
+    fn explains(&self, message: &str) -> bool {
+        match self {
+            Cause::Prefix(p) => message.starts_with(p),
+            Cause::Name(n) => message
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .any(|quoted| quoted.split(['.', '[', ']']).any(|seg| seg == n)),
+        }
+    }
 }
 
 struct Loader {
     root: PathBuf,
     errors: Vec<SpecError>,
     files: Vec<SourceFile>,
+    /// (root error, first error it may explain, cause).
+    cascades: Vec<(usize, usize, Cause)>,
+    /// Members whose type or bit range failed (with the root error): what later checks
+    /// (rules, lowerings) say about them follows from that error.
+    broken_members: Vec<(String, usize)>,
 }
 
 /// Where a declaration sits, for later errors.
@@ -121,7 +212,8 @@ impl Decl<'_> {
 struct Scope {
     /// tag -> confidence
     tags: HashMap<String, Confidence>,
-    sources: HashMap<String, ()>,
+    /// source id -> the scale its tags are on
+    sources: HashMap<String, String>,
     archs: Vec<String>,
     types: HashMap<String, usize>,
     /// Pre-computed sizes of named types (0 until known).
@@ -137,10 +229,82 @@ impl Loader {
         self.errors.push(e);
     }
 
+    /// The member `name` failed with the last error reported.
+    fn broken_member(&mut self, name: &str) {
+        let root = self.errors.len().saturating_sub(1);
+        self.broken_members.push((name.to_string(), root));
+    }
+
+    /// Reports that no file declares a `what` (which `file`, under the root, should),
+    /// and folds every later error starting with `follows` into that one.
+    fn missing(&mut self, file: &str, what: &str, why: &str, follows: &[&'static str]) {
+        let path = self.root.join(file);
+        let message = if self.files.iter().any(|f| f.path == path) {
+            format!("{} declares no {what}: {why}", path.display())
+        } else {
+            format!("{} is missing: {why}", path.display())
+        };
+        self.errors.push(SpecError::whole_file(&path, message));
+        let root = self.errors.len() - 1;
+        for p in follows {
+            self.cascades.push((root, root + 1, Cause::Prefix(p)));
+        }
+    }
+
+    /// Drops the errors a root error explains, noting on the root how many there were.
+    fn suppress_cascades(&mut self) {
+        let mut folded_into: Vec<Option<usize>> = vec![None; self.errors.len()];
+        for i in 0..self.errors.len() {
+            let message = &self.errors[i].message;
+            let root = self
+                .cascades
+                .iter()
+                .find(|(_, after, cause)| i >= *after && cause.explains(message))
+                .map(|(root, ..)| folded_into[*root].unwrap_or(*root));
+            folded_into[i] = root;
+        }
+        let mut follow = vec![0usize; self.errors.len()];
+        for root in folded_into.iter().flatten() {
+            follow[*root] += 1;
+        }
+        for (e, n) in self.errors.iter_mut().zip(&follow) {
+            match n {
+                0 => {}
+                1 => e
+                    .notes
+                    .push("1 later error that follows from this one is not shown".into()),
+                n => e
+                    .notes
+                    .push(format!("{n} later errors that follow from this one are not shown")),
+            }
+        }
+        let mut i = 0;
+        self.errors.retain(|_| {
+            i += 1;
+            folded_into[i - 1].is_none()
+        });
+    }
+
     fn resolve(&mut self, raws: Vec<(usize, RawFile)>) -> Model {
         let levels = self.common_levels(&raws);
         let scales = self.scales(&raws, &levels);
+        if scales.is_empty() && !levels.is_empty() {
+            self.missing(
+                "confidence.toml",
+                "`[[scale]]`",
+                "the scales (`[[scale]]`) declare every confidence tag",
+                &["unknown confidence tag `", "unknown confidence scale `"],
+            );
+        }
         let sources = self.sources(&raws, &scales);
+        if sources.is_empty() {
+            self.missing(
+                "sources.toml",
+                "`[[source]]`",
+                "it declares the documents (`[[source]]`) every evidence record cites",
+                &["unknown source `"],
+            );
+        }
         let archs = self.archs(&raws);
         let tags = declared_tags(&levels, &scales)
             .map(|c| (c.tag.clone(), c))
@@ -159,7 +323,10 @@ impl Loader {
         }
         let mut scope = Scope {
             tags,
-            sources: sources.iter().map(|s| (s.id.clone(), ())).collect(),
+            sources: sources
+                .iter()
+                .map(|s| (s.id.clone(), s.scale.clone()))
+                .collect(),
             archs: archs.iter().map(|a| a.name.clone()).collect(),
             types: HashMap::new(),
             sizes: Vec::new(),
@@ -220,6 +387,10 @@ impl Loader {
             };
             types.push(t);
         }
+        let after = self.errors.len();
+        for (name, root) in std::mem::take(&mut self.broken_members) {
+            self.cascades.push((root, after, Cause::Name(name)));
+        }
         let mut model = Model {
             levels,
             scales,
@@ -264,13 +435,17 @@ impl Loader {
             found = Some(levels);
         }
         found.unwrap_or_else(|| {
-            if let Some((fi, _)) = raws.first() {
-                self.err(
-                    At(*fi),
-                    0..0,
-                    "no `[confidence]` table declares the common confidence ordering",
-                );
-            }
+            self.missing(
+                "confidence.toml",
+                "`[confidence]` table",
+                "it declares the common confidence ordering (`[confidence]`) and the scales \
+                 (`[[scale]]`) every confidence tag is on",
+                &[
+                    "unknown confidence tag `",
+                    "unknown common confidence level `",
+                    "unknown confidence scale `",
+                ],
+            );
             Vec::new()
         })
     }
@@ -412,8 +587,9 @@ impl Loader {
                     at,
                     tag.span(),
                     format!(
-                        "unknown confidence tag `{}` (declared tags: {})",
+                        "unknown confidence tag `{}`{} (declared tags: {})",
                         tag.get_ref(),
+                        suggest(tag.get_ref(), scope.tags.keys().map(String::as_str)),
                         sorted_keys(&scope.tags)
                     ),
                 );
@@ -478,13 +654,19 @@ impl Loader {
                         at,
                         e.source.span(),
                         format!(
-                            "unknown source `{id}`: a citation starts with a declared source id \
-                             (known: {})",
+                            "unknown source `{id}`{}: a citation starts with a declared source \
+                             id (known: {})",
+                            suggest(id, scope.sources.keys().map(String::as_str)),
                             sorted_keys(&scope.sources)
                         ),
                     );
                 }
                 let confidence = self.confidence_or(at, &e.confidence, default, scope);
+                if let (Some(tag), Some(scale)) = (&e.confidence, scope.sources.get(id))
+                    && let Some(msg) = scale_mismatch(id, scale, &confidence)
+                {
+                    self.err(at, tag.span(), msg);
+                }
                 evidence_record(e, confidence)
             })
             .collect()
@@ -639,6 +821,9 @@ impl Loader {
                 None
             }
         };
+        if ty.is_none() {
+            self.broken_member(f.name.get_ref());
+        }
         let ty = ty.unwrap_or(TypeRef::Array {
             elem: Box::new(TypeRef::Int { int: Int::U8 }),
             len: f.size.as_ref().map_or(1, |s| *s.get_ref() as usize),
@@ -970,7 +1155,8 @@ impl Loader {
                 .map(|a| {
                     let id = source_id(a.source.get_ref());
                     if !scope.sources.contains_key(id) {
-                        self.err(at, a.source.span(), format!("unknown source `{id}`"));
+                        let hint = suggest(id, scope.sources.keys().map(String::as_str));
+                        self.err(at, a.source.span(), format!("unknown source `{id}`{hint}"));
                     }
                     check_ident(self, at, &a.name);
                     Alias {
@@ -1068,6 +1254,8 @@ impl Loader {
         let width = repr.bits();
         let mut fields: Vec<BitField> = Vec::new();
         let mut taken = vec![None::<String>; width as usize];
+        // A sub-field whose range is unusable claims no bits, so gaps are not reported.
+        let mut rejected = false;
         for b in &r.fields {
             check_ident(self, at, &b.name);
             let dup = fields.iter().any(|x| &x.name == b.name.get_ref());
@@ -1081,6 +1269,8 @@ impl Loader {
                         b.bits.get_ref()
                     ),
                 );
+                self.broken_member(b.name.get_ref());
+                rejected = true;
                 continue;
             };
             if msb >= width {
@@ -1093,6 +1283,8 @@ impl Loader {
                         r.name.get_ref()
                     ),
                 );
+                self.broken_member(b.name.get_ref());
+                rejected = true;
                 continue;
             }
             // Report the first clash only, but claim every free bit of the range so that
@@ -1161,7 +1353,7 @@ impl Loader {
                 constant,
             });
         }
-        if let Some(gap) = taken.iter().position(Option::is_none) {
+        if let Some(gap) = taken.iter().position(Option::is_none).filter(|_| !rejected) {
             let end = taken[gap..]
                 .iter()
                 .position(Option::is_some)
@@ -1192,7 +1384,8 @@ impl Loader {
 
     fn bits_type(&mut self, at: At, t: &Spanned<String>, width: u32, scope: &Scope) -> BitsType {
         let Some(&index) = scope.types.get(t.get_ref()) else {
-            self.err(at, t.span(), format!("unknown type `{}`", t.get_ref()));
+            let hint = suggest(t.get_ref(), scope.types.keys().map(String::as_str));
+            self.err(at, t.span(), format!("unknown type `{}`{hint}", t.get_ref()));
             return BitsType::Uint;
         };
         if !matches!(scope.kinds[index], "enum" | "flags") {
@@ -1432,10 +1625,17 @@ impl Loader {
                     let Some(e) = values.iter().find(|e| {
                         &e.name == op.get_ref() || e.aliases.iter().any(|a| &a.name == op.get_ref())
                     }) else {
+                        let names = values
+                            .iter()
+                            .flat_map(|e| std::iter::once(&e.name).chain(e.aliases.iter().map(|a| &a.name)));
                         self.err(
                             *at,
                             op.span(),
-                            format!("`{}` is not an `OPCODE` enumerator", op.get_ref()),
+                            format!(
+                                "`{}` is not an `OPCODE` enumerator{}",
+                                op.get_ref(),
+                                suggest(op.get_ref(), names.map(String::as_str))
+                            ),
                         );
                         continue;
                     };
@@ -1563,10 +1763,14 @@ fn parse_type(text: &str, scope: &Scope) -> Result<TypeRef, String> {
             name: text.to_string(),
             index,
         }),
-        None => Err(format!(
-            "unknown type `{text}` (built-in: u8 u16 u32 u64 i8 i16 i32 i64; declared: {})",
-            sorted_keys(&scope.types)
-        )),
+        None => match did_you_mean(text, scope.types.keys().map(String::as_str).chain(INTS)) {
+            Some(guess) => Err(format!("unknown type `{text}`; did you mean `{guess}`?")),
+            None => Err(format!(
+                "unknown type `{text}` (built-in: {}; declared: {})",
+                INTS.join(" "),
+                sorted_keys(&scope.types)
+            )),
+        },
     }
 }
 
@@ -1601,6 +1805,9 @@ fn max_of(int: Int) -> u64 {
         (1u64 << int.bits()) - 1
     }
 }
+
+/// The built-in integer types, for "did you mean".
+const INTS: [&str; 8] = ["u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"];
 
 fn join<'a>(it: impl Iterator<Item = &'a str>) -> String {
     it.collect::<Vec<_>>().join(", ")
@@ -1659,6 +1866,18 @@ pub(crate) fn evidence_record(e: &RawEvidence, confidence: Confidence) -> Eviden
         confidence,
         note: e.note.clone(),
     }
+}
+
+/// Why an evidence record's own `confidence` cannot be its source's: the tag is on another
+/// scale than the one `source` (whose tags are on `scale`) uses.
+pub(crate) fn scale_mismatch(source: &str, scale: &str, tag: &Confidence) -> Option<String> {
+    (!tag.scale.is_empty() && tag.scale != scale).then(|| {
+        format!(
+            "`{}` is a tag of scale `{}`, but `{source}` tags its claims on scale `{scale}`: \
+             give this record a `{scale}` tag, or cite the source that uses `{}`",
+            tag.tag, tag.scale, tag.tag
+        )
+    })
 }
 
 /// Why `s` is not a valid identifier (letters, digits, `_`; not starting with a digit).
