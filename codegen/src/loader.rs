@@ -84,7 +84,9 @@ fn load(
             loader.errors.push(file.error(span.clone(), msg.as_str()));
         }
         for (name, i) in parsed.dropped {
-            loader.cascades.push((base + i, base + i + 1, Cause::Name(name)));
+            loader
+                .cascades
+                .push((base + i, base + i + 1, Cause::Name(name)));
         }
         match parsed.raw {
             Some(raw) if raw.is_empty() && parsed.errors.is_empty() => {
@@ -148,7 +150,10 @@ pub(crate) fn discover(dir: &Path) -> std::io::Result<Discovered> {
 }
 
 fn io_error(path: &Path, e: std::io::Error) -> SpecErrors {
-    SpecErrors(vec![SpecError::whole_file(path, format!("cannot read: {e}"))])
+    SpecErrors(vec![SpecError::whole_file(
+        path,
+        format!("cannot read: {e}"),
+    )])
 }
 
 /// What later errors a root error explains (they are folded into it as a note).
@@ -273,9 +278,9 @@ impl Loader {
                 1 => e
                     .notes
                     .push("1 later error that follows from this one is not shown".into()),
-                n => e
-                    .notes
-                    .push(format!("{n} later errors that follow from this one are not shown")),
+                n => e.notes.push(format!(
+                    "{n} later errors that follow from this one are not shown"
+                )),
             }
         }
         let mut i = 0;
@@ -646,26 +651,15 @@ impl Loader {
         default: &Confidence,
         scope: &Scope,
     ) -> Vec<Evidence> {
+        let mut sources: Vec<(&str, &str)> = (scope.sources.iter())
+            .map(|(id, scale)| (id.as_str(), scale.as_str()))
+            .collect();
+        sources.sort();
         raw.iter()
             .map(|e| {
-                let id = source_id(e.source.get_ref());
-                if !scope.sources.contains_key(id) {
-                    self.err(
-                        at,
-                        e.source.span(),
-                        format!(
-                            "unknown source `{id}`{}: a citation starts with a declared source \
-                             id (known: {})",
-                            suggest(id, scope.sources.keys().map(String::as_str)),
-                            sorted_keys(&scope.sources)
-                        ),
-                    );
-                }
                 let confidence = self.confidence_or(at, &e.confidence, default, scope);
-                if let (Some(tag), Some(scale)) = (&e.confidence, scope.sources.get(id))
-                    && let Some(msg) = scale_mismatch(id, scale, &confidence)
-                {
-                    self.err(at, tag.span(), msg);
+                for (span, msg) in citation_errors(e, &confidence, &sources) {
+                    self.err(at, span, msg);
                 }
                 evidence_record(e, confidence)
             })
@@ -1032,7 +1026,8 @@ impl Loader {
         let mut sorted: Vec<&(&RawField, usize)> = members.iter().collect();
         sorted.sort_by_key(|(f, _)| *f.off.get_ref());
         let mut cursor = 0usize;
-        let mut prev: Option<&str> = None;
+        // The member that runs to `cursor`, and its offset.
+        let mut prev: Option<(&str, usize)> = None;
         for (f, len) in sorted {
             let start = *f.off.get_ref() as usize;
             let end = start + len;
@@ -1043,9 +1038,14 @@ impl Loader {
                     format!(
                         "`{}` at offset {start} overlaps `{}`, which runs to offset {cursor}",
                         f.name.get_ref(),
-                        prev.unwrap_or("?")
+                        prev.map_or("?", |p| p.0)
                     ),
                 );
+                if let Some(note) = prev.map(|p| overlap_fix(p, (f.name.get_ref(), start), cursor))
+                    && let Some(e) = self.errors.last_mut()
+                {
+                    e.notes.push(note);
+                }
             } else if start > cursor {
                 self.err(
                     at,
@@ -1069,7 +1069,7 @@ impl Loader {
             }
             if end > cursor {
                 cursor = end;
-                prev = Some(f.name.get_ref());
+                prev = Some((f.name.get_ref(), start));
             }
         }
         if cursor < size && !members.is_empty() {
@@ -1385,7 +1385,11 @@ impl Loader {
     fn bits_type(&mut self, at: At, t: &Spanned<String>, width: u32, scope: &Scope) -> BitsType {
         let Some(&index) = scope.types.get(t.get_ref()) else {
             let hint = suggest(t.get_ref(), scope.types.keys().map(String::as_str));
-            self.err(at, t.span(), format!("unknown type `{}`{hint}", t.get_ref()));
+            self.err(
+                at,
+                t.span(),
+                format!("unknown type `{}`{hint}", t.get_ref()),
+            );
             return BitsType::Uint;
         };
         if !matches!(scope.kinds[index], "enum" | "flags") {
@@ -1625,9 +1629,9 @@ impl Loader {
                     let Some(e) = values.iter().find(|e| {
                         &e.name == op.get_ref() || e.aliases.iter().any(|a| &a.name == op.get_ref())
                     }) else {
-                        let names = values
-                            .iter()
-                            .flat_map(|e| std::iter::once(&e.name).chain(e.aliases.iter().map(|a| &a.name)));
+                        let names = values.iter().flat_map(|e| {
+                            std::iter::once(&e.name).chain(e.aliases.iter().map(|a| &a.name))
+                        });
                         self.err(
                             *at,
                             op.span(),
@@ -1806,6 +1810,21 @@ fn max_of(int: Int) -> u64 {
     }
 }
 
+/// How to resolve `next` (name, offset) starting inside `prev` (name, offset), which runs to
+/// `end`.
+fn overlap_fix(prev: (&str, usize), next: (&str, usize), end: usize) -> String {
+    let ((p, p_start), (n, n_start)) = (prev, next);
+    let keep = n_start - p_start;
+    if keep == 0 {
+        format!("both start at offset {n_start}: move `{n}` to offset {end}, or remove one of them")
+    } else {
+        let bytes = if keep == 1 { "byte" } else { "bytes" };
+        format!(
+            "shrink `{p}` to {keep} {bytes} (offsets {p_start}..{n_start}), or move `{n}` to offset {end}"
+        )
+    }
+}
+
 /// The built-in integer types, for "did you mean".
 const INTS: [&str; 8] = ["u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"];
 
@@ -1868,16 +1887,35 @@ pub(crate) fn evidence_record(e: &RawEvidence, confidence: Confidence) -> Eviden
     }
 }
 
-/// Why an evidence record's own `confidence` cannot be its source's: the tag is on another
-/// scale than the one `source` (whose tags are on `scale`) uses.
-pub(crate) fn scale_mismatch(source: &str, scale: &str, tag: &Confidence) -> Option<String> {
-    (!tag.scale.is_empty() && tag.scale != scale).then(|| {
-        format!(
-            "`{}` is a tag of scale `{}`, but `{source}` tags its claims on scale `{scale}`: \
-             give this record a `{scale}` tag, or cite the source that uses `{}`",
-            tag.tag, tag.scale, tag.tag
-        )
-    })
+/// What is wrong with an evidence record's citation, given the declared `sources` (id,
+/// scale), sorted: a source no file declares, or an own tag (resolved as `confidence`) on
+/// another scale than its source's.
+pub(crate) fn citation_errors(
+    e: &RawEvidence,
+    confidence: &Confidence,
+    sources: &[(&str, &str)],
+) -> Vec<(Range<usize>, String)> {
+    let id = source_id(e.source.get_ref());
+    let Some((_, scale)) = sources.iter().find(|(s, _)| *s == id) else {
+        let ids = sources.iter().map(|(s, _)| *s);
+        let message = format!(
+            "unknown source `{id}`{}: a citation starts with a declared source id (known: {})",
+            suggest(id, ids.clone()),
+            join(ids)
+        );
+        return vec![(e.source.span(), message)];
+    };
+    match &e.confidence {
+        Some(tag) if !confidence.scale.is_empty() && confidence.scale != *scale => {
+            let message = format!(
+                "`{}` is a tag of scale `{}`, but `{id}` tags its claims on scale `{scale}`: \
+                 give this record a `{scale}` tag",
+                confidence.tag, confidence.scale
+            );
+            vec![(tag.span(), message)]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Why `s` is not a valid identifier (letters, digits, `_`; not starting with a digit).

@@ -7,6 +7,7 @@
 use serde_spanned::Spanned;
 
 use super::{At, Cause, Loader, Scope};
+use crate::diagnostics::suggest;
 use crate::lowering::model::*;
 use crate::lowering::raw::*;
 use crate::model::{BitsType, Confidence, Evidence, Model, Role, TypeDef, TypeKind, TypeRef};
@@ -618,9 +619,10 @@ impl Loader {
                     at,
                     k.value.span(),
                     format!(
-                        "`{}` is not an enumerator of {} ({})",
+                        "`{}` is not an enumerator of {}{} ({})",
                         k.value.get_ref(),
                         model.types[i].name,
+                        suggest(k.value.get_ref(), names.iter().copied()),
                         names.join(", ")
                     ),
                 );

@@ -138,7 +138,10 @@ fn drop_declaration(
 }
 
 /// Takes the outermost array element below `value` that holds `span` out of its array.
-fn remove_element<'i>(value: &mut DeValue<'i>, span: &Range<usize>) -> Option<Spanned<DeValue<'i>>> {
+fn remove_element<'i>(
+    value: &mut DeValue<'i>,
+    span: &Range<usize>,
+) -> Option<Spanned<DeValue<'i>>> {
     match value {
         DeValue::Array(a) => {
             let at = a.iter().position(|v| contains(v.span(), span))?;
