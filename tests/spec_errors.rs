@@ -1304,3 +1304,15 @@ fn an_empty_file_and_an_upper_case_extension_are_errors() {
         "{upper}"
     );
 }
+
+#[test]
+fn a_field_of_unknown_type_leaves_no_gap() {
+    // `a` has no size of its own: the bytes up to `b` are taken to be its.
+    let bad = strukt(
+        4,
+        r#"  { off = 0, name = "a", type = "NOPE", evidence = [{ source = "src" }] },
+  { off = 2, name = "b", type = "u16", evidence = [{ source = "src" }] },
+"#,
+    );
+    SPEC.only(&bad, "name = \"a\"", r#""NOPE""#, "unknown type `NOPE`");
+}

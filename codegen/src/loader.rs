@@ -1106,6 +1106,19 @@ impl Loader {
             .collect();
         let mut members: Vec<(&RawField, usize)> =
             raw.iter().zip(&fields).map(|(r, f)| (r, f.size)).collect();
+        // A member whose type failed and that gives no `size` has no known extent: let it
+        // reach the next member, so that tiling reports nothing that follows from that.
+        let offsets: Vec<usize> = raw.iter().map(|r| *r.off.get_ref() as usize).collect();
+        for (r, len) in &mut members {
+            let typed =
+                r.ty.as_ref()
+                    .is_some_and(|t| parse_type(t.get_ref().trim(), scope).is_ok());
+            if !typed && r.size.is_none() {
+                let start = *r.off.get_ref() as usize;
+                let next = offsets.iter().copied().filter(|o| *o > start).min();
+                *len = next.unwrap_or(size).saturating_sub(start).max(1);
+            }
+        }
         if let Some(d) = extra {
             let dsize =
                 d.ty.as_ref()
