@@ -118,19 +118,21 @@ fn drop_declaration(
     error: usize,
     dropped: &mut Vec<(String, usize)>,
 ) -> bool {
-    let holds = |v: &Spanned<DeValue<'_>>| contains(v.span(), span);
-    let Some(key) = root
-        .iter()
-        .find(|(k, v)| holds(v) || contains(k.span(), span))
-        .map(|(k, _)| k.clone())
-    else {
+    // Arrays of tables interleave (`[[enum]]`, `[[struct]]`, `[[enum]]`), so several
+    // entries may reach over `span`.
+    let keys: Vec<_> = (root.iter())
+        .filter(|(k, v)| contains(extent(v), span) || contains(k.span(), span))
+        .map(|(k, v)| (k.clone(), extent(v).len()))
+        .collect();
+    for (key, _) in &keys {
+        if let Some(removed) = remove_element(root[key.get_ref().as_ref()].get_mut(), span) {
+            declared_names(removed.get_ref(), error, dropped);
+            return true;
+        }
+    }
+    let Some((key, _)) = keys.iter().min_by_key(|(_, len)| *len) else {
         return false;
     };
-    let value = &mut root[key.get_ref().as_ref()];
-    if let Some(removed) = remove_element(value.get_mut(), span) {
-        declared_names(removed.get_ref(), error, dropped);
-        return true;
-    }
     if let Some((_, v)) = root.remove_entry(key.get_ref().as_ref()) {
         declared_names(v.get_ref(), error, dropped);
     }
@@ -144,7 +146,7 @@ fn remove_element<'i>(
 ) -> Option<Spanned<DeValue<'i>>> {
     match value {
         DeValue::Array(a) => {
-            let at = a.iter().position(|v| contains(v.span(), span))?;
+            let at = a.iter().position(|v| contains(extent(v), span))?;
             let mut items: Vec<_> = std::mem::replace(a, DeArray::new()).into_iter().collect();
             let removed = items.remove(at);
             *a = items.into_iter().collect();
@@ -152,10 +154,22 @@ fn remove_element<'i>(
         }
         DeValue::Table(t) => t
             .iter_mut()
-            .find(|(_, v)| contains(v.span(), span))
-            .and_then(|(_, v)| remove_element(v.get_mut(), span)),
+            .filter(|(_, v)| contains(extent(v), span))
+            .find_map(|(_, v)| remove_element(v.get_mut(), span)),
         _ => None,
     }
+}
+
+/// The bytes `value` and everything in it span (a `[[table]]`'s own span is its header).
+fn extent(value: &Spanned<DeValue<'_>>) -> Range<usize> {
+    let inner: Vec<Range<usize>> = match value.get_ref() {
+        DeValue::Table(t) => t.iter().flat_map(|(k, v)| [k.span(), extent(v)]).collect(),
+        DeValue::Array(a) => a.iter().map(extent).collect(),
+        _ => Vec::new(),
+    };
+    inner
+        .into_iter()
+        .fold(value.span(), |a, b| a.start.min(b.start)..a.end.max(b.end))
 }
 
 fn contains(outer: Range<usize>, inner: &Range<usize>) -> bool {
@@ -181,5 +195,43 @@ fn declared_names(value: &DeValue<'_>, error: usize, out: &mut Vec<(String, usiz
             .iter()
             .for_each(|v| declared_names(v.get_ref(), error, out)),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_declaration_is_dropped_alone_and_its_name_kept() {
+        let text = "[[enum]]\nname = \"A\"\nc_name = \"A\"\nrepr = \"u8\"\ndco = \"d\"\n\
+                    confidence = \"HIGH\"\nevidence = []\nvalues = []\n\n\
+                    [[enum]]\nname = \"B\"\nrepr = \"u8\"\ndoc = \"d\"\n\
+                    confidence = \"HIGH\"\nevidence = []\nvalues = []\n";
+        let parsed = parse(text);
+        let messages: Vec<&str> = parsed.errors.iter().map(|(_, m)| m.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "unknown field `dco`; did you mean `doc`?",
+                "missing field `c_name`"
+            ]
+        );
+        let raw = parsed.raw.expect("the rest of the file is read");
+        assert_eq!(raw.enums.len(), 1);
+        assert_eq!(raw.enums[0].doc, "d");
+        assert_eq!(parsed.dropped, [("B".to_string(), 1)]);
+    }
+
+    #[test]
+    fn a_broken_table_between_two_of_another_kind_is_dropped_alone() {
+        let text = "[[arch]]\nname = \"a\"\nnc = 1\ndoc = \"d\"\n\n\
+                    [[source]]\nid = \"s\"\ntitle = \"t\"\nfile = 7\nscale = \"x\"\n\n\
+                    [[arch]]\nname = \"b\"\nnc = 2\ndoc = \"d\"\n";
+        let parsed = parse(text);
+        assert_eq!(parsed.errors.len(), 1, "{:?}", parsed.errors);
+        let raw = parsed.raw.expect("the rest of the file is read");
+        assert_eq!((raw.arch.len(), raw.source.len()), (2, 0));
+        assert_eq!(parsed.dropped, [("s".to_string(), 0)]);
     }
 }
