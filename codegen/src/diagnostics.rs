@@ -190,12 +190,13 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 /// The candidate `word` most likely misspells: equal but for case, or within a third of its
-/// length in edits (transpositions count once), the closest first.
+/// length in edits (transpositions count once) and not all of it, the closest first.
 pub(crate) fn did_you_mean<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let limit = word.chars().count().max(3) / 3;
+    let len = word.chars().count();
+    let limit = (len.max(3) / 3).min(len.saturating_sub(1));
     candidates
         .into_iter()
         .filter(|c| *c != word)

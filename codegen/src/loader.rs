@@ -13,49 +13,19 @@ use crate::diagnostics::{SourceFile, SpecError, SpecErrors, did_you_mean, sugges
 use crate::model::*;
 use crate::raw::*;
 
+mod cascade;
+mod files;
 mod klr;
 mod lowering;
 mod parse;
 
+use cascade::Cause;
+pub(crate) use files::discover;
+
 /// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
 pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
-    let found = discover(dir).map_err(|e| io_error(dir, e))?;
-    let mut early: Vec<SpecError> = found
-        .misnamed
-        .iter()
-        .map(|p| {
-            SpecError::whole_file(
-                p,
-                format!(
-                    "{} is not read: spec files end in `.toml`, in lower case; rename it",
-                    p.display()
-                ),
-            )
-        })
-        .collect();
-    let mut files = Vec::new();
-    for path in found.toml {
-        let bytes = std::fs::read(&path).map_err(|e| io_error(&path, e))?;
-        let text = match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(e) => {
-                // Up to the bad byte the lossy text is the file, so the position is exact.
-                let at = e.utf8_error().valid_up_to();
-                let byte = e.as_bytes()[at];
-                let file = SourceFile {
-                    path: path.clone(),
-                    text: String::from_utf8_lossy(e.as_bytes()).into_owned(),
-                };
-                early.push(file.error(
-                    at..at + char::REPLACEMENT_CHARACTER.len_utf8(),
-                    format!("byte {byte:#04x} is not UTF-8: spec files are UTF-8 text"),
-                ));
-                file.text
-            }
-        };
-        files.push((path, text));
-    }
-    load(dir, files, early)
+    let read = files::read(dir)?;
+    load(dir, read.files, read.errors)
 }
 
 /// Loads spec files given as (path, text); `root` is what paths in the model are relative to.
@@ -116,67 +86,6 @@ fn load(
     }
 }
 
-/// The files below a spec directory.
-pub(crate) struct Discovered {
-    /// Every `*.toml`, sorted.
-    pub toml: Vec<PathBuf>,
-    /// `*.TOML`, `*.Toml`, …: meant as spec files, but not read.
-    pub misnamed: Vec<PathBuf>,
-}
-
-pub(crate) fn discover(dir: &Path) -> std::io::Result<Discovered> {
-    fn walk(dir: &Path, out: &mut Discovered) -> std::io::Result<()> {
-        for entry in std::fs::read_dir(dir)? {
-            let path = entry?.path();
-            let ext = path.extension().and_then(|e| e.to_str());
-            if path.is_dir() {
-                walk(&path, out)?;
-            } else if ext == Some("toml") {
-                out.toml.push(path);
-            } else if ext.is_some_and(|e| e.eq_ignore_ascii_case("toml")) {
-                out.misnamed.push(path);
-            }
-        }
-        Ok(())
-    }
-    let mut out = Discovered {
-        toml: Vec::new(),
-        misnamed: Vec::new(),
-    };
-    walk(dir, &mut out)?;
-    out.toml.sort();
-    out.misnamed.sort();
-    Ok(out)
-}
-
-fn io_error(path: &Path, e: std::io::Error) -> SpecErrors {
-    SpecErrors(vec![SpecError::whole_file(
-        path,
-        format!("cannot read: {e}"),
-    )])
-}
-
-/// What later errors a root error explains (they are folded into it as a note).
-enum Cause {
-    /// Errors that name this declaration or member, which failed.
-    Name(String),
-    /// Errors whose message starts so (every `unknown source` when no source is declared).
-    Prefix(&'static str),
-}
-
-impl Cause {
-    fn explains(&self, message: &str) -> bool {
-        match self {
-            Cause::Prefix(p) => message.starts_with(p),
-            Cause::Name(n) => message
-                .split('`')
-                .skip(1)
-                .step_by(2)
-                .any(|quoted| quoted.split(['.', '[', ']']).any(|seg| seg == n)),
-        }
-    }
-}
-
 struct Loader {
     root: PathBuf,
     errors: Vec<SpecError>,
@@ -232,62 +141,6 @@ impl Loader {
     fn err(&mut self, at: At, span: Range<usize>, msg: impl Into<String>) {
         let e = self.files[at.0].error(span, msg);
         self.errors.push(e);
-    }
-
-    /// The member `name` failed with the last error reported.
-    fn broken_member(&mut self, name: &str) {
-        let root = self.errors.len().saturating_sub(1);
-        self.broken_members.push((name.to_string(), root));
-    }
-
-    /// Reports that no file declares a `what` (which `file`, under the root, should),
-    /// and folds every later error starting with `follows` into that one.
-    fn missing(&mut self, file: &str, what: &str, why: &str, follows: &[&'static str]) {
-        let path = self.root.join(file);
-        let message = if self.files.iter().any(|f| f.path == path) {
-            format!("{} declares no {what}: {why}", path.display())
-        } else {
-            format!("{} is missing: {why}", path.display())
-        };
-        self.errors.push(SpecError::whole_file(&path, message));
-        let root = self.errors.len() - 1;
-        for p in follows {
-            self.cascades.push((root, root + 1, Cause::Prefix(p)));
-        }
-    }
-
-    /// Drops the errors a root error explains, noting on the root how many there were.
-    fn suppress_cascades(&mut self) {
-        let mut folded_into: Vec<Option<usize>> = vec![None; self.errors.len()];
-        for i in 0..self.errors.len() {
-            let message = &self.errors[i].message;
-            let root = self
-                .cascades
-                .iter()
-                .find(|(_, after, cause)| i >= *after && cause.explains(message))
-                .map(|(root, ..)| folded_into[*root].unwrap_or(*root));
-            folded_into[i] = root;
-        }
-        let mut follow = vec![0usize; self.errors.len()];
-        for root in folded_into.iter().flatten() {
-            follow[*root] += 1;
-        }
-        for (e, n) in self.errors.iter_mut().zip(&follow) {
-            match n {
-                0 => {}
-                1 => e
-                    .notes
-                    .push("1 later error that follows from this one is not shown".into()),
-                n => e.notes.push(format!(
-                    "{n} later errors that follow from this one are not shown"
-                )),
-            }
-        }
-        let mut i = 0;
-        self.errors.retain(|_| {
-            i += 1;
-            folded_into[i - 1].is_none()
-        });
     }
 
     fn resolve(&mut self, raws: Vec<(usize, RawFile)>) -> Model {
