@@ -1106,7 +1106,7 @@ fn a_bad_bit_range_is_reported_without_what_follows_from_it() {
         9,
         12,
         r#""0-2""#,
-        "bit range `0-2` is not `N` or `LO..HI`",
+        "bit range `0-2` is not `N` or `LO..HI` (inclusive, LO <= HI); did you mean `0..2`?",
     );
     assert_eq!(
         SPEC.errors(&bad)[0].notes,

@@ -1131,8 +1131,9 @@ impl Loader {
                     at,
                     b.bits.span(),
                     format!(
-                        "bit range `{}` is not `N` or `LO..HI` (inclusive, LO <= HI)",
-                        b.bits.get_ref()
+                        "bit range `{}` is not `N` or `LO..HI` (inclusive, LO <= HI){}",
+                        b.bits.get_ref(),
+                        bits_hint(b.bits.get_ref())
                     ),
                 );
                 self.broken_member(b.name.get_ref());
@@ -1664,6 +1665,18 @@ fn parse_bits(s: &str) -> Option<(u32, u32)> {
         }
     };
     (lo <= hi).then_some((lo, hi))
+}
+
+/// `"; did you mean `0..2`?"` for a range written `0-2` or `0:2`, `2..0` or `2-0`.
+fn bits_hint(s: &str) -> String {
+    let Some((a, b)) = s.split_once("..").or_else(|| s.split_once(['-', ':'])) else {
+        return String::new();
+    };
+    let (a, b) = (a.trim(), b.trim());
+    [format!("{a}..{b}"), format!("{b}..{a}")]
+        .into_iter()
+        .find(|r| parse_bits(r).is_some())
+        .map_or(String::new(), |r| format!("; did you mean `{r}`?"))
 }
 
 fn max_of(int: Int) -> u64 {
