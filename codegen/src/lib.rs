@@ -129,33 +129,10 @@ pub fn generate(model: &Model) -> Vec<Artifact> {
 
 /// Builder failures are reported like spec errors, at the path they are about.
 fn output_errors(e: OutputError) -> SpecErrors {
-    SpecErrors(vec![SpecError {
-        file: e.path(),
-        line: 1,
-        column: 1,
-        message: e.to_string(),
-        span: 0..0,
-        source_line: String::new(),
-    }])
+    SpecErrors(vec![SpecError::whole_file(&e.path(), e.to_string())])
 }
 
-/// Every `*.toml` below `dir`, sorted.
+/// Every `*.toml` below `dir`, sorted (the files [`loader::load_dir`] reads).
 pub fn spec_files(dir: &Path) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "toml") {
-                out.push(path);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, &mut out);
-    out.sort();
-    out
+    loader::discover(dir).map_or_else(|_| Vec::new(), |d| d.toml)
 }
