@@ -355,3 +355,21 @@ fn builder_rewrites_only_a_changed_file() {
     builder(&dir).compile().unwrap();
     assert_eq!(fs::metadata(&file).unwrap().modified().unwrap(), past);
 }
+
+/// A link inside the spec directory back up to it is read once, not followed until the
+/// path is too long: the spec loads as the same model and names each file once.
+#[cfg(unix)]
+#[test]
+fn a_spec_linked_into_itself_is_read_once() {
+    let s = Scratch::new("spec-loop");
+    let spec = s.spec_copy("spec");
+    std::os::unix::fs::symlink(&spec, spec.join("types/again")).unwrap();
+    let files = dmaspec_codegen::spec_files(&spec);
+    assert_eq!(
+        files.len(),
+        dmaspec_codegen::spec_files(&root().join("spec")).len()
+    );
+    let model =
+        dmaspec_codegen::loader::load_dir(&spec).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!(model.types.len(), common::model().types.len());
+}
