@@ -182,6 +182,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of stdout stopped early (`dmaspec decode … | head`): it has what it
+        // wanted, as ripgrep and the coreutils treat it.
+        Err(e) if e.is_closed_stdout() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("dmaspec: {e}");
             ExitCode::from(e.exit_code())

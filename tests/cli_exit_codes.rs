@@ -165,3 +165,26 @@ fn gen_reads_a_spec_and_writes_a_directory() {
     exits(2, &["gen", "--bogus"], &[], "--bogus");
     exits(2, &["frobnicate"], &[], "frobnicate");
 }
+
+/// A reader that stops early (`dmaspec decode … | head`) is not a failure: exit 0, and
+/// nothing on stderr.
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let stream: Vec<u8> = vector("dma_indirect1d.hex").repeat(4096);
+    let input = temp("early-reader.bin", "");
+    std::fs::write(&input, &stream).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dmaspec"))
+        .args(["decode", "--quiet", input.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // stdout is closed here: the rest of the table meets a broken pipe.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}

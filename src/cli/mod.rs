@@ -103,6 +103,12 @@ impl From<OutputError> for CliError {
 }
 
 impl CliError {
+    /// A write to stdout failed because its reader went away.
+    pub fn is_closed_stdout(&self) -> bool {
+        matches!(self, CliError::Io { path, write: true, error }
+            if path == "stdout" && error.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+
     /// The process exit code: 2 for usage errors, 1 for bad input.
     pub fn exit_code(&self) -> u8 {
         match self {
