@@ -99,8 +99,7 @@ impl fmt::Display for LowerError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for LowerError {}
+impl core::error::Error for LowerError {}
 
 /// The lowering whose pseudo word is `name`.
 pub fn lowering_of(name: &str) -> Option<&'static LoweringMeta> {

@@ -43,7 +43,8 @@ enum Command {
         /// Architecture: sunda, cayman, mariana, maverick.
         #[arg(long, default_value = "cayman", value_parser = parse_arch)]
         arch: Arch,
-        /// Input is hex text (whitespace and `#` comments ignored).
+        /// Input is hex text: runs of an even number of hex digits, whitespace and `#`
+        /// comments.
         #[arg(long)]
         hex: bool,
         /// Print one JSON document instead of tables.
@@ -59,7 +60,8 @@ enum Command {
     /// Words from text: a list of instructions with the names `decode --json` prints
     /// (struct + fields; enumerators by name or number), as binary or hex.
     Encode {
-        /// `FILE.json` (decode's output, or a bare list) or `FILE.toml` (`[[instructions]]`).
+        /// `FILE.json` (decode's output, or a bare list), `FILE.toml` (`[[instructions]]`),
+        /// or `-` for JSON on stdin.
         input: PathBuf,
         /// Print hex text, one word per line, instead of binary.
         #[arg(long)]
@@ -67,14 +69,17 @@ enum Command {
         /// Architecture the words are validated for.
         #[arg(long, default_value = "cayman", value_parser = parse_arch)]
         arch: Arch,
-        /// Write the words even if they break the spec's validity rules.
+        /// Write the words even if `validate` would reject them. Without it, faults the
+        /// input already records (decode's `violations`, `constant_mismatches`,
+        /// `"struct": null`) are a warning; any other is an error.
         #[arg(long)]
         no_validate: bool,
     },
-    /// Everything the spec knows about a word or field: `0xd4`, `DMA_INDIRECT1D`,
-    /// `DMA_INDIRECT1D.flags.gather_dim`.
+    /// Everything the spec knows about a word, type or field: `0xd4`, `DMA_INDIRECT1D`,
+    /// `DTYPE`, `DMA_INDIRECT1D.flags.gather_dim`.
     Explain {
-        /// An opcode (`0xd4`), a word (`DMA_INDIRECT1D`) or a field path (`WORD.a.b`).
+        /// An opcode (`0xd4`), a word (`DMA_INDIRECT1D`) or its opcode enumerator
+        /// (`DMAMEMCPY`), a type (`DTYPE`), or a field path (`WORD.a.b`, `WORD.a[0]`).
         what: String,
     },
     /// Lower the compiler's pseudo words as the host runtime does (the spec's
@@ -113,7 +118,8 @@ enum Command {
         /// Architecture: sunda, cayman, mariana, maverick.
         #[arg(long, default_value = "cayman", value_parser = parse_arch)]
         arch: Arch,
-        /// Input is hex text (whitespace and `#` comments ignored).
+        /// Input is hex text: runs of an even number of hex digits, whitespace and `#`
+        /// comments.
         #[arg(long)]
         hex: bool,
         /// Input file; `-` or absent for stdin.
@@ -176,6 +182,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of stdout stopped early (`dmaspec decode … | head`): it has what it
+        // wanted, as ripgrep and the coreutils treat it.
+        Err(e) if e.is_closed_stdout() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("dmaspec: {e}");
             ExitCode::from(e.exit_code())

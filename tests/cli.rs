@@ -198,10 +198,11 @@ fn gen_check_names_stale_files_and_exits_1() {
             .code(),
         Some(0)
     );
+    // A file gen did not write is named but does not fail the check (gen leaves it alone).
     std::fs::write(dir.join("stray.txt"), "x").unwrap();
     let out = dmaspec(&["gen", "--check", "--out", out_dir], &[]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("stray.txt: not generated"));
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stray.txt"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

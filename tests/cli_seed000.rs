@@ -245,3 +245,28 @@ fn constant_mismatches_are_reported_not_refused() {
     let row = text.lines().find(|l| l.contains("swap_marker")).unwrap();
     assert!(row.contains("CONSTANT MISMATCH: expected 0x1"), "{row}");
 }
+
+/// A joined value has no offset of its own: its table row names its parts' offsets (before,
+/// a bogus `+0x00`). Seed 000: embed_entry_size_lo @0x32, embed_entry_size_hi @0x3c.
+#[test]
+fn save_accumulate_table_shows_the_joined_value_at_its_parts() {
+    let out = dmaspec(
+        &[
+            "decode",
+            "--hex",
+            "tests/vectors/seed000_indirect_save_accumulate.hex",
+        ],
+        &[],
+    );
+    assert_success(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let row = text
+        .lines()
+        .find(|l| l.contains("embed_entry_size_bytes"))
+        .unwrap();
+    assert!(row.trim_start().starts_with("+0x32, +0x3c "), "{row}");
+    assert!(
+        row.contains("65536 (0x10000)") && row.contains("joined from"),
+        "{row}"
+    );
+}

@@ -85,8 +85,117 @@ fn a_prefix_lists_every_leaf_below_it() {
 
 #[test]
 fn unknown_names_are_usage_errors() {
-    assert_eq!(explain("NOPE").status.code(), Some(2));
+    let o = explain("NOPE");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("`NOPE` is not an opcode, a word, an opcode enumerator or a type")
+    );
     let o = explain("DMA_INDIRECT1D.nope");
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("has no field `nope`"));
+}
+
+/// The paths rules and decode's JSON write: every field a rule of a word reads, every leaf
+/// path of every word, and `[i]` for each element of an array leaf.
+#[test]
+fn every_path_rules_and_json_use_is_explained() {
+    for w in dmaspec::WORDS {
+        let rules = w
+            .arch
+            .first()
+            .and_then(|&a| dmaspec::Word::decode(w.template, a))
+            .map_or(&[][..], |word| word.rules());
+        let mut paths: Vec<String> = rules
+            .iter()
+            .filter(|r| {
+                r.fields
+                    .iter()
+                    .all(|f| w.leaves.iter().any(|l| l.path.starts_with(f)))
+            })
+            .flat_map(|r| r.fields.iter().map(|f| f.to_string()))
+            .collect();
+        for l in w.leaves {
+            paths.push(l.path.to_string());
+            if let Some(n) = l
+                .type_name
+                .split_once('[')
+                .and_then(|(_, n)| n.strip_suffix(']')?.parse::<usize>().ok())
+            {
+                paths.extend((0..n).map(|i| format!("{}[{i}]", l.path)));
+            }
+        }
+        for p in paths {
+            let q = format!("{}.{p}", w.name);
+            let out = explain(&q);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{q}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
+#[test]
+fn an_array_element_is_explained_at_its_own_offset() {
+    // seed-004 §2: DMA_DIRECT2D src_num_elem is uint16_t[2] at 32.
+    let text = stdout(&explain("DMA_DIRECT2D.src_num_elem[1]"));
+    assert!(text.starts_with("DMA_DIRECT2D.src_num_elem[1]\n"), "{text}");
+    assert!(
+        text.contains("at        +0x22 (2 bytes): element 1 of src_num_elem (+0x20)"),
+        "{text}"
+    );
+    // seed-004 §3: DMA_INDIRECT1D's src_num_elem is one uint16_t.
+    let o = explain("DMA_INDIRECT1D.src_num_elem[0]");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is a u16, not an array"));
+    let o = explain("DMA_DIRECT2D.src_num_elem[2]");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("has 2 elements, [0] to [1]"));
+}
+
+#[test]
+fn opcode_enumerators_name_their_word() {
+    // seed-004 §1: DMAMEMCPY (also spelled DMA_MEMCPY) is 0xb8, DMA_DIRECT2D.
+    let word = stdout(&explain("DMA_DIRECT2D"));
+    assert_eq!(stdout(&explain("DMAMEMCPY")), word);
+    assert_eq!(stdout(&explain("DMA_MEMCPY")), word);
+    assert_eq!(stdout(&explain("DMA_INDIRECT")), stdout(&explain("0xbb")));
+}
+
+#[test]
+fn a_type_lists_its_values_and_every_field_that_has_it() {
+    let o = explain("DTYPE");
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    assert!(text.starts_with("DTYPE — enum\n"), "{text}");
+    assert!(
+        text.contains("0x7 FP16 (NEURON_ISA_TPB_DTYPE_FP16)"),
+        "{text}"
+    );
+    // seed-004 §2 rows 62/63.
+    assert!(text.contains("DMA_DIRECT2D.in_dtype  +0x3e"), "{text}");
+    assert!(text.contains("DMA_DIRECT2D.out_dtype  +0x3f"), "{text}");
+    // A union type is found though it is not a leaf: seed-004 §2 src_start_addr ADDR8 @16.
+    let text = stdout(&explain("ADDR8"));
+    assert!(
+        text.contains("DMA_DIRECT2D.src_start_addr  +0x10"),
+        "{text}"
+    );
+    let text = stdout(&explain("ADDR8_MARKER"));
+    assert!(
+        text.starts_with("ADDR8_MARKER — flag set\n") && text.contains("ADDR_TBL"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_opcode_without_a_word_says_so() {
+    let o = explain("0x00");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no word has opcode 0x00"), "{err}");
+    assert!(err.contains("0xb8 DMA_DIRECT2D"), "{err}");
 }

@@ -9,15 +9,23 @@ fn generated_dir_matches_spec() {
     let model = dmaspec_codegen::loader::load_dir(&root.join("spec"))
         .unwrap_or_else(|e| panic!("spec does not load:\n{}", e.render()));
     let artifacts = dmaspec_codegen::generate(&model);
-    let stale = dmaspec_codegen::stale_files(&root.join("generated"), &artifacts);
-    let list: Vec<String> = stale
+    let survey = dmaspec_codegen::survey(&root.join("generated"), &artifacts)
+        .unwrap_or_else(|e| panic!("generated/ cannot be surveyed: {e}"));
+    let list: Vec<String> = survey
+        .stale
         .iter()
         .map(|(p, why)| format!("generated/{p}: {why}"))
         .collect();
     assert!(
-        stale.is_empty(),
+        survey.stale.is_empty(),
         "generated/ is stale; run `cargo run -- gen` and commit:\n{}",
         list.join("\n")
+    );
+    // gen leaves foreign files alone; generated/ itself must hold only its own.
+    assert!(
+        survey.foreign.is_empty(),
+        "generated/ holds files the spec does not generate; remove them: {:?}",
+        survey.foreign
     );
 }
 

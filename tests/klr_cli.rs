@@ -229,3 +229,39 @@ fn bad_input_exits_1_naming_the_problem() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every missing field of every op is listed in one run, not only the first of each op.
+#[test]
+fn every_missing_field_of_every_op_is_listed() {
+    let path =
+        std::env::temp_dir().join(format!("dmaspec-klr-missing-{}.json", std::process::id()));
+    std::fs::write(
+        &path,
+        r#"[{"op": "NcCopy", "egnine": 0}, {"op": "NcDmaCopy", "dst": {"shape": [1]}}]"#,
+    )
+    .unwrap();
+    let out = dmaspec(&["klr", "lower", path.to_str().unwrap()], &[]);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "nothing is lowered");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let listed: Vec<&str> = err.lines().filter(|l| l.starts_with("op #")).collect();
+    let mut expected = vec![
+        "op #0: `NcCopy` has no field `egnine` (its fields: dst, dtype, engine, src)".to_string(),
+    ];
+    expected.extend(
+        ["NcCopy.dst", "NcCopy.src", "NcCopy.engine"].map(|f| format!("op #0: `{f}`: missing")),
+    );
+    expected.extend(
+        [
+            "src",
+            "compute_op",
+            "oobMode",
+            "dgeMode",
+            "uniqueIndices",
+            "engine",
+        ]
+        .map(|f| format!("op #1: `NcDmaCopy.{f}`: missing")),
+    );
+    assert_eq!(listed, expected, "{err}");
+}

@@ -190,7 +190,7 @@ fn check(kind: &str, when: &str) -> String {
 
 #[test]
 fn the_prelude_is_valid() {
-    let m = SPEC.load("").expect("the prelude loads");
+    let m = SPEC.prelude().expect("the prelude loads");
     assert_eq!(m.klr.leaves.len(), 1);
     assert_eq!(
         m.klr.leaf("Leaf").unwrap().paths()[0].it,

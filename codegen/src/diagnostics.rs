@@ -22,6 +22,8 @@ pub struct SpecError {
     /// The text of line `line` (without its line break), so that [`SpecErrors::render`]
     /// can show it for specs loaded from strings and for files changed since.
     pub source_line: String,
+    /// Shown under the error by [`SpecErrors::render`] (what else it caused, how to fix it).
+    pub notes: Vec<String>,
 }
 
 impl fmt::Display for SpecError {
@@ -57,27 +59,68 @@ impl fmt::Display for SpecErrors {
 impl std::error::Error for SpecErrors {}
 
 impl SpecErrors {
-    /// The errors with the source lines they point at, as a compiler prints them.
+    /// `3 errors in 2 files`.
+    pub fn summary(&self) -> String {
+        let mut files: Vec<&Path> = self.0.iter().map(|e| e.file.as_path()).collect();
+        files.sort();
+        files.dedup();
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        format!(
+            "{} in {}",
+            plural(self.0.len(), "error"),
+            plural(files.len(), "file")
+        )
+    }
+
+    /// The errors with the source lines they point at, as a compiler prints them, and
+    /// the [`Self::summary`] at the end.
     pub fn render(&self) -> String {
         let mut files = SimpleFiles::new();
         let mut out = term::termcolor::NoColor::new(Vec::new());
         let config = Config::default();
         for e in &self.0 {
-            let (text, span) = e.excerpt();
-            let id = files.add(e.file.display().to_string(), text);
-            let diag = Diagnostic::error()
-                .with_message(&e.message)
-                .with_labels(vec![Label::primary(id, span)]);
+            let file = e.file.display().to_string();
+            let diag = if e.source_line.is_empty() && e.span.is_empty() {
+                // About the file as a whole: there is no line to show.
+                let message = if e.message.contains(&file) {
+                    e.message.clone()
+                } else {
+                    format!("{file}: {}", e.message)
+                };
+                Diagnostic::error().with_message(message)
+            } else {
+                let (text, span) = e.excerpt();
+                let id = files.add(file, text);
+                Diagnostic::error()
+                    .with_message(&e.message)
+                    .with_labels(vec![Label::primary(id, span)])
+            }
+            .with_notes(e.notes.clone());
             // Rendering into a Vec cannot fail; fall back to the plain line if it does.
             if term::emit_to_write_style(&mut out, &config, &files, &diag).is_err() {
                 return self.to_string();
             }
         }
-        String::from_utf8_lossy(&out.into_inner()).into_owned()
+        let mut text = String::from_utf8_lossy(&out.into_inner()).into_owned();
+        text.push_str(&self.summary());
+        text
     }
 }
 
 impl SpecError {
+    /// An error about `file` as a whole (missing, unreadable, empty).
+    pub fn whole_file(file: &Path, message: impl Into<String>) -> SpecError {
+        SpecError {
+            file: file.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: message.into(),
+            span: 0..0,
+            source_line: String::new(),
+            notes: Vec::new(),
+        }
+    }
+
     /// A stand-in for the file that has the offending line at its place (earlier lines
     /// blank), and the error's span within it, cut at the end of that line.
     fn excerpt(&self) -> (String, Range<usize>) {
@@ -118,6 +161,7 @@ impl SourceFile {
             message: message.into(),
             span,
             source_line,
+            notes: Vec::new(),
         }
     }
 
@@ -143,4 +187,33 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
+}
+
+/// The candidate `word` most likely misspells: equal but for case, or within a third of its
+/// length in edits (transpositions count once) and not all of it, the closest first.
+pub(crate) fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let len = word.chars().count();
+    let limit = (len.max(3) / 3).min(len.saturating_sub(1));
+    candidates
+        .into_iter()
+        .filter(|c| *c != word)
+        .map(|c| {
+            let d = if c.eq_ignore_ascii_case(word) {
+                0
+            } else {
+                strsim::damerau_levenshtein(word, c)
+            };
+            (d, c)
+        })
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// `"; did you mean `x`?"` after an error about `word`, or nothing.
+pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    did_you_mean(word, candidates).map_or(String::new(), |c| format!("; did you mean `{c}`?"))
 }

@@ -9,50 +9,72 @@ use std::path::{Path, PathBuf};
 
 use serde_spanned::Spanned;
 
-use crate::diagnostics::{SourceFile, SpecError, SpecErrors};
+use crate::diagnostics::{SourceFile, SpecError, SpecErrors, did_you_mean, suggest};
 use crate::model::*;
 use crate::raw::*;
 
+mod cascade;
+mod files;
 mod klr;
 mod lowering;
 mod nesting;
+mod parse;
 
+use cascade::Cause;
+pub(crate) use files::discover;
 use nesting::Room;
 
 /// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
 pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
-    let mut paths = Vec::new();
-    collect_toml(dir, &mut paths).map_err(|e| io_error(dir, e))?;
-    paths.sort();
-    let mut files = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, e))?;
-        files.push((path, text));
-    }
-    load_files(dir, files)
+    let read = files::read(dir)?;
+    load(dir, read.files, read.errors)
 }
 
 /// Loads spec files given as (path, text); `root` is what paths in the model are relative to.
 pub fn load_files(root: &Path, files: Vec<(PathBuf, String)>) -> Result<Model, SpecErrors> {
+    load(root, files, Vec::new())
+}
+
+fn load(
+    root: &Path,
+    files: Vec<(PathBuf, String)>,
+    early: Vec<SpecError>,
+) -> Result<Model, SpecErrors> {
     let mut loader = Loader {
         root: root.to_path_buf(),
-        errors: Vec::new(),
+        errors: early,
         files: Vec::new(),
+        cascades: Vec::new(),
+        broken_members: Vec::new(),
     };
     let mut raws = Vec::new();
     for (path, text) in files {
         let file = SourceFile { path, text };
-        match toml::from_str::<RawFile>(&file.text) {
-            Ok(raw) => raws.push((loader.files.len(), raw)),
-            Err(e) => {
-                let span = e.span().unwrap_or(0..0);
-                let msg = e.message().trim().to_string();
-                loader.errors.push(file.error(span, msg));
+        let parsed = parse::parse(&file.text);
+        let base = loader.errors.len();
+        for (span, msg) in &parsed.errors {
+            loader.errors.push(file.error(span.clone(), msg.as_str()));
+        }
+        for (name, i) in parsed.dropped {
+            loader
+                .cascades
+                .push((base + i, base + i + 1, Cause::Name(name)));
+        }
+        match parsed.raw {
+            Some(raw) if raw.is_empty() && parsed.errors.is_empty() => {
+                loader.errors.push(file.error(
+                    0..0,
+                    "this file declares nothing (it is empty or holds only comments): add \
+                     its declarations, or delete it",
+                ));
             }
+            Some(raw) => raws.push((loader.files.len(), raw)),
+            None => {}
         }
         loader.files.push(file);
     }
     let model = loader.resolve(raws);
+    loader.suppress_cascades();
     // The checks run declaration kind by kind; report in file order, as documented.
     let order = |e: &SpecError| {
         let file = loader.files.iter().position(|f| f.path == e.file);
@@ -66,33 +88,15 @@ pub fn load_files(root: &Path, files: Vec<(PathBuf, String)>) -> Result<Model, S
     }
 }
 
-fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            collect_toml(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "toml") {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-fn io_error(path: &Path, e: std::io::Error) -> SpecErrors {
-    SpecErrors(vec![SpecError {
-        file: path.to_path_buf(),
-        line: 1,
-        column: 1,
-        message: format!("cannot read: {e}"),
-        span: 0..0,
-        source_line: String::new(),
-    }])
-}
-
 struct Loader {
     root: PathBuf,
     errors: Vec<SpecError>,
     files: Vec<SourceFile>,
+    /// (root error, first error it may explain, cause).
+    cascades: Vec<(usize, usize, Cause)>,
+    /// Members whose type or bit range failed (with the root error): what later checks
+    /// (rules, lowerings) say about them follows from that error.
+    broken_members: Vec<(String, usize)>,
 }
 
 /// Where a declaration sits, for later errors.
@@ -124,7 +128,8 @@ impl Decl<'_> {
 struct Scope {
     /// tag -> confidence
     tags: HashMap<String, Confidence>,
-    sources: HashMap<String, ()>,
+    /// source id -> the scale its tags are on
+    sources: HashMap<String, String>,
     archs: Vec<String>,
     types: HashMap<String, usize>,
     /// Pre-computed sizes of named types (0 until known).
@@ -143,7 +148,23 @@ impl Loader {
     fn resolve(&mut self, raws: Vec<(usize, RawFile)>) -> Model {
         let levels = self.common_levels(&raws);
         let scales = self.scales(&raws, &levels);
+        if scales.is_empty() && !levels.is_empty() {
+            self.missing(
+                "confidence.toml",
+                "`[[scale]]`",
+                "the scales (`[[scale]]`) declare every confidence tag",
+                &["unknown confidence tag `", "unknown confidence scale `"],
+            );
+        }
         let sources = self.sources(&raws, &scales);
+        if sources.is_empty() {
+            self.missing(
+                "sources.toml",
+                "`[[source]]`",
+                "it declares the documents (`[[source]]`) every evidence record cites",
+                &["unknown source `"],
+            );
+        }
         let archs = self.archs(&raws);
         let tags = declared_tags(&levels, &scales)
             .map(|c| (c.tag.clone(), c))
@@ -162,7 +183,10 @@ impl Loader {
         }
         let mut scope = Scope {
             tags,
-            sources: sources.iter().map(|s| (s.id.clone(), ())).collect(),
+            sources: sources
+                .iter()
+                .map(|s| (s.id.clone(), s.scale.clone()))
+                .collect(),
             archs: archs.iter().map(|a| a.name.clone()).collect(),
             types: HashMap::new(),
             sizes: Vec::new(),
@@ -229,6 +253,10 @@ impl Loader {
             let (at, span) = names[t].clone();
             self.err(at, span, msg);
         }
+        let after = self.errors.len();
+        for (name, root) in std::mem::take(&mut self.broken_members) {
+            self.cascades.push((root, after, Cause::Name(name)));
+        }
         let mut model = Model {
             levels,
             scales,
@@ -273,13 +301,17 @@ impl Loader {
             found = Some(levels);
         }
         found.unwrap_or_else(|| {
-            if let Some((fi, _)) = raws.first() {
-                self.err(
-                    At(*fi),
-                    0..0,
-                    "no `[confidence]` table declares the common confidence ordering",
-                );
-            }
+            self.missing(
+                "confidence.toml",
+                "`[confidence]` table",
+                "it declares the common confidence ordering (`[confidence]`) and the scales \
+                 (`[[scale]]`) every confidence tag is on",
+                &[
+                    "unknown confidence tag `",
+                    "unknown common confidence level `",
+                    "unknown confidence scale `",
+                ],
+            );
             Vec::new()
         })
     }
@@ -421,8 +453,9 @@ impl Loader {
                     at,
                     tag.span(),
                     format!(
-                        "unknown confidence tag `{}` (declared tags: {})",
+                        "unknown confidence tag `{}`{} (declared tags: {})",
                         tag.get_ref(),
+                        suggest(tag.get_ref(), scope.tags.keys().map(String::as_str)),
                         sorted_keys(&scope.tags)
                     ),
                 );
@@ -479,21 +512,16 @@ impl Loader {
         default: &Confidence,
         scope: &Scope,
     ) -> Vec<Evidence> {
+        let mut sources: Vec<(&str, &str)> = (scope.sources.iter())
+            .map(|(id, scale)| (id.as_str(), scale.as_str()))
+            .collect();
+        sources.sort();
         raw.iter()
             .map(|e| {
-                let id = source_id(e.source.get_ref());
-                if !scope.sources.contains_key(id) {
-                    self.err(
-                        at,
-                        e.source.span(),
-                        format!(
-                            "unknown source `{id}`: a citation starts with a declared source id \
-                             (known: {})",
-                            sorted_keys(&scope.sources)
-                        ),
-                    );
-                }
                 let confidence = self.confidence_or(at, &e.confidence, default, scope);
+                for (span, msg) in citation_errors(e, &confidence, &sources) {
+                    self.err(at, span, msg);
+                }
                 evidence_record(e, confidence)
             })
             .collect()
@@ -664,6 +692,9 @@ impl Loader {
                 None
             }
         };
+        if ty.is_none() {
+            self.broken_member(f.name.get_ref());
+        }
         let ty = ty.unwrap_or(TypeRef::Array {
             elem: Box::new(TypeRef::Int { int: Int::U8 }),
             len: f.size.as_ref().map_or(1, |s| *s.get_ref() as usize),
@@ -877,7 +908,8 @@ impl Loader {
         let mut sorted: Vec<&(&RawField, usize)> = members.iter().collect();
         sorted.sort_by_key(|(f, _)| *f.off.get_ref());
         let mut cursor = 0usize;
-        let mut prev: Option<&str> = None;
+        // The member that runs to `cursor`, and its offset.
+        let mut prev: Option<(&str, usize)> = None;
         for (f, len) in sorted {
             let start = *f.off.get_ref() as usize;
             // Past the end of the address space is past the end of the owner too.
@@ -889,9 +921,14 @@ impl Loader {
                     format!(
                         "`{}` at offset {start} overlaps `{}`, which runs to offset {cursor}",
                         f.name.get_ref(),
-                        prev.unwrap_or("?")
+                        prev.map_or("?", |p| p.0)
                     ),
                 );
+                if let Some(note) = prev.map(|p| overlap_fix(p, (f.name.get_ref(), start), cursor))
+                    && let Some(e) = self.errors.last_mut()
+                {
+                    e.notes.push(note);
+                }
             } else if start.min(size) > cursor {
                 // Past the end, only the bytes up to the end are a gap.
                 let gap_end = start.min(size);
@@ -917,7 +954,7 @@ impl Loader {
             }
             if end > cursor {
                 cursor = end;
-                prev = Some(f.name.get_ref());
+                prev = Some((f.name.get_ref(), start));
             }
         }
         if cursor < size && !members.is_empty() {
@@ -956,6 +993,19 @@ impl Loader {
             .collect();
         let mut members: Vec<(&RawField, usize)> =
             raw.iter().zip(&fields).map(|(r, f)| (r, f.size)).collect();
+        // A member whose type failed and that gives no `size` has no known extent: let it
+        // reach the next member, so that tiling reports nothing that follows from that.
+        let offsets: Vec<usize> = raw.iter().map(|r| *r.off.get_ref() as usize).collect();
+        for (r, len) in &mut members {
+            let typed =
+                r.ty.as_ref()
+                    .is_some_and(|t| parse_type(t.get_ref().trim(), scope, room).is_ok());
+            if !typed && r.size.is_none() {
+                let start = *r.off.get_ref() as usize;
+                let next = offsets.iter().copied().filter(|o| *o > start).min();
+                *len = next.unwrap_or(room.size).saturating_sub(start).max(1);
+            }
+        }
         members.extend(extra);
         self.check_tiling(at, &members, room.size, owner);
         for f in &mut fields {
@@ -1002,7 +1052,8 @@ impl Loader {
                 .map(|a| {
                     let id = source_id(a.source.get_ref());
                     if !scope.sources.contains_key(id) {
-                        self.err(at, a.source.span(), format!("unknown source `{id}`"));
+                        let hint = suggest(id, scope.sources.keys().map(String::as_str));
+                        self.err(at, a.source.span(), format!("unknown source `{id}`{hint}"));
                     }
                     check_ident(self, at, &a.name);
                     Alias {
@@ -1100,6 +1151,8 @@ impl Loader {
         let width = repr.bits();
         let mut fields: Vec<BitField> = Vec::new();
         let mut taken = vec![None::<String>; width as usize];
+        // A sub-field whose range is unusable claims no bits, so gaps are not reported.
+        let mut rejected = false;
         for b in &r.fields {
             check_ident(self, at, &b.name);
             let dup = fields.iter().any(|x| &x.name == b.name.get_ref());
@@ -1109,10 +1162,13 @@ impl Loader {
                     at,
                     b.bits.span(),
                     format!(
-                        "bit range `{}` is not `N` or `LO..HI` (inclusive, LO <= HI)",
-                        b.bits.get_ref()
+                        "bit range `{}` is not `N` or `LO..HI` (inclusive, LO <= HI){}",
+                        b.bits.get_ref(),
+                        bits_hint(b.bits.get_ref())
                     ),
                 );
+                self.broken_member(b.name.get_ref());
+                rejected = true;
                 continue;
             };
             if msb >= width {
@@ -1125,6 +1181,8 @@ impl Loader {
                         r.name.get_ref()
                     ),
                 );
+                self.broken_member(b.name.get_ref());
+                rejected = true;
                 continue;
             }
             // Report the first clash only, but claim every free bit of the range so that
@@ -1194,7 +1252,7 @@ impl Loader {
                 constant,
             });
         }
-        if let Some(gap) = taken.iter().position(Option::is_none) {
+        if let Some(gap) = taken.iter().position(Option::is_none).filter(|_| !rejected) {
             let end = taken[gap..]
                 .iter()
                 .position(Option::is_some)
@@ -1225,7 +1283,12 @@ impl Loader {
 
     fn bits_type(&mut self, at: At, t: &Spanned<String>, width: u32, scope: &Scope) -> BitsType {
         let Some(&index) = scope.types.get(t.get_ref()) else {
-            self.err(at, t.span(), format!("unknown type `{}`", t.get_ref()));
+            let hint = suggest(t.get_ref(), scope.types.keys().map(String::as_str));
+            self.err(
+                at,
+                t.span(),
+                format!("unknown type `{}`{hint}", t.get_ref()),
+            );
             return BitsType::Uint;
         };
         if !matches!(scope.kinds[index], "enum" | "flags") {
@@ -1472,10 +1535,17 @@ impl Loader {
                     let Some(e) = values.iter().find(|e| {
                         &e.name == op.get_ref() || e.aliases.iter().any(|a| &a.name == op.get_ref())
                     }) else {
+                        let names = values.iter().flat_map(|e| {
+                            std::iter::once(&e.name).chain(e.aliases.iter().map(|a| &a.name))
+                        });
                         self.err(
                             *at,
                             op.span(),
-                            format!("`{}` is not an `OPCODE` enumerator", op.get_ref()),
+                            format!(
+                                "`{}` is not an `OPCODE` enumerator{}",
+                                op.get_ref(),
+                                suggest(op.get_ref(), names.map(String::as_str))
+                            ),
                         );
                         continue;
                     };
@@ -1607,10 +1677,14 @@ fn parse_type(text: &str, scope: &Scope, room: &Room) -> Result<TypeRef, String>
             name: text.to_string(),
             index,
         }),
-        None => Err(format!(
-            "unknown type `{text}` (built-in: u8 u16 u32 u64 i8 i16 i32 i64; declared: {})",
-            sorted_keys(&scope.types)
-        )),
+        None => match did_you_mean(text, scope.types.keys().map(String::as_str).chain(INTS)) {
+            Some(guess) => Err(format!("unknown type `{text}`; did you mean `{guess}`?")),
+            None => Err(format!(
+                "unknown type `{text}` (built-in: {}; declared: {})",
+                INTS.join(" "),
+                sorted_keys(&scope.types)
+            )),
+        },
     }
 }
 
@@ -1638,6 +1712,18 @@ fn parse_bits(s: &str) -> Option<(u32, u32)> {
     (lo <= hi).then_some((lo, hi))
 }
 
+/// `"; did you mean `0..2`?"` for a range written `0-2` or `0:2`, `2..0` or `2-0`.
+fn bits_hint(s: &str) -> String {
+    let Some((a, b)) = s.split_once("..").or_else(|| s.split_once(['-', ':'])) else {
+        return String::new();
+    };
+    let (a, b) = (a.trim(), b.trim());
+    [format!("{a}..{b}"), format!("{b}..{a}")]
+        .into_iter()
+        .find(|r| parse_bits(r).is_some())
+        .map_or(String::new(), |r| format!("; did you mean `{r}`?"))
+}
+
 fn max_of(int: Int) -> u64 {
     if int.signed() {
         (1u64 << (int.bits() - 1)) - 1
@@ -1647,6 +1733,24 @@ fn max_of(int: Int) -> u64 {
         (1u64 << int.bits()) - 1
     }
 }
+
+/// How to resolve `next` (name, offset) starting inside `prev` (name, offset), which runs to
+/// `end`.
+fn overlap_fix(prev: (&str, usize), next: (&str, usize), end: usize) -> String {
+    let ((p, p_start), (n, n_start)) = (prev, next);
+    let keep = n_start - p_start;
+    if keep == 0 {
+        format!("both start at offset {n_start}: move `{n}` to offset {end}, or remove one of them")
+    } else {
+        let bytes = if keep == 1 { "byte" } else { "bytes" };
+        format!(
+            "shrink `{p}` to {keep} {bytes} (offsets {p_start}..{n_start}), or move `{n}` to offset {end}"
+        )
+    }
+}
+
+/// The built-in integer types, for "did you mean".
+const INTS: [&str; 8] = ["u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"];
 
 fn join<'a>(it: impl Iterator<Item = &'a str>) -> String {
     it.collect::<Vec<_>>().join(", ")
@@ -1704,6 +1808,37 @@ pub(crate) fn evidence_record(e: &RawEvidence, confidence: Confidence) -> Eviden
         value: e.value.clone(),
         confidence,
         note: e.note.clone(),
+    }
+}
+
+/// What is wrong with an evidence record's citation, given the declared `sources` (id,
+/// scale), sorted: a source no file declares, or an own tag (resolved as `confidence`) on
+/// another scale than its source's.
+pub(crate) fn citation_errors(
+    e: &RawEvidence,
+    confidence: &Confidence,
+    sources: &[(&str, &str)],
+) -> Vec<(Range<usize>, String)> {
+    let id = source_id(e.source.get_ref());
+    let Some((_, scale)) = sources.iter().find(|(s, _)| *s == id) else {
+        let ids = sources.iter().map(|(s, _)| *s);
+        let message = format!(
+            "unknown source `{id}`{}: a citation starts with a declared source id (known: {})",
+            suggest(id, ids.clone()),
+            join(ids)
+        );
+        return vec![(e.source.span(), message)];
+    };
+    match &e.confidence {
+        Some(tag) if !confidence.scale.is_empty() && confidence.scale != *scale => {
+            let message = format!(
+                "`{}` is a tag of scale `{}`, but `{id}` tags its claims on scale `{scale}`: \
+                 give this record a `{scale}` tag",
+                confidence.tag, confidence.scale
+            );
+            vec![(tag.span(), message)]
+        }
+        _ => Vec::new(),
     }
 }
 

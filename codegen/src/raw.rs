@@ -40,6 +40,40 @@ pub struct RawFile {
     pub lowering: Vec<crate::lowering::raw::RawLowering>,
 }
 
+impl RawFile {
+    /// Whether the file declares nothing (it is empty or holds only comments).
+    pub fn is_empty(&self) -> bool {
+        let RawFile {
+            confidence,
+            scale,
+            source,
+            arch,
+            enums,
+            flags,
+            bitfield,
+            structs,
+            union,
+            constant,
+            table,
+            klr,
+            lowering,
+        } = self;
+        confidence.is_none()
+            && klr.is_none()
+            && scale.is_empty()
+            && source.is_empty()
+            && arch.is_empty()
+            && enums.is_empty()
+            && flags.is_empty()
+            && bitfield.is_empty()
+            && structs.is_empty()
+            && union.is_empty()
+            && constant.is_empty()
+            && table.is_empty()
+            && lowering.is_empty()
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawCommonConfidence {

@@ -10,7 +10,7 @@ use dmaspec::runtime::meta::constant_mismatches;
 use dmaspec::stream::{Decoded, Decoder, WORD_SIZE};
 use serde_json::{Map, Value as Json, json};
 
-use super::input::{InputError, WordReader};
+use super::input::{self, WordReader};
 use super::table::{self, TableRows};
 use super::{CliError, hex_string};
 
@@ -121,9 +121,8 @@ fn table_text(
 }
 
 pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
-    let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)
-        .map_err(|e| CliError::Input(InputError::Io(e)))?;
-    let mut words = WordReader::new(reader, args.hex);
+    let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)?;
+    let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let mut decoder = Decoder::new(args.arch);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

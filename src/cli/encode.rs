@@ -1,9 +1,11 @@
-//! `dmaspec encode FILE.toml|FILE.json [--hex]`: words from text, written with the same
+//! `dmaspec encode FILE.toml|FILE.json|- [--hex]`: words from text, written with the same
 //! names `decode --json` prints. `decode --json` output is valid input and round-trips.
 //!
 //! The encoding itself is the library's ([`dmaspec::json::encode_all`]); this reads the
-//! file (TOML is converted to the same JSON values), validates, and writes. Every error in
-//! the file is reported at once; nothing is written when there is one.
+//! file (TOML is converted to the same JSON values), checks the words with `validate`'s
+//! [`faults`], and writes. Every error in the file is reported at once; nothing is written
+//! when there is one. A fault the instruction records itself (decode's output of an
+//! invalid word) is not an error: the round trip of any stream holds.
 
 use std::fmt::{Display, Write as _};
 use std::path::Path;
@@ -12,23 +14,21 @@ use dmaspec::json::{self, encode_all};
 use serde_json::Value as Json;
 
 use super::CliError;
+use super::validate::{FaultKind, faults};
 
 /// Reads an instruction list: `{"instructions": [...]}` (what decode prints), a bare JSON
 /// array, or TOML with `[[instructions]]` tables.
 pub fn read_instructions(path: &Path) -> Result<Vec<Json>, CliError> {
-    let text = if path.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin())?
-    } else {
-        std::fs::read_to_string(path)?
-    };
-    let usage = |e: &dyn Display| CliError::Usage(format!("{}: {e}", path.display()));
+    let text = super::input::read_text(path)?;
+    let bad =
+        |e: &dyn Display| CliError::BadFile(format!("{}: {e}", super::input::name(Some(path))));
     let list = if path.extension().is_some_and(|e| e == "toml") {
-        let doc: Json = toml::from_str(&text).map_err(|e| usage(&e))?;
+        let doc: Json = toml::from_str(&text).map_err(|e| bad(&e))?;
         json::instructions(doc)
     } else {
         json::instructions_from_str(&text)
     };
-    list.map_err(|e| usage(&e))
+    list.map_err(|e| bad(&e))
 }
 
 /// Hex text, one word per line.
@@ -40,27 +40,55 @@ pub fn hex_lines(words: &[[u8; 64]]) -> String {
     out
 }
 
-/// Every rule the encoded words break in `arch`, one line each, naming the instruction.
-pub fn violations(words: &[[u8; 64]], arch: dmaspec::Arch) -> Vec<String> {
+/// An instruction object says what decode found wrong with its word: a rule in its
+/// `violations`, a field in its `constant_mismatches`, or `"struct": null` for a word that
+/// did not decode. Such a fault was in the decoded input, so it is not the user's edit.
+fn declared(ins: &Json, kind: FaultKind) -> bool {
+    let listed = |list: &str, key: &str, value: &str| {
+        ins.get(list).and_then(Json::as_array).is_some_and(|l| {
+            l.iter()
+                .any(|x| x.get(key).and_then(Json::as_str) == Some(value))
+        })
+    };
+    match kind {
+        FaultKind::Rule(id) => listed("violations", "rule", id),
+        FaultKind::Constant(path) => listed("constant_mismatches", "field", path),
+        FaultKind::NotDecoded => ins.get("struct").is_some_and(Json::is_null),
+    }
+}
+
+/// What `validate` would report on the encoded stream: one line per fault the input does
+/// not declare (naming the instruction), and how many declared faults in how many words.
+pub struct Checked {
+    pub errors: Vec<String>,
+    pub declared: usize,
+    pub declared_words: usize,
+}
+
+pub fn check(list: &[Json], words: &[[u8; 64]], arch: dmaspec::Arch) -> Checked {
     let mut decoder = dmaspec::stream::Decoder::new(arch);
-    let mut out = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        if let dmaspec::stream::Decoded::Word { word, .. } = decoder.push(w) {
-            let v = word.check(arch);
-            for r in v.leaves() {
-                out.push(format!(
-                    "instruction {i} ({}): {}",
-                    word.meta().name,
-                    super::validate::violation_text(&v, r)
-                ));
+    let mut c = Checked {
+        errors: Vec::new(),
+        declared: 0,
+        declared_words: 0,
+    };
+    for (i, (ins, w)) in list.iter().zip(words).enumerate() {
+        let before = c.declared;
+        for f in faults(&decoder.push(w), w, arch) {
+            if declared(ins, f.kind) {
+                c.declared += 1;
+            } else {
+                c.errors.push(format!("instruction {i}: {}", f.text));
             }
         }
+        c.declared_words += usize::from(c.declared > before);
     }
-    out
+    c
 }
 
 /// The `encode` command: all errors in one pass, nothing written on error. Unless
-/// `validate` is off, a word that breaks a rule in `arch` is an error too.
+/// `validate` is off, the words must pass `validate` in `arch`, but for the faults the
+/// input itself declares (decode's output of an invalid word): those are warnings.
 pub fn run(input: &Path, hex: bool, arch: dmaspec::Arch, validate: bool) -> Result<(), CliError> {
     use std::io::Write as _;
     let list = read_instructions(input)?;
@@ -68,15 +96,14 @@ pub fn run(input: &Path, hex: bool, arch: dmaspec::Arch, validate: bool) -> Resu
         let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
         CliError::Encode(lines.join("\n"))
     })?;
-    if validate {
-        let broken = violations(&words, arch);
-        if !broken.is_empty() {
-            return Err(CliError::Encode(format!(
-                "{}\n(rules checked for {}; --no-validate writes the words anyway)",
-                broken.join("\n"),
-                arch.name()
-            )));
-        }
+    let checked = validate.then(|| check(&list, &words, arch));
+    if let Some(c) = checked.as_ref().filter(|c| !c.errors.is_empty()) {
+        return Err(CliError::Encode(format!(
+            "{}\n(`dmaspec validate --arch {}` would reject these words; \
+             --no-validate writes them anyway)",
+            c.errors.join("\n"),
+            arch.name()
+        )));
     }
     let mut out = std::io::stdout().lock();
     if hex {
@@ -87,5 +114,15 @@ pub fn run(input: &Path, hex: bool, arch: dmaspec::Arch, validate: bool) -> Resu
         }
     }
     out.flush()?;
+    if let Some(c) = checked.filter(|c| c.declared > 0) {
+        eprintln!(
+            "dmaspec: warning: {} word(s) written with {} fault(s) their input already records \
+             (`violations`, `constant_mismatches`, `\"struct\": null`); \
+             `dmaspec validate --arch {}` lists them",
+            c.declared_words,
+            c.declared,
+            arch.name()
+        );
+    }
     Ok(())
 }

@@ -5,23 +5,46 @@
 use std::fmt::Write as _;
 
 use dmaspec::WordMeta;
-use dmaspec::runtime::meta::{Alternative, Codec, Evidence, LeafMeta, Role};
+use dmaspec::json::PathStack;
+use dmaspec::runtime::meta::{
+    Alternative, Codec, EnumeratorMeta, Evidence, FieldMeta, LeafMeta, Role,
+};
 use dmaspec::runtime::rules::{RuleKind, RuleMeta};
+use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::words::{WORDS, enumerators, flag_bits};
 
 use super::CliError;
 
-/// Resolves the query and renders the explanation.
+/// Resolves the query and renders the explanation. A query is an opcode (`0xd4`, `212`),
+/// a word (`DMA_INDIRECT1D`) or its opcode enumerator (`DMAMEMCPY`, or another spelling of
+/// it), a type (`DTYPE`), or a word followed by a field path as rules and decode's JSON
+/// write it (`DMA_INDIRECT1D.flags.gather_dim`, `DMA_INDIRECT1D.src_num_elem[0]`).
 pub fn explain(query: &str) -> Result<String, CliError> {
     let (word_part, field_part) = match query.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (query, None),
     };
+    if let Some(op) = opcode(word_part)
+        && !WORDS.iter().any(|w| w.opcode == op)
+    {
+        let named = opcode_enumerator(op).map_or(String::new(), |e| {
+            format!(" (the OPCODE enumerator {} has this value)", e.name)
+        });
+        return Err(CliError::Usage(format!(
+            "no word has opcode {op:#04x}{named}; the words' opcodes: {}",
+            all_opcodes()
+        )));
+    }
     let words = find_words(word_part);
     let Some(first) = words.first() else {
+        if field_part.is_none()
+            && let Some(text) = type_text(word_part)
+        {
+            return Ok(text);
+        }
         let names: Vec<&str> = WORDS.iter().map(|w| w.name).collect();
         return Err(CliError::Usage(format!(
-            "`{word_part}` is neither an opcode nor a word (words: {})",
+            "`{word_part}` is not an opcode, a word, an opcode enumerator or a type (words: {})",
             names.join(", ")
         )));
     };
@@ -32,6 +55,22 @@ pub fn explain(query: &str) -> Result<String, CliError> {
             .collect::<Vec<_>>()
             .join("\n"));
     };
+    // One element of an array leaf: `src_num_elem[0]`.
+    if let Some((leaf, index)) = element(first, field) {
+        return match array_len(leaf.type_name) {
+            Some(n) if index < n => Ok(format!("{}\n", leaf_text(first, leaf, Some(index)))),
+            Some(n) => Err(CliError::Usage(format!(
+                "{}.{} has {n} elements, [0] to [{}]",
+                first.name,
+                leaf.path,
+                n - 1
+            ))),
+            None => Err(CliError::Usage(format!(
+                "{}.{} is a {}, not an array: `{0}.{1}` explains it",
+                first.name, leaf.path, leaf.type_name
+            ))),
+        };
+    }
     // A path names one leaf, or every leaf below it (`flags` -> `flags.*`).
     let leaves: Vec<&LeafMeta> = first
         .leaves
@@ -52,22 +91,130 @@ pub fn explain(query: &str) -> Result<String, CliError> {
     }
     let mut out = String::new();
     for l in leaves {
-        out.push_str(&leaf_text(first, l));
+        out.push_str(&leaf_text(first, l, None));
         out.push('\n');
     }
     Ok(out)
 }
 
-/// Words named `q`, or bound to opcode `q` (`0xd4`, `212`) in any architecture.
-fn find_words(q: &str) -> Vec<&'static WordMeta> {
-    let opcode = q
-        .strip_prefix("0x")
+/// `0xd4`, `0XD4` or `212`.
+fn opcode(q: &str) -> Option<u8> {
+    q.strip_prefix("0x")
         .or_else(|| q.strip_prefix("0X"))
-        .map_or_else(|| q.parse::<u8>().ok(), |h| u8::from_str_radix(h, 16).ok());
+        .map_or_else(|| q.parse::<u8>().ok(), |h| u8::from_str_radix(h, 16).ok())
+}
+
+fn opcode_enumerator(op: u8) -> Option<&'static EnumeratorMeta> {
+    enumerators("OPCODE")?
+        .iter()
+        .find(|e| e.value == u64::from(op))
+}
+
+/// `0xb8 DMA_DIRECT2D, …`
+fn all_opcodes() -> String {
+    let list: Vec<String> = WORDS
+        .iter()
+        .map(|w| format!("{:#04x} {}", w.opcode, w.name))
+        .collect();
+    list.join(", ")
+}
+
+/// Words named `q`, bound to opcode `q`, or whose opcode enumerator is spelled `q`.
+fn find_words(q: &str) -> Vec<&'static WordMeta> {
+    let op = opcode(q);
+    let spelled = |w: &WordMeta| {
+        w.opcode_enumerator == q
+            || enumerators("OPCODE").is_some_and(|all| {
+                all.iter()
+                    .any(|e| e.name == w.opcode_enumerator && e.aliases.contains(&q))
+            })
+    };
     WORDS
         .iter()
-        .filter(|w| w.name.eq_ignore_ascii_case(q) || Some(w.opcode) == opcode)
+        .filter(|w| w.name.eq_ignore_ascii_case(q) || Some(w.opcode) == op || spelled(w))
         .collect()
+}
+
+/// `path[i]` where `path` is a leaf of `w`.
+fn element(w: &WordMeta, field: &str) -> Option<(&'static LeafMeta, usize)> {
+    let (path, rest) = field.rsplit_once('[')?;
+    let index: usize = rest.strip_suffix(']')?.parse().ok()?;
+    Some((w.leaves.iter().find(|l| l.path == path)?, index))
+}
+
+/// `N` of a `T[N]` type.
+fn array_len(ty: &str) -> Option<usize> {
+    ty.split_once('[')?.1.strip_suffix(']')?.parse().ok()
+}
+
+/// Where a type is used: every field of that type in a word, by path.
+struct Uses<'a> {
+    path: PathStack,
+    ty: &'a str,
+    found: Vec<(String, usize)>,
+}
+
+impl Visitor for Uses<'_> {
+    fn enter(&mut self, field: &'static FieldMeta, offset: usize, group: Group) {
+        if field.type_name == self.ty {
+            self.found.push((self.path.leaf(field.name), offset));
+        }
+        self.path.enter(field.name, group);
+    }
+    fn leave(&mut self, _group: Group) {
+        self.path.leave();
+    }
+    fn value(&mut self, _field: &'static FieldMeta, _offset: usize, _value: Value<'_>) {}
+}
+
+/// A type by its spec name: its enumerators or flags, and every field that has it.
+fn type_text(name: &str) -> Option<String> {
+    let mut uses = Vec::new();
+    for w in WORDS {
+        let mut v = Uses {
+            path: PathStack::default(),
+            ty: name,
+            found: w
+                .leaves
+                .iter()
+                .filter(|l| l.field.type_name == name)
+                .map(|l| (l.path.to_string(), l.offset))
+                .collect(),
+        };
+        // Nested structs, bitfields and unions are not leaves: walk the word for them.
+        if let Some(&arch) = w.arch.first()
+            && let Some(word) = dmaspec::Word::decode(w.template, arch)
+        {
+            word.visit(&mut v, arch);
+        }
+        v.found.sort();
+        v.found.dedup();
+        uses.extend(
+            v.found
+                .into_iter()
+                .map(|(p, off)| format!("    {}.{p}  +{off:#04x}", w.name)),
+        );
+    }
+    let mut out = String::new();
+    let kind = if enumerators(name).is_some() {
+        "enum"
+    } else if flag_bits(name).is_some() {
+        "flag set"
+    } else if uses.is_empty() {
+        return None;
+    } else {
+        "type"
+    };
+    let _ = writeln!(out, "{name} — {kind}");
+    value_names(name, &mut out);
+    if uses.is_empty() {
+        let _ = writeln!(out, "  used by no word field");
+    } else {
+        let _ = writeln!(out, "  used by");
+        out.push_str(&uses.join("\n"));
+        out.push('\n');
+    }
+    Some(out)
 }
 
 fn word_text(w: &WordMeta) -> String {
@@ -150,19 +297,38 @@ fn marks(l: &LeafMeta) -> String {
     m.join("; ")
 }
 
-fn leaf_text(w: &WordMeta, l: &LeafMeta) -> String {
+/// A leaf, or (`element`) one element of an array leaf.
+fn leaf_text(w: &WordMeta, l: &LeafMeta, element: Option<usize>) -> String {
     let f = l.field;
     let mut out = String::new();
-    let _ = writeln!(out, "{}.{}", w.name, l.path);
-    let _ = writeln!(
-        out,
-        "  at        {} ({} byte{}{})",
-        at(l),
-        l.size,
-        if l.size == 1 { "" } else { "s" },
-        l.variant
-            .map_or(String::new(), |v| format!(", union arm {v}"))
-    );
+    let arm = l
+        .variant
+        .map_or(String::new(), |v| format!(", union arm {v}"));
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    match element.zip(array_len(l.type_name)) {
+        Some((i, n)) => {
+            let size = l.size / n;
+            let _ = writeln!(out, "{}.{}[{i}]", w.name, l.path);
+            let _ = writeln!(
+                out,
+                "  at        +{:#04x} ({size} byte{}{arm}): element {i} of {} ({})",
+                l.offset + i * size,
+                plural(size),
+                l.path,
+                at(l)
+            );
+        }
+        None => {
+            let _ = writeln!(out, "{}.{}", w.name, l.path);
+            let _ = writeln!(
+                out,
+                "  at        {} ({} byte{}{arm})",
+                at(l),
+                l.size,
+                plural(l.size)
+            );
+        }
+    }
     let _ = writeln!(out, "  type      {}", f.type_name);
     if !f.doc.is_empty() {
         let _ = writeln!(out, "  meaning   {}", f.doc);
@@ -193,33 +359,10 @@ fn leaf_text(w: &WordMeta, l: &LeafMeta) -> String {
         "  confidence {} ({}, scale {})",
         f.confidence.tag, f.confidence.level, f.confidence.scale
     );
-    let base = f.type_name.split('[').next().unwrap_or(f.type_name);
-    if let Some(values) = enumerators(base) {
-        let _ = writeln!(out, "  enumerators");
-        for e in values {
-            let mut line = format!("    {:#x} {} ({})", e.value, e.name, e.c_name);
-            if !e.aliases.is_empty() {
-                let _ = write!(line, ", also {}", e.aliases.join(", "));
-            }
-            if !e.arch.is_empty() {
-                let _ = write!(line, ", only on {}", e.arch.join(", "));
-            }
-            let _ = writeln!(out, "{line}");
-        }
-    }
-    if let Some(bits) = flag_bits(base) {
-        let _ = writeln!(out, "  flags");
-        for b in bits {
-            let _ = writeln!(
-                out,
-                "    bit {} ({:#04x}) {}: {}",
-                b.bit,
-                1u64 << b.bit,
-                b.name,
-                b.doc
-            );
-        }
-    }
+    value_names(
+        f.type_name.split('[').next().unwrap_or(f.type_name),
+        &mut out,
+    );
     let _ = writeln!(out, "  evidence");
     evidence_lines(f.evidence, &mut out);
     for a in f.alternatives {
@@ -256,6 +399,36 @@ fn leaf_text(w: &WordMeta, l: &LeafMeta) -> String {
         }
     }
     out
+}
+
+/// The enumerators (with their architectures and other spellings) or flags of a type.
+fn value_names(ty: &str, out: &mut String) {
+    if let Some(values) = enumerators(ty) {
+        let _ = writeln!(out, "  enumerators");
+        for e in values {
+            let mut line = format!("    {:#x} {} ({})", e.value, e.name, e.c_name);
+            if !e.aliases.is_empty() {
+                let _ = write!(line, ", also {}", e.aliases.join(", "));
+            }
+            if !e.arch.is_empty() {
+                let _ = write!(line, ", only on {}", e.arch.join(", "));
+            }
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    if let Some(bits) = flag_bits(ty) {
+        let _ = writeln!(out, "  flags");
+        for b in bits {
+            let _ = writeln!(
+                out,
+                "    bit {} ({:#04x}) {}: {}",
+                b.bit,
+                1u64 << b.bit,
+                b.name,
+                b.doc
+            );
+        }
+    }
 }
 
 /// The word's validity rules (the generated code hangs them on the decoded word).

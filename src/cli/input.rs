@@ -1,5 +1,12 @@
 //! Reading a stream of 64-byte words from a file or stdin, raw or as hex text, one word at
 //! a time (constant memory).
+//!
+//! Hex text: hex digits, whitespace, and `#` comments that run to the end of the line; a
+//! UTF-8 byte-order mark at the very start is skipped. Every run of digits between
+//! whitespace or comments must have an even number of digits (`b8 10`, `b810` and a 128-digit
+//! line are all fine), so a digit lost or added anywhere is an error at the run that holds
+//! it instead of a silent shift of every later byte. The same reader serves every verb that
+//! takes `--hex`.
 
 use std::fmt;
 use std::fs::File;
@@ -8,72 +15,210 @@ use std::path::Path;
 
 use dmaspec::stream::WORD_SIZE;
 
+use super::CliError;
+
+/// What went wrong reading one input, which it names (a path, or `stdin`).
 #[derive(Debug)]
-pub enum InputError {
+pub struct InputError {
+    pub input: String,
+    pub problem: Problem,
+}
+
+#[derive(Debug)]
+pub enum Problem {
     Io(io::Error),
     /// The input ended inside a word.
     Partial {
         offset: usize,
         len: usize,
     },
-    /// A character in hex input that is not a hex digit, whitespace or a `#` comment.
+    /// A byte in hex input that is not a hex digit, whitespace or in a `#` comment.
     BadHex {
         line: usize,
         column: usize,
-        found: char,
+        found: u8,
+    },
+    /// A run of hex digits of odd length, starting at `line`:`column`.
+    OddHex {
+        line: usize,
+        column: usize,
+        digits: usize,
     },
 }
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            InputError::Io(e) => write!(f, "cannot read input: {e}"),
-            InputError::Partial { offset, len } => write!(
+        let input = &self.input;
+        match &self.problem {
+            Problem::Io(e) => write!(f, "cannot read {input}: {e}"),
+            Problem::Partial { offset, len } => write!(
                 f,
-                "incomplete word at byte offset {offset} ({offset:#x}): {len} of 64 bytes"
+                "{input}: incomplete word at byte offset {offset} ({offset:#x}): {len} of 64 bytes"
             ),
-            InputError::BadHex {
+            Problem::BadHex {
                 line,
                 column,
                 found,
+            } => {
+                let found = match char::from(*found) {
+                    c if c.is_ascii_graphic() => format!("{c:?}"),
+                    _ => format!("byte {found:#04x}"),
+                };
+                write!(
+                    f,
+                    "{input}: hex input line {line}, column {column}: {found} is not a hex digit"
+                )
+            }
+            Problem::OddHex {
+                line,
+                column,
+                digits,
             } => write!(
                 f,
-                "hex input line {line}, column {column}: {found:?} is not a hex digit"
+                "{input}: hex input line {line}, column {column}: a run of {digits} hex digit{}; \
+                 each byte is two digits, so one is missing or extra",
+                if *digits == 1 { "" } else { "s" }
             ),
         }
     }
 }
 
+/// How an input is named in messages: its path, or `stdin` for `-` or none.
+pub fn name(path: Option<&Path>) -> String {
+    match path {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "stdin".to_string(),
+    }
+}
+
 /// Opens `path` (`-` or absent: stdin).
-pub fn open(path: Option<&Path>) -> io::Result<Box<dyn BufRead>> {
+pub fn open(path: Option<&Path>) -> Result<Box<dyn BufRead>, CliError> {
     Ok(match path {
-        None => Box::new(BufReader::new(io::stdin().lock())),
-        Some(p) if p.as_os_str() == "-" => Box::new(BufReader::new(io::stdin().lock())),
-        Some(p) => Box::new(BufReader::with_capacity(1 << 16, File::open(p)?)),
+        Some(p) if p.as_os_str() != "-" => Box::new(BufReader::with_capacity(
+            1 << 16,
+            File::open(p).map_err(|e| CliError::read(p, e))?,
+        )),
+        _ => Box::new(BufReader::new(io::stdin().lock())),
     })
+}
+
+/// The whole text of `path` (`-`: stdin), without a leading byte-order mark.
+pub fn read_text(path: &Path) -> Result<String, CliError> {
+    let mut text = String::new();
+    open(Some(path))?
+        .read_to_string(&mut text)
+        .map_err(|e| CliError::read(path, e))?;
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => Ok(rest.to_string()),
+        None => Ok(text),
+    }
 }
 
 /// Yields whole words; the first error ends the stream.
 pub struct WordReader {
     inner: Box<dyn BufRead>,
+    input: String,
     hex: Option<HexState>,
     offset: usize,
 }
 
-#[derive(Default)]
 struct HexState {
     line: usize,
     column: usize,
     in_comment: bool,
+    /// Bytes of a leading byte-order mark matched so far (`None` once past the start).
+    bom: Option<usize>,
+    /// Digits in the current run, and where it started.
+    run: usize,
+    run_at: (usize, usize),
+}
+
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// A byte-order mark cut short: its first byte is what is wrong.
+fn broken_bom() -> Problem {
+    Problem::BadHex {
+        line: 1,
+        column: 1,
+        found: BOM[0],
+    }
+}
+
+impl HexState {
+    /// The position of the next byte, in characters (UTF-8 continuation bytes don't count).
+    fn advance(&mut self, c: u8) {
+        if c == b'\n' {
+            self.line += 1;
+            self.column = 0;
+        } else if c & 0xc0 != 0x80 {
+            self.column += 1;
+        }
+    }
+
+    /// A run of digits ends here: it must have an even number of them.
+    fn end_run(&mut self) -> Result<(), Problem> {
+        let digits = std::mem::take(&mut self.run);
+        if digits % 2 == 1 {
+            let (line, column) = self.run_at;
+            return Err(Problem::OddHex {
+                line,
+                column,
+                digits,
+            });
+        }
+        Ok(())
+    }
+
+    /// Takes one byte; `Some(v)` for a hex digit.
+    fn byte(&mut self, c: u8) -> Result<Option<u8>, Problem> {
+        if let Some(n) = self.bom {
+            if c == BOM[n] {
+                self.bom = (n + 1 < BOM.len()).then_some(n + 1);
+                return Ok(None);
+            }
+            self.bom = None;
+            if n > 0 {
+                return Err(broken_bom());
+            }
+        }
+        self.advance(c);
+        if self.in_comment {
+            self.in_comment = c != b'\n';
+            return Ok(None);
+        }
+        if c.is_ascii_whitespace() || c == b'#' {
+            self.in_comment = c == b'#';
+            self.end_run()?;
+            return Ok(None);
+        }
+        let Some(v) = char::from(c).to_digit(16) else {
+            return Err(Problem::BadHex {
+                line: self.line,
+                column: self.column,
+                found: c,
+            });
+        };
+        if self.run == 0 {
+            self.run_at = (self.line, self.column);
+        }
+        self.run += 1;
+        Ok(Some(v as u8))
+    }
 }
 
 impl WordReader {
-    pub fn new(inner: Box<dyn BufRead>, hex: bool) -> Self {
+    /// Words from `inner`, named `input` in errors.
+    pub fn new(inner: Box<dyn BufRead>, hex: bool, input: String) -> Self {
         WordReader {
             inner,
-            hex: hex.then(|| HexState {
+            input,
+            hex: hex.then_some(HexState {
                 line: 1,
-                ..HexState::default()
+                column: 0,
+                in_comment: false,
+                bom: Some(0),
+                run: 0,
+                run_at: (1, 1),
             }),
             offset: 0,
         }
@@ -87,82 +232,71 @@ impl WordReader {
     pub fn next_word(&mut self) -> Result<Option<[u8; WORD_SIZE]>, InputError> {
         let mut word = [0u8; WORD_SIZE];
         let len = if self.hex.is_some() {
-            self.fill_hex(&mut word)?
+            self.fill_hex(&mut word)
         } else {
-            fill_raw(&mut self.inner, &mut word)?
-        };
+            fill_raw(&mut self.inner, &mut word)
+        }
+        .map_err(|problem| InputError {
+            input: self.input.clone(),
+            problem,
+        })?;
         match len {
             0 => Ok(None),
             WORD_SIZE => {
                 self.offset += WORD_SIZE;
                 Ok(Some(word))
             }
-            len => Err(InputError::Partial {
-                offset: self.offset,
-                len,
+            len => Err(InputError {
+                input: self.input.clone(),
+                problem: Problem::Partial {
+                    offset: self.offset,
+                    len,
+                },
             }),
         }
     }
 
-    fn fill_hex(&mut self, word: &mut [u8; WORD_SIZE]) -> Result<usize, InputError> {
+    fn fill_hex(&mut self, word: &mut [u8; WORD_SIZE]) -> Result<usize, Problem> {
         let Some(st) = self.hex.as_mut() else {
             return Ok(0);
         };
         let mut nibbles = 0usize;
         while nibbles < WORD_SIZE * 2 {
-            let buf = self.inner.fill_buf().map_err(InputError::Io)?;
+            let buf = self.inner.fill_buf().map_err(Problem::Io)?;
             if buf.is_empty() {
+                // The end of the input ends the last run (and a mark cut short is no mark).
+                if st.bom.is_some_and(|n| n > 0) {
+                    return Err(broken_bom());
+                }
+                st.end_run()?;
                 break;
             }
             let mut used = 0;
             for &c in buf {
                 used += 1;
-                st.column += 1;
-                if c == b'\n' {
-                    st.line += 1;
-                    st.column = 0;
-                    st.in_comment = false;
-                    continue;
-                }
-                if st.in_comment || c.is_ascii_whitespace() {
-                    continue;
-                }
-                if c == b'#' {
-                    st.in_comment = true;
-                    continue;
-                }
-                let Some(v) = (c as char).to_digit(16) else {
-                    return Err(InputError::BadHex {
-                        line: st.line,
-                        column: st.column,
-                        found: c as char,
-                    });
-                };
-                let byte = &mut word[nibbles / 2];
-                *byte = (*byte << 4) | v as u8;
-                nibbles += 1;
-                if nibbles == WORD_SIZE * 2 {
-                    break;
+                if let Some(v) = st.byte(c)? {
+                    let byte = &mut word[nibbles / 2];
+                    *byte = (*byte << 4) | v;
+                    nibbles += 1;
+                    if nibbles == WORD_SIZE * 2 {
+                        break;
+                    }
                 }
             }
             self.inner.consume(used);
         }
-        if nibbles % 2 == 1 {
-            // A dangling nibble still counts toward the partial word's length.
-            return Ok(nibbles / 2 + 1);
-        }
-        Ok(nibbles / 2)
+        Ok(nibbles.div_ceil(2))
     }
 }
 
-fn fill_raw(r: &mut dyn Read, word: &mut [u8; WORD_SIZE]) -> Result<usize, InputError> {
+fn fill_raw(r: &mut dyn Read, word: &mut [u8; WORD_SIZE]) -> Result<usize, Problem> {
     let mut len = 0;
     while len < WORD_SIZE {
         match r.read(&mut word[len..]) {
             Ok(0) => break,
             Ok(n) => len += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(InputError::Io(e)),
+            Err(e) => return Err(Problem::Io(e)),
         }
     }
     Ok(len)

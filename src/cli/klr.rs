@@ -39,7 +39,7 @@ pub fn run(cmd: &KlrCommand) -> Result<(), CliError> {
 }
 
 fn lower_file(path: &Path, as_json: bool) -> Result<(), CliError> {
-    let text = std::fs::read_to_string(path)?;
+    let text = super::input::read_text(path)?;
     let ops = parse(&text).map_err(CliError::Klr)?;
     let out = if as_json {
         render_json(&ops)
@@ -107,7 +107,7 @@ pub fn parse(text: &str) -> Result<Vec<OwnedOp>, String> {
     for (i, v) in list.iter().enumerate() {
         match parse_op(v) {
             Ok(op) => ops.push(op),
-            Err(e) => problems.push(format!("op #{i}: {e}")),
+            Err(errors) => problems.extend(errors.iter().map(|e| format!("op #{i}: {e}"))),
         }
     }
     if problems.is_empty() {
@@ -117,26 +117,32 @@ pub fn parse(text: &str) -> Result<Vec<OwnedOp>, String> {
     }
 }
 
-fn parse_op(v: &Json) -> Result<OwnedOp, String> {
+/// One op, or every problem with it (each unknown key, each missing or malformed field).
+fn parse_op(v: &Json) -> Result<OwnedOp, Vec<String>> {
     let Json::Object(o) = v else {
-        return Err("an op is a JSON object".into());
+        return Err(vec!["an op is a JSON object".into()]);
     };
     let name = match o.get("op") {
         Some(Json::String(s)) => s.as_str(),
-        _ => return Err("missing `\"op\"`: the leaf name (one of the roster)".into()),
+        _ => {
+            return Err(vec![
+                "missing `\"op\"`: the leaf name (one of the roster)".into(),
+            ]);
+        }
     };
     let Some(leaf) = klr::leaf(name) else {
         let names: Vec<&str> = klr::LEAVES.iter().map(|l| l.name).collect();
-        return Err(format!(
+        return Err(vec![format!(
             "unknown op `{name}` (one of: {})",
             names.join(", ")
-        ));
+        )]);
     };
     let known: BTreeSet<&str> = leaf.fields.iter().map(|f| f.name).collect();
+    let mut errors = Vec::new();
     for k in o.keys() {
         if k != "op" && k != "comment" && !known.contains(k.as_str()) {
             let names: Vec<&str> = known.iter().copied().collect();
-            return Err(format!(
+            errors.push(format!(
                 "`{name}` has no field `{k}` (its fields: {})",
                 names.join(", ")
             ));
@@ -145,10 +151,16 @@ fn parse_op(v: &Json) -> Result<OwnedOp, String> {
     let mut vals = Vec::new();
     for f in leaf.fields {
         let val = o.get(f.name).filter(|v| !v.is_null());
-        let owned = field(f, val).map_err(|e| format!("`{name}.{}`: {e}", f.name))?;
-        vals.push(owned);
+        match field(f, val) {
+            Ok(owned) => vals.push(owned),
+            Err(e) => errors.push(format!("`{name}.{}`: {e}", f.name)),
+        }
     }
-    Ok(OwnedOp { leaf, vals })
+    if errors.is_empty() {
+        Ok(OwnedOp { leaf, vals })
+    } else {
+        Err(errors)
+    }
 }
 
 fn field(f: &FieldMeta, v: Option<&Json>) -> Result<Owned, String> {

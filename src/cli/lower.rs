@@ -17,7 +17,7 @@ use dmaspec::stream::{Decoder, WORD_SIZE};
 use dmaspec::words::LOWERINGS;
 use serde_json::{Value as Json, json};
 
-use super::input::{self, InputError, WordReader};
+use super::input::{self, WordReader};
 use super::table::render_columns;
 use super::{CliError, hex_string};
 
@@ -53,8 +53,8 @@ fn parse_u64(s: &str) -> Option<u64> {
 /// Reads `--vars FILE`: TOML or JSON, a table of variable id → base address (ids and
 /// addresses as numbers or decimal / `0x` strings), at the top level or under `vars`.
 pub fn read_vars(path: &Path) -> Result<Vars, CliError> {
-    let bad = |msg: String| CliError::Usage(format!("--vars {}: {msg}", path.display()));
-    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let bad = |msg: String| CliError::BadFile(format!("--vars {}: {msg}", path.display()));
+    let text = input::read_text(path)?;
     let is_toml = path.extension().is_some_and(|e| e == "toml");
     let doc: Json = if is_toml {
         toml::from_str(&text).map_err(|e| bad(e.to_string()))?
@@ -310,9 +310,8 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
             names.join(", ")
         ))
     })?;
-    let reader =
-        input::open(args.input.as_deref()).map_err(|e| CliError::Input(InputError::Io(e)))?;
-    let mut words = WordReader::new(reader, args.hex);
+    let reader = input::open(args.input.as_deref())?;
+    let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let stdout = io::stdout();
     let mut sink = Sink {
         args,

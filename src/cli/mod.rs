@@ -12,18 +12,30 @@ pub mod table;
 pub mod validate;
 
 use std::fmt;
+use std::path::Path;
 
 pub use dmaspec::json::hex_string;
-use dmaspec_codegen::SpecErrors;
+use dmaspec_codegen::{OutputError, SpecErrors};
 
 /// Why a command failed: bad input (exit 1) or, for `Usage`, a bad command line (exit 2).
+/// The table is in the README ("Exit codes").
 #[derive(Debug)]
 pub enum CliError {
     Input(input::InputError),
-    Io(std::io::Error),
+    /// A file that cannot be read or written, named (`stdin` / `stdout` for the streams).
+    Io {
+        path: String,
+        write: bool,
+        error: std::io::Error,
+    },
+    /// A file whose contents are not what the command reads (`--vars`, `encode`'s input).
+    BadFile(String),
     Spec(SpecErrors),
     /// `gen --check`: the listed files would change.
     Stale(String),
+    /// `gen`: the output directory is unsafe to write (overlaps the spec, holds a file in
+    /// the way).
+    Output(OutputError),
     /// `validate`: some words break rules (the summary; the lines went to stdout).
     Invalid(String),
     /// The command line names something that does not exist (exit 2).
@@ -40,8 +52,13 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Input(e) => write!(f, "{e}"),
-            CliError::Io(e) => write!(f, "{e}"),
+            CliError::Io { path, write, error } => {
+                let verb = if *write { "write to" } else { "read" };
+                write!(f, "cannot {verb} {path}: {error}")
+            }
+            CliError::BadFile(msg) => write!(f, "{msg}"),
             CliError::Spec(e) => write!(f, "{}", e.render()),
+            CliError::Output(e) => write!(f, "{e}"),
             CliError::Invalid(summary) => write!(f, "{summary}"),
             CliError::Usage(msg) => write!(f, "{msg}"),
             CliError::Encode(list) => write!(f, "nothing written:\n{list}"),
@@ -55,13 +72,43 @@ impl fmt::Display for CliError {
     }
 }
 
+impl CliError {
+    /// `path` cannot be read.
+    pub fn read(path: &Path, error: std::io::Error) -> Self {
+        CliError::Io {
+            path: input::name(Some(path)),
+            write: false,
+            error,
+        }
+    }
+}
+
+/// Every command writes its output to stdout, so a bare I/O error (`?` on a write) is one
+/// writing there; reads and file writes name their path with [`CliError::read`] /
+/// [`CliError::Io`].
 impl From<std::io::Error> for CliError {
-    fn from(e: std::io::Error) -> Self {
-        CliError::Io(e)
+    fn from(error: std::io::Error) -> Self {
+        CliError::Io {
+            path: "stdout".into(),
+            write: true,
+            error,
+        }
+    }
+}
+
+impl From<OutputError> for CliError {
+    fn from(e: OutputError) -> Self {
+        CliError::Output(e)
     }
 }
 
 impl CliError {
+    /// A write to stdout failed because its reader went away.
+    pub fn is_closed_stdout(&self) -> bool {
+        matches!(self, CliError::Io { path, write: true, error }
+            if path == "stdout" && error.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+
     /// The process exit code: 2 for usage errors, 1 for bad input.
     pub fn exit_code(&self) -> u8 {
         match self {

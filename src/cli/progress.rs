@@ -9,7 +9,7 @@ use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::input;
+use super::{CliError, input};
 
 /// The bar, if one is shown. Dropping it clears it.
 pub struct Progress(Option<ProgressBar>);
@@ -41,7 +41,7 @@ fn wanted(path: Option<&Path>, quiet: bool) -> Option<(&Path, u64)> {
 
 /// Opens the input as [`input::open`] does, with a progress bar counting the bytes read
 /// when [`wanted`].
-pub fn open(path: Option<&Path>, quiet: bool) -> io::Result<(Box<dyn BufRead>, Progress)> {
+pub fn open(path: Option<&Path>, quiet: bool) -> Result<(Box<dyn BufRead>, Progress), CliError> {
     let Some((path, len)) = wanted(path, quiet) else {
         return Ok((input::open(path)?, Progress(None)));
     };
@@ -51,6 +51,9 @@ pub fn open(path: Option<&Path>, quiet: bool) -> io::Result<(Box<dyn BufRead>, P
     ) {
         bar.set_style(style);
     }
-    let reader = BufReader::with_capacity(1 << 16, bar.wrap_read(File::open(path)?));
+    let reader = BufReader::with_capacity(
+        1 << 16,
+        bar.wrap_read(File::open(path).map_err(|e| CliError::read(path, e))?),
+    );
     Ok((Box::new(reader), Progress(Some(bar))))
 }

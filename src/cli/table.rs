@@ -108,10 +108,21 @@ impl Visitor for TableRows {
             .push([at, path, val, meaning, confidence_text(field)]);
     }
 
-    fn joined(&mut self, join: &'static JoinMeta, offset: usize, value: u64) {
+    fn joined(&mut self, join: &'static JoinMeta, _offset: usize, value: u64) {
         let parts: Vec<&str> = join.parts.iter().map(|p| p.0).collect();
+        // Where the parts are (a joined value has no offset of its own).
+        let at: Vec<&str> = parts
+            .iter()
+            .filter_map(|p| {
+                let path = self.path.leaf(p);
+                self.rows
+                    .iter()
+                    .find(|r| r[1] == path)
+                    .map(|r| r[0].as_str())
+            })
+            .collect();
         self.rows.push([
-            format!("+{offset:#04x}"),
+            at.join(", "),
             self.path.leaf(join.name),
             format!("{value} ({value:#x})"),
             format!("joined from {}", parts.join(" + ")),

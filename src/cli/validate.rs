@@ -1,16 +1,18 @@
-//! `dmaspec validate`: one line per violated rule of every word in a stream, and the
-//! violation reports `dmaspec decode` adds to its tables and JSON.
+//! `dmaspec validate`: one line per fault of every word in a stream ([`faults`], which
+//! `encode` checks too), and the violation reports `dmaspec decode` adds to its tables and
+//! JSON.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
 use dmaspec::Arch;
+use dmaspec::runtime::meta::constant_mismatches;
 use dmaspec::runtime::rules::{RuleMeta, Violations};
-use dmaspec::stream::{Decoded, Decoder};
+use dmaspec::stream::{Decoded, Decoder, WORD_SIZE};
 use serde_json::{Value as Json, json};
 
 use super::CliError;
-use super::input::{self, InputError, WordReader};
+use super::input::{self, WordReader};
 
 pub struct ValidateArgs {
     pub arch: Arch,
@@ -95,10 +97,66 @@ pub fn table_lines(v: &Violations, arch: Arch) -> String {
     out
 }
 
+/// What makes a word of a stream invalid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultKind {
+    /// A failed check of a validity rule (its id).
+    Rule(&'static str),
+    /// A constant field (its path) that does not hold its constant.
+    Constant(&'static str),
+    /// The word does not decode: an unknown opcode, or an extension that does not follow
+    /// its word.
+    NotDecoded,
+}
+
+/// One reason a word is invalid, as `validate` prints it after the offset.
+#[derive(Debug, Clone)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub text: String,
+}
+
+/// Every reason the word `d`, decoded from `bytes` in its stream, is invalid in `arch`:
+/// what `validate` reports and what `encode` checks before it writes.
+pub fn faults(d: &Decoded, bytes: &[u8; WORD_SIZE], arch: Arch) -> Vec<Fault> {
+    match d {
+        Decoded::Word { word, .. } => {
+            let v = word.check(arch);
+            let rules = failed(&v).map(|r| Fault {
+                kind: FaultKind::Rule(r.id),
+                text: format!("{} {}", v.owner, violation_text(&v, r)),
+            });
+            let name = word.meta().name;
+            let constants =
+                constant_mismatches(bytes, word.meta().leaves).map(|(leaf, expected, found)| {
+                    Fault {
+                        kind: FaultKind::Constant(leaf.path),
+                        text: format!(
+                            "{name} {}: is {found:#x}, but the spec's constant is {expected:#x}",
+                            leaf.path
+                        ),
+                    }
+                });
+            rules.chain(constants).collect()
+        }
+        Decoded::UnknownOpcode => vec![Fault {
+            kind: FaultKind::NotDecoded,
+            text: format!(
+                "opcode {:#04x}: no word has this opcode in {}",
+                bytes[0],
+                arch.name()
+            ),
+        }],
+        Decoded::Orphan { name, follows } => vec![Fault {
+            kind: FaultKind::NotDecoded,
+            text: format!("{name}: must immediately follow {follows}, and does not"),
+        }],
+    }
+}
+
 pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
-    let reader =
-        input::open(args.input.as_deref()).map_err(|e| CliError::Input(InputError::Io(e)))?;
-    let mut words = WordReader::new(reader, args.hex);
+    let reader = input::open(args.input.as_deref())?;
+    let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let mut decoder = Decoder::new(args.arch);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -115,33 +173,11 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
             }
         };
         total += 1;
-        let mut bad = false;
-        match decoder.push(&bytes) {
-            Decoded::Word { word, .. } => {
-                let v = word.check(args.arch);
-                for r in failed(&v) {
-                    bad = true;
-                    writeln!(out, "offset {offset} {} {}", v.owner, violation_text(&v, r))?;
-                }
-            }
-            Decoded::UnknownOpcode => {
-                bad = true;
-                writeln!(
-                    out,
-                    "offset {offset} opcode {:#04x}: no word has this opcode in {}",
-                    bytes[0],
-                    args.arch.name()
-                )?;
-            }
-            Decoded::Orphan { name, follows } => {
-                bad = true;
-                writeln!(
-                    out,
-                    "offset {offset} {name}: must immediately follow {follows}, and does not"
-                )?;
-            }
+        let found = faults(&decoder.push(&bytes), &bytes, args.arch);
+        for f in &found {
+            writeln!(out, "offset {offset} {}", f.text)?;
         }
-        if bad {
+        if !found.is_empty() {
             invalid += 1;
         }
     }

@@ -367,8 +367,7 @@ impl fmt::Display for ApplyError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for ApplyError {}
+impl core::error::Error for ApplyError {}
 
 /// Applies every mapping of `kind` to `dest` in order (a lowering starts `dest` from
 /// `kind.template`). Bits outside each target place are kept.

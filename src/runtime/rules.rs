@@ -164,5 +164,4 @@ impl fmt::Display for Violations {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Violations {}
+impl core::error::Error for Violations {}

@@ -146,6 +146,11 @@ pub mod spec {
             (root().join("prelude.toml"), self.0.to_string())
         }
 
+        /// Loads the prelude alone.
+        pub fn prelude(&self) -> Result<Model, SpecErrors> {
+            load_files(&root(), vec![self.file()])
+        }
+
         /// Loads the prelude and `bad` (as `bad.toml`).
         pub fn load(&self, bad: &str) -> Result<Model, SpecErrors> {
             load_files(&root(), vec![self.file(), (bad_path(), bad.to_string())])

@@ -7,6 +7,7 @@ use std::ops::Range;
 use serde_spanned::Spanned;
 
 use super::{At, Loader, Room, Scope, check_ident};
+use crate::diagnostics::suggest;
 use crate::klr::expr::{self, Env, Ty};
 use crate::klr::model::*;
 use crate::klr::raw::*;
@@ -1245,7 +1246,8 @@ impl Env for LeafEnv<'_> {
             .ok_or_else(|| {
                 let known: Vec<&str> = values.iter().map(|v| v.name.as_str()).collect();
                 format!(
-                    "`{en}` has no enumerator `{name}` (it has: {})",
+                    "`{en}` has no enumerator `{name}`{} (it has: {})",
+                    suggest(name, known.iter().copied()),
                     known.join(", ")
                 )
             })

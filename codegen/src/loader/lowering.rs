@@ -6,7 +6,8 @@
 
 use serde_spanned::Spanned;
 
-use super::{At, Loader, Scope};
+use super::{At, Cause, Loader, Scope};
+use crate::diagnostics::suggest;
 use crate::lowering::model::*;
 use crate::lowering::raw::*;
 use crate::model::{BitsType, Confidence, Evidence, Model, Role, TypeDef, TypeKind, TypeRef};
@@ -445,7 +446,13 @@ impl Loader {
     ) -> Option<Lowering> {
         let from = self.word(at, &r.from, model);
         let ext = r.extension.as_ref().and_then(|e| {
-            let w = self.word(at, e, model)?;
+            let Some(w) = self.word(at, e, model) else {
+                // Every `ext.` read follows from the unknown word.
+                let root = self.errors.len() - 1;
+                let reads = Cause::Prefix("`ext.` reads the extension");
+                self.cascades.push((root, root + 1, reads));
+                return None;
+            };
             let follows = match &w.kind {
                 TypeKind::Struct { follows, .. } => follows.clone(),
                 _ => None,
@@ -612,9 +619,10 @@ impl Loader {
                     at,
                     k.value.span(),
                     format!(
-                        "`{}` is not an enumerator of {} ({})",
+                        "`{}` is not an enumerator of {}{} ({})",
                         k.value.get_ref(),
                         model.types[i].name,
+                        suggest(k.value.get_ref(), names.iter().copied()),
                         names.join(", ")
                     ),
                 );

@@ -10,10 +10,10 @@ use serde_spanned::Spanned;
 use syn::spanned::Spanned as _;
 
 use super::*;
-use crate::diagnostics::{SourceFile, SpecError};
+use crate::diagnostics::{SourceFile, SpecError, suggest};
 use crate::emit::c::member;
 use crate::loader::{
-    declared_tags, evidence_record, ident_error, source_id, undeclared_confidence,
+    citation_errors, declared_tags, evidence_record, ident_error, undeclared_confidence,
 };
 use crate::model::{BitsType, Int, TypeKind, TypeRef};
 use crate::raw::RawFile;
@@ -260,10 +260,14 @@ impl Cx<'_> {
         {
             return c;
         }
+        let tags: Vec<String> = declared_tags(&self.model.levels, &self.model.scales)
+            .map(|c| c.tag)
+            .collect();
+        let hint = suggest(tag.get_ref(), tags.iter().map(String::as_str));
         self.error(
             file,
             tag.span(),
-            format!("unknown confidence tag `{}`", tag.get_ref()),
+            format!("unknown confidence tag `{}`{hint}", tag.get_ref()),
         );
         undeclared_confidence(tag.get_ref())
     }
@@ -298,13 +302,16 @@ impl Cx<'_> {
                 ),
             );
         }
+        let mut sources: Vec<(&str, &str)> = (self.model.sources.iter())
+            .map(|s| (s.id.as_str(), s.scale.as_str()))
+            .collect();
+        sources.sort();
         raw.iter()
             .map(|e| {
-                let id = source_id(e.source.get_ref());
-                if !self.model.sources.iter().any(|s| s.id == id) {
-                    self.error(file, e.source.span(), format!("unknown source `{id}`"));
-                }
                 let confidence = self.confidence_or(file, &e.confidence, default);
+                for (span, msg) in citation_errors(e, &confidence, &sources) {
+                    self.error(file, span, msg);
+                }
                 evidence_record(e, confidence)
             })
             .collect()
@@ -399,9 +406,10 @@ impl Cx<'_> {
                         file,
                         k.span(),
                         format!(
-                            "`{}` is not an enumerator of `{}`",
+                            "`{}` is not an enumerator of `{}`{}",
                             k.get_ref(),
-                            t.over.get_ref()
+                            t.over.get_ref(),
+                            suggest(k.get_ref(), values.iter().map(|v| v.name.as_str()))
                         ),
                     );
                     continue;
@@ -1260,7 +1268,8 @@ impl Cx<'_> {
                     return Err((
                         span,
                         format!(
-                            "`{name}` is not an enumerator of `{ty}` (it has: {})",
+                            "`{name}` is not an enumerator of `{ty}`{} (it has: {})",
+                            suggest(&name, names.iter().copied()),
                             names.join(", ")
                         ),
                     ));

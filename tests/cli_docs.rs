@@ -1,0 +1,99 @@
+//! The README's CLI section tells the truth about the binary: each verb's synopsis names
+//! every flag `--help` lists, the exit-code table is there, and the worked example builds
+//! with the profile of the two commands.
+
+mod common;
+
+use common::{assert_success, dmaspec, root, stdout};
+
+fn readme() -> String {
+    std::fs::read_to_string(root().join("README.md")).unwrap()
+}
+
+/// The long flags `dmaspec <verb> --help` lists (but `--help` itself).
+fn flags(verb: &[&str]) -> Vec<String> {
+    let mut args = verb.to_vec();
+    args.push("--help");
+    let out = dmaspec(&args, &[]);
+    assert_success(&out);
+    stdout(&out)
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let l = l.strip_prefix("-q, ").unwrap_or(l);
+            let flag = l.strip_prefix("--")?.split([' ', '<']).next()?;
+            (flag != "help").then(|| format!("--{flag}"))
+        })
+        .collect()
+}
+
+#[test]
+fn every_flag_of_every_verb_is_in_its_readme_synopsis() {
+    let text = readme();
+    let cli = &text[text.find("## The CLI").unwrap()..];
+    for verb in [
+        &["gen"][..],
+        &["decode"],
+        &["validate"],
+        &["encode"],
+        &["explain"],
+        &["lower"],
+        &["klr", "lower"],
+    ] {
+        let head = format!("dmaspec {} ", verb.join(" "));
+        let synopsis = cli
+            .lines()
+            .find(|l| l.starts_with(&head))
+            .unwrap_or_else(|| panic!("no synopsis line `{head}…` in the README"));
+        for flag in flags(verb) {
+            assert!(
+                synopsis.contains(&flag),
+                "`{flag}` of `{head}` is missing from its README synopsis: {synopsis}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_exit_code_table_is_in_the_readme() {
+    let text = readme();
+    let at = text.find("### Exit codes").expect("an Exit codes section");
+    let table = &text[at..];
+    for code in ["| 0 |", "| 1 |", "| 2 |"] {
+        assert!(table.contains(code), "no row `{code}`");
+    }
+}
+
+/// The worked example runs `gen` with the release build the two commands made; a debug
+/// `cargo run` there would build the whole crate a second time.
+#[test]
+fn the_worked_example_uses_the_release_build_of_the_two_commands() {
+    let text = readme();
+    let section = |heading: &str| {
+        let at = text
+            .find(heading)
+            .unwrap_or_else(|| panic!("no `{heading}`"));
+        let rest = &text[at + heading.len()..];
+        let end = ["\n## ", "\n### "]
+            .iter()
+            .filter_map(|h| rest.find(h))
+            .min()
+            .unwrap_or(rest.len());
+        &rest[..end]
+    };
+    let runs = |s: &str| -> Vec<String> {
+        s.match_indices("cargo run")
+            .map(|(i, _)| s[i..].split(['`', '\n', '&']).next().unwrap().to_string())
+            .collect()
+    };
+    let two = runs(section("## Two commands"));
+    assert!(!two.is_empty() && two.iter().all(|r| r.starts_with("cargo run --release")));
+    let worked = runs(section("### Adding a field, worked"));
+    assert!(!worked.is_empty());
+    for r in worked {
+        assert!(
+            r.starts_with("cargo run --release"),
+            "`{r}` in the worked example"
+        );
+    }
+}

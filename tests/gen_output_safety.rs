@@ -1,0 +1,375 @@
+//! `dmaspec gen` and `Builder::compile` write only their own outputs: they keep files they
+//! did not write, never follow a symbolic link out of the output directory, refuse an
+//! output directory that overlaps the spec, and rewrite nothing that has not changed.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use common::{assert_success, dmaspec, root, stderr};
+use dmaspec_codegen::{Artifact, Builder};
+
+/// A fresh directory under the system temp dir, removed again on drop (remove_dir_all
+/// removes links, not what they point at).
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("dmaspec-gen-safety-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.0.join(rel)
+    }
+
+    /// Writes `rel` (creating its directories) and returns its path.
+    fn file(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.path(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// A copy of the crate's spec at `rel`.
+    fn spec_copy(&self, rel: &str) -> PathBuf {
+        let to = self.path(rel);
+        copy_tree(&root().join("spec"), &to);
+        to
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Every file below `dir` (relative path) with its contents, for comparing trees.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path.strip_prefix(root).unwrap().to_path_buf();
+                out.push((rel, fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// `dmaspec gen --out OUT [--spec SPEC]`.
+fn run_gen(out: &Path, spec: Option<&Path>) -> std::process::Output {
+    let out = out.display().to_string();
+    let spec = spec.map(|p| p.display().to_string());
+    let mut args = vec!["gen", "--out", &out];
+    if let Some(spec) = &spec {
+        args.extend(["--spec", spec]);
+    }
+    dmaspec(&args, &[])
+}
+
+fn gen_check(out: &Path) -> std::process::Output {
+    dmaspec(
+        &["gen", "--check", "--out", &out.display().to_string()],
+        &[],
+    )
+}
+
+/// The first reproduction: notes.txt and src/main.rs survive gen, which names them.
+#[test]
+fn gen_keeps_files_it_did_not_write() {
+    let s = Scratch::new("foreign");
+    let notes = s.file("g7/notes.txt", "a\n");
+    let main = s.file("g7/src/main.rs", "b\n");
+    let out = run_gen(&s.path("g7"), None);
+    assert_success(&out);
+    assert_eq!(fs::read_to_string(&notes).unwrap(), "a\n");
+    assert_eq!(fs::read_to_string(&main).unwrap(), "b\n");
+    let err = stderr(&out);
+    assert!(
+        err.contains("left alone, not written by dmaspec gen (2)"),
+        "{err}"
+    );
+    assert!(err.contains(&notes.display().to_string()), "{err}");
+    assert!(err.contains(&main.display().to_string()), "{err}");
+}
+
+/// The second reproduction: a link to another directory is listed, not followed; and gen
+/// refuses to write through a link at or above a path it writes.
+#[cfg(unix)]
+#[test]
+fn gen_never_follows_a_symlink_out_of_its_directory() {
+    let s = Scratch::new("symlink");
+    let victim = s.file("victim/a.txt", "p\n");
+    let victim_dir = s.path("victim");
+    fs::create_dir_all(s.path("g8")).unwrap();
+    std::os::unix::fs::symlink(&victim_dir, s.path("g8/link")).unwrap();
+    let out = run_gen(&s.path("g8"), None);
+    assert_success(&out);
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "p\n");
+    assert!(stderr(&out).contains("g8/link"), "{}", stderr(&out));
+
+    // A link where gen writes a file, and a link where it writes a directory.
+    for (link, to) in [("g9/dmaspec.json", &victim), ("g10/c", &victim_dir)] {
+        let link = s.path(link);
+        fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(to, &link).unwrap();
+        let out = run_gen(link.parent().unwrap(), None);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!(
+                "refusing to write through the symbolic link {}",
+                link.display()
+            )),
+            "{err}"
+        );
+        assert_eq!(tree(&victim_dir), vec![("a.txt".into(), b"p\n".to_vec())]);
+    }
+}
+
+/// The third reproduction: `--spec same --out same` is refused and every spec file stays;
+/// so are an output directory inside the spec (not yet existing) and one containing it.
+#[test]
+fn gen_refuses_an_out_dir_that_overlaps_the_spec() {
+    let s = Scratch::new("overlap");
+    let spec = s.spec_copy("same");
+    let before = tree(&spec);
+    for (out, relation) in [
+        (spec.clone(), "is"),
+        (spec.join("new/dir"), "lies inside"),
+        (s.path("."), "contains"),
+    ] {
+        let run = run_gen(&out, Some(&spec));
+        assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+        let err = stderr(&run);
+        let expected = format!(
+            "refusing to generate into {}: it {relation} the spec directory {}",
+            out.display(),
+            spec.display()
+        );
+        assert!(err.contains(&expected), "{err}");
+        assert!(err.contains("choose an output directory outside"), "{err}");
+        assert_eq!(tree(&spec), before);
+    }
+    assert!(!spec.join("new").exists());
+}
+
+/// `--check` names the same foreign files as gen and does not fail for them (gen would
+/// never change them); it still fails for a file of ours that differs.
+#[test]
+fn check_reports_foreign_files_without_failing_for_them() {
+    let s = Scratch::new("check");
+    let dir = s.path("g");
+    assert_success(&run_gen(&dir, None));
+    let notes = s.file("g/notes.txt", "mine\n");
+    let out = gen_check(&dir);
+    assert_success(&out);
+    let err = stderr(&out);
+    assert!(
+        err.contains("left alone, not written by dmaspec gen (1)"),
+        "{err}"
+    );
+    assert!(err.contains(&notes.display().to_string()), "{err}");
+
+    s.file("g/dmaspec.json", "{}\n");
+    let out = gen_check(&dir);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("dmaspec.json: differs"), "{err}");
+    assert!(err.contains(&notes.display().to_string()), "{err}");
+}
+
+/// When the spec stops generating a word, gen removes that word's files (the manifest
+/// lists them) and keeps a foreign file next to them.
+#[test]
+fn gen_removes_its_own_stale_files_and_only_those() {
+    let s = Scratch::new("stale");
+    let spec = s.spec_copy("spec");
+    let dir = s.path("g");
+    assert_success(&run_gen(&dir, Some(&spec)));
+    let word_doc = dir.join("docs/words/MOVE_SHAPE.md");
+    let word_header = dir.join("c/aws_neuron_isa_tpb_move_shape.h");
+    assert!(word_doc.exists() && word_header.exists());
+    let notes = s.file("g/docs/words/notes.md", "mine\n");
+
+    fs::remove_file(spec.join("words/move_shape.toml")).unwrap();
+    let out = run_gen(&dir, Some(&spec));
+    assert_success(&out);
+    assert!(!word_doc.exists() && !word_header.exists());
+    assert_eq!(fs::read_to_string(&notes).unwrap(), "mine\n");
+    assert!(stderr(&out).contains("2 removed"), "{}", stderr(&out));
+    let manifest = fs::read_to_string(dir.join(".dmaspec-manifest")).unwrap();
+    assert!(
+        manifest.contains("docs/words/DMA_DIRECT2D.md\n"),
+        "{manifest}"
+    );
+    assert!(!manifest.contains("MOVE_SHAPE"), "{manifest}");
+}
+
+fn stamped(path: &str) -> Artifact {
+    Artifact {
+        path: path.into(),
+        contents: "// @generated by dmaspec-codegen (test)\n".into(),
+    }
+}
+
+/// A directory gen emptied by removing its own files goes too; one holding anything else
+/// stays.
+#[test]
+fn directories_emptied_by_removal_are_removed() {
+    let s = Scratch::new("prune");
+    let dir = s.path("g");
+    let all = [
+        stamped("a/b/one.h"),
+        stamped("a/two.h"),
+        stamped("k/three.h"),
+    ];
+    dmaspec_codegen::write_artifacts(&dir, &all).unwrap();
+    s.file("g/k/notes.txt", "mine\n");
+    dmaspec_codegen::write_artifacts(&dir, &[]).unwrap();
+    assert!(!dir.join("a").exists());
+    assert!(!dir.join("k/three.h").exists());
+    assert_eq!(
+        fs::read_to_string(dir.join("k/notes.txt")).unwrap(),
+        "mine\n"
+    );
+}
+
+/// Without a manifest gen cannot tell which stamped files came from this directory (a
+/// stamp also marks a nested copy of generated/), so it removes nothing.
+#[test]
+fn without_a_manifest_gen_removes_nothing() {
+    let s = Scratch::new("no-manifest");
+    let old = s.file(
+        "g/old/generated/c/dmaspec.h",
+        "// @generated by dmaspec-codegen from the TOML files in spec/.\n",
+    );
+    let out = run_gen(&s.path("g"), None);
+    assert_success(&out);
+    assert!(old.exists());
+    assert!(stderr(&out).contains(&old.display().to_string()));
+}
+
+/// Every file gen writes carries a stamp it recognises, so a directory from before the
+/// manifest (every file out of date) is taken over, not refused.
+#[test]
+fn a_directory_without_a_manifest_is_taken_over() {
+    let s = Scratch::new("takeover");
+    let dir = s.path("g");
+    assert_success(&run_gen(&dir, None));
+    fs::remove_file(dir.join(".dmaspec-manifest")).unwrap();
+    let fresh = tree(&dir);
+    for (rel, bytes) in &fresh {
+        let mut old = bytes.clone();
+        old.extend_from_slice(b"\nan older generation\n");
+        fs::write(dir.join(rel), old).unwrap();
+    }
+    let out = run_gen(&dir, None);
+    assert_success(&out);
+    assert!(
+        stderr(&out).contains(&format!("({} written, 0 removed)", fresh.len())),
+        "{}",
+        stderr(&out)
+    );
+    let now = tree(&dir);
+    assert!(now.iter().any(|(p, _)| p == Path::new(".dmaspec-manifest")));
+    assert!(fresh.iter().all(|f| now.contains(f)));
+}
+
+fn builder(out_dir: &Path) -> Builder {
+    Builder::new()
+        .spec_dir(root().join("spec"))
+        .out_dir(out_dir)
+}
+
+/// The error of a `compile()` that must refuse.
+fn refusal(b: Builder) -> String {
+    match b.compile() {
+        Ok(_) => panic!("compile() wrote its file"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn builder_refuses_to_overwrite_a_file_it_did_not_write() {
+    let s = Scratch::new("builder-foreign");
+    let mine = s.file("out/dmaspec.rs", "fn main() {}\n");
+    let err = refusal(builder(&s.path("out")));
+    assert!(
+        err.contains(&format!("refusing to overwrite {}", mine.display())),
+        "{err}"
+    );
+    assert_eq!(fs::read_to_string(&mine).unwrap(), "fn main() {}\n");
+}
+
+#[test]
+fn builder_refuses_an_out_dir_that_overlaps_the_spec() {
+    let s = Scratch::new("builder-overlap");
+    let spec = s.spec_copy("spec");
+    let before = tree(&spec);
+    let err = refusal(Builder::new().spec_dir(&spec).out_dir(&spec));
+    assert!(err.contains("it is the spec directory"), "{err}");
+    assert_eq!(tree(&spec), before);
+}
+
+#[test]
+fn builder_rewrites_only_a_changed_file() {
+    let s = Scratch::new("builder-mtime");
+    let dir = s.path("out");
+    fs::create_dir_all(&dir).unwrap();
+    builder(&dir).compile().unwrap();
+    let file = dir.join("dmaspec.rs");
+    let past = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(past)
+        .unwrap();
+    builder(&dir).compile().unwrap();
+    assert_eq!(fs::metadata(&file).unwrap().modified().unwrap(), past);
+}
+
+/// A link inside the spec directory back up to it is read once, not followed until the
+/// path is too long: the spec loads as the same model and names each file once.
+#[cfg(unix)]
+#[test]
+fn a_spec_linked_into_itself_is_read_once() {
+    let s = Scratch::new("spec-loop");
+    let spec = s.spec_copy("spec");
+    std::os::unix::fs::symlink(&spec, spec.join("types/again")).unwrap();
+    let files = dmaspec_codegen::spec_files(&spec);
+    assert_eq!(
+        files.len(),
+        dmaspec_codegen::spec_files(&root().join("spec")).len()
+    );
+    let model =
+        dmaspec_codegen::loader::load_dir(&spec).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!(model.types.len(), common::model().types.len());
+}
