@@ -15,6 +15,7 @@ use crate::raw::*;
 
 mod klr;
 mod lowering;
+mod names;
 
 /// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
 pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
@@ -231,6 +232,7 @@ impl Loader {
             lowerings: Vec::new(),
         };
         self.check_words(&decls, &mut model);
+        self.check_names(&raws, &decls);
         let (rules, errors) = crate::rules::load::resolve(&raws, &model, &self.files);
         self.errors.extend(errors);
         model.rules = rules;
@@ -392,12 +394,23 @@ impl Loader {
                 if self.duplicate(At(*fi), &a.name, "architecture", taken) {
                     continue;
                 }
+                check_ident(self, At(*fi), &a.name);
                 out.push(Arch {
                     name: a.name.get_ref().clone(),
                     nc: a.nc,
                     doc: a.doc.clone(),
                 });
             }
+        }
+        if out.is_empty()
+            && let Some((fi, _)) = raws.first()
+        {
+            self.err(
+                At(*fi),
+                0..0,
+                "no `[[arch]]` is declared: declare at least one architecture (decoders and \
+                 rules are per architecture)",
+            );
         }
         out
     }
@@ -1668,5 +1681,10 @@ pub(crate) fn ident_error(s: &str) -> Option<String> {
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    (!ok).then(|| format!("`{s}` is not a valid identifier (letters, digits, `_`)"))
+    if !ok {
+        return Some(format!(
+            "`{s}` is not a valid identifier (letters, digits, `_`)"
+        ));
+    }
+    names::rust_error(s)
 }
