@@ -889,9 +889,10 @@ impl Loader {
                     at,
                     f.off.span(),
                     format!(
-                        "`{}` (offset {start}, {len} bytes) runs past the end of `{owner}` \
-                         ({size} bytes)",
-                        f.name.get_ref()
+                        "`{}` (offset {start}, {}) runs past the end of `{owner}` ({})",
+                        f.name.get_ref(),
+                        crate::emit::plural(*len, "byte"),
+                        crate::emit::plural(size, "byte")
                     ),
                 );
             }

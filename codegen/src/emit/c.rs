@@ -18,6 +18,7 @@
 
 use std::fmt::Write as _;
 
+use super::plural;
 use crate::model::*;
 
 #[path = "c_rules.rs"]
@@ -312,14 +313,6 @@ fn member_doc(place: &str, doc: &str, c: &Confidence) -> String {
         "."
     };
     format!("{place} {doc}{sep} {}", confidence(c))
-}
-
-fn plural(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {one}s")
-    }
 }
 
 /// Text that can sit inside a `/* */` comment (no `*/` to end it early, no `/*` for

@@ -904,9 +904,9 @@ impl Cx<'_> {
             };
             let fdoc = doc_attr(
                 &format!(
-                    "Offset {} ({} bytes), `{}`.{role} {}",
+                    "Offset {} ({}), `{}`.{role} {}",
                     f.offset,
-                    f.size,
+                    crate::emit::plural(f.size, "byte"),
                     f.ty.spelling(),
                     f.doc
                 ),

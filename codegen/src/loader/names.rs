@@ -4,7 +4,7 @@
 //! escape what they can (`r#type` in Rust, `class_` for a C member); what they cannot
 //! escape is a spec error here, at the name that loses.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use serde_spanned::Spanned;
@@ -27,6 +27,8 @@ pub(crate) fn rust_error(name: &str) -> Option<String> {
 #[derive(Default)]
 struct Claims {
     taken: HashMap<(String, String), String>,
+    /// Names already reported: one error per spec name.
+    reported: HashSet<(usize, usize)>,
 }
 
 /// One spec name, where it is written, and what it is (`field \`count\``).
@@ -61,8 +63,8 @@ impl Claims {
     fn claim(&mut self, l: &mut Loader, ns: &str, generated: String, who: &Name) {
         let key = (ns.to_string(), generated);
         if let Some(other) = self.taken.get(&key) {
-            if *other == who.desc {
-                return; // the same name declared twice: reported as a duplicate already
+            if *other == who.desc || !self.reported.insert((who.at.0, who.span.start)) {
+                return; // a duplicate (reported as such), or this name is reported already
             }
             let generated = &key.1;
             let msg = if generated == who.spec {
