@@ -184,7 +184,7 @@ pub mod confidence {
             rank: 3usize,
         };
     }
-    /// Seed 003 (KlirToBirCodegen leaves) in its own words: BYTE-ANCHORED (a store, compare or call read at a cited address), READ-DIRECTLY (read from the disassembly without a single anchoring store: call targets, string literals, .rodata tables, signatures), READ-OFF-CALL-SITE (read from call-site argument order or splice sites rather than a direct store), [INFERRED] (the page's own tag).
+    /// Seed 003 (KlirToBirCodegen leaves) in its own words: BYTE-ANCHORED (a store, compare or call read at a cited address), READ-DIRECTLY (read from the disassembly without a single anchoring store: call targets, string literals, .rodata tables, signatures), READ-OFF-CALL-SITE (read from call-site argument order or splice sites rather than a direct store), \[INFERRED\] (the page's own tag).
     pub mod seed003 {
         use crate::runtime::meta::Confidence;
         /// `BYTE-ANCHORED`: common level `confirmed`.
@@ -2337,19 +2337,19 @@ impl INDIRECT_DMA_ADDRESSING_MODE {
         }
     }
 }
-/** The axis a dynamic index permutes, minor2major (X = dim[0], fastest; W = dim[3], slowest). Without a shape register the indirect dim must be X.
+/** The axis a dynamic index permutes, minor2major (X = dim\[0\], fastest; W = dim\[3\], slowest). Without a shape register the indirect dim must be X.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum INDIRECT_DIM {
-    /// `NEURON_ISA_TPB_INDIRECT_DIM_X` = 0x0: dim[0], fastest
+    /// `NEURON_ISA_TPB_INDIRECT_DIM_X` = 0x0: dim\[0\], fastest
     X = 0u8,
-    /// `NEURON_ISA_TPB_INDIRECT_DIM_Y` = 0x1: dim[1]
+    /// `NEURON_ISA_TPB_INDIRECT_DIM_Y` = 0x1: dim\[1\]
     Y = 1u8,
-    /// `NEURON_ISA_TPB_INDIRECT_DIM_Z` = 0x2: dim[2]
+    /// `NEURON_ISA_TPB_INDIRECT_DIM_Z` = 0x2: dim\[2\]
     Z = 2u8,
-    /// `NEURON_ISA_TPB_INDIRECT_DIM_W` = 0x3: dim[3], slowest
+    /// `NEURON_ISA_TPB_INDIRECT_DIM_W` = 0x3: dim\[3\], slowest
     W = 3u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 4u8,
@@ -7421,7 +7421,7 @@ impl DMA_DIRECT2D_XPOSE {
         meta::constant_mismatches(b, Self::META.leaves)
     }
 }
-/** DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem[1] % 16 == 0 and == dst_num_elem[0]; dst 32-byte aligned. Not shipped on sunda.
+/** DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem\[1\] % 16 == 0 and == dst_num_elem\[0\]; dst 32-byte aligned. Not shipped on sunda.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -7458,7 +7458,7 @@ pub struct DMA_GATHER_XPOSE {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_step_elem: [i32; 2usize],
-    /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.
+    /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem\[1\] (the gathered count) % 16 == 0.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_num_elem: [u16; 2usize],
@@ -7478,11 +7478,11 @@ pub struct DMA_GATHER_XPOSE {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_bound_reg: BOUND_CHECK_REG,
-    /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
+    /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem\[1\] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_step_elem_1: i32,
-    /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).
+    /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem\[0\] == src_num_elem\[1\] (the index count).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_num_elem: [u16; 2usize],
@@ -8704,7 +8704,7 @@ pub struct DMA_INDIRECT1D {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_step_elem: i32,
-    /** Offset 28 (2 bytes), `u16`. Source element count (<= 4096 unless shape-from-register, when it must be 0).
+    /** Offset 28 (2 bytes), `u16`. Source element count (\<= 4096 unless shape-from-register, when it must be 0).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_num_elem: u16,
@@ -8720,7 +8720,7 @@ pub struct DMA_INDIRECT1D {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_step_elem: i32,
-    /** Offset 44 (2 bytes), `u16`. Destination element count (<= 4096 unless shape-from-register).
+    /** Offset 44 (2 bytes), `u16`. Destination element count (\<= 4096 unless shape-from-register).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_num_elem: u16,
@@ -10262,7 +10262,7 @@ impl INDIRECT_BOUND_CHECK_DTYPE {
         v.leave(visit::Group::Bitfield);
     }
 }
-/** IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: "Indirect DMA bound-check can only be on Pool engine", "must have 3 args and 2 outputs for bound-check". The body also holds two assignAccess<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).
+/** IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: "Indirect DMA bound-check can only be on Pool engine", "must have 3 args and 2 outputs for bound-check". The body also holds two assignAccess\<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).
 
  Confidence: CONFIRMED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -11141,7 +11141,7 @@ impl INDIRECT_BOUND_CHECK {
         meta::constant_mismatches(b, Self::META.leaves)
     }
 }
-/** IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr[index[i]] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead." The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).
+/** IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr\[index\[i\]\] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead." The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).
 
  Confidence: CERTAIN (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17572,7 +17572,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         meta::constant_mismatches(b, Self::META.leaves)
     }
 }
-/** DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: "queName.length() < maxSize" (maxSize = 32), "DmaTrigger Instr: bad queue name", "id < DmaBlocks.size()".
+/** DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: "queName.length() \< maxSize" (maxSize = 32), "DmaTrigger Instr: bad queue name", "id \< DmaBlocks.size()".
 
  Confidence: CONFIRMED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17585,7 +17585,7 @@ pub struct PSEUDO_DMA_TRIGGER {
 
  Confidence: CONFIRMED (confirmed).*/
     pub events: EVENTS,
-    /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
+    /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() \< maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
 
  Confidence: CONFIRMED (confirmed).*/
     pub dma_queue_name: text::AsciiZ<32>,
@@ -18072,7 +18072,7 @@ pub struct PSEUDO_DMAMEMCPY_FULL_IND {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub direct_start_offset: u32,
-    /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.
+    /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes \[0\] as dtype_bytes x stride. Signedness is not given by the sources.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub direct_step_elems: [u32; 2usize],
@@ -19610,7 +19610,7 @@ pub mod klr {
                 Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
             }
         }
-        /// `klr::NcDmaCopy.compute_op` (+32). 1 is a plain copy, 2 an accumulating copy; any other value is rejected with "Unsupported DMA compute_op <n>". (`klr::DgeComputeOp`)
+        /// `klr::NcDmaCopy.compute_op` (+32). 1 is a plain copy, 2 an accumulating copy; any other value is rejected with "Unsupported DMA compute_op \<n>". (`klr::DgeComputeOp`)
         #[derive(Clone, Copy, Debug)]
         pub struct DgeComputeOp;
         impl DgeComputeOp {
@@ -19659,7 +19659,7 @@ pub mod klr {
         #[derive(Clone, Copy, Debug)]
         pub struct TransposeOps;
         impl TransposeOps {
-            /// source [W,Z,Y,X] → destination [X,Z,Y,W]: swap the outermost and innermost axes
+            /// source \[W,Z,Y,X\] → destination \[X,Z,Y,W\]: swap the outermost and innermost axes
             pub const XZYW: i64 = 11;
             pub const VALUES: &'static [(&'static str, i64)] = &[("XZYW", 11)];
             pub fn name(v: i64) -> Option<&'static str> {
@@ -19733,7 +19733,7 @@ pub mod klr {
         #[derive(Clone, Copy, Debug)]
         pub struct InstructionType;
         impl InstructionType {
-            /// never a codegen<NcCopy> output (§2)
+            /// never a codegen\<NcCopy> output (§2)
             pub const GenericCopy: i64 = 1;
             /// the static-AP plain load (§8), not built here
             pub const Load: i64 = 19;
@@ -19846,7 +19846,7 @@ pub mod klr {
         pub const DTYPE_STRIDE_LUT: &[i64] = &[
             1, 1, 2, 1, 1, 1, 1, 1, 4, 4, 2, 2, 2, 2, 4, 4, 4, 4, 8, 8,
         ];
-        /// The axis permutation of TransposeOps XZYW (11): destination axis i takes source axis perm[i]; source [W,Z,Y,X] = AP[0..3] → destination [X,Z,Y,W]. (`TransposeOps::XZYW`) Past the end: not given.
+        /// The axis permutation of TransposeOps XZYW (11): destination axis i takes source axis perm\[i\]; source \[W,Z,Y,X\] = AP\[0..3\] → destination \[X,Z,Y,W\]. (`TransposeOps::XZYW`) Past the end: not given.
         pub const XZYW_perm: &[i64] = &[3, 1, 2, 0];
     }
     /// The klr ops the leaves take: their input fields.
@@ -19883,7 +19883,7 @@ pub mod klr {
             /// Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0. (klr +0x40)
             pub engine: i64,
         }
-        /// `klr::DmaCompute`: The DMA-FMA: dst = Σ scales[i] · srcs[i], reduce pinned to add. Four to_string fields.
+        /// `klr::DmaCompute`: The DMA-FMA: dst = Σ scales\[i\] · srcs\[i\], reduce pinned to add. Four to_string fields.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct DmaCompute<'a> {
             /// Destination. (klr +0x0)
@@ -19935,7 +19935,7 @@ pub mod klr {
             /// Must hold an int; stamped at InstIndirectCopy+0xF0. (klr +0x30)
             pub num_valid_indices: Imm,
         }
-        /// `klr::NcNGather`: Per-partition int32 gather: out[p][i] = params[p][indices[p][i]].
+        /// `klr::NcNGather`: Per-partition int32 gather: out\[p\]\[i\] = params\[p\]\[indices\[p\]\[i\]\].
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct NcNGather<'a> {
             /// Output. (klr +0x0)
@@ -19964,7 +19964,7 @@ pub mod klr {
             pub bound1: Imm,
             /// Fill value outside the band.
             pub fill: Option<Ap<'a>>,
-            /// Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).
+            /// Stored at InstRangeSelect+0xF0; its meaning is \[INFERRED\] (most plausibly the reduce/affine selector).
             pub mode: i64,
         }
         /// `klr::SelectReduce`: Predicated select fused with a reduce-into output.
@@ -19980,7 +19980,7 @@ pub mod klr {
         /// `klr::BatchNormStats`: Three fields {dst, src, dtype}, the same as BatchNormAggregate; offsets not given.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct BatchNormStats<'a> {
-            /// Output (6 elements per partition, [INFERRED] from the wire schema).
+            /// Output (6 elements per partition, \[INFERRED\] from the wire schema).
             pub dst: Ap<'a>,
             /// Input.
             pub src: Ap<'a>,
@@ -19990,7 +19990,7 @@ pub mod klr {
         /// `klr::BatchNormAggregate`: Three fields {dst, src, dtype}, the same as BatchNormStats; offsets not given.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct BatchNormAggregate<'a> {
-            /// Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).
+            /// Output (exactly 2 elements per partition: mean, population variance; \[INFERRED\] from the wire schema).
             pub dst: Ap<'a>,
             /// Input (K Welford triples).
             pub src: Ap<'a>,
@@ -20004,7 +20004,7 @@ pub mod klr {
             pub dst: Ap<'a>,
             /// Input (addArgument).
             pub src: Ap<'a>,
-            /// The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.) (klr +0x20)
+            /// The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each \< 32; codegen does not.) (klr +0x20)
             pub shuffleMask: &'a [Imm],
         }
         /// `klr::Transpose`: The on-engine transpose: DVE 32×32 stream transpose for an fp32 destination, PE matmul against an identity otherwise.
@@ -21542,7 +21542,7 @@ pub mod klr {
         }
         Outcome::Node(n)
     }
-    /// `codegenDmaCompute` @0xf1d9e0 (seed 003 §4): The DMA-FMA: dst = Σ_i scales[i] · srcs[i] with the reduce pinned to add (the multi-source generalisation of NcDmaCopy's compute_op = add). The builder owns IT, engine and DGE assignment: the leaf stamps none of +0xF8 / +0x90 / +0x128.
+    /// `codegenDmaCompute` @0xf1d9e0 (seed 003 §4): The DMA-FMA: dst = Σ_i scales\[i\] · srcs\[i\] with the reduce pinned to add (the multi-source generalisation of NcDmaCopy's compute_op = add). The builder owns IT, engine and DGE assignment: the leaf stamps none of +0xF8 / +0x90 / +0x128.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     pub fn lower_DmaCompute<'a>(
@@ -22440,7 +22440,7 @@ pub mod klr {
         }
         Outcome::Node(n)
     }
-    /// `codegenNcRangeSelect` @0xf1c210 (seed 003 §9.3): Below bound0 → fill; inside [bound0, bound1] → keep in[i]; above → fill; with a max reduce over survivors. The only one of the four indexed leaves that uses a typed builder, whose demangled signature is the operand contract. The builder names the node; the page gives no prefix.
+    /// `codegenNcRangeSelect` @0xf1c210 (seed 003 §9.3): Below bound0 → fill; inside \[bound0, bound1\] → keep in\[i\]; above → fill; with a max reduce over survivors. The only one of the four indexed leaves that uses a typed builder, whose demangled signature is the operand contract. The builder names the node; the page gives no prefix.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     pub fn lower_NcRangeSelect<'a>(
@@ -22604,7 +22604,7 @@ pub mod klr {
         }
         Outcome::Node(n)
     }
-    /// `codegenBatchNormStats` @0xf1add0 (seed 003 §10.1): Byte-for-byte the same control flow as BatchNormAggregate (two codegenTensorRef, two SmallVector<APPair,4> via sub_F12B40, one builder call); only the builder differs. The output AP is 6 elements per partition (two interleaved Welford triples) — [INFERRED]: the builder bodies are extern in libBIR. The builder names the node; the page gives no prefix.
+    /// `codegenBatchNormStats` @0xf1add0 (seed 003 §10.1): Byte-for-byte the same control flow as BatchNormAggregate (two codegenTensorRef, two SmallVector\<APPair,4> via sub_F12B40, one builder call); only the builder differs. The output AP is 6 elements per partition (two interleaved Welford triples) — \[INFERRED\]: the builder bodies are extern in libBIR. The builder names the node; the page gives no prefix.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     pub fn lower_BatchNormStats<'a>(
@@ -22661,7 +22661,7 @@ pub mod klr {
         }
         Outcome::Node(n)
     }
-    /// `codegenBatchNormAggregate` @0xf1b0d0 (seed 003 §10.1): BNStats with a different builder: the merge math lives in the executor. Input AP %3 == 0 (K Welford triples), output exactly 2 elements per partition (mean, population variance) — [INFERRED]. Carries no own JSON field. The builder names the node; the page gives no prefix.
+    /// `codegenBatchNormAggregate` @0xf1b0d0 (seed 003 §10.1): BNStats with a different builder: the merge math lives in the executor. Input AP %3 == 0 (K Welford triples), output exactly 2 elements per partition (mean, population variance) — \[INFERRED\]. Carries no own JSON field. The builder names the node; the page gives no prefix.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     pub fn lower_BatchNormAggregate<'a>(
@@ -22707,7 +22707,7 @@ pub mod klr {
         }
         Outcome::Node(n)
     }
-    /// `codegenShuffle` @0xf28130 (seed 003 §10.2): A partition permutation within aligned 32-partition blocks (out_part[block+i] = in_part[block+mask[i]]). The mask must be static: codegen's enforcement of the compile-time permutation. The simulator also asserts a 32-entry mask, no dtype cast and each entry < 32; codegen does not.
+    /// `codegenShuffle` @0xf28130 (seed 003 §10.2): A partition permutation within aligned 32-partition blocks (out_part\[block+i\] = in_part\[block+mask\[i\]\]). The mask must be static: codegen's enforcement of the compile-time permutation. The simulator also asserts a 32-entry mask, no dtype cast and each entry \< 32; codegen does not.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     pub fn lower_Shuffle<'a>(op: &ops::Shuffle<'a>, fx: &mut Function) -> Outcome<'a> {
@@ -30732,7 +30732,7 @@ pub mod view {
             DMA_DIRECT2D_XPOSE_mut::decode(b)
         }
     }
-    /** Read-only view of [`DMA_GATHER_XPOSE`](super::DMA_GATHER_XPOSE). DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem[1] % 16 == 0 and == dst_num_elem[0]; dst 32-byte aligned. Not shipped on sunda.
+    /** Read-only view of [`DMA_GATHER_XPOSE`](super::DMA_GATHER_XPOSE). DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem\[1\] % 16 == 0 and == dst_num_elem\[0\]; dst 32-byte aligned. Not shipped on sunda.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30834,7 +30834,7 @@ pub mod view {
                 i32::from_le_bytes(*at::<28, 4, 64>(b)),
             ]
         }
-        /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.
+        /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem\[1\] (the gathered count) % 16 == 0.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30873,7 +30873,7 @@ pub mod view {
         pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
             BOUND_CHECK_REG::new(at::<51, 1, 64>(self.0))
         }
-        /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
+        /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem\[1\] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30881,7 +30881,7 @@ pub mod view {
             let b = self.0;
             i32::from_le_bytes(*at::<52, 4, 64>(b))
         }
-        /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).
+        /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem\[0\] == src_num_elem\[1\] (the index count).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31040,7 +31040,7 @@ pub mod view {
         pub fn src_step_elem(&self) -> [i32; 2] {
             self.as_view().src_step_elem()
         }
-        /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.
+        /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem\[1\] (the gathered count) % 16 == 0.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31075,14 +31075,14 @@ pub mod view {
         pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
             self.as_view().dst_bound_reg()
         }
-        /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
+        /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem\[1\] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dst_step_elem_1(&self) -> i32 {
             self.as_view().dst_step_elem_1()
         }
-        /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).
+        /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem\[0\] == src_num_elem\[1\] (the index count).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31213,7 +31213,7 @@ pub mod view {
             *at_mut::<28, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
-        /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.
+        /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem\[1\] (the gathered count) % 16 == 0.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31281,7 +31281,7 @@ pub mod view {
         pub fn dst_bound_reg_mut(&mut self) -> BOUND_CHECK_REG_mut<'_> {
             BOUND_CHECK_REG_mut::new(at_mut::<51, 1, 64>(self.0))
         }
-        /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
+        /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem\[1\] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31290,7 +31290,7 @@ pub mod view {
             *at_mut::<52, 4, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).
+        /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem\[0\] == src_num_elem\[1\] (the index count).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31481,7 +31481,7 @@ pub mod view {
             let b = self.0;
             i32::from_le_bytes(*at::<24, 4, 64>(b))
         }
-        /** Offset 28 (2 bytes), `u16`. Source element count (<= 4096 unless shape-from-register, when it must be 0).
+        /** Offset 28 (2 bytes), `u16`. Source element count (\<= 4096 unless shape-from-register, when it must be 0).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31512,7 +31512,7 @@ pub mod view {
             let b = self.0;
             i32::from_le_bytes(*at::<40, 4, 64>(b))
         }
-        /** Offset 44 (2 bytes), `u16`. Destination element count (<= 4096 unless shape-from-register).
+        /** Offset 44 (2 bytes), `u16`. Destination element count (\<= 4096 unless shape-from-register).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31725,7 +31725,7 @@ pub mod view {
         pub fn src_step_elem(&self) -> i32 {
             self.as_view().src_step_elem()
         }
-        /** Offset 28 (2 bytes), `u16`. Source element count (<= 4096 unless shape-from-register, when it must be 0).
+        /** Offset 28 (2 bytes), `u16`. Source element count (\<= 4096 unless shape-from-register, when it must be 0).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31753,7 +31753,7 @@ pub mod view {
         pub fn dst_step_elem(&self) -> i32 {
             self.as_view().dst_step_elem()
         }
-        /** Offset 44 (2 bytes), `u16`. Destination element count (<= 4096 unless shape-from-register).
+        /** Offset 44 (2 bytes), `u16`. Destination element count (\<= 4096 unless shape-from-register).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31926,7 +31926,7 @@ pub mod view {
             *at_mut::<24, 4, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 28 (2 bytes), `u16`. Source element count (<= 4096 unless shape-from-register, when it must be 0).
+        /** Offset 28 (2 bytes), `u16`. Source element count (\<= 4096 unless shape-from-register, when it must be 0).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31968,7 +31968,7 @@ pub mod view {
             *at_mut::<40, 4, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 44 (2 bytes), `u16`. Destination element count (<= 4096 unless shape-from-register).
+        /** Offset 44 (2 bytes), `u16`. Destination element count (\<= 4096 unless shape-from-register).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -32259,7 +32259,7 @@ pub mod view {
             self
         }
     }
-    /** Read-only view of [`INDIRECT_BOUND_CHECK`](super::INDIRECT_BOUND_CHECK). IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: "Indirect DMA bound-check can only be on Pool engine", "must have 3 args and 2 outputs for bound-check". The body also holds two assignAccess<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).
+    /** Read-only view of [`INDIRECT_BOUND_CHECK`](super::INDIRECT_BOUND_CHECK). IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: "Indirect DMA bound-check can only be on Pool engine", "must have 3 args and 2 outputs for bound-check". The body also holds two assignAccess\<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).
 
  Confidence: CONFIRMED (confirmed).*/
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32767,7 +32767,7 @@ pub mod view {
             INDIRECT_BOUND_CHECK_mut::decode(b)
         }
     }
-    /** Read-only view of [`INDIRECT_COPY`](super::INDIRECT_COPY). IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr[index[i]] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead." The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).
+    /** Read-only view of [`INDIRECT_COPY`](super::INDIRECT_COPY). IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr\[index\[i\]\] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead." The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).
 
  Confidence: CERTAIN (confirmed).*/
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35580,7 +35580,7 @@ pub mod view {
             PSEUDO_DMA_SWAP_QUEUE_SET_mut::decode(b)
         }
     }
-    /** Read-only view of [`PSEUDO_DMA_TRIGGER`](super::PSEUDO_DMA_TRIGGER). DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: "queName.length() < maxSize" (maxSize = 32), "DmaTrigger Instr: bad queue name", "id < DmaBlocks.size()".
+    /** Read-only view of [`PSEUDO_DMA_TRIGGER`](super::PSEUDO_DMA_TRIGGER). DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: "queName.length() \< maxSize" (maxSize = 32), "DmaTrigger Instr: bad queue name", "id \< DmaBlocks.size()".
 
  Confidence: CONFIRMED (confirmed).*/
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35622,7 +35622,7 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'a> {
             EVENTS::new(at::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
+        /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() \< maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -35724,7 +35724,7 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'_> {
             self.as_view().events()
         }
-        /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
+        /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() \< maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -35782,7 +35782,7 @@ pub mod view {
         pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
             EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
+        /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() \< maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -35951,7 +35951,7 @@ pub mod view {
             let b = self.0;
             u32::from_le_bytes(*at::<32, 4, 64>(b))
         }
-        /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.
+        /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes \[0\] as dtype_bytes x stride. Signedness is not given by the sources.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -36128,7 +36128,7 @@ pub mod view {
         pub fn direct_start_offset(&self) -> u32 {
             self.as_view().direct_start_offset()
         }
-        /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.
+        /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes \[0\] as dtype_bytes x stride. Signedness is not given by the sources.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -36252,7 +36252,7 @@ pub mod view {
             *at_mut::<32, 4, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.
+        /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes \[0\] as dtype_bytes x stride. Signedness is not given by the sources.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]

@@ -289,7 +289,7 @@ fn join_fns(j: &Join) -> TokenStream {
     }
     let doc = format!(
         " {} (joined from {}).",
-        j.doc,
+        super::escape_doc(&j.doc),
         j.parts
             .iter()
             .map(|p| p.0.as_str())
@@ -328,6 +328,7 @@ fn template_bytes(leaves: &[Leaf], opcode: u8) -> [u8; 64] {
 
 /// Doc text for an item: the spec's doc line plus its confidence.
 fn doc_attr(doc: &str, c: &Confidence) -> TokenStream {
+    let doc = super::escape_doc(doc);
     let text = if doc.is_empty() {
         format!(" Confidence: {} ({}).", c.tag, c.level)
     } else {
@@ -345,7 +346,7 @@ impl Cx<'_> {
             .model
             .archs
             .iter()
-            .map(|a| format!(" {} (NC-v{}).", a.doc, a.nc))
+            .map(|a| format!(" {} (NC-v{}).", super::escape_doc(&a.doc), a.nc))
             .collect();
         quote! {
             /// The NeuronCore architectures the spec knows.
@@ -373,7 +374,7 @@ impl Cx<'_> {
     fn confidences(&self, rt: &TokenStream) -> TokenStream {
         let levels = &self.model.levels;
         let scales = self.model.scales.iter().map(|s| {
-            let (id, doc) = (ident(&s.name), format!(" {}", s.doc));
+            let (id, doc) = (ident(&s.name), format!(" {}", super::escape_doc(&s.doc)));
             let scale = &s.name;
             let consts = s.levels.iter().map(|(tag, level)| {
                 let id = ident(&Scale::const_name(tag));
@@ -646,7 +647,7 @@ impl Cx<'_> {
             .map(|v| {
                 let mut d = format!(" `{}` = {:#x}", v.c_name, v.value);
                 if let Some(doc) = &v.doc {
-                    d.push_str(&format!(": {doc}"));
+                    d.push_str(&format!(": {}", super::escape_doc(doc)));
                 }
                 if !v.arch.is_empty() {
                     d.push_str(&format!(" (only on {})", v.arch.join(", ")));
@@ -781,7 +782,7 @@ impl Cx<'_> {
             .collect();
         let docs: Vec<_> = bits
             .iter()
-            .map(|b| format!(" `{}` (bit {}): {}", b.c_name, b.bit, b.doc))
+            .map(|b| format!(" `{}` (bit {}): {}", b.c_name, b.bit, super::escape_doc(&b.doc)))
             .collect();
         let metas = bits.iter().map(|b| {
             self.lits.embed(Lit::record(
