@@ -154,6 +154,8 @@ struct Gen {
     type_names: Scope,
     c_names: Scope,
     archs: Vec<String>,
+    /// `[[constant]]` names rules may compare with.
+    constants: Vec<String>,
 }
 
 impl Gen {
@@ -225,7 +227,8 @@ impl Gen {
                 self.text,
                 "  {{ name = \"{e}\", value = {value}{arch}{alias}, doc = \"<b>{e}</b>\" }},"
             );
-            if !ESCAPED_ENUMERATORS.contains(&e.as_str()) {
+            // A rule names it as `TYPE::NAME`, which must parse as a path.
+            if !ESCAPED_ENUMERATORS.contains(&e.as_str()) && name.starts_with('T') {
                 first.get_or_insert(e);
             }
         }
@@ -240,7 +243,14 @@ impl Gen {
     }
 
     fn flag_set(&mut self) {
+        // Flag sets are tuple structs: an uppercase letter is required.
         let name = self.type_name();
+        let name = if name.chars().any(|c| c.is_ascii_uppercase()) || self.rng.fault(50) {
+            name
+        } else {
+            self.type_names
+                .fresh(format!("F{}", name.to_ascii_uppercase()))
+        };
         let c = self.c_name(&name);
         let _ = write!(
             self.text,
@@ -318,8 +328,15 @@ impl Gen {
         });
     }
 
-    /// `size` bytes of fields from byte `from`; returns the field lines and rules.
-    fn fields(&mut self, from: usize, size: usize, scope: &mut Scope) -> (String, String) {
+    /// `size` bytes of fields from byte `from`; returns the field lines and rules, and
+    /// adds the unsigned scalar fields a join may combine to `parts`.
+    fn fields(
+        &mut self,
+        from: usize,
+        size: usize,
+        scope: &mut Scope,
+        parts: &mut Vec<String>,
+    ) -> (String, String) {
         let mut out = String::new();
         let mut rules = String::new();
         let mut off = from;
@@ -349,7 +366,14 @@ impl Gen {
                 let (t, s) =
                     [("u8", 1), ("u16", 2), ("u32", 4), ("i16", 2), ("u64", 8)][self.rng.below(5)];
                 // Rules read up to 63 bits.
-                let rule = (t != "u64").then(|| format!("{f} <= {}", self.rng.below(200)));
+                let bound = match self.constants.len() {
+                    0 => self.rng.below(200).to_string(),
+                    n => self.constants[self.rng.below(n)].clone(),
+                };
+                let rule = (t != "u64").then(|| format!("{f} <= {bound}"));
+                if t == "u8" || t == "u16" {
+                    parts.push(f.clone());
+                }
                 (t.to_string(), s, rule)
             };
             if len > room {
@@ -405,7 +429,18 @@ impl Gen {
             scope.fresh("opcode".into());
             from = 1;
         }
-        let (mut fields, rules) = self.fields(from, size, &mut scope);
+        let mut parts = Vec::new();
+        let (mut fields, mut rules) = self.fields(from, size, &mut scope, &mut parts);
+        if parts.len() >= 2 && self.rng.chance(40) {
+            let j = scope.fresh(self.rng.word(false));
+            rules.insert_str(
+                0,
+                &format!(
+                    "join = [{{ name = \"{j}\", parts = [\"{}\", \"{}\"], doc = \"Joined [lo, hi].\", evidence = [{{ source = \"src\" }}] }}]\n",
+                    parts[0], parts[1]
+                ),
+            );
+        }
         if word.is_some() {
             fields.insert_str(
                 0,
@@ -445,7 +480,7 @@ impl Gen {
                 format!("mask = 0x3\nvalue = {i}")
             };
             let mut scope = Scope(vec![disc.clone()]);
-            let (fields, _) = self.fields(1, size, &mut scope);
+            let (fields, _) = self.fields(1, size, &mut scope, &mut Vec::new());
             let _ = write!(
                 self.text,
                 "\n[[union.variant]]\nname = \"{arm}\"\n{select}\n{META}field = [\n{fields}]\n"
@@ -461,12 +496,13 @@ impl Gen {
 
     fn spec(seed: u64) -> Vec<(PathBuf, String)> {
         let mut g = Gen {
-            rng: Rng(seed, seed % 4 == 0),
+            rng: Rng(seed, seed.is_multiple_of(4)),
             text: String::new(),
             types: Vec::new(),
             type_names: Scope(vec!["OPCODE".into()]),
             c_names: Scope::default(),
             archs: Vec::new(),
+            constants: Vec::new(),
         };
         let mut prelude = String::from(PRELUDE);
         // Now and then no architecture at all: the loader must say so.
@@ -488,6 +524,20 @@ impl Gen {
                 i + 2
             );
             g.archs.push(a);
+        }
+        for _ in 0..g.rng.below(3) {
+            let k = if g.rng.fault(10) {
+                g.rng.pick(&["arch", "b", "raw"]).to_string()
+            } else {
+                format!("K{}", g.rng.word(true))
+            };
+            let k = g.type_names.fresh(k);
+            let _ = write!(
+                prelude,
+                "\n[[constant]]\nname = \"{k}\"\nvalue = {}\n{META}",
+                g.rng.below(300)
+            );
+            g.constants.push(k);
         }
         let kinds = g.rng.below(6);
         for _ in 0..kinds {

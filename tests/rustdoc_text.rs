@@ -11,7 +11,10 @@ fn docs(code: &str) -> Vec<&str> {
         out.push(&rest[start + 3..end]);
         rest = &rest[end..];
     }
-    out.extend(code.lines().filter_map(|l| l.trim_start().strip_prefix("///")));
+    out.extend(
+        code.lines()
+            .filter_map(|l| l.trim_start().strip_prefix("///")),
+    );
     out
 }
 
@@ -33,5 +36,10 @@ fn generated_rust_docs_escape_markup_in_spec_prose() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/generated/rust/dmaspec.rs");
     let code = std::fs::read_to_string(path).expect("generated/rust/dmaspec.rs");
     let bad: Vec<String> = docs(&code).into_iter().filter_map(bare_markup).collect();
-    assert!(bad.is_empty(), "{} docs with bare markup, e.g. {:?}", bad.len(), &bad[..bad.len().min(5)]);
+    assert!(
+        bad.is_empty(),
+        "{} docs with bare markup, e.g. {:?}",
+        bad.len(),
+        &bad[..bad.len().min(5)]
+    );
 }

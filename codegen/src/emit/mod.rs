@@ -43,8 +43,14 @@ mod tests {
 
     #[test]
     fn doc_text_keeps_code_and_links_and_escapes_the_rest() {
-        assert_eq!(escape_doc("a[0] <NcCopy> `x[1] <y>`"), "a\\[0\\] \\<NcCopy> `x[1] <y>`");
-        assert_eq!(escape_doc("see [`X`](super::X) and [`Y`]"), "see [`X`](super::X) and [`Y`]");
+        assert_eq!(
+            escape_doc("a[0] <NcCopy> `x[1] <y>`"),
+            "a\\[0\\] \\<NcCopy> `x[1] <y>`"
+        );
+        assert_eq!(
+            escape_doc("see [`X`](super::X) and [`Y`]"),
+            "see [`X`](super::X) and [`Y`]"
+        );
     }
 
     #[test]

@@ -782,7 +782,14 @@ impl Cx<'_> {
             .collect();
         let docs: Vec<_> = bits
             .iter()
-            .map(|b| format!(" `{}` (bit {}): {}", b.c_name, b.bit, super::escape_doc(&b.doc)))
+            .map(|b| {
+                format!(
+                    " `{}` (bit {}): {}",
+                    b.c_name,
+                    b.bit,
+                    super::escape_doc(&b.doc)
+                )
+            })
             .collect();
         let metas = bits.iter().map(|b| {
             self.lits.embed(Lit::record(
