@@ -10,25 +10,17 @@
 //! `DMASPEC_RANDOM_SPECS=N` sets the number of specs (default 24); the crate builds under
 //! `target/random-spec-compile/`. gcc and g++ must be on PATH.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::cc::{C_FLAGS, CXX_FLAGS, require};
 use dmaspec_codegen::emit::c;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRunner};
-
-const C_FLAGS: &[&str] = &["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"];
-const CXX_FLAGS: &[&str] = &[
-    "-std=c++17",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-pedantic",
-    "-x",
-    "c++",
-];
 
 /// Names that are keywords or standard names somewhere and that the generator escapes.
 const ESCAPED: &[&str] = &[
@@ -573,14 +565,6 @@ impl Gen {
             (PathBuf::from("spec/types.toml"), g.text),
         ]
     }
-}
-
-fn require(tool: &str) {
-    let ok = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(ok, "this test needs {tool} on PATH");
 }
 
 fn run(cmd: &mut Command, what: &str) {
