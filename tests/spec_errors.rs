@@ -1103,27 +1103,3 @@ fn c_name_that_is_a_c_standard_name() {
         "the C name `uint8_t` of type `E` is a C or C++ keyword or standard name",
     );
 }
-
-#[test]
-fn spec_without_architectures() {
-    let prelude = SPEC
-        .0
-        .replace("[[arch]]", "[[scale]]")
-        .replace("nc = ", "# nc = ");
-    let prelude = prelude
-        .split("[[scale]]\nname = \"a1\"")
-        .next()
-        .unwrap()
-        .to_string()
-        + &SPEC.0[SPEC.0.find("[[enum]]").unwrap()..];
-    let errs = match load_files(&root(), vec![(root().join("prelude.toml"), prelude)]) {
-        Ok(_) => panic!("a spec without [[arch]] loaded"),
-        Err(e) => e.0,
-    };
-    assert!(
-        errs.iter()
-            .any(|e| e.message.contains("no `[[arch]]` is declared")),
-        "{}",
-        SpecErrors(errs)
-    );
-}

@@ -402,16 +402,6 @@ impl Loader {
                 });
             }
         }
-        if out.is_empty()
-            && let Some((fi, _)) = raws.first()
-        {
-            self.err(
-                At(*fi),
-                0..0,
-                "no `[[arch]]` is declared: declare at least one architecture (decoders and \
-                 rules are per architecture)",
-            );
-        }
         out
     }
 

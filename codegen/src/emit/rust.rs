@@ -240,6 +240,15 @@ fn ident(name: &str) -> syn::Ident {
     }
 }
 
+/// Whether `arch` is one of `archs` (`false` for none: a spec may declare no `[[arch]]`).
+fn in_archs(archs: &[String]) -> TokenStream {
+    if archs.is_empty() {
+        return quote!(false);
+    }
+    let ids = archs.iter().map(|a| ident(a));
+    quote!(matches!(arch, #(Arch::#ids)|*))
+}
+
 /// `Some((lsb, width))` for a bitfield sub-field.
 fn bits_lit(bits: Option<(u32, u32)>) -> Lit {
     Lit::opt(bits.map(|(lsb, width)| Lit::code(format!("({lsb}, {width})"))))
@@ -672,8 +681,8 @@ impl Cx<'_> {
         });
         let arch_arms = values.iter().filter(|v| !v.arch.is_empty()).map(|v| {
             let id = ident(&v.name);
-            let archs = v.arch.iter().map(|a| ident(a));
-            quote!(Self::#id => matches!(arch, #(Arch::#archs)|*),)
+            let archs = in_archs(&v.arch);
+            quote!(Self::#id => #archs,)
         });
         let first = values.iter().find(|v| v.value == 0).map(|v| ident(&v.name));
         let default = match first {
@@ -1251,11 +1260,11 @@ impl Cx<'_> {
         let arms = words.iter().map(|w| {
             let id = ident(&w.name);
             let op = w.opcode().map_or(0, |o| o.value);
-            let archs: Vec<_> = match &w.kind {
-                TypeKind::Struct { arch, .. } => arch.iter().map(|a| ident(a)).collect(),
-                _ => Vec::new(),
+            let archs = match &w.kind {
+                TypeKind::Struct { arch, .. } => in_archs(arch),
+                _ => in_archs(&[]),
             };
-            quote!(#op if matches!(arch, #(Arch::#archs)|*) => Some(Word::#id(#id::read(b))),)
+            quote!(#op if #archs => Some(Word::#id(#id::read(b))),)
         });
         quote! {
             /// What every generated word shares, for tools that work on any of them.

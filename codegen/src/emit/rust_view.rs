@@ -16,7 +16,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Cx, doc_attr, ident, int_ty, n, uint_for};
+use super::{Cx, doc_attr, ident, in_archs, int_ty, n, uint_for};
 use crate::model::*;
 
 /// Method names the views define themselves; a field with one of these names gets a
@@ -670,11 +670,11 @@ impl Cx<'_> {
             .iter()
             .map(|w| {
                 let op = w.opcode().map_or(0, |o| o.value);
-                let archs: Vec<_> = match &w.kind {
-                    TypeKind::Struct { arch, .. } => arch.iter().map(|a| ident(a)).collect(),
-                    _ => Vec::new(),
+                let archs = match &w.kind {
+                    TypeKind::Struct { arch, .. } => in_archs(arch),
+                    _ => in_archs(&[]),
                 };
-                quote!(#op if matches!(arch, #(Arch::#archs)|*))
+                quote!(#op if #archs)
             })
             .collect();
         let checks: Vec<_> = words
