@@ -116,6 +116,16 @@ impl Decl<'_> {
             Decl::Struct(r) => &r.name,
         }
     }
+
+    fn c_name(&self) -> &str {
+        match self {
+            Decl::Enum(r) => &r.c_name,
+            Decl::Flags(r) => &r.c_name,
+            Decl::Bitfield(r) => &r.c_name,
+            Decl::Union(r) => &r.c_name,
+            Decl::Struct(r) => &r.c_name,
+        }
+    }
 }
 
 /// Names known after the first pass.

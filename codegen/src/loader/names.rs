@@ -129,7 +129,7 @@ impl Loader {
             claims.reserve(&impl_ns, rust::TYPE_ITEMS, GENERATED);
             let view_ns = format!("`view::{}`", name.get_ref());
             claims.reserve(&view_ns, rust::VIEW_ITEMS, GENERATED);
-            let c_name = c_decl_name(d);
+            let c_name = d.c_name();
             self.c_global(&mut claims, at, name, c_name, "type");
             match d {
                 Decl::Enum(r) => self.enum_names(&mut claims, at, r, &impl_ns),
@@ -319,14 +319,4 @@ fn flag(at: At, b: &RawFlagBit) -> Name<'_> {
 
 fn c_prefix(prefix: &Option<String>, c_name: &str) -> String {
     prefix.clone().unwrap_or_else(|| format!("{c_name}_"))
-}
-
-fn c_decl_name<'r>(d: &Decl<'r>) -> &'r str {
-    match d {
-        Decl::Enum(r) => &r.c_name,
-        Decl::Flags(r) => &r.c_name,
-        Decl::Bitfield(r) => &r.c_name,
-        Decl::Union(r) => &r.c_name,
-        Decl::Struct(r) => &r.c_name,
-    }
 }
