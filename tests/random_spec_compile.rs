@@ -510,8 +510,8 @@ impl Gen {
             constants: Vec::new(),
         };
         let mut prelude = String::from(PRELUDE);
-        // Now and then no architecture at all: the loader must say so.
-        let n_arch = if g.rng.fault(5) {
+        // Now and then no architecture at all (a spec of klr leaves only has none).
+        let n_arch = if shape == Some(Shape::NoArch) || g.rng.chance(5) {
             0
         } else {
             1 + g.rng.below(3)

@@ -249,6 +249,14 @@ fn in_archs(archs: &[String]) -> TokenStream {
     quote!(matches!(arch, #(Arch::#ids)|*))
 }
 
+/// `let _ = arch;` for a dispatch on the opcode that no word's architectures guard.
+fn unguarded(model: &Model) -> Option<TokenStream> {
+    let guarded = model
+        .words()
+        .any(|w| matches!(&w.kind, TypeKind::Struct { arch, .. } if !arch.is_empty()));
+    (!guarded).then(|| quote!(let _ = arch;))
+}
+
 /// `Some((lsb, width))` for a bitfield sub-field.
 fn bits_lit(bits: Option<(u32, u32)>) -> Lit {
     Lit::opt(bits.map(|(lsb, width)| Lit::code(format!("({lsb}, {width})"))))
@@ -1256,6 +1264,7 @@ impl Cx<'_> {
 
     fn word_enum(&self) -> TokenStream {
         let words: Vec<&TypeDef> = self.model.words().collect();
+        let unguarded = unguarded(self.model);
         let ids: Vec<_> = words.iter().map(|w| ident(&w.name)).collect();
         let arms = words.iter().map(|w| {
             let id = ident(&w.name);
@@ -1296,6 +1305,7 @@ impl Cx<'_> {
             impl Word {
                 /// Decodes by opcode; `None` when `arch` has no word with this opcode.
                 pub fn decode(b: &[u8; 64], arch: Arch) -> Option<Word> {
+                    #unguarded
                     match b[0] { #(#arms)* _ => None }
                 }
                 pub fn encode(&self) -> [u8; 64] {

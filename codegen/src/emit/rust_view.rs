@@ -16,7 +16,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Cx, doc_attr, ident, in_archs, int_ty, n, uint_for};
+use super::{Cx, doc_attr, ident, in_archs, int_ty, n, uint_for, unguarded};
 use crate::model::*;
 
 /// Method names the views define themselves; a field with one of these names gets a
@@ -690,6 +690,7 @@ impl Cx<'_> {
             })
             .collect();
         let unused_arch = super::validators::unused_arch(self.model);
+        let unguarded = unguarded(self.model);
         quote! {
             /// A word of any kind, viewed in place: the opcode is dispatched on once.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -698,6 +699,7 @@ impl Cx<'_> {
                 /// Views by opcode; `None` when `arch` has no word with this opcode.
                 #[inline]
                 pub fn new(b: &'a [u8; 64], arch: Arch) -> Option<Self> {
+                    #unguarded
                     match b[0] { #(#guards => Some(Word::#ids(#ids::new(b))),)* _ => None }
                 }
                 #[inline]
@@ -733,6 +735,7 @@ impl Cx<'_> {
                 /// Views by opcode; `None` when `arch` has no word with this opcode.
                 #[inline]
                 pub fn new(b: &'a mut [u8; 64], arch: Arch) -> Option<Self> {
+                    #unguarded
                     match b[0] { #(#guards => Some(Word_mut::#ids(#ids_mut::new(b))),)* _ => None }
                 }
                 #[inline]
