@@ -1103,3 +1103,22 @@ fn c_name_that_is_a_c_standard_name() {
         "the C name `uint8_t` of type `E` is a C or C++ keyword or standard name",
     );
 }
+
+#[test]
+fn rule_named_like_the_generated_validity_function() {
+    let bad = format!(
+        "{}\n[[struct.rule]]\nname = \"is_valid\"\nexpr = \"a <= 3\"\nmessage = \"a is small\"\nevidence = [{{ source = \"src\" }}]\n",
+        strukt(
+            1,
+            r#"  { off = 0, name = "a", type = "u8", evidence = [{ source = "src" }] },
+"#,
+        )
+    );
+    SPEC.only(
+        &bad,
+        "[[struct.rule]]",
+        r#""is_valid""#,
+        "rule `is_valid` becomes `S_C_is_valid` in the C headers, which a name the generated \
+         code defines already is",
+    );
+}

@@ -12,6 +12,7 @@ use serde_spanned::Spanned;
 use super::{At, Decl, Loader};
 use crate::emit::{c, rust};
 use crate::raw::*;
+use crate::rules::RawRule;
 
 /// Rust names that cannot be escaped as raw identifiers (`r#self` is not an identifier).
 const NOT_RAW: &[&str] = &["Self", "self", "crate", "super", "_"];
@@ -143,6 +144,7 @@ impl Loader {
                     }
                 }
                 Decl::Bitfield(r) => {
+                    self.rule_fns(&mut claims, at, &r.c_name, &r.rule);
                     claims.claim(self, MODULE, format!("{}_mut", name.get_ref()), &ty);
                     let c_ns = format!("the C bitfield `{}`", r.c_name);
                     for b in &r.fields {
@@ -152,6 +154,7 @@ impl Loader {
                     }
                 }
                 Decl::Struct(r) => {
+                    self.rule_fns(&mut claims, at, &r.c_name, &r.rule);
                     claims.claim(self, MODULE, format!("{}_mut", name.get_ref()), &ty);
                     let c_ns = format!("the C struct `{}`", r.c_name);
                     self.members(&mut claims, &view_ns, &c_ns, at, &r.field);
@@ -245,6 +248,28 @@ impl Loader {
                 &disc,
             );
             self.members(claims, &arm_view, &c_ns, at, &v.field);
+        }
+    }
+
+    /// The C functions and bit `#define`s of a type's rules (`S_<id>`, `S_RULE_<id>`), next
+    /// to the three every rule set has.
+    fn rule_fns(&mut self, claims: &mut Claims, at: At, c_name: &str, rules: &[RawRule]) {
+        if rules.is_empty() {
+            return;
+        }
+        let stem = c_name.strip_suffix("_STRUCT").unwrap_or(c_name);
+        let fixed = ["rule_truth", "violations", "is_valid"].map(|f| format!("{stem}_{f}"));
+        claims.reserve(C_SCOPE, &fixed.each_ref().map(String::as_str), GENERATED);
+        for r in rules {
+            let id = r.id.as_ref().unwrap_or(&r.name);
+            let rule = Name::of(at, id, "rule");
+            claims.claim(self, C_SCOPE, format!("{stem}_{}", id.get_ref()), &rule);
+            claims.claim(
+                self,
+                C_SCOPE,
+                format!("{stem}_RULE_{}", id.get_ref()),
+                &rule,
+            );
         }
     }
 
