@@ -14,22 +14,12 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::cc::{C_FLAGS, CXX_FLAGS, require};
 use common::model;
 use dmaspec::runtime::meta::FieldMeta;
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec_codegen::emit::c;
 use dmaspec_codegen::model::{BitsType, Field, Leaf, MetaSlot, Model, TypeDef, TypeKind};
-
-const C_FLAGS: &[&str] = &["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"];
-const CXX_FLAGS: &[&str] = &[
-    "-std=c++17",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-pedantic",
-    "-x",
-    "c++",
-];
 
 /// A fresh directory holding the rendered headers under `c/`.
 struct Build {
@@ -130,19 +120,6 @@ impl Build {
     fn remove(self) {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
-}
-
-/// Fails with a clear message when a compiler the test needs is missing.
-fn require(compiler: &str) {
-    let ok = Command::new(compiler)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "`{compiler}` is not on PATH: tests/c_layout.rs compiles the generated C headers with \
-         gcc (C11) and g++ (C++17). Install them (e.g. `apt-get install gcc g++`); CI has both."
-    );
 }
 
 /// A probe program: one `printf("key=%llu\n", …)` per check, and the value the model

@@ -1316,3 +1316,125 @@ fn a_field_of_unknown_type_leaves_no_gap() {
     );
     SPEC.only(&bad, "name = \"a\"", r#""NOPE""#, "unknown type `NOPE`");
 }
+
+// ---- generated names ----------------------------------------------------------------
+
+#[test]
+fn enumerators_sharing_a_value() {
+    let bad = enumeration(
+        r#"  { name = "A", value = 1 },
+  { name = "B", value = 1 },
+"#,
+    );
+    SPEC.only(
+        &bad,
+        r#""B""#,
+        "1 }",
+        "`B` has the value 0x1 of `A`: two enumerators of `E` cannot share a value; if it is \
+         another spelling of `A`, list it in `A`'s `aliases`",
+    );
+}
+
+#[test]
+fn enumerator_named_like_the_unknown_value_arm() {
+    let bad = enumeration("  { name = \"Other\", value = 1 },\n");
+    SPEC.only(
+        &bad,
+        "values",
+        r#""Other""#,
+        "enumerator `Other` collides in `impl E` with a name the generated code defines",
+    );
+}
+
+#[test]
+fn field_named_like_another_fields_view_setter() {
+    let bad = strukt(
+        2,
+        r#"  { off = 0, name = "count", type = "u8", evidence = [{ source = "src" }] },
+  { off = 1, name = "set_count", type = "u8", evidence = [{ source = "src" }] },
+"#,
+    );
+    SPEC.only(
+        &bad,
+        "off = 1",
+        r#""set_count""#,
+        "field `set_count` collides in `view::S` with field `count`; rename one",
+    );
+}
+
+#[test]
+fn rust_names_that_cannot_be_raw_identifiers() {
+    for name in ["Self", "self", "crate", "super", "_"] {
+        let bad = strukt(
+            1,
+            &format!(
+                "  {{ off = 0, name = \"{name}\", type = \"u8\", evidence = [{{ source = \"src\" }}] }},\n"
+            ),
+        );
+        SPEC.only(
+            &bad,
+            "off = 0",
+            &format!("\"{name}\""),
+            &format!("`{name}` cannot be a Rust identifier, not even a raw one (`r#{name}`)"),
+        );
+    }
+}
+
+#[test]
+fn keywords_that_can_be_escaped_load() {
+    let good = strukt(
+        4,
+        r#"  { off = 0, name = "type", type = "u8", evidence = [{ source = "src" }] },
+  { off = 1, name = "class", type = "u8", evidence = [{ source = "src" }] },
+  { off = 2, name = "uint8_t", type = "u8", evidence = [{ source = "src" }] },
+  { off = 3, name = "NULL", type = "u8", evidence = [{ source = "src" }] },
+"#,
+    );
+    SPEC.load(&good).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn type_named_like_a_generated_item() {
+    let bad = strukt(
+        1,
+        r#"  { off = 0, name = "a", type = "u8", evidence = [{ source = "src" }] },
+"#,
+    )
+    .replace("name = \"S\"", "name = \"Word\"");
+    SPEC.only(
+        &bad,
+        "[[struct]]",
+        r#""Word""#,
+        "type `Word` collides in the generated Rust module with a name the generated code defines",
+    );
+}
+
+#[test]
+fn c_name_that_is_a_c_standard_name() {
+    let bad = enumeration("  { name = \"A\", value = 1 },\n").replace("\"E_C\"", "\"uint8_t\"");
+    SPEC.only(
+        &bad,
+        "[[enum]]",
+        r#""E""#,
+        "the C name `uint8_t` of type `E` is a C or C++ keyword or standard name",
+    );
+}
+
+#[test]
+fn rule_named_like_the_generated_validity_function() {
+    let bad = format!(
+        "{}\n[[struct.rule]]\nname = \"is_valid\"\nexpr = \"a <= 3\"\nmessage = \"a is small\"\nevidence = [{{ source = \"src\" }}]\n",
+        strukt(
+            1,
+            r#"  { off = 0, name = "a", type = "u8", evidence = [{ source = "src" }] },
+"#,
+        )
+    );
+    SPEC.only(
+        &bad,
+        "[[struct.rule]]",
+        r#""is_valid""#,
+        "rule `is_valid` becomes `S_C_is_valid` in the C headers, which a name the generated \
+         code defines already is",
+    );
+}

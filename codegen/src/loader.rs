@@ -17,6 +17,7 @@ mod cascade;
 mod files;
 mod klr;
 mod lowering;
+mod names;
 mod nesting;
 mod parse;
 
@@ -120,6 +121,16 @@ impl Decl<'_> {
             Decl::Bitfield(r) => &r.name,
             Decl::Union(r) => &r.name,
             Decl::Struct(r) => &r.name,
+        }
+    }
+
+    fn c_name(&self) -> &str {
+        match self {
+            Decl::Enum(r) => &r.c_name,
+            Decl::Flags(r) => &r.c_name,
+            Decl::Bitfield(r) => &r.c_name,
+            Decl::Union(r) => &r.c_name,
+            Decl::Struct(r) => &r.c_name,
         }
     }
 }
@@ -268,6 +279,7 @@ impl Loader {
             lowerings: Vec::new(),
         };
         self.check_words(&decls, &mut model);
+        self.check_names(&raws, &decls);
         let (rules, errors) = crate::rules::load::resolve(&raws, &model, &self.files);
         self.errors.extend(errors);
         model.rules = rules;
@@ -433,6 +445,7 @@ impl Loader {
                 if self.duplicate(At(*fi), &a.name, "architecture", taken) {
                     continue;
                 }
+                check_ident(self, At(*fi), &a.name);
                 out.push(Arch {
                     name: a.name.get_ref().clone(),
                     nc: a.nc,
@@ -946,9 +959,10 @@ impl Loader {
                     at,
                     f.off.span(),
                     format!(
-                        "`{}` (offset {start}, {len} bytes) runs past the end of `{owner}` \
-                         ({size} bytes)",
-                        f.name.get_ref()
+                        "`{}` (offset {start}, {}) runs past the end of `{owner}` ({})",
+                        f.name.get_ref(),
+                        crate::emit::plural(*len, "byte"),
+                        crate::emit::plural(size, "byte")
                     ),
                 );
             }
@@ -1849,5 +1863,10 @@ pub(crate) fn ident_error(s: &str) -> Option<String> {
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    (!ok).then(|| format!("`{s}` is not a valid identifier (letters, digits, `_`)"))
+    if !ok {
+        return Some(format!(
+            "`{s}` is not a valid identifier (letters, digits, `_`)"
+        ));
+    }
+    names::rust_error(s)
 }

@@ -908,6 +908,10 @@ static inline int64_t dmaspec_dtype_size(int64_t v) {
         return INT64_C(0);
     }
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_ADDR4 in NEURON_ISA_TPB_ADDR4_rule_truth() and
@@ -962,6 +966,13 @@ static inline uint64_t NEURON_ISA_TPB_ADDR4_violations(const NEURON_ISA_TPB_ADDR
 static inline bool NEURON_ISA_TPB_ADDR4_is_valid(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
     return NEURON_ISA_TPB_ADDR4_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_DMA_CONFIGS in NEURON_ISA_TPB_DMA_CONFIGS_rule_truth() and
@@ -1010,6 +1021,13 @@ static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_violations(const NEURON_ISA_TP
 static inline bool NEURON_ISA_TPB_DMA_CONFIGS_is_valid(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_CONFIGS_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_BOUND_CHECK_REG in NEURON_ISA_TPB_BOUND_CHECK_REG_rule_truth()
@@ -1130,5 +1148,8 @@ static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_violations(const NEURON_IS
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
     return NEURON_ISA_TPB_BOUND_CHECK_REG_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_COMMON_H */

@@ -105,6 +105,10 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT, out_dtype) ==
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_DIRECT2D_OPCODE == NEURON_ISA_TPB_OPCODE_DMAMEMCPY, "NEURON_ISA_TPB_DMA_DIRECT2D_OPCODE is NEURON_ISA_TPB_OPCODE_DMAMEMCPY");
 
 /* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT in
@@ -495,5 +499,8 @@ static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_violations(const NEURON_ISA_T
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_DIRECT2D_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_DMA_DIRECT2D_H */

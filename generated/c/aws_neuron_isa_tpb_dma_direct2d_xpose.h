@@ -117,6 +117,10 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT, dma_con
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_OPCODE == NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE, "NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_OPCODE is NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE");
 
 /* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT in
@@ -281,5 +285,8 @@ static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_violations(const NEURON
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_is_valid(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_H */

@@ -143,6 +143,10 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT, reserved) =
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_INDIRECT1D_OPCODE == NEURON_ISA_TPB_OPCODE_DMA_INDIRECT, "NEURON_ISA_TPB_DMA_INDIRECT1D_OPCODE is NEURON_ISA_TPB_OPCODE_DMA_INDIRECT");
 
 /* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT in
@@ -801,5 +805,8 @@ static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_violations(const NEURON_ISA
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_INDIRECT1D_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_DMA_INDIRECT1D_H */

@@ -114,6 +114,10 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT, unkno
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_OPCODE == NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK, "NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_OPCODE is NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK");
 
 /* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT in
@@ -180,5 +184,8 @@ static inline uint64_t NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_violations(const NEUR
 static inline bool NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_is_valid(const NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_H */

@@ -104,6 +104,10 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT, u
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_OPCODE == NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE, "NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_OPCODE is NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE");
 
 /* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT in
@@ -172,5 +176,8 @@ static inline uint64_t NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_violations(const 
 static inline bool NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_is_valid(const NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_H */

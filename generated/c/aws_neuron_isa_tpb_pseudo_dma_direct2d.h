@@ -153,6 +153,10 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT, out_dt
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_OPCODE == NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D, "NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_OPCODE is NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D");
 
 /* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT in
@@ -415,5 +419,8 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_violations(const NEURO
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_H */

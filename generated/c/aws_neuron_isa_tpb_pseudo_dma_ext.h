@@ -135,6 +135,10 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT, dst_bound_s
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_EXT_OPCODE == NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION, "NEURON_ISA_TPB_PSEUDO_DMA_EXT_OPCODE is NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION");
 
 /* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT in
@@ -270,5 +274,8 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_violations(const NEURON_ISA
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_EXT_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_DMA_EXT_H */

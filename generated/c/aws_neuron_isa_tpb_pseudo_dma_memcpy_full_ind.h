@@ -130,6 +130,10 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT,
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_OPCODE == NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND, "NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_OPCODE is NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND");
 
 /* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT in
@@ -198,5 +202,8 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_violations(cons
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_H */

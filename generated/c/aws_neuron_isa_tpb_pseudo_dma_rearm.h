@@ -60,6 +60,10 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT, unknown_4
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_REARM_OPCODE == NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM, "NEURON_ISA_TPB_PSEUDO_DMA_REARM_OPCODE is NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM");
 
 /* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT in
@@ -132,5 +136,8 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_REARM_violations(const NEURON_I
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_REARM_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_REARM_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_DMA_REARM_H */

@@ -74,6 +74,10 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT, 
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_OPCODE == NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET, "NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_OPCODE is NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET");
 
 /* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT in
@@ -127,5 +131,8 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_violations(const
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_H */

@@ -76,6 +76,10 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT, unknown
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_OPCODE == NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER, "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_OPCODE is NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER");
 
 /* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT in
@@ -163,5 +167,8 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_violations(const NEURON
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_H */

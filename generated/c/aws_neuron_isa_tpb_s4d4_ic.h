@@ -137,6 +137,10 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, unknown_60) == 60,
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_IC_OPCODE == NEURON_ISA_TPB_OPCODE_INDIRECT_COPY, "NEURON_ISA_TPB_S4D4_IC_OPCODE is NEURON_ISA_TPB_OPCODE_INDIRECT_COPY");
 
 /* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
 
 /**
  * Bit of each rule of NEURON_ISA_TPB_S4D4_IC_STRUCT in NEURON_ISA_TPB_S4D4_IC_rule_truth() and
@@ -186,5 +190,8 @@ static inline uint64_t NEURON_ISA_TPB_S4D4_IC_violations(const NEURON_ISA_TPB_S4
 static inline bool NEURON_ISA_TPB_S4D4_IC_is_valid(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_S4D4_IC_violations(i, nc) == 0;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_S4D4_IC_H */

@@ -184,7 +184,7 @@ pub mod confidence {
             rank: 3usize,
         };
     }
-    /// Seed 003 (KlirToBirCodegen leaves) in its own words: BYTE-ANCHORED (a store, compare or call read at a cited address), READ-DIRECTLY (read from the disassembly without a single anchoring store: call targets, string literals, .rodata tables, signatures), READ-OFF-CALL-SITE (read from call-site argument order or splice sites rather than a direct store), [INFERRED] (the page's own tag).
+    /// Seed 003 (KlirToBirCodegen leaves) in its own words: BYTE-ANCHORED (a store, compare or call read at a cited address), READ-DIRECTLY (read from the disassembly without a single anchoring store: call targets, string literals, .rodata tables, signatures), READ-OFF-CALL-SITE (read from call-site argument order or splice sites rather than a direct store), \[INFERRED\] (the page's own tag).
     pub mod seed003 {
         use crate::runtime::meta::Confidence;
         /// `BYTE-ANCHORED`: common level `confirmed`.
@@ -1371,7 +1371,7 @@ pub struct ADDR8_addr_reg {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub body: [u8; 7usize],
-    /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+    /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub marker: ADDR8_MARKER,
@@ -1508,7 +1508,7 @@ pub struct ADDR8_addr_tbl_offs {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub body: [u8; 7usize],
-    /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+    /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub marker: ADDR8_MARKER,
@@ -1645,7 +1645,7 @@ pub struct ADDR8_addr_immediate {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub body: [u8; 7usize],
-    /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+    /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub marker: ADDR8_MARKER,
@@ -2337,19 +2337,19 @@ impl INDIRECT_DMA_ADDRESSING_MODE {
         }
     }
 }
-/** The axis a dynamic index permutes, minor2major (X = dim[0], fastest; W = dim[3], slowest). Without a shape register the indirect dim must be X.
+/** The axis a dynamic index permutes, minor2major (X = dim\[0\], fastest; W = dim\[3\], slowest). Without a shape register the indirect dim must be X.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum INDIRECT_DIM {
-    /// `NEURON_ISA_TPB_INDIRECT_DIM_X` = 0x0: dim[0], fastest
+    /// `NEURON_ISA_TPB_INDIRECT_DIM_X` = 0x0: dim\[0\], fastest
     X = 0u8,
-    /// `NEURON_ISA_TPB_INDIRECT_DIM_Y` = 0x1: dim[1]
+    /// `NEURON_ISA_TPB_INDIRECT_DIM_Y` = 0x1: dim\[1\]
     Y = 1u8,
-    /// `NEURON_ISA_TPB_INDIRECT_DIM_Z` = 0x2: dim[2]
+    /// `NEURON_ISA_TPB_INDIRECT_DIM_Z` = 0x2: dim\[2\]
     Z = 2u8,
-    /// `NEURON_ISA_TPB_INDIRECT_DIM_W` = 0x3: dim[3], slowest
+    /// `NEURON_ISA_TPB_INDIRECT_DIM_W` = 0x3: dim\[3\], slowest
     W = 3u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 4u8,
@@ -2995,19 +2995,19 @@ impl UPDATE_MODE {
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HEADER {
-    /** Offset 0 (1 bytes), `OPCODE`. Selects the word's struct.
+    /** Offset 0 (1 byte), `OPCODE`. Selects the word's struct.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub opcode: OPCODE,
-    /** Offset 1 (1 bytes), `u8`. Word length; 0x10 = 16 dwords = 64 bytes.
+    /** Offset 1 (1 byte), `u8`. Word length; 0x10 = 16 dwords = 64 bytes.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub inst_word_len: u8,
-    /** Offset 2 (1 bytes), `u8`. Debug command.
+    /** Offset 2 (1 byte), `u8`. Debug command.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub debug_cmd: u8,
-    /** Offset 3 (1 bytes), `u8`. Debug hint.
+    /** Offset 3 (1 byte), `u8`. Debug hint.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub debug_hint: u8,
@@ -3284,19 +3284,19 @@ impl HEADER {
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EVENTS {
-    /** Offset 0 (1 bytes), `WAIT_MODE`.
+    /** Offset 0 (1 byte), `WAIT_MODE`.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub wait_mode: WAIT_MODE,
-    /** Offset 1 (1 bytes), `u8`. Semaphore to wait on.
+    /** Offset 1 (1 byte), `u8`. Semaphore to wait on.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub wait_idx: u8,
-    /** Offset 2 (1 bytes), `UPDATE_MODE`.
+    /** Offset 2 (1 byte), `UPDATE_MODE`.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub update_mode: UPDATE_MODE,
-    /** Offset 3 (1 bytes), `u8`. Semaphore to update.
+    /** Offset 3 (1 byte), `u8`. Semaphore to update.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub update_idx: u8,
@@ -3806,11 +3806,11 @@ pub struct PSEUDO_ADDR8_addr_var {
 
  Confidence: CONFIRMED (confirmed).*/
     pub var_id_lo: u16,
-    /** Offset 6 (1 bytes), `u8`. Physical variable id, bits 16..23.
+    /** Offset 6 (1 byte), `u8`. Physical variable id, bits 16..23.
 
  Confidence: CONFIRMED (confirmed).*/
     pub var_id_hi: u8,
-    /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+    /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub marker: ADDR8_MARKER,
@@ -4052,7 +4052,7 @@ pub struct PSEUDO_ADDR8_addr_reg {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub body: [u8; 7usize],
-    /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+    /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub marker: ADDR8_MARKER,
@@ -4232,11 +4232,11 @@ pub struct PSEUDO_ADDR8_addr_tbl_offs {
 
  Confidence: CONFIRMED (confirmed).*/
     pub dge_table_entry_id: u16,
-    /** Offset 6 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.
+    /** Offset 6 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub unknown_6: [u8; 1usize],
-    /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+    /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub marker: ADDR8_MARKER,
@@ -4449,7 +4449,7 @@ pub struct PSEUDO_ADDR8_addr_immediate {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub body: [u8; 7usize],
-    /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+    /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub marker: ADDR8_MARKER,
@@ -4977,19 +4977,19 @@ pub struct DMA_DIRECT2D {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub events: EVENTS,
-    /** Offset 12 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+    /** Offset 12 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dma_configs: DMA_CONFIGS,
-    /** Offset 13 (1 bytes), `u8`. Completion semaphore index.
+    /** Offset 13 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub semaphore: u8,
-    /** Offset 14 (1 bytes), `u8`. Semaphore increment; bounds the number of DMAs used.
+    /** Offset 14 (1 byte), `u8`. Semaphore increment; bounds the number of DMAs used.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub sem_increment: u8,
-    /** Offset 15 (1 bytes), `DGE_COMPUTE_OP`. Reduce-on-copy op (§6.4).
+    /** Offset 15 (1 byte), `DGE_COMPUTE_OP`. Reduce-on-copy op (§6.4).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub compute_op: DGE_COMPUTE_OP,
@@ -5009,11 +5009,11 @@ pub struct DMA_DIRECT2D {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_elem_size: u16,
-    /** Offset 38 (1 bytes), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
+    /** Offset 38 (1 byte), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_bound_reg: BOUND_CHECK_REG,
-    /** Offset 39 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address.
+    /** Offset 39 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_bound_reg: BOUND_CHECK_REG,
@@ -5033,11 +5033,11 @@ pub struct DMA_DIRECT2D {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_elem_size: u16,
-    /** Offset 62 (1 bytes), `DTYPE`. Source dtype.
+    /** Offset 62 (1 byte), `DTYPE`. Source dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub in_dtype: DTYPE,
-    /** Offset 63 (1 bytes), `DTYPE`. Destination dtype.
+    /** Offset 63 (1 byte), `DTYPE`. Destination dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub out_dtype: DTYPE,
@@ -6135,19 +6135,19 @@ pub struct DMA_DIRECT2D_XPOSE {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub events: EVENTS,
-    /** Offset 12 (1 bytes), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
+    /** Offset 12 (1 byte), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_bound_reg: BOUND_CHECK_REG,
-    /** Offset 13 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address.
+    /** Offset 13 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_bound_reg: BOUND_CHECK_REG,
-    /** Offset 14 (1 bytes), `DTYPE`. Source dtype (2-byte or 4-byte only).
+    /** Offset 14 (1 byte), `DTYPE`. Source dtype (2-byte or 4-byte only).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub in_dtype: DTYPE,
-    /** Offset 15 (1 bytes), `DTYPE`. Destination dtype; must equal in_dtype.
+    /** Offset 15 (1 byte), `DTYPE`. Destination dtype; must equal in_dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub out_dtype: DTYPE,
@@ -6179,19 +6179,19 @@ pub struct DMA_DIRECT2D_XPOSE {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_num_elem: [u16; 2usize],
-    /** Offset 60 (1 bytes), `u8`. Tile rows; must be 16 (current uCode).
+    /** Offset 60 (1 byte), `u8`. Tile rows; must be 16 (current uCode).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub tile_src_rows: u8,
-    /** Offset 61 (1 bytes), `u8`. Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.
+    /** Offset 61 (1 byte), `u8`. Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub tile_src_cols: u8,
-    /** Offset 62 (1 bytes), `u8`. Completion semaphore index.
+    /** Offset 62 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub semaphore: u8,
-    /** Offset 63 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+    /** Offset 63 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dma_configs: DMA_CONFIGS,
@@ -7421,7 +7421,7 @@ impl DMA_DIRECT2D_XPOSE {
         meta::constant_mismatches(b, Self::META.leaves)
     }
 }
-/** DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem[1] % 16 == 0 and == dst_num_elem[0]; dst 32-byte aligned. Not shipped on sunda.
+/** DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem\[1\] % 16 == 0 and == dst_num_elem\[0\]; dst 32-byte aligned. Not shipped on sunda.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -7434,19 +7434,19 @@ pub struct DMA_GATHER_XPOSE {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub events: EVENTS,
-    /** Offset 12 (1 bytes), `u8`. Completion semaphore index.
+    /** Offset 12 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub semaphore: u8,
-    /** Offset 13 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+    /** Offset 13 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dma_configs: DMA_CONFIGS,
-    /** Offset 14 (1 bytes), `u8`. Number of index-generation channels; must be 128 (check_dma_indirect_indices).
+    /** Offset 14 (1 byte), `u8`. Number of index-generation channels; must be 128 (check_dma_indirect_indices).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub idx_num_active_channels: u8,
-    /** Offset 15 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (checked without flags coupling).
+    /** Offset 15 (1 byte), `BOUND_CHECK_REG`. Bound on the source index (checked without flags coupling).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_idx_bound_reg: BOUND_CHECK_REG,
@@ -7458,7 +7458,7 @@ pub struct DMA_GATHER_XPOSE {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_step_elem: [i32; 2usize],
-    /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.
+    /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem\[1\] (the gathered count) % 16 == 0.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_num_elem: [u16; 2usize],
@@ -7474,15 +7474,15 @@ pub struct DMA_GATHER_XPOSE {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub reserved: [u8; 3usize],
-    /** Offset 51 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address (keyed on the dst ADDR8 marker).
+    /** Offset 51 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address (keyed on the dst ADDR8 marker).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_bound_reg: BOUND_CHECK_REG,
-    /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
+    /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem\[1\] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_step_elem_1: i32,
-    /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).
+    /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem\[0\] == src_num_elem\[1\] (the index count).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_num_elem: [u16; 2usize],
@@ -7490,11 +7490,11 @@ pub struct DMA_GATHER_XPOSE {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub elem_size: u16,
-    /** Offset 62 (1 bytes), `DTYPE_PAIR`. dtype_lo (src) / dtype_hi (dst); equal and 2-byte.
+    /** Offset 62 (1 byte), `DTYPE_PAIR`. dtype_lo (src) / dtype_hi (dst); equal and 2-byte.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dtype: DTYPE_PAIR,
-    /** Offset 63 (1 bytes), `DMA_GATHER_TRANSPOSE_FLAGS`. gather_dim (must be Y) + reserved.
+    /** Offset 63 (1 byte), `DMA_GATHER_TRANSPOSE_FLAGS`. gather_dim (must be Y) + reserved.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub flags: DMA_GATHER_TRANSPOSE_FLAGS,
@@ -8680,19 +8680,19 @@ pub struct DMA_INDIRECT1D {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub events: EVENTS,
-    /** Offset 12 (1 bytes), `u8`. Completion semaphore index.
+    /** Offset 12 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub semaphore: u8,
-    /** Offset 13 (1 bytes), `u8`. Semaphore increment.
+    /** Offset 13 (1 byte), `u8`. Semaphore increment.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub sem_increment: u8,
-    /** Offset 14 (1 bytes), `u8`. Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).
+    /** Offset 14 (1 byte), `u8`. Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub idx_num_active_channels: u8,
-    /** Offset 15 (1 bytes), `DMA_INDIRECT_FLAGS`. Gather/scatter mode and dims (§3.1).
+    /** Offset 15 (1 byte), `DMA_INDIRECT_FLAGS`. Gather/scatter mode and dims (§3.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub flags: DMA_INDIRECT_FLAGS,
@@ -8704,7 +8704,7 @@ pub struct DMA_INDIRECT1D {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_step_elem: i32,
-    /** Offset 28 (2 bytes), `u16`. Source element count (<= 4096 unless shape-from-register, when it must be 0).
+    /** Offset 28 (2 bytes), `u16`. Source element count (\<= 4096 unless shape-from-register, when it must be 0).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_num_elem: u16,
@@ -8720,7 +8720,7 @@ pub struct DMA_INDIRECT1D {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_step_elem: i32,
-    /** Offset 44 (2 bytes), `u16`. Destination element count (<= 4096 unless shape-from-register).
+    /** Offset 44 (2 bytes), `u16`. Destination element count (\<= 4096 unless shape-from-register).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_num_elem: u16,
@@ -8736,27 +8736,27 @@ pub struct DMA_INDIRECT1D {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_idx_start_addr: ADDR4,
-    /** Offset 56 (1 bytes), `DTYPE`. Source dtype.
+    /** Offset 56 (1 byte), `DTYPE`. Source dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub in_dtype: DTYPE,
-    /** Offset 57 (1 bytes), `DTYPE`. Destination dtype.
+    /** Offset 57 (1 byte), `DTYPE`. Destination dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub out_dtype: DTYPE,
-    /** Offset 58 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (not the data address) (§6.3).
+    /** Offset 58 (1 byte), `BOUND_CHECK_REG`. Bound on the source index (not the data address) (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_idx_bound_reg: BOUND_CHECK_REG,
-    /** Offset 59 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination index.
+    /** Offset 59 (1 byte), `BOUND_CHECK_REG`. Bound on the destination index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_idx_bound_reg: BOUND_CHECK_REG,
-    /** Offset 60 (1 bytes), `DGE_COMPUTE_OP`. Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).
+    /** Offset 60 (1 byte), `DGE_COMPUTE_OP`. Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub compute_op: DGE_COMPUTE_OP,
-    /** Offset 61 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+    /** Offset 61 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dma_configs: DMA_CONFIGS,
@@ -10262,7 +10262,7 @@ impl INDIRECT_BOUND_CHECK_DTYPE {
         v.leave(visit::Group::Bitfield);
     }
 }
-/** IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: "Indirect DMA bound-check can only be on Pool engine", "must have 3 args and 2 outputs for bound-check". The body also holds two assignAccess<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).
+/** IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: "Indirect DMA bound-check can only be on Pool engine", "must have 3 args and 2 outputs for bound-check". The body also holds two assignAccess\<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).
 
  Confidence: CONFIRMED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -10291,11 +10291,11 @@ pub struct INDIRECT_BOUND_CHECK {
 
  Confidence: CONFIRMED (confirmed).*/
     pub bound_size_bytes: u64,
-    /** Offset 40 (1 bytes), `u8`. Always 17 (0x11).
+    /** Offset 40 (1 byte), `u8`. Always 17 (0x11).
 
  Confidence: CONFIRMED (confirmed).*/
     pub const_tag: u8,
-    /** Offset 41 (1 bytes), `INDIRECT_BOUND_CHECK_DTYPE`. Index dtype wire tag | 0x30.
+    /** Offset 41 (1 byte), `INDIRECT_BOUND_CHECK_DTYPE`. Index dtype wire tag | 0x30.
 
  Confidence: CONFIRMED (confirmed).*/
     pub src_dtype: INDIRECT_BOUND_CHECK_DTYPE,
@@ -10307,11 +10307,11 @@ pub struct INDIRECT_BOUND_CHECK {
 
  Confidence: CONFIRMED (confirmed).*/
     pub unknown_44: [u8; 2usize],
-    /** Offset 46 (1 bytes), `u8`. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.
+    /** Offset 46 (1 byte), `u8`. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.
 
  Confidence: STRONG (strong).*/
     pub idx_ap_meta: u8,
-    /** Offset 47 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F.
+    /** Offset 47 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F.
 
  Confidence: CONFIRMED (confirmed).*/
     pub unknown_47: [u8; 1usize],
@@ -11141,7 +11141,7 @@ impl INDIRECT_BOUND_CHECK {
         meta::constant_mismatches(b, Self::META.leaves)
     }
 }
-/** IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr[index[i]] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead." The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).
+/** IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr\[index\[i\]\] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead." The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).
 
  Confidence: CERTAIN (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -11170,27 +11170,27 @@ pub struct INDIRECT_COPY {
 
  Confidence: CERTAIN (confirmed).*/
     pub unknown_24: [u8; 8usize],
-    /** Offset 32 (1 bytes), `DTYPE`. Source dtype; must equal out_dtype (no cast).
+    /** Offset 32 (1 byte), `DTYPE`. Source dtype; must equal out_dtype (no cast).
 
  Confidence: CERTAIN (confirmed).*/
     pub in_dtype: DTYPE,
-    /** Offset 33 (1 bytes), `DTYPE`. Destination dtype.
+    /** Offset 33 (1 byte), `DTYPE`. Destination dtype.
 
  Confidence: CERTAIN (confirmed).*/
     pub out_dtype: DTYPE,
-    /** Offset 34 (1 bytes), `u8`. Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.
+    /** Offset 34 (1 byte), `u8`. Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.
 
  Confidence: CERTAIN (confirmed).*/
     pub active_channels: u8,
-    /** Offset 35 (1 bytes), `u8`. Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.
+    /** Offset 35 (1 byte), `u8`. Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.
 
  Confidence: CERTAIN (confirmed).*/
     pub src_num_elem_per_idx: u8,
-    /** Offset 36 (1 bytes), `u8`. Must be 0 (only the gather case is implemented). The DVE page lists no store here.
+    /** Offset 36 (1 byte), `u8`. Must be 0 (only the gather case is implemented). The DVE page lists no store here.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_num_elem_per_idx: u8,
-    /** Offset 37 (1 bytes), `u8[1]`. Reserved. Reserved.
+    /** Offset 37 (1 byte), `u8[1]`. Reserved. Reserved.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub reserved0: [u8; 1usize],
@@ -12417,7 +12417,7 @@ pub struct INDIRECT_SAVE_ACCUMULATE {
 
  Confidence: STRONG (strong).*/
     pub events: EVENTS,
-    /** Offset 12 (1 bytes), `DTYPE`. Wire tag of the index list's dtype.
+    /** Offset 12 (1 byte), `DTYPE`. Wire tag of the index list's dtype.
 
  Confidence: CONFIRMED (confirmed).*/
     pub index_dtype: DTYPE,
@@ -13803,19 +13803,19 @@ pub struct PSEUDO_DMA_DIRECT2D {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub events: EVENTS,
-    /** Offset 12 (1 bytes), `DMA_CONFIGS`. Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.
+    /** Offset 12 (1 byte), `DMA_CONFIGS`. Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dma_configs: DMA_CONFIGS,
-    /** Offset 13 (1 bytes), `u8`. Completion semaphore index.
+    /** Offset 13 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub semaphore: u8,
-    /** Offset 14 (1 bytes), `u8`. Semaphore increment.
+    /** Offset 14 (1 byte), `u8`. Semaphore increment.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub sem_increment: u8,
-    /** Offset 15 (1 bytes), `DGE_OPCODE`. The real word to lower to; replaces DIRECT2D's compute_op.
+    /** Offset 15 (1 byte), `DGE_OPCODE`. The real word to lower to; replaces DIRECT2D's compute_op.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dge_op: DGE_OPCODE,
@@ -13835,11 +13835,11 @@ pub struct PSEUDO_DMA_DIRECT2D {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_elem_size: u16,
-    /** Offset 38 (1 bytes), `BOUND_CHECK_REG`. Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.
+    /** Offset 38 (1 byte), `BOUND_CHECK_REG`. Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub src_bound_reg: BOUND_CHECK_REG,
-    /** Offset 39 (1 bytes), `BOUND_CHECK_REG`. Destination bound (address or index, as src_bound_reg).
+    /** Offset 39 (1 byte), `BOUND_CHECK_REG`. Destination bound (address or index, as src_bound_reg).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_bound_reg: BOUND_CHECK_REG,
@@ -13859,11 +13859,11 @@ pub struct PSEUDO_DMA_DIRECT2D {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub dst_elem_size: u16,
-    /** Offset 62 (1 bytes), `DTYPE`. Source dtype (may not be FP32R; UINT64 / INT64 invalid).
+    /** Offset 62 (1 byte), `DTYPE`. Source dtype (may not be FP32R; UINT64 / INT64 invalid).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub in_dtype: DTYPE,
-    /** Offset 63 (1 bytes), `DTYPE`. Destination dtype (UINT64 / INT64 invalid).
+    /** Offset 63 (1 byte), `DTYPE`. Destination dtype (UINT64 / INT64 invalid).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub out_dtype: DTYPE,
@@ -15358,19 +15358,19 @@ impl PSEUDO_DMA_DIRECT2D {
  Confidence: HIGH/OBSERVED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PSEUDO_DMA_EXT {
-    /** Offset 0 (1 bytes), `OPCODE`. == 0xda (PSEUDO_EXTENSION).
+    /** Offset 0 (1 byte), `OPCODE`. == 0xda (PSEUDO_EXTENSION).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub opcode: OPCODE,
-    /** Offset 1 (1 bytes), `DMA_INDIRECT_FLAGS`. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.
+    /** Offset 1 (1 byte), `DMA_INDIRECT_FLAGS`. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub flags: DMA_INDIRECT_FLAGS,
-    /** Offset 2 (1 bytes), `u8`. Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.
+    /** Offset 2 (1 byte), `u8`. Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub idx_num_active_channels: u8,
-    /** Offset 3 (1 bytes), `DGE_COMPUTE_OP`. Reduce mode for the lowered word.
+    /** Offset 3 (1 byte), `DGE_COMPUTE_OP`. Reduce mode for the lowered word.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub compute_op: DGE_COMPUTE_OP,
@@ -15394,11 +15394,11 @@ pub struct PSEUDO_DMA_EXT {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub tile_src_row_step: i32,
-    /** Offset 24 (1 bytes), `u8`. Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).
+    /** Offset 24 (1 byte), `u8`. Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub tile_src_rows: u8,
-    /** Offset 25 (1 bytes), `u8`. Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).
+    /** Offset 25 (1 byte), `u8`. Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub tile_src_cols: u8,
@@ -17103,7 +17103,7 @@ pub struct PSEUDO_DMA_SWAP_QUEUE_SET {
 
  Confidence: CONFIRMED (confirmed).*/
     pub unknown_44: [u8; 15usize],
-    /** Offset 59 (1 bytes), `u8`. The queue instance to switch to, as the instruction carries it (*(I+0x100)).
+    /** Offset 59 (1 byte), `u8`. The queue instance to switch to, as the instruction carries it (*(I+0x100)).
 
  Confidence: CONFIRMED (confirmed).*/
     pub queue_instance_flag: u8,
@@ -17572,7 +17572,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         meta::constant_mismatches(b, Self::META.leaves)
     }
 }
-/** DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: "queName.length() < maxSize" (maxSize = 32), "DmaTrigger Instr: bad queue name", "id < DmaBlocks.size()".
+/** DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: "queName.length() \< maxSize" (maxSize = 32), "DmaTrigger Instr: bad queue name", "id \< DmaBlocks.size()".
 
  Confidence: CONFIRMED (confirmed).*/
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17585,7 +17585,7 @@ pub struct PSEUDO_DMA_TRIGGER {
 
  Confidence: CONFIRMED (confirmed).*/
     pub events: EVENTS,
-    /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
+    /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() \< maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
 
  Confidence: CONFIRMED (confirmed).*/
     pub dma_queue_name: text::AsciiZ<32>,
@@ -18072,7 +18072,7 @@ pub struct PSEUDO_DMAMEMCPY_FULL_IND {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub direct_start_offset: u32,
-    /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.
+    /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes \[0\] as dtype_bytes x stride. Signedness is not given by the sources.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub direct_step_elems: [u32; 2usize],
@@ -18092,11 +18092,11 @@ pub struct PSEUDO_DMAMEMCPY_FULL_IND {
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub semaphore_wait_value: u16,
-    /** Offset 60 (1 bytes), `u8`. Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).
+    /** Offset 60 (1 byte), `u8`. Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub indirection_mode: u8,
-    /** Offset 61 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source names byte +0x3D.
+    /** Offset 61 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source names byte +0x3D.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     pub unknown_61: [u8; 1usize],
@@ -19610,7 +19610,7 @@ pub mod klr {
                 Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
             }
         }
-        /// `klr::NcDmaCopy.compute_op` (+32). 1 is a plain copy, 2 an accumulating copy; any other value is rejected with "Unsupported DMA compute_op <n>". (`klr::DgeComputeOp`)
+        /// `klr::NcDmaCopy.compute_op` (+32). 1 is a plain copy, 2 an accumulating copy; any other value is rejected with "Unsupported DMA compute_op \<n>". (`klr::DgeComputeOp`)
         #[derive(Clone, Copy, Debug)]
         pub struct DgeComputeOp;
         impl DgeComputeOp {
@@ -19659,7 +19659,7 @@ pub mod klr {
         #[derive(Clone, Copy, Debug)]
         pub struct TransposeOps;
         impl TransposeOps {
-            /// source [W,Z,Y,X] → destination [X,Z,Y,W]: swap the outermost and innermost axes
+            /// source \[W,Z,Y,X\] → destination \[X,Z,Y,W\]: swap the outermost and innermost axes
             pub const XZYW: i64 = 11;
             pub const VALUES: &'static [(&'static str, i64)] = &[("XZYW", 11)];
             pub fn name(v: i64) -> Option<&'static str> {
@@ -19733,7 +19733,7 @@ pub mod klr {
         #[derive(Clone, Copy, Debug)]
         pub struct InstructionType;
         impl InstructionType {
-            /// never a codegen<NcCopy> output (§2)
+            /// never a codegen\<NcCopy> output (§2)
             pub const GenericCopy: i64 = 1;
             /// the static-AP plain load (§8), not built here
             pub const Load: i64 = 19;
@@ -19846,7 +19846,7 @@ pub mod klr {
         pub const DTYPE_STRIDE_LUT: &[i64] = &[
             1, 1, 2, 1, 1, 1, 1, 1, 4, 4, 2, 2, 2, 2, 4, 4, 4, 4, 8, 8,
         ];
-        /// The axis permutation of TransposeOps XZYW (11): destination axis i takes source axis perm[i]; source [W,Z,Y,X] = AP[0..3] → destination [X,Z,Y,W]. (`TransposeOps::XZYW`) Past the end: not given.
+        /// The axis permutation of TransposeOps XZYW (11): destination axis i takes source axis perm\[i\]; source \[W,Z,Y,X\] = AP\[0..3\] → destination \[X,Z,Y,W\]. (`TransposeOps::XZYW`) Past the end: not given.
         pub const XZYW_perm: &[i64] = &[3, 1, 2, 0];
     }
     /// The klr ops the leaves take: their input fields.
@@ -19883,7 +19883,7 @@ pub mod klr {
             /// Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0. (klr +0x40)
             pub engine: i64,
         }
-        /// `klr::DmaCompute`: The DMA-FMA: dst = Σ scales[i] · srcs[i], reduce pinned to add. Four to_string fields.
+        /// `klr::DmaCompute`: The DMA-FMA: dst = Σ scales\[i\] · srcs\[i\], reduce pinned to add. Four to_string fields.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct DmaCompute<'a> {
             /// Destination. (klr +0x0)
@@ -19935,7 +19935,7 @@ pub mod klr {
             /// Must hold an int; stamped at InstIndirectCopy+0xF0. (klr +0x30)
             pub num_valid_indices: Imm,
         }
-        /// `klr::NcNGather`: Per-partition int32 gather: out[p][i] = params[p][indices[p][i]].
+        /// `klr::NcNGather`: Per-partition int32 gather: out\[p\]\[i\] = params\[p\]\[indices\[p\]\[i\]\].
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct NcNGather<'a> {
             /// Output. (klr +0x0)
@@ -19964,7 +19964,7 @@ pub mod klr {
             pub bound1: Imm,
             /// Fill value outside the band.
             pub fill: Option<Ap<'a>>,
-            /// Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).
+            /// Stored at InstRangeSelect+0xF0; its meaning is \[INFERRED\] (most plausibly the reduce/affine selector).
             pub mode: i64,
         }
         /// `klr::SelectReduce`: Predicated select fused with a reduce-into output.
@@ -19980,7 +19980,7 @@ pub mod klr {
         /// `klr::BatchNormStats`: Three fields {dst, src, dtype}, the same as BatchNormAggregate; offsets not given.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct BatchNormStats<'a> {
-            /// Output (6 elements per partition, [INFERRED] from the wire schema).
+            /// Output (6 elements per partition, \[INFERRED\] from the wire schema).
             pub dst: Ap<'a>,
             /// Input.
             pub src: Ap<'a>,
@@ -19990,7 +19990,7 @@ pub mod klr {
         /// `klr::BatchNormAggregate`: Three fields {dst, src, dtype}, the same as BatchNormStats; offsets not given.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct BatchNormAggregate<'a> {
-            /// Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).
+            /// Output (exactly 2 elements per partition: mean, population variance; \[INFERRED\] from the wire schema).
             pub dst: Ap<'a>,
             /// Input (K Welford triples).
             pub src: Ap<'a>,
@@ -20004,7 +20004,7 @@ pub mod klr {
             pub dst: Ap<'a>,
             /// Input (addArgument).
             pub src: Ap<'a>,
-            /// The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.) (klr +0x20)
+            /// The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each \< 32; codegen does not.) (klr +0x20)
             pub shuffleMask: &'a [Imm],
         }
         /// `klr::Transpose`: The on-engine transpose: DVE 32×32 stream transpose for an fp32 destination, PE matmul against an identity otherwise.
@@ -21542,7 +21542,7 @@ pub mod klr {
         }
         Outcome::Node(n)
     }
-    /// `codegenDmaCompute` @0xf1d9e0 (seed 003 §4): The DMA-FMA: dst = Σ_i scales[i] · srcs[i] with the reduce pinned to add (the multi-source generalisation of NcDmaCopy's compute_op = add). The builder owns IT, engine and DGE assignment: the leaf stamps none of +0xF8 / +0x90 / +0x128.
+    /// `codegenDmaCompute` @0xf1d9e0 (seed 003 §4): The DMA-FMA: dst = Σ_i scales\[i\] · srcs\[i\] with the reduce pinned to add (the multi-source generalisation of NcDmaCopy's compute_op = add). The builder owns IT, engine and DGE assignment: the leaf stamps none of +0xF8 / +0x90 / +0x128.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     pub fn lower_DmaCompute<'a>(
@@ -22440,7 +22440,7 @@ pub mod klr {
         }
         Outcome::Node(n)
     }
-    /// `codegenNcRangeSelect` @0xf1c210 (seed 003 §9.3): Below bound0 → fill; inside [bound0, bound1] → keep in[i]; above → fill; with a max reduce over survivors. The only one of the four indexed leaves that uses a typed builder, whose demangled signature is the operand contract. The builder names the node; the page gives no prefix.
+    /// `codegenNcRangeSelect` @0xf1c210 (seed 003 §9.3): Below bound0 → fill; inside \[bound0, bound1\] → keep in\[i\]; above → fill; with a max reduce over survivors. The only one of the four indexed leaves that uses a typed builder, whose demangled signature is the operand contract. The builder names the node; the page gives no prefix.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     pub fn lower_NcRangeSelect<'a>(
@@ -22604,7 +22604,7 @@ pub mod klr {
         }
         Outcome::Node(n)
     }
-    /// `codegenBatchNormStats` @0xf1add0 (seed 003 §10.1): Byte-for-byte the same control flow as BatchNormAggregate (two codegenTensorRef, two SmallVector<APPair,4> via sub_F12B40, one builder call); only the builder differs. The output AP is 6 elements per partition (two interleaved Welford triples) — [INFERRED]: the builder bodies are extern in libBIR. The builder names the node; the page gives no prefix.
+    /// `codegenBatchNormStats` @0xf1add0 (seed 003 §10.1): Byte-for-byte the same control flow as BatchNormAggregate (two codegenTensorRef, two SmallVector\<APPair,4> via sub_F12B40, one builder call); only the builder differs. The output AP is 6 elements per partition (two interleaved Welford triples) — \[INFERRED\]: the builder bodies are extern in libBIR. The builder names the node; the page gives no prefix.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     pub fn lower_BatchNormStats<'a>(
@@ -22661,7 +22661,7 @@ pub mod klr {
         }
         Outcome::Node(n)
     }
-    /// `codegenBatchNormAggregate` @0xf1b0d0 (seed 003 §10.1): BNStats with a different builder: the merge math lives in the executor. Input AP %3 == 0 (K Welford triples), output exactly 2 elements per partition (mean, population variance) — [INFERRED]. Carries no own JSON field. The builder names the node; the page gives no prefix.
+    /// `codegenBatchNormAggregate` @0xf1b0d0 (seed 003 §10.1): BNStats with a different builder: the merge math lives in the executor. Input AP %3 == 0 (K Welford triples), output exactly 2 elements per partition (mean, population variance) — \[INFERRED\]. Carries no own JSON field. The builder names the node; the page gives no prefix.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     pub fn lower_BatchNormAggregate<'a>(
@@ -22707,7 +22707,7 @@ pub mod klr {
         }
         Outcome::Node(n)
     }
-    /// `codegenShuffle` @0xf28130 (seed 003 §10.2): A partition permutation within aligned 32-partition blocks (out_part[block+i] = in_part[block+mask[i]]). The mask must be static: codegen's enforcement of the compile-time permutation. The simulator also asserts a 32-entry mask, no dtype cast and each entry < 32; codegen does not.
+    /// `codegenShuffle` @0xf28130 (seed 003 §10.2): A partition permutation within aligned 32-partition blocks (out_part\[block+i\] = in_part\[block+mask\[i\]\]). The mask must be static: codegen's enforcement of the compile-time permutation. The simulator also asserts a 32-entry mask, no dtype cast and each entry \< 32; codegen does not.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     pub fn lower_Shuffle<'a>(op: &ops::Shuffle<'a>, fx: &mut Function) -> Outcome<'a> {
@@ -27492,7 +27492,7 @@ pub mod view {
         pub fn body(&self) -> &'a [u8; 7] {
             at::<0, 7, 8>(self.0)
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -27539,7 +27539,7 @@ pub mod view {
         pub fn body(&self) -> &[u8; 7] {
             self.as_view().body()
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -27559,7 +27559,7 @@ pub mod view {
         pub fn body_mut(&mut self) -> &mut [u8; 7] {
             at_mut::<0, 7, 8>(self.0)
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -27600,7 +27600,7 @@ pub mod view {
         pub fn body(&self) -> &'a [u8; 7] {
             at::<0, 7, 8>(self.0)
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -27647,7 +27647,7 @@ pub mod view {
         pub fn body(&self) -> &[u8; 7] {
             self.as_view().body()
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -27667,7 +27667,7 @@ pub mod view {
         pub fn body_mut(&mut self) -> &mut [u8; 7] {
             at_mut::<0, 7, 8>(self.0)
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -27708,7 +27708,7 @@ pub mod view {
         pub fn body(&self) -> &'a [u8; 7] {
             at::<0, 7, 8>(self.0)
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -27755,7 +27755,7 @@ pub mod view {
         pub fn body(&self) -> &[u8; 7] {
             self.as_view().body()
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -27775,7 +27775,7 @@ pub mod view {
         pub fn body_mut(&mut self) -> &mut [u8; 7] {
             at_mut::<0, 7, 8>(self.0)
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -27810,7 +27810,7 @@ pub mod view {
                 ADDR8_arm::addr_immediate(a) => super::ADDR8::addr_immediate(a.read()),
             }
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -27886,14 +27886,14 @@ pub mod view {
             }
             self
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
             self.as_view().marker()
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form.
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28434,7 +28434,7 @@ pub mod view {
                 debug_hint: self.debug_hint(),
             }
         }
-        /** Offset 0 (1 bytes), `OPCODE`. Selects the word's struct.
+        /** Offset 0 (1 byte), `OPCODE`. Selects the word's struct.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28442,7 +28442,7 @@ pub mod view {
             let b = self.0;
             super::OPCODE::from_raw(u8::from_le_bytes(*at::<0, 1, 4>(b)))
         }
-        /** Offset 1 (1 bytes), `u8`. Word length; 0x10 = 16 dwords = 64 bytes.
+        /** Offset 1 (1 byte), `u8`. Word length; 0x10 = 16 dwords = 64 bytes.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28450,7 +28450,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<1, 1, 4>(b))
         }
-        /** Offset 2 (1 bytes), `u8`. Debug command.
+        /** Offset 2 (1 byte), `u8`. Debug command.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28458,7 +28458,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<2, 1, 4>(b))
         }
-        /** Offset 3 (1 bytes), `u8`. Debug hint.
+        /** Offset 3 (1 byte), `u8`. Debug hint.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28500,35 +28500,35 @@ pub mod view {
             self.set_debug_hint(v.debug_hint);
             self
         }
-        /** Offset 0 (1 bytes), `OPCODE`. Selects the word's struct.
+        /** Offset 0 (1 byte), `OPCODE`. Selects the word's struct.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn opcode(&self) -> super::OPCODE {
             self.as_view().opcode()
         }
-        /** Offset 1 (1 bytes), `u8`. Word length; 0x10 = 16 dwords = 64 bytes.
+        /** Offset 1 (1 byte), `u8`. Word length; 0x10 = 16 dwords = 64 bytes.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn inst_word_len(&self) -> u8 {
             self.as_view().inst_word_len()
         }
-        /** Offset 2 (1 bytes), `u8`. Debug command.
+        /** Offset 2 (1 byte), `u8`. Debug command.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn debug_cmd(&self) -> u8 {
             self.as_view().debug_cmd()
         }
-        /** Offset 3 (1 bytes), `u8`. Debug hint.
+        /** Offset 3 (1 byte), `u8`. Debug hint.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn debug_hint(&self) -> u8 {
             self.as_view().debug_hint()
         }
-        /** Offset 0 (1 bytes), `OPCODE`. Selects the word's struct.
+        /** Offset 0 (1 byte), `OPCODE`. Selects the word's struct.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28537,7 +28537,7 @@ pub mod view {
             v.write(at_mut::<0, 1, 4>(b));
             self
         }
-        /** Offset 1 (1 bytes), `u8`. Word length; 0x10 = 16 dwords = 64 bytes.
+        /** Offset 1 (1 byte), `u8`. Word length; 0x10 = 16 dwords = 64 bytes.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28546,7 +28546,7 @@ pub mod view {
             *at_mut::<1, 1, 4>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 2 (1 bytes), `u8`. Debug command.
+        /** Offset 2 (1 byte), `u8`. Debug command.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28555,7 +28555,7 @@ pub mod view {
             *at_mut::<2, 1, 4>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 3 (1 bytes), `u8`. Debug hint.
+        /** Offset 3 (1 byte), `u8`. Debug hint.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28592,7 +28592,7 @@ pub mod view {
                 semaphore_value: self.semaphore_value(),
             }
         }
-        /** Offset 0 (1 bytes), `WAIT_MODE`.
+        /** Offset 0 (1 byte), `WAIT_MODE`.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28600,7 +28600,7 @@ pub mod view {
             let b = self.0;
             super::WAIT_MODE::from_raw(u8::from_le_bytes(*at::<0, 1, 8>(b)))
         }
-        /** Offset 1 (1 bytes), `u8`. Semaphore to wait on.
+        /** Offset 1 (1 byte), `u8`. Semaphore to wait on.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28608,7 +28608,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<1, 1, 8>(b))
         }
-        /** Offset 2 (1 bytes), `UPDATE_MODE`.
+        /** Offset 2 (1 byte), `UPDATE_MODE`.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28616,7 +28616,7 @@ pub mod view {
             let b = self.0;
             super::UPDATE_MODE::from_raw(u8::from_le_bytes(*at::<2, 1, 8>(b)))
         }
-        /** Offset 3 (1 bytes), `u8`. Semaphore to update.
+        /** Offset 3 (1 byte), `u8`. Semaphore to update.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28667,28 +28667,28 @@ pub mod view {
             self.set_semaphore_value(v.semaphore_value);
             self
         }
-        /** Offset 0 (1 bytes), `WAIT_MODE`.
+        /** Offset 0 (1 byte), `WAIT_MODE`.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn wait_mode(&self) -> super::WAIT_MODE {
             self.as_view().wait_mode()
         }
-        /** Offset 1 (1 bytes), `u8`. Semaphore to wait on.
+        /** Offset 1 (1 byte), `u8`. Semaphore to wait on.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn wait_idx(&self) -> u8 {
             self.as_view().wait_idx()
         }
-        /** Offset 2 (1 bytes), `UPDATE_MODE`.
+        /** Offset 2 (1 byte), `UPDATE_MODE`.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn update_mode(&self) -> super::UPDATE_MODE {
             self.as_view().update_mode()
         }
-        /** Offset 3 (1 bytes), `u8`. Semaphore to update.
+        /** Offset 3 (1 byte), `u8`. Semaphore to update.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28702,7 +28702,7 @@ pub mod view {
         pub fn semaphore_value(&self) -> u32 {
             self.as_view().semaphore_value()
         }
-        /** Offset 0 (1 bytes), `WAIT_MODE`.
+        /** Offset 0 (1 byte), `WAIT_MODE`.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28711,7 +28711,7 @@ pub mod view {
             v.write(at_mut::<0, 1, 8>(b));
             self
         }
-        /** Offset 1 (1 bytes), `u8`. Semaphore to wait on.
+        /** Offset 1 (1 byte), `u8`. Semaphore to wait on.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28720,7 +28720,7 @@ pub mod view {
             *at_mut::<1, 1, 8>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 2 (1 bytes), `UPDATE_MODE`.
+        /** Offset 2 (1 byte), `UPDATE_MODE`.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28729,7 +28729,7 @@ pub mod view {
             v.write(at_mut::<2, 1, 8>(b));
             self
         }
-        /** Offset 3 (1 bytes), `u8`. Semaphore to update.
+        /** Offset 3 (1 byte), `u8`. Semaphore to update.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28790,7 +28790,7 @@ pub mod view {
             let b = self.0;
             u16::from_le_bytes(*at::<4, 2, 8>(b))
         }
-        /** Offset 6 (1 bytes), `u8`. Physical variable id, bits 16..23.
+        /** Offset 6 (1 byte), `u8`. Physical variable id, bits 16..23.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -28798,7 +28798,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<6, 1, 8>(b))
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28854,14 +28854,14 @@ pub mod view {
         pub fn var_id_lo(&self) -> u16 {
             self.as_view().var_id_lo()
         }
-        /** Offset 6 (1 bytes), `u8`. Physical variable id, bits 16..23.
+        /** Offset 6 (1 byte), `u8`. Physical variable id, bits 16..23.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
         pub fn var_id_hi(&self) -> u8 {
             self.as_view().var_id_hi()
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28886,7 +28886,7 @@ pub mod view {
             *at_mut::<4, 2, 8>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 6 (1 bytes), `u8`. Physical variable id, bits 16..23.
+        /** Offset 6 (1 byte), `u8`. Physical variable id, bits 16..23.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -28895,7 +28895,7 @@ pub mod view {
             *at_mut::<6, 1, 8>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28936,7 +28936,7 @@ pub mod view {
         pub fn body(&self) -> &'a [u8; 7] {
             at::<0, 7, 8>(self.0)
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -28983,7 +28983,7 @@ pub mod view {
         pub fn body(&self) -> &[u8; 7] {
             self.as_view().body()
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29003,7 +29003,7 @@ pub mod view {
         pub fn body_mut(&mut self) -> &mut [u8; 7] {
             at_mut::<0, 7, 8>(self.0)
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29055,14 +29055,14 @@ pub mod view {
             let b = self.0;
             u16::from_le_bytes(*at::<4, 2, 8>(b))
         }
-        /** Offset 6 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.
+        /** Offset 6 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn unknown_6(&self) -> &'a [u8; 1] {
             at::<6, 1, 8>(self.0)
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29118,14 +29118,14 @@ pub mod view {
         pub fn dge_table_entry_id(&self) -> u16 {
             self.as_view().dge_table_entry_id()
         }
-        /** Offset 6 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.
+        /** Offset 6 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn unknown_6(&self) -> &[u8; 1] {
             self.as_view().unknown_6()
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29150,7 +29150,7 @@ pub mod view {
             *at_mut::<4, 2, 8>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 6 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.
+        /** Offset 6 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29163,7 +29163,7 @@ pub mod view {
         pub fn unknown_6_mut(&mut self) -> &mut [u8; 1] {
             at_mut::<6, 1, 8>(self.0)
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29204,7 +29204,7 @@ pub mod view {
         pub fn body(&self) -> &'a [u8; 7] {
             at::<0, 7, 8>(self.0)
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29251,7 +29251,7 @@ pub mod view {
         pub fn body(&self) -> &[u8; 7] {
             self.as_view().body()
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29271,7 +29271,7 @@ pub mod view {
         pub fn body_mut(&mut self) -> &mut [u8; 7] {
             at_mut::<0, 7, 8>(self.0)
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29311,7 +29311,7 @@ pub mod view {
                 }
             }
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29400,14 +29400,14 @@ pub mod view {
             }
             self
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
             self.as_view().marker()
         }
-        /** Offset 7 (1 bytes), `ADDR8_MARKER`. Addressing form (mask 0xFC).
+        /** Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29554,14 +29554,14 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'a> {
             EVENTS::new(at::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 12 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
             DMA_CONFIGS::new(at::<12, 1, 64>(self.0))
         }
-        /** Offset 13 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 13 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29569,7 +29569,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<13, 1, 64>(b))
         }
-        /** Offset 14 (1 bytes), `u8`. Semaphore increment; bounds the number of DMAs used.
+        /** Offset 14 (1 byte), `u8`. Semaphore increment; bounds the number of DMAs used.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29577,7 +29577,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<14, 1, 64>(b))
         }
-        /** Offset 15 (1 bytes), `DGE_COMPUTE_OP`. Reduce-on-copy op (§6.4).
+        /** Offset 15 (1 byte), `DGE_COMPUTE_OP`. Reduce-on-copy op (§6.4).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29622,14 +29622,14 @@ pub mod view {
             let b = self.0;
             u16::from_le_bytes(*at::<36, 2, 64>(b))
         }
-        /** Offset 38 (1 bytes), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
+        /** Offset 38 (1 byte), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
             BOUND_CHECK_REG::new(at::<38, 1, 64>(self.0))
         }
-        /** Offset 39 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address.
+        /** Offset 39 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29673,7 +29673,7 @@ pub mod view {
             let b = self.0;
             u16::from_le_bytes(*at::<60, 2, 64>(b))
         }
-        /** Offset 62 (1 bytes), `DTYPE`. Source dtype.
+        /** Offset 62 (1 byte), `DTYPE`. Source dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29681,7 +29681,7 @@ pub mod view {
             let b = self.0;
             super::DTYPE::from_raw(u8::from_le_bytes(*at::<62, 1, 64>(b)))
         }
-        /** Offset 63 (1 bytes), `DTYPE`. Destination dtype.
+        /** Offset 63 (1 byte), `DTYPE`. Destination dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29773,28 +29773,28 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'_> {
             self.as_view().events()
         }
-        /** Offset 12 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 12 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
             self.as_view().dma_configs()
         }
-        /** Offset 13 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 13 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn semaphore(&self) -> u8 {
             self.as_view().semaphore()
         }
-        /** Offset 14 (1 bytes), `u8`. Semaphore increment; bounds the number of DMAs used.
+        /** Offset 14 (1 byte), `u8`. Semaphore increment; bounds the number of DMAs used.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn sem_increment(&self) -> u8 {
             self.as_view().sem_increment()
         }
-        /** Offset 15 (1 bytes), `DGE_COMPUTE_OP`. Reduce-on-copy op (§6.4).
+        /** Offset 15 (1 byte), `DGE_COMPUTE_OP`. Reduce-on-copy op (§6.4).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29829,14 +29829,14 @@ pub mod view {
         pub fn src_elem_size(&self) -> u16 {
             self.as_view().src_elem_size()
         }
-        /** Offset 38 (1 bytes), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
+        /** Offset 38 (1 byte), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
             self.as_view().src_bound_reg()
         }
-        /** Offset 39 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address.
+        /** Offset 39 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29871,14 +29871,14 @@ pub mod view {
         pub fn dst_elem_size(&self) -> u16 {
             self.as_view().dst_elem_size()
         }
-        /** Offset 62 (1 bytes), `DTYPE`. Source dtype.
+        /** Offset 62 (1 byte), `DTYPE`. Source dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
             self.as_view().in_dtype()
         }
-        /** Offset 63 (1 bytes), `DTYPE`. Destination dtype.
+        /** Offset 63 (1 byte), `DTYPE`. Destination dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29915,7 +29915,7 @@ pub mod view {
         pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
             EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 12 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29923,14 +29923,14 @@ pub mod view {
             v.write(at_mut::<12, 1, 64>(self.0));
             self
         }
-        /** Offset 12 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 12 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dma_configs_mut(&mut self) -> DMA_CONFIGS_mut<'_> {
             DMA_CONFIGS_mut::new(at_mut::<12, 1, 64>(self.0))
         }
-        /** Offset 13 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 13 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29939,7 +29939,7 @@ pub mod view {
             *at_mut::<13, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 14 (1 bytes), `u8`. Semaphore increment; bounds the number of DMAs used.
+        /** Offset 14 (1 byte), `u8`. Semaphore increment; bounds the number of DMAs used.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -29948,7 +29948,7 @@ pub mod view {
             *at_mut::<14, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 15 (1 bytes), `DGE_COMPUTE_OP`. Reduce-on-copy op (§6.4).
+        /** Offset 15 (1 byte), `DGE_COMPUTE_OP`. Reduce-on-copy op (§6.4).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30001,7 +30001,7 @@ pub mod view {
             *at_mut::<36, 2, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 38 (1 bytes), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
+        /** Offset 38 (1 byte), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30009,14 +30009,14 @@ pub mod view {
             v.write(at_mut::<38, 1, 64>(self.0));
             self
         }
-        /** Offset 38 (1 bytes), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
+        /** Offset 38 (1 byte), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn src_bound_reg_mut(&mut self) -> BOUND_CHECK_REG_mut<'_> {
             BOUND_CHECK_REG_mut::new(at_mut::<38, 1, 64>(self.0))
         }
-        /** Offset 39 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address.
+        /** Offset 39 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30024,7 +30024,7 @@ pub mod view {
             v.write(at_mut::<39, 1, 64>(self.0));
             self
         }
-        /** Offset 39 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address.
+        /** Offset 39 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30075,7 +30075,7 @@ pub mod view {
             *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 62 (1 bytes), `DTYPE`. Source dtype.
+        /** Offset 62 (1 byte), `DTYPE`. Source dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30084,7 +30084,7 @@ pub mod view {
             v.write(at_mut::<62, 1, 64>(b));
             self
         }
-        /** Offset 63 (1 bytes), `DTYPE`. Destination dtype.
+        /** Offset 63 (1 byte), `DTYPE`. Destination dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30181,21 +30181,21 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'a> {
             EVENTS::new(at::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (1 bytes), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
+        /** Offset 12 (1 byte), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
             BOUND_CHECK_REG::new(at::<12, 1, 64>(self.0))
         }
-        /** Offset 13 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address.
+        /** Offset 13 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
             BOUND_CHECK_REG::new(at::<13, 1, 64>(self.0))
         }
-        /** Offset 14 (1 bytes), `DTYPE`. Source dtype (2-byte or 4-byte only).
+        /** Offset 14 (1 byte), `DTYPE`. Source dtype (2-byte or 4-byte only).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30203,7 +30203,7 @@ pub mod view {
             let b = self.0;
             super::DTYPE::from_raw(u8::from_le_bytes(*at::<14, 1, 64>(b)))
         }
-        /** Offset 15 (1 bytes), `DTYPE`. Destination dtype; must equal in_dtype.
+        /** Offset 15 (1 byte), `DTYPE`. Destination dtype; must equal in_dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30277,7 +30277,7 @@ pub mod view {
                 u16::from_le_bytes(*at::<58, 2, 64>(b)),
             ]
         }
-        /** Offset 60 (1 bytes), `u8`. Tile rows; must be 16 (current uCode).
+        /** Offset 60 (1 byte), `u8`. Tile rows; must be 16 (current uCode).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30285,7 +30285,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<60, 1, 64>(b))
         }
-        /** Offset 61 (1 bytes), `u8`. Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.
+        /** Offset 61 (1 byte), `u8`. Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30293,7 +30293,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<61, 1, 64>(b))
         }
-        /** Offset 62 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 62 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30301,7 +30301,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<62, 1, 64>(b))
         }
-        /** Offset 63 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 63 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30391,28 +30391,28 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'_> {
             self.as_view().events()
         }
-        /** Offset 12 (1 bytes), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
+        /** Offset 12 (1 byte), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
             self.as_view().src_bound_reg()
         }
-        /** Offset 13 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address.
+        /** Offset 13 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
             self.as_view().dst_bound_reg()
         }
-        /** Offset 14 (1 bytes), `DTYPE`. Source dtype (2-byte or 4-byte only).
+        /** Offset 14 (1 byte), `DTYPE`. Source dtype (2-byte or 4-byte only).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
             self.as_view().in_dtype()
         }
-        /** Offset 15 (1 bytes), `DTYPE`. Destination dtype; must equal in_dtype.
+        /** Offset 15 (1 byte), `DTYPE`. Destination dtype; must equal in_dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30468,28 +30468,28 @@ pub mod view {
         pub fn dst_num_elem(&self) -> [u16; 2] {
             self.as_view().dst_num_elem()
         }
-        /** Offset 60 (1 bytes), `u8`. Tile rows; must be 16 (current uCode).
+        /** Offset 60 (1 byte), `u8`. Tile rows; must be 16 (current uCode).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn tile_src_rows(&self) -> u8 {
             self.as_view().tile_src_rows()
         }
-        /** Offset 61 (1 bytes), `u8`. Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.
+        /** Offset 61 (1 byte), `u8`. Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn tile_src_cols(&self) -> u8 {
             self.as_view().tile_src_cols()
         }
-        /** Offset 62 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 62 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn semaphore(&self) -> u8 {
             self.as_view().semaphore()
         }
-        /** Offset 63 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 63 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30526,7 +30526,7 @@ pub mod view {
         pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
             EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (1 bytes), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
+        /** Offset 12 (1 byte), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30534,14 +30534,14 @@ pub mod view {
             v.write(at_mut::<12, 1, 64>(self.0));
             self
         }
-        /** Offset 12 (1 bytes), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
+        /** Offset 12 (1 byte), `BOUND_CHECK_REG`. Bound on the source address (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn src_bound_reg_mut(&mut self) -> BOUND_CHECK_REG_mut<'_> {
             BOUND_CHECK_REG_mut::new(at_mut::<12, 1, 64>(self.0))
         }
-        /** Offset 13 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address.
+        /** Offset 13 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30549,14 +30549,14 @@ pub mod view {
             v.write(at_mut::<13, 1, 64>(self.0));
             self
         }
-        /** Offset 13 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address.
+        /** Offset 13 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dst_bound_reg_mut(&mut self) -> BOUND_CHECK_REG_mut<'_> {
             BOUND_CHECK_REG_mut::new(at_mut::<13, 1, 64>(self.0))
         }
-        /** Offset 14 (1 bytes), `DTYPE`. Source dtype (2-byte or 4-byte only).
+        /** Offset 14 (1 byte), `DTYPE`. Source dtype (2-byte or 4-byte only).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30565,7 +30565,7 @@ pub mod view {
             v.write(at_mut::<14, 1, 64>(b));
             self
         }
-        /** Offset 15 (1 bytes), `DTYPE`. Destination dtype; must equal in_dtype.
+        /** Offset 15 (1 byte), `DTYPE`. Destination dtype; must equal in_dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30653,7 +30653,7 @@ pub mod view {
             *at_mut::<58, 2, 64>(b) = v[1].to_le_bytes();
             self
         }
-        /** Offset 60 (1 bytes), `u8`. Tile rows; must be 16 (current uCode).
+        /** Offset 60 (1 byte), `u8`. Tile rows; must be 16 (current uCode).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30662,7 +30662,7 @@ pub mod view {
             *at_mut::<60, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 61 (1 bytes), `u8`. Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.
+        /** Offset 61 (1 byte), `u8`. Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30671,7 +30671,7 @@ pub mod view {
             *at_mut::<61, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 62 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 62 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30680,7 +30680,7 @@ pub mod view {
             *at_mut::<62, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 63 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 63 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30688,7 +30688,7 @@ pub mod view {
             v.write(at_mut::<63, 1, 64>(self.0));
             self
         }
-        /** Offset 63 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 63 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30732,7 +30732,7 @@ pub mod view {
             DMA_DIRECT2D_XPOSE_mut::decode(b)
         }
     }
-    /** Read-only view of [`DMA_GATHER_XPOSE`](super::DMA_GATHER_XPOSE). DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem[1] % 16 == 0 and == dst_num_elem[0]; dst 32-byte aligned. Not shipped on sunda.
+    /** Read-only view of [`DMA_GATHER_XPOSE`](super::DMA_GATHER_XPOSE). DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem\[1\] % 16 == 0 and == dst_num_elem\[0\]; dst 32-byte aligned. Not shipped on sunda.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30786,7 +30786,7 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'a> {
             EVENTS::new(at::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 12 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30794,14 +30794,14 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<12, 1, 64>(b))
         }
-        /** Offset 13 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 13 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
             DMA_CONFIGS::new(at::<13, 1, 64>(self.0))
         }
-        /** Offset 14 (1 bytes), `u8`. Number of index-generation channels; must be 128 (check_dma_indirect_indices).
+        /** Offset 14 (1 byte), `u8`. Number of index-generation channels; must be 128 (check_dma_indirect_indices).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30809,7 +30809,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<14, 1, 64>(b))
         }
-        /** Offset 15 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (checked without flags coupling).
+        /** Offset 15 (1 byte), `BOUND_CHECK_REG`. Bound on the source index (checked without flags coupling).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30834,7 +30834,7 @@ pub mod view {
                 i32::from_le_bytes(*at::<28, 4, 64>(b)),
             ]
         }
-        /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.
+        /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem\[1\] (the gathered count) % 16 == 0.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30866,14 +30866,14 @@ pub mod view {
         pub fn reserved(&self) -> &'a [u8; 3] {
             at::<48, 3, 64>(self.0)
         }
-        /** Offset 51 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address (keyed on the dst ADDR8 marker).
+        /** Offset 51 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address (keyed on the dst ADDR8 marker).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
             BOUND_CHECK_REG::new(at::<51, 1, 64>(self.0))
         }
-        /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
+        /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem\[1\] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30881,7 +30881,7 @@ pub mod view {
             let b = self.0;
             i32::from_le_bytes(*at::<52, 4, 64>(b))
         }
-        /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).
+        /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem\[0\] == src_num_elem\[1\] (the index count).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30900,14 +30900,14 @@ pub mod view {
             let b = self.0;
             u16::from_le_bytes(*at::<60, 2, 64>(b))
         }
-        /** Offset 62 (1 bytes), `DTYPE_PAIR`. dtype_lo (src) / dtype_hi (dst); equal and 2-byte.
+        /** Offset 62 (1 byte), `DTYPE_PAIR`. dtype_lo (src) / dtype_hi (dst); equal and 2-byte.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dtype(&self) -> DTYPE_PAIR<'a> {
             DTYPE_PAIR::new(at::<62, 1, 64>(self.0))
         }
-        /** Offset 63 (1 bytes), `DMA_GATHER_TRANSPOSE_FLAGS`. gather_dim (must be Y) + reserved.
+        /** Offset 63 (1 byte), `DMA_GATHER_TRANSPOSE_FLAGS`. gather_dim (must be Y) + reserved.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -30998,28 +30998,28 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'_> {
             self.as_view().events()
         }
-        /** Offset 12 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 12 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn semaphore(&self) -> u8 {
             self.as_view().semaphore()
         }
-        /** Offset 13 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 13 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
             self.as_view().dma_configs()
         }
-        /** Offset 14 (1 bytes), `u8`. Number of index-generation channels; must be 128 (check_dma_indirect_indices).
+        /** Offset 14 (1 byte), `u8`. Number of index-generation channels; must be 128 (check_dma_indirect_indices).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn idx_num_active_channels(&self) -> u8 {
             self.as_view().idx_num_active_channels()
         }
-        /** Offset 15 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (checked without flags coupling).
+        /** Offset 15 (1 byte), `BOUND_CHECK_REG`. Bound on the source index (checked without flags coupling).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31040,7 +31040,7 @@ pub mod view {
         pub fn src_step_elem(&self) -> [i32; 2] {
             self.as_view().src_step_elem()
         }
-        /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.
+        /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem\[1\] (the gathered count) % 16 == 0.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31068,21 +31068,21 @@ pub mod view {
         pub fn reserved(&self) -> &[u8; 3] {
             self.as_view().reserved()
         }
-        /** Offset 51 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address (keyed on the dst ADDR8 marker).
+        /** Offset 51 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address (keyed on the dst ADDR8 marker).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
             self.as_view().dst_bound_reg()
         }
-        /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
+        /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem\[1\] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dst_step_elem_1(&self) -> i32 {
             self.as_view().dst_step_elem_1()
         }
-        /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).
+        /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem\[0\] == src_num_elem\[1\] (the index count).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31096,14 +31096,14 @@ pub mod view {
         pub fn elem_size(&self) -> u16 {
             self.as_view().elem_size()
         }
-        /** Offset 62 (1 bytes), `DTYPE_PAIR`. dtype_lo (src) / dtype_hi (dst); equal and 2-byte.
+        /** Offset 62 (1 byte), `DTYPE_PAIR`. dtype_lo (src) / dtype_hi (dst); equal and 2-byte.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dtype(&self) -> DTYPE_PAIR<'_> {
             self.as_view().dtype()
         }
-        /** Offset 63 (1 bytes), `DMA_GATHER_TRANSPOSE_FLAGS`. gather_dim (must be Y) + reserved.
+        /** Offset 63 (1 byte), `DMA_GATHER_TRANSPOSE_FLAGS`. gather_dim (must be Y) + reserved.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31140,7 +31140,7 @@ pub mod view {
         pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
             EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 12 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31149,7 +31149,7 @@ pub mod view {
             *at_mut::<12, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 13 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 13 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31157,14 +31157,14 @@ pub mod view {
             v.write(at_mut::<13, 1, 64>(self.0));
             self
         }
-        /** Offset 13 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 13 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dma_configs_mut(&mut self) -> DMA_CONFIGS_mut<'_> {
             DMA_CONFIGS_mut::new(at_mut::<13, 1, 64>(self.0))
         }
-        /** Offset 14 (1 bytes), `u8`. Number of index-generation channels; must be 128 (check_dma_indirect_indices).
+        /** Offset 14 (1 byte), `u8`. Number of index-generation channels; must be 128 (check_dma_indirect_indices).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31173,7 +31173,7 @@ pub mod view {
             *at_mut::<14, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 15 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (checked without flags coupling).
+        /** Offset 15 (1 byte), `BOUND_CHECK_REG`. Bound on the source index (checked without flags coupling).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31181,7 +31181,7 @@ pub mod view {
             v.write(at_mut::<15, 1, 64>(self.0));
             self
         }
-        /** Offset 15 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (checked without flags coupling).
+        /** Offset 15 (1 byte), `BOUND_CHECK_REG`. Bound on the source index (checked without flags coupling).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31213,7 +31213,7 @@ pub mod view {
             *at_mut::<28, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
-        /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.
+        /** Offset 32 (4 bytes), `u16[2]`. 2-D source shape (X = dim0, Y = dim1); src_num_elem\[1\] (the gathered count) % 16 == 0.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31266,7 +31266,7 @@ pub mod view {
         pub fn reserved_mut(&mut self) -> &mut [u8; 3] {
             at_mut::<48, 3, 64>(self.0)
         }
-        /** Offset 51 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address (keyed on the dst ADDR8 marker).
+        /** Offset 51 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address (keyed on the dst ADDR8 marker).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31274,14 +31274,14 @@ pub mod view {
             v.write(at_mut::<51, 1, 64>(self.0));
             self
         }
-        /** Offset 51 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination address (keyed on the dst ADDR8 marker).
+        /** Offset 51 (1 byte), `BOUND_CHECK_REG`. Bound on the destination address (keyed on the dst ADDR8 marker).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dst_bound_reg_mut(&mut self) -> BOUND_CHECK_REG_mut<'_> {
             BOUND_CHECK_REG_mut::new(at_mut::<51, 1, 64>(self.0))
         }
-        /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
+        /** Offset 52 (4 bytes), `i32`. Signed destination dim-1 stride (% 32 == 0 or dst_num_elem\[1\] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31290,7 +31290,7 @@ pub mod view {
             *at_mut::<52, 4, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).
+        /** Offset 56 (4 bytes), `u16[2]`. 2-D destination shape; dst_num_elem\[0\] == src_num_elem\[1\] (the index count).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31309,7 +31309,7 @@ pub mod view {
             *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 62 (1 bytes), `DTYPE_PAIR`. dtype_lo (src) / dtype_hi (dst); equal and 2-byte.
+        /** Offset 62 (1 byte), `DTYPE_PAIR`. dtype_lo (src) / dtype_hi (dst); equal and 2-byte.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31317,14 +31317,14 @@ pub mod view {
             v.write(at_mut::<62, 1, 64>(self.0));
             self
         }
-        /** Offset 62 (1 bytes), `DTYPE_PAIR`. dtype_lo (src) / dtype_hi (dst); equal and 2-byte.
+        /** Offset 62 (1 byte), `DTYPE_PAIR`. dtype_lo (src) / dtype_hi (dst); equal and 2-byte.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dtype_mut(&mut self) -> DTYPE_PAIR_mut<'_> {
             DTYPE_PAIR_mut::new(at_mut::<62, 1, 64>(self.0))
         }
-        /** Offset 63 (1 bytes), `DMA_GATHER_TRANSPOSE_FLAGS`. gather_dim (must be Y) + reserved.
+        /** Offset 63 (1 byte), `DMA_GATHER_TRANSPOSE_FLAGS`. gather_dim (must be Y) + reserved.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31332,7 +31332,7 @@ pub mod view {
             v.write(at_mut::<63, 1, 64>(self.0));
             self
         }
-        /** Offset 63 (1 bytes), `DMA_GATHER_TRANSPOSE_FLAGS`. gather_dim (must be Y) + reserved.
+        /** Offset 63 (1 byte), `DMA_GATHER_TRANSPOSE_FLAGS`. gather_dim (must be Y) + reserved.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31435,7 +31435,7 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'a> {
             EVENTS::new(at::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 12 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31443,7 +31443,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<12, 1, 64>(b))
         }
-        /** Offset 13 (1 bytes), `u8`. Semaphore increment.
+        /** Offset 13 (1 byte), `u8`. Semaphore increment.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31451,7 +31451,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<13, 1, 64>(b))
         }
-        /** Offset 14 (1 bytes), `u8`. Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).
+        /** Offset 14 (1 byte), `u8`. Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31459,7 +31459,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<14, 1, 64>(b))
         }
-        /** Offset 15 (1 bytes), `DMA_INDIRECT_FLAGS`. Gather/scatter mode and dims (§3.1).
+        /** Offset 15 (1 byte), `DMA_INDIRECT_FLAGS`. Gather/scatter mode and dims (§3.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31481,7 +31481,7 @@ pub mod view {
             let b = self.0;
             i32::from_le_bytes(*at::<24, 4, 64>(b))
         }
-        /** Offset 28 (2 bytes), `u16`. Source element count (<= 4096 unless shape-from-register, when it must be 0).
+        /** Offset 28 (2 bytes), `u16`. Source element count (\<= 4096 unless shape-from-register, when it must be 0).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31512,7 +31512,7 @@ pub mod view {
             let b = self.0;
             i32::from_le_bytes(*at::<40, 4, 64>(b))
         }
-        /** Offset 44 (2 bytes), `u16`. Destination element count (<= 4096 unless shape-from-register).
+        /** Offset 44 (2 bytes), `u16`. Destination element count (\<= 4096 unless shape-from-register).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31542,7 +31542,7 @@ pub mod view {
         pub fn dst_idx_start_addr(&self) -> ADDR4<'a> {
             ADDR4::new(at::<52, 4, 64>(self.0))
         }
-        /** Offset 56 (1 bytes), `DTYPE`. Source dtype.
+        /** Offset 56 (1 byte), `DTYPE`. Source dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31550,7 +31550,7 @@ pub mod view {
             let b = self.0;
             super::DTYPE::from_raw(u8::from_le_bytes(*at::<56, 1, 64>(b)))
         }
-        /** Offset 57 (1 bytes), `DTYPE`. Destination dtype.
+        /** Offset 57 (1 byte), `DTYPE`. Destination dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31558,21 +31558,21 @@ pub mod view {
             let b = self.0;
             super::DTYPE::from_raw(u8::from_le_bytes(*at::<57, 1, 64>(b)))
         }
-        /** Offset 58 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (not the data address) (§6.3).
+        /** Offset 58 (1 byte), `BOUND_CHECK_REG`. Bound on the source index (not the data address) (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn src_idx_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
             BOUND_CHECK_REG::new(at::<58, 1, 64>(self.0))
         }
-        /** Offset 59 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination index.
+        /** Offset 59 (1 byte), `BOUND_CHECK_REG`. Bound on the destination index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dst_idx_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
             BOUND_CHECK_REG::new(at::<59, 1, 64>(self.0))
         }
-        /** Offset 60 (1 bytes), `DGE_COMPUTE_OP`. Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).
+        /** Offset 60 (1 byte), `DGE_COMPUTE_OP`. Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31580,7 +31580,7 @@ pub mod view {
             let b = self.0;
             super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<60, 1, 64>(b)))
         }
-        /** Offset 61 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 61 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31683,28 +31683,28 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'_> {
             self.as_view().events()
         }
-        /** Offset 12 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 12 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn semaphore(&self) -> u8 {
             self.as_view().semaphore()
         }
-        /** Offset 13 (1 bytes), `u8`. Semaphore increment.
+        /** Offset 13 (1 byte), `u8`. Semaphore increment.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn sem_increment(&self) -> u8 {
             self.as_view().sem_increment()
         }
-        /** Offset 14 (1 bytes), `u8`. Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).
+        /** Offset 14 (1 byte), `u8`. Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn idx_num_active_channels(&self) -> u8 {
             self.as_view().idx_num_active_channels()
         }
-        /** Offset 15 (1 bytes), `DMA_INDIRECT_FLAGS`. Gather/scatter mode and dims (§3.1).
+        /** Offset 15 (1 byte), `DMA_INDIRECT_FLAGS`. Gather/scatter mode and dims (§3.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31725,7 +31725,7 @@ pub mod view {
         pub fn src_step_elem(&self) -> i32 {
             self.as_view().src_step_elem()
         }
-        /** Offset 28 (2 bytes), `u16`. Source element count (<= 4096 unless shape-from-register, when it must be 0).
+        /** Offset 28 (2 bytes), `u16`. Source element count (\<= 4096 unless shape-from-register, when it must be 0).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31753,7 +31753,7 @@ pub mod view {
         pub fn dst_step_elem(&self) -> i32 {
             self.as_view().dst_step_elem()
         }
-        /** Offset 44 (2 bytes), `u16`. Destination element count (<= 4096 unless shape-from-register).
+        /** Offset 44 (2 bytes), `u16`. Destination element count (\<= 4096 unless shape-from-register).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31781,42 +31781,42 @@ pub mod view {
         pub fn dst_idx_start_addr(&self) -> ADDR4<'_> {
             self.as_view().dst_idx_start_addr()
         }
-        /** Offset 56 (1 bytes), `DTYPE`. Source dtype.
+        /** Offset 56 (1 byte), `DTYPE`. Source dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
             self.as_view().in_dtype()
         }
-        /** Offset 57 (1 bytes), `DTYPE`. Destination dtype.
+        /** Offset 57 (1 byte), `DTYPE`. Destination dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
             self.as_view().out_dtype()
         }
-        /** Offset 58 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (not the data address) (§6.3).
+        /** Offset 58 (1 byte), `BOUND_CHECK_REG`. Bound on the source index (not the data address) (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn src_idx_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
             self.as_view().src_idx_bound_reg()
         }
-        /** Offset 59 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination index.
+        /** Offset 59 (1 byte), `BOUND_CHECK_REG`. Bound on the destination index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dst_idx_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
             self.as_view().dst_idx_bound_reg()
         }
-        /** Offset 60 (1 bytes), `DGE_COMPUTE_OP`. Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).
+        /** Offset 60 (1 byte), `DGE_COMPUTE_OP`. Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
             self.as_view().compute_op()
         }
-        /** Offset 61 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 61 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31860,7 +31860,7 @@ pub mod view {
         pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
             EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 12 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31869,7 +31869,7 @@ pub mod view {
             *at_mut::<12, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 13 (1 bytes), `u8`. Semaphore increment.
+        /** Offset 13 (1 byte), `u8`. Semaphore increment.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31878,7 +31878,7 @@ pub mod view {
             *at_mut::<13, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 14 (1 bytes), `u8`. Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).
+        /** Offset 14 (1 byte), `u8`. Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31887,7 +31887,7 @@ pub mod view {
             *at_mut::<14, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 15 (1 bytes), `DMA_INDIRECT_FLAGS`. Gather/scatter mode and dims (§3.1).
+        /** Offset 15 (1 byte), `DMA_INDIRECT_FLAGS`. Gather/scatter mode and dims (§3.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31895,7 +31895,7 @@ pub mod view {
             v.write(at_mut::<15, 1, 64>(self.0));
             self
         }
-        /** Offset 15 (1 bytes), `DMA_INDIRECT_FLAGS`. Gather/scatter mode and dims (§3.1).
+        /** Offset 15 (1 byte), `DMA_INDIRECT_FLAGS`. Gather/scatter mode and dims (§3.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31926,7 +31926,7 @@ pub mod view {
             *at_mut::<24, 4, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 28 (2 bytes), `u16`. Source element count (<= 4096 unless shape-from-register, when it must be 0).
+        /** Offset 28 (2 bytes), `u16`. Source element count (\<= 4096 unless shape-from-register, when it must be 0).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -31968,7 +31968,7 @@ pub mod view {
             *at_mut::<40, 4, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 44 (2 bytes), `u16`. Destination element count (<= 4096 unless shape-from-register).
+        /** Offset 44 (2 bytes), `u16`. Destination element count (\<= 4096 unless shape-from-register).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -32016,7 +32016,7 @@ pub mod view {
         pub fn dst_idx_start_addr_mut(&mut self) -> ADDR4_mut<'_> {
             ADDR4_mut::new(at_mut::<52, 4, 64>(self.0))
         }
-        /** Offset 56 (1 bytes), `DTYPE`. Source dtype.
+        /** Offset 56 (1 byte), `DTYPE`. Source dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -32025,7 +32025,7 @@ pub mod view {
             v.write(at_mut::<56, 1, 64>(b));
             self
         }
-        /** Offset 57 (1 bytes), `DTYPE`. Destination dtype.
+        /** Offset 57 (1 byte), `DTYPE`. Destination dtype.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -32034,7 +32034,7 @@ pub mod view {
             v.write(at_mut::<57, 1, 64>(b));
             self
         }
-        /** Offset 58 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (not the data address) (§6.3).
+        /** Offset 58 (1 byte), `BOUND_CHECK_REG`. Bound on the source index (not the data address) (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -32042,14 +32042,14 @@ pub mod view {
             v.write(at_mut::<58, 1, 64>(self.0));
             self
         }
-        /** Offset 58 (1 bytes), `BOUND_CHECK_REG`. Bound on the source index (not the data address) (§6.3).
+        /** Offset 58 (1 byte), `BOUND_CHECK_REG`. Bound on the source index (not the data address) (§6.3).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn src_idx_bound_reg_mut(&mut self) -> BOUND_CHECK_REG_mut<'_> {
             BOUND_CHECK_REG_mut::new(at_mut::<58, 1, 64>(self.0))
         }
-        /** Offset 59 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination index.
+        /** Offset 59 (1 byte), `BOUND_CHECK_REG`. Bound on the destination index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -32057,14 +32057,14 @@ pub mod view {
             v.write(at_mut::<59, 1, 64>(self.0));
             self
         }
-        /** Offset 59 (1 bytes), `BOUND_CHECK_REG`. Bound on the destination index.
+        /** Offset 59 (1 byte), `BOUND_CHECK_REG`. Bound on the destination index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dst_idx_bound_reg_mut(&mut self) -> BOUND_CHECK_REG_mut<'_> {
             BOUND_CHECK_REG_mut::new(at_mut::<59, 1, 64>(self.0))
         }
-        /** Offset 60 (1 bytes), `DGE_COMPUTE_OP`. Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).
+        /** Offset 60 (1 byte), `DGE_COMPUTE_OP`. Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -32073,7 +32073,7 @@ pub mod view {
             v.write(at_mut::<60, 1, 64>(b));
             self
         }
-        /** Offset 61 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 61 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -32081,7 +32081,7 @@ pub mod view {
             v.write(at_mut::<61, 1, 64>(self.0));
             self
         }
-        /** Offset 61 (1 bytes), `DMA_CONFIGS`. Priority class (§6.1).
+        /** Offset 61 (1 byte), `DMA_CONFIGS`. Priority class (§6.1).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -32259,7 +32259,7 @@ pub mod view {
             self
         }
     }
-    /** Read-only view of [`INDIRECT_BOUND_CHECK`](super::INDIRECT_BOUND_CHECK). IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: "Indirect DMA bound-check can only be on Pool engine", "must have 3 args and 2 outputs for bound-check". The body also holds two assignAccess<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).
+    /** Read-only view of [`INDIRECT_BOUND_CHECK`](super::INDIRECT_BOUND_CHECK). IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: "Indirect DMA bound-check can only be on Pool engine", "must have 3 args and 2 outputs for bound-check". The body also holds two assignAccess\<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).
 
  Confidence: CONFIRMED (confirmed).*/
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32339,7 +32339,7 @@ pub mod view {
             let b = self.0;
             u64::from_le_bytes(*at::<32, 8, 64>(b))
         }
-        /** Offset 40 (1 bytes), `u8`. Always 17 (0x11).
+        /** Offset 40 (1 byte), `u8`. Always 17 (0x11).
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -32347,7 +32347,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<40, 1, 64>(b))
         }
-        /** Offset 41 (1 bytes), `INDIRECT_BOUND_CHECK_DTYPE`. Index dtype wire tag | 0x30.
+        /** Offset 41 (1 byte), `INDIRECT_BOUND_CHECK_DTYPE`. Index dtype wire tag | 0x30.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -32369,7 +32369,7 @@ pub mod view {
         pub fn unknown_44(&self) -> &'a [u8; 2] {
             at::<44, 2, 64>(self.0)
         }
-        /** Offset 46 (1 bytes), `u8`. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.
+        /** Offset 46 (1 byte), `u8`. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.
 
  Confidence: STRONG (strong).*/
         #[inline]
@@ -32377,7 +32377,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<46, 1, 64>(b))
         }
-        /** Offset 47 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F.
+        /** Offset 47 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -32507,14 +32507,14 @@ pub mod view {
         pub fn bound_size_bytes(&self) -> u64 {
             self.as_view().bound_size_bytes()
         }
-        /** Offset 40 (1 bytes), `u8`. Always 17 (0x11).
+        /** Offset 40 (1 byte), `u8`. Always 17 (0x11).
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
         pub fn const_tag(&self) -> u8 {
             self.as_view().const_tag()
         }
-        /** Offset 41 (1 bytes), `INDIRECT_BOUND_CHECK_DTYPE`. Index dtype wire tag | 0x30.
+        /** Offset 41 (1 byte), `INDIRECT_BOUND_CHECK_DTYPE`. Index dtype wire tag | 0x30.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -32535,14 +32535,14 @@ pub mod view {
         pub fn unknown_44(&self) -> &[u8; 2] {
             self.as_view().unknown_44()
         }
-        /** Offset 46 (1 bytes), `u8`. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.
+        /** Offset 46 (1 byte), `u8`. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.
 
  Confidence: STRONG (strong).*/
         #[inline]
         pub fn idx_ap_meta(&self) -> u8 {
             self.as_view().idx_ap_meta()
         }
-        /** Offset 47 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F.
+        /** Offset 47 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -32637,7 +32637,7 @@ pub mod view {
             *at_mut::<32, 8, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 40 (1 bytes), `u8`. Always 17 (0x11).
+        /** Offset 40 (1 byte), `u8`. Always 17 (0x11).
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -32646,7 +32646,7 @@ pub mod view {
             *at_mut::<40, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 41 (1 bytes), `INDIRECT_BOUND_CHECK_DTYPE`. Index dtype wire tag | 0x30.
+        /** Offset 41 (1 byte), `INDIRECT_BOUND_CHECK_DTYPE`. Index dtype wire tag | 0x30.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -32657,7 +32657,7 @@ pub mod view {
             v.write(at_mut::<41, 1, 64>(self.0));
             self
         }
-        /** Offset 41 (1 bytes), `INDIRECT_BOUND_CHECK_DTYPE`. Index dtype wire tag | 0x30.
+        /** Offset 41 (1 byte), `INDIRECT_BOUND_CHECK_DTYPE`. Index dtype wire tag | 0x30.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -32686,7 +32686,7 @@ pub mod view {
         pub fn unknown_44_mut(&mut self) -> &mut [u8; 2] {
             at_mut::<44, 2, 64>(self.0)
         }
-        /** Offset 46 (1 bytes), `u8`. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.
+        /** Offset 46 (1 byte), `u8`. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.
 
  Confidence: STRONG (strong).*/
         #[inline]
@@ -32695,7 +32695,7 @@ pub mod view {
             *at_mut::<46, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 47 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F.
+        /** Offset 47 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -32767,7 +32767,7 @@ pub mod view {
             INDIRECT_BOUND_CHECK_mut::decode(b)
         }
     }
-    /** Read-only view of [`INDIRECT_COPY`](super::INDIRECT_COPY). IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr[index[i]] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead." The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).
+    /** Read-only view of [`INDIRECT_COPY`](super::INDIRECT_COPY). IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr\[index\[i\]\] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead." The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).
 
  Confidence: CERTAIN (confirmed).*/
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32848,7 +32848,7 @@ pub mod view {
         pub fn unknown_24(&self) -> &'a [u8; 8] {
             at::<24, 8, 64>(self.0)
         }
-        /** Offset 32 (1 bytes), `DTYPE`. Source dtype; must equal out_dtype (no cast).
+        /** Offset 32 (1 byte), `DTYPE`. Source dtype; must equal out_dtype (no cast).
 
  Confidence: CERTAIN (confirmed).*/
         #[inline]
@@ -32856,7 +32856,7 @@ pub mod view {
             let b = self.0;
             super::DTYPE::from_raw(u8::from_le_bytes(*at::<32, 1, 64>(b)))
         }
-        /** Offset 33 (1 bytes), `DTYPE`. Destination dtype.
+        /** Offset 33 (1 byte), `DTYPE`. Destination dtype.
 
  Confidence: CERTAIN (confirmed).*/
         #[inline]
@@ -32864,7 +32864,7 @@ pub mod view {
             let b = self.0;
             super::DTYPE::from_raw(u8::from_le_bytes(*at::<33, 1, 64>(b)))
         }
-        /** Offset 34 (1 bytes), `u8`. Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.
+        /** Offset 34 (1 byte), `u8`. Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.
 
  Confidence: CERTAIN (confirmed).*/
         #[inline]
@@ -32872,7 +32872,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<34, 1, 64>(b))
         }
-        /** Offset 35 (1 bytes), `u8`. Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.
+        /** Offset 35 (1 byte), `u8`. Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.
 
  Confidence: CERTAIN (confirmed).*/
         #[inline]
@@ -32880,7 +32880,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<35, 1, 64>(b))
         }
-        /** Offset 36 (1 bytes), `u8`. Must be 0 (only the gather case is implemented). The DVE page lists no store here.
+        /** Offset 36 (1 byte), `u8`. Must be 0 (only the gather case is implemented). The DVE page lists no store here.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -32888,7 +32888,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<36, 1, 64>(b))
         }
-        /** Offset 37 (1 bytes), `u8[1]`. Reserved. Reserved.
+        /** Offset 37 (1 byte), `u8[1]`. Reserved. Reserved.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -33034,42 +33034,42 @@ pub mod view {
         pub fn unknown_24(&self) -> &[u8; 8] {
             self.as_view().unknown_24()
         }
-        /** Offset 32 (1 bytes), `DTYPE`. Source dtype; must equal out_dtype (no cast).
+        /** Offset 32 (1 byte), `DTYPE`. Source dtype; must equal out_dtype (no cast).
 
  Confidence: CERTAIN (confirmed).*/
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
             self.as_view().in_dtype()
         }
-        /** Offset 33 (1 bytes), `DTYPE`. Destination dtype.
+        /** Offset 33 (1 byte), `DTYPE`. Destination dtype.
 
  Confidence: CERTAIN (confirmed).*/
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
             self.as_view().out_dtype()
         }
-        /** Offset 34 (1 bytes), `u8`. Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.
+        /** Offset 34 (1 byte), `u8`. Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.
 
  Confidence: CERTAIN (confirmed).*/
         #[inline]
         pub fn active_channels(&self) -> u8 {
             self.as_view().active_channels()
         }
-        /** Offset 35 (1 bytes), `u8`. Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.
+        /** Offset 35 (1 byte), `u8`. Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.
 
  Confidence: CERTAIN (confirmed).*/
         #[inline]
         pub fn src_num_elem_per_idx(&self) -> u8 {
             self.as_view().src_num_elem_per_idx()
         }
-        /** Offset 36 (1 bytes), `u8`. Must be 0 (only the gather case is implemented). The DVE page lists no store here.
+        /** Offset 36 (1 byte), `u8`. Must be 0 (only the gather case is implemented). The DVE page lists no store here.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dst_num_elem_per_idx(&self) -> u8 {
             self.as_view().dst_num_elem_per_idx()
         }
-        /** Offset 37 (1 bytes), `u8[1]`. Reserved. Reserved.
+        /** Offset 37 (1 byte), `u8[1]`. Reserved. Reserved.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -33186,7 +33186,7 @@ pub mod view {
         pub fn unknown_24_mut(&mut self) -> &mut [u8; 8] {
             at_mut::<24, 8, 64>(self.0)
         }
-        /** Offset 32 (1 bytes), `DTYPE`. Source dtype; must equal out_dtype (no cast).
+        /** Offset 32 (1 byte), `DTYPE`. Source dtype; must equal out_dtype (no cast).
 
  Confidence: CERTAIN (confirmed).*/
         #[inline]
@@ -33195,7 +33195,7 @@ pub mod view {
             v.write(at_mut::<32, 1, 64>(b));
             self
         }
-        /** Offset 33 (1 bytes), `DTYPE`. Destination dtype.
+        /** Offset 33 (1 byte), `DTYPE`. Destination dtype.
 
  Confidence: CERTAIN (confirmed).*/
         #[inline]
@@ -33204,7 +33204,7 @@ pub mod view {
             v.write(at_mut::<33, 1, 64>(b));
             self
         }
-        /** Offset 34 (1 bytes), `u8`. Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.
+        /** Offset 34 (1 byte), `u8`. Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.
 
  Confidence: CERTAIN (confirmed).*/
         #[inline]
@@ -33213,7 +33213,7 @@ pub mod view {
             *at_mut::<34, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 35 (1 bytes), `u8`. Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.
+        /** Offset 35 (1 byte), `u8`. Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.
 
  Confidence: CERTAIN (confirmed).*/
         #[inline]
@@ -33222,7 +33222,7 @@ pub mod view {
             *at_mut::<35, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 36 (1 bytes), `u8`. Must be 0 (only the gather case is implemented). The DVE page lists no store here.
+        /** Offset 36 (1 byte), `u8`. Must be 0 (only the gather case is implemented). The DVE page lists no store here.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -33231,7 +33231,7 @@ pub mod view {
             *at_mut::<36, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 37 (1 bytes), `u8[1]`. Reserved. Reserved.
+        /** Offset 37 (1 byte), `u8[1]`. Reserved. Reserved.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -33375,7 +33375,7 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'a> {
             EVENTS::new(at::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (1 bytes), `DTYPE`. Wire tag of the index list's dtype.
+        /** Offset 12 (1 byte), `DTYPE`. Wire tag of the index list's dtype.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -33530,7 +33530,7 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'_> {
             self.as_view().events()
         }
-        /** Offset 12 (1 bytes), `DTYPE`. Wire tag of the index list's dtype.
+        /** Offset 12 (1 byte), `DTYPE`. Wire tag of the index list's dtype.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -33630,7 +33630,7 @@ pub mod view {
         pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
             EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (1 bytes), `DTYPE`. Wire tag of the index list's dtype.
+        /** Offset 12 (1 byte), `DTYPE`. Wire tag of the index list's dtype.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -34003,14 +34003,14 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'a> {
             EVENTS::new(at::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (1 bytes), `DMA_CONFIGS`. Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.
+        /** Offset 12 (1 byte), `DMA_CONFIGS`. Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
             DMA_CONFIGS::new(at::<12, 1, 64>(self.0))
         }
-        /** Offset 13 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 13 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34018,7 +34018,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<13, 1, 64>(b))
         }
-        /** Offset 14 (1 bytes), `u8`. Semaphore increment.
+        /** Offset 14 (1 byte), `u8`. Semaphore increment.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34026,7 +34026,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<14, 1, 64>(b))
         }
-        /** Offset 15 (1 bytes), `DGE_OPCODE`. The real word to lower to; replaces DIRECT2D's compute_op.
+        /** Offset 15 (1 byte), `DGE_OPCODE`. The real word to lower to; replaces DIRECT2D's compute_op.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34071,14 +34071,14 @@ pub mod view {
             let b = self.0;
             u16::from_le_bytes(*at::<36, 2, 64>(b))
         }
-        /** Offset 38 (1 bytes), `BOUND_CHECK_REG`. Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.
+        /** Offset 38 (1 byte), `BOUND_CHECK_REG`. Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
             BOUND_CHECK_REG::new(at::<38, 1, 64>(self.0))
         }
-        /** Offset 39 (1 bytes), `BOUND_CHECK_REG`. Destination bound (address or index, as src_bound_reg).
+        /** Offset 39 (1 byte), `BOUND_CHECK_REG`. Destination bound (address or index, as src_bound_reg).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34122,7 +34122,7 @@ pub mod view {
             let b = self.0;
             u16::from_le_bytes(*at::<60, 2, 64>(b))
         }
-        /** Offset 62 (1 bytes), `DTYPE`. Source dtype (may not be FP32R; UINT64 / INT64 invalid).
+        /** Offset 62 (1 byte), `DTYPE`. Source dtype (may not be FP32R; UINT64 / INT64 invalid).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34130,7 +34130,7 @@ pub mod view {
             let b = self.0;
             super::DTYPE::from_raw(u8::from_le_bytes(*at::<62, 1, 64>(b)))
         }
-        /** Offset 63 (1 bytes), `DTYPE`. Destination dtype (UINT64 / INT64 invalid).
+        /** Offset 63 (1 byte), `DTYPE`. Destination dtype (UINT64 / INT64 invalid).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34222,28 +34222,28 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'_> {
             self.as_view().events()
         }
-        /** Offset 12 (1 bytes), `DMA_CONFIGS`. Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.
+        /** Offset 12 (1 byte), `DMA_CONFIGS`. Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
             self.as_view().dma_configs()
         }
-        /** Offset 13 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 13 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn semaphore(&self) -> u8 {
             self.as_view().semaphore()
         }
-        /** Offset 14 (1 bytes), `u8`. Semaphore increment.
+        /** Offset 14 (1 byte), `u8`. Semaphore increment.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn sem_increment(&self) -> u8 {
             self.as_view().sem_increment()
         }
-        /** Offset 15 (1 bytes), `DGE_OPCODE`. The real word to lower to; replaces DIRECT2D's compute_op.
+        /** Offset 15 (1 byte), `DGE_OPCODE`. The real word to lower to; replaces DIRECT2D's compute_op.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34278,14 +34278,14 @@ pub mod view {
         pub fn src_elem_size(&self) -> u16 {
             self.as_view().src_elem_size()
         }
-        /** Offset 38 (1 bytes), `BOUND_CHECK_REG`. Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.
+        /** Offset 38 (1 byte), `BOUND_CHECK_REG`. Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
             self.as_view().src_bound_reg()
         }
-        /** Offset 39 (1 bytes), `BOUND_CHECK_REG`. Destination bound (address or index, as src_bound_reg).
+        /** Offset 39 (1 byte), `BOUND_CHECK_REG`. Destination bound (address or index, as src_bound_reg).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34320,14 +34320,14 @@ pub mod view {
         pub fn dst_elem_size(&self) -> u16 {
             self.as_view().dst_elem_size()
         }
-        /** Offset 62 (1 bytes), `DTYPE`. Source dtype (may not be FP32R; UINT64 / INT64 invalid).
+        /** Offset 62 (1 byte), `DTYPE`. Source dtype (may not be FP32R; UINT64 / INT64 invalid).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
             self.as_view().in_dtype()
         }
-        /** Offset 63 (1 bytes), `DTYPE`. Destination dtype (UINT64 / INT64 invalid).
+        /** Offset 63 (1 byte), `DTYPE`. Destination dtype (UINT64 / INT64 invalid).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34364,7 +34364,7 @@ pub mod view {
         pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
             EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (1 bytes), `DMA_CONFIGS`. Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.
+        /** Offset 12 (1 byte), `DMA_CONFIGS`. Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34372,14 +34372,14 @@ pub mod view {
             v.write(at_mut::<12, 1, 64>(self.0));
             self
         }
-        /** Offset 12 (1 bytes), `DMA_CONFIGS`. Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.
+        /** Offset 12 (1 byte), `DMA_CONFIGS`. Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn dma_configs_mut(&mut self) -> DMA_CONFIGS_mut<'_> {
             DMA_CONFIGS_mut::new(at_mut::<12, 1, 64>(self.0))
         }
-        /** Offset 13 (1 bytes), `u8`. Completion semaphore index.
+        /** Offset 13 (1 byte), `u8`. Completion semaphore index.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34388,7 +34388,7 @@ pub mod view {
             *at_mut::<13, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 14 (1 bytes), `u8`. Semaphore increment.
+        /** Offset 14 (1 byte), `u8`. Semaphore increment.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34397,7 +34397,7 @@ pub mod view {
             *at_mut::<14, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 15 (1 bytes), `DGE_OPCODE`. The real word to lower to; replaces DIRECT2D's compute_op.
+        /** Offset 15 (1 byte), `DGE_OPCODE`. The real word to lower to; replaces DIRECT2D's compute_op.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34450,7 +34450,7 @@ pub mod view {
             *at_mut::<36, 2, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 38 (1 bytes), `BOUND_CHECK_REG`. Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.
+        /** Offset 38 (1 byte), `BOUND_CHECK_REG`. Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34458,14 +34458,14 @@ pub mod view {
             v.write(at_mut::<38, 1, 64>(self.0));
             self
         }
-        /** Offset 38 (1 bytes), `BOUND_CHECK_REG`. Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.
+        /** Offset 38 (1 byte), `BOUND_CHECK_REG`. Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn src_bound_reg_mut(&mut self) -> BOUND_CHECK_REG_mut<'_> {
             BOUND_CHECK_REG_mut::new(at_mut::<38, 1, 64>(self.0))
         }
-        /** Offset 39 (1 bytes), `BOUND_CHECK_REG`. Destination bound (address or index, as src_bound_reg).
+        /** Offset 39 (1 byte), `BOUND_CHECK_REG`. Destination bound (address or index, as src_bound_reg).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34473,7 +34473,7 @@ pub mod view {
             v.write(at_mut::<39, 1, 64>(self.0));
             self
         }
-        /** Offset 39 (1 bytes), `BOUND_CHECK_REG`. Destination bound (address or index, as src_bound_reg).
+        /** Offset 39 (1 byte), `BOUND_CHECK_REG`. Destination bound (address or index, as src_bound_reg).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34524,7 +34524,7 @@ pub mod view {
             *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 62 (1 bytes), `DTYPE`. Source dtype (may not be FP32R; UINT64 / INT64 invalid).
+        /** Offset 62 (1 byte), `DTYPE`. Source dtype (may not be FP32R; UINT64 / INT64 invalid).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34533,7 +34533,7 @@ pub mod view {
             v.write(at_mut::<62, 1, 64>(b));
             self
         }
-        /** Offset 63 (1 bytes), `DTYPE`. Destination dtype (UINT64 / INT64 invalid).
+        /** Offset 63 (1 byte), `DTYPE`. Destination dtype (UINT64 / INT64 invalid).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34615,7 +34615,7 @@ pub mod view {
                 dst_bound_size_bytes_upper: self.dst_bound_size_bytes_upper(),
             }
         }
-        /** Offset 0 (1 bytes), `OPCODE`. == 0xda (PSEUDO_EXTENSION).
+        /** Offset 0 (1 byte), `OPCODE`. == 0xda (PSEUDO_EXTENSION).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34623,14 +34623,14 @@ pub mod view {
             let b = self.0;
             super::OPCODE::from_raw(u8::from_le_bytes(*at::<0, 1, 64>(b)))
         }
-        /** Offset 1 (1 bytes), `DMA_INDIRECT_FLAGS`. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.
+        /** Offset 1 (1 byte), `DMA_INDIRECT_FLAGS`. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn flags(&self) -> DMA_INDIRECT_FLAGS<'a> {
             DMA_INDIRECT_FLAGS::new(at::<1, 1, 64>(self.0))
         }
-        /** Offset 2 (1 bytes), `u8`. Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.
+        /** Offset 2 (1 byte), `u8`. Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34638,7 +34638,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<2, 1, 64>(b))
         }
-        /** Offset 3 (1 bytes), `DGE_COMPUTE_OP`. Reduce mode for the lowered word.
+        /** Offset 3 (1 byte), `DGE_COMPUTE_OP`. Reduce mode for the lowered word.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34684,7 +34684,7 @@ pub mod view {
             let b = self.0;
             i32::from_le_bytes(*at::<20, 4, 64>(b))
         }
-        /** Offset 24 (1 bytes), `u8`. Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).
+        /** Offset 24 (1 byte), `u8`. Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34692,7 +34692,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<24, 1, 64>(b))
         }
-        /** Offset 25 (1 bytes), `u8`. Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).
+        /** Offset 25 (1 byte), `u8`. Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34789,28 +34789,28 @@ pub mod view {
             self.set_dst_bound_size_bytes_upper(v.dst_bound_size_bytes_upper);
             self
         }
-        /** Offset 0 (1 bytes), `OPCODE`. == 0xda (PSEUDO_EXTENSION).
+        /** Offset 0 (1 byte), `OPCODE`. == 0xda (PSEUDO_EXTENSION).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn opcode(&self) -> super::OPCODE {
             self.as_view().opcode()
         }
-        /** Offset 1 (1 bytes), `DMA_INDIRECT_FLAGS`. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.
+        /** Offset 1 (1 byte), `DMA_INDIRECT_FLAGS`. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn flags(&self) -> DMA_INDIRECT_FLAGS<'_> {
             self.as_view().flags()
         }
-        /** Offset 2 (1 bytes), `u8`. Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.
+        /** Offset 2 (1 byte), `u8`. Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn idx_num_active_channels(&self) -> u8 {
             self.as_view().idx_num_active_channels()
         }
-        /** Offset 3 (1 bytes), `DGE_COMPUTE_OP`. Reduce mode for the lowered word.
+        /** Offset 3 (1 byte), `DGE_COMPUTE_OP`. Reduce mode for the lowered word.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34852,14 +34852,14 @@ pub mod view {
         pub fn tile_src_row_step(&self) -> i32 {
             self.as_view().tile_src_row_step()
         }
-        /** Offset 24 (1 bytes), `u8`. Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).
+        /** Offset 24 (1 byte), `u8`. Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn tile_src_rows(&self) -> u8 {
             self.as_view().tile_src_rows()
         }
-        /** Offset 25 (1 bytes), `u8`. Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).
+        /** Offset 25 (1 byte), `u8`. Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34887,7 +34887,7 @@ pub mod view {
         pub fn dst_bound_size_bytes_upper(&self) -> u32 {
             self.as_view().dst_bound_size_bytes_upper()
         }
-        /** Offset 0 (1 bytes), `OPCODE`. == 0xda (PSEUDO_EXTENSION).
+        /** Offset 0 (1 byte), `OPCODE`. == 0xda (PSEUDO_EXTENSION).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34896,7 +34896,7 @@ pub mod view {
             v.write(at_mut::<0, 1, 64>(b));
             self
         }
-        /** Offset 1 (1 bytes), `DMA_INDIRECT_FLAGS`. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.
+        /** Offset 1 (1 byte), `DMA_INDIRECT_FLAGS`. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34904,14 +34904,14 @@ pub mod view {
             v.write(at_mut::<1, 1, 64>(self.0));
             self
         }
-        /** Offset 1 (1 bytes), `DMA_INDIRECT_FLAGS`. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.
+        /** Offset 1 (1 byte), `DMA_INDIRECT_FLAGS`. The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn flags_mut(&mut self) -> DMA_INDIRECT_FLAGS_mut<'_> {
             DMA_INDIRECT_FLAGS_mut::new(at_mut::<1, 1, 64>(self.0))
         }
-        /** Offset 2 (1 bytes), `u8`. Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.
+        /** Offset 2 (1 byte), `u8`. Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34920,7 +34920,7 @@ pub mod view {
             *at_mut::<2, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 3 (1 bytes), `DGE_COMPUTE_OP`. Reduce mode for the lowered word.
+        /** Offset 3 (1 byte), `DGE_COMPUTE_OP`. Reduce mode for the lowered word.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34986,7 +34986,7 @@ pub mod view {
             *at_mut::<20, 4, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 24 (1 bytes), `u8`. Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).
+        /** Offset 24 (1 byte), `u8`. Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -34995,7 +34995,7 @@ pub mod view {
             *at_mut::<24, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 25 (1 bytes), `u8`. Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).
+        /** Offset 25 (1 byte), `u8`. Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -35357,7 +35357,7 @@ pub mod view {
         pub fn unknown_44(&self) -> &'a [u8; 15] {
             at::<44, 15, 64>(self.0)
         }
-        /** Offset 59 (1 bytes), `u8`. The queue instance to switch to, as the instruction carries it (*(I+0x100)).
+        /** Offset 59 (1 byte), `u8`. The queue instance to switch to, as the instruction carries it (*(I+0x100)).
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -35459,7 +35459,7 @@ pub mod view {
         pub fn unknown_44(&self) -> &[u8; 15] {
             self.as_view().unknown_44()
         }
-        /** Offset 59 (1 bytes), `u8`. The queue instance to switch to, as the instruction carries it (*(I+0x100)).
+        /** Offset 59 (1 byte), `u8`. The queue instance to switch to, as the instruction carries it (*(I+0x100)).
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -35525,7 +35525,7 @@ pub mod view {
         pub fn unknown_44_mut(&mut self) -> &mut [u8; 15] {
             at_mut::<44, 15, 64>(self.0)
         }
-        /** Offset 59 (1 bytes), `u8`. The queue instance to switch to, as the instruction carries it (*(I+0x100)).
+        /** Offset 59 (1 byte), `u8`. The queue instance to switch to, as the instruction carries it (*(I+0x100)).
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -35580,7 +35580,7 @@ pub mod view {
             PSEUDO_DMA_SWAP_QUEUE_SET_mut::decode(b)
         }
     }
-    /** Read-only view of [`PSEUDO_DMA_TRIGGER`](super::PSEUDO_DMA_TRIGGER). DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: "queName.length() < maxSize" (maxSize = 32), "DmaTrigger Instr: bad queue name", "id < DmaBlocks.size()".
+    /** Read-only view of [`PSEUDO_DMA_TRIGGER`](super::PSEUDO_DMA_TRIGGER). DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: "queName.length() \< maxSize" (maxSize = 32), "DmaTrigger Instr: bad queue name", "id \< DmaBlocks.size()".
 
  Confidence: CONFIRMED (confirmed).*/
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35622,7 +35622,7 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'a> {
             EVENTS::new(at::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
+        /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() \< maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -35724,7 +35724,7 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'_> {
             self.as_view().events()
         }
-        /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
+        /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() \< maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -35782,7 +35782,7 @@ pub mod view {
         pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
             EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
         }
-        /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
+        /** Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() \< maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.
 
  Confidence: CONFIRMED (confirmed).*/
         #[inline]
@@ -35951,7 +35951,7 @@ pub mod view {
             let b = self.0;
             u32::from_le_bytes(*at::<32, 4, 64>(b))
         }
-        /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.
+        /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes \[0\] as dtype_bytes x stride. Signedness is not given by the sources.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -35997,7 +35997,7 @@ pub mod view {
             let b = self.0;
             u16::from_le_bytes(*at::<58, 2, 64>(b))
         }
-        /** Offset 60 (1 bytes), `u8`. Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).
+        /** Offset 60 (1 byte), `u8`. Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -36005,7 +36005,7 @@ pub mod view {
             let b = self.0;
             u8::from_le_bytes(*at::<60, 1, 64>(b))
         }
-        /** Offset 61 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source names byte +0x3D.
+        /** Offset 61 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source names byte +0x3D.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -36128,7 +36128,7 @@ pub mod view {
         pub fn direct_start_offset(&self) -> u32 {
             self.as_view().direct_start_offset()
         }
-        /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.
+        /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes \[0\] as dtype_bytes x stride. Signedness is not given by the sources.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -36163,14 +36163,14 @@ pub mod view {
         pub fn semaphore_wait_value(&self) -> u16 {
             self.as_view().semaphore_wait_value()
         }
-        /** Offset 60 (1 bytes), `u8`. Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).
+        /** Offset 60 (1 byte), `u8`. Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
         pub fn indirection_mode(&self) -> u8 {
             self.as_view().indirection_mode()
         }
-        /** Offset 61 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source names byte +0x3D.
+        /** Offset 61 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source names byte +0x3D.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -36252,7 +36252,7 @@ pub mod view {
             *at_mut::<32, 4, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.
+        /** Offset 36 (8 bytes), `u32[2]`. Direct-leg steps (2-D); seed 000 writes \[0\] as dtype_bytes x stride. Signedness is not given by the sources.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -36299,7 +36299,7 @@ pub mod view {
             *at_mut::<58, 2, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 60 (1 bytes), `u8`. Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).
+        /** Offset 60 (1 byte), `u8`. Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]
@@ -36308,7 +36308,7 @@ pub mod view {
             *at_mut::<60, 1, 64>(b) = v.to_le_bytes();
             self
         }
-        /** Offset 61 (1 bytes), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source names byte +0x3D.
+        /** Offset 61 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source names byte +0x3D.
 
  Confidence: HIGH/OBSERVED (confirmed).*/
         #[inline]

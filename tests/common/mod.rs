@@ -1,12 +1,14 @@
 //! Helpers shared by the integration tests (`mod common;` in each test file): the crate's
 //! own spec, the `dmaspec` binary, the hex vector files, and the in-memory specs of the
 //! loader-error tests ([`spec`]), and the properties the fuzz targets and the proptests
-//! share ([`lower_props`], [`encode_props`]; the fuzz targets include those files).
+//! share ([`lower_props`], [`encode_props`]; the fuzz targets include those files), and
+//! the C compilers' flags ([`cc`]).
 //!
 //! Each test file is its own crate and uses only some of these, hence the `dead_code` allow.
 
 #![allow(dead_code)]
 
+pub mod cc;
 pub mod encode_props;
 pub mod lower_props;
 

@@ -158,7 +158,19 @@ fn expr(model: &Model, e: &Expr) -> String {
     }
 }
 
+/// A rule as the sources state it may hold for every value of a narrow field
+/// (`x <= 7` on a 3-bit one); GCC's `-Wtype-limits` would reject the header for it.
+const TYPE_LIMITS_OFF: &str = "#if defined(__GNUC__)\n#pragma GCC diagnostic push\n\
+                               #pragma GCC diagnostic ignored \"-Wtype-limits\"\n#endif\n";
+const TYPE_LIMITS_ON: &str = "#if defined(__GNUC__)\n#pragma GCC diagnostic pop\n#endif\n";
+
 fn set(model: &Model, s: &RuleSet, out: &mut String) {
+    out.push_str(TYPE_LIMITS_OFF);
+    rule_fns(model, s, out);
+    out.push_str(TYPE_LIMITS_ON);
+}
+
+fn rule_fns(model: &Model, s: &RuleSet, out: &mut String) {
     let owner = model.ty(s.owner);
     let st = stem(owner);
     let c = &owner.c_name;

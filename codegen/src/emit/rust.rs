@@ -29,6 +29,112 @@ mod data;
 
 use data::{Lit, Lits};
 
+pub(crate) use view::{ITEMS as VIEW_ITEMS, methods as view_methods};
+
+/// Items of the generated module that are not spec names, and the prelude and primitive
+/// names a spec type would shadow: no spec type, arm, constant or table may take one.
+pub(crate) const MODULE_ITEMS: &[&str] = &[
+    "Arch",
+    "Clone",
+    "Copy",
+    "Debug",
+    "DecodeError",
+    "Default",
+    "Eq",
+    "Err",
+    "From",
+    "Hash",
+    "Into",
+    "Iterator",
+    "LOWERINGS",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Sized",
+    "Some",
+    "Sync",
+    "TABLES",
+    "WORDS",
+    "Word",
+    "WordMeta",
+    "Word_mut",
+    "alloc",
+    "at",
+    "at_mut",
+    "bool",
+    "char",
+    "check_rules_by_name",
+    "confidence",
+    "core",
+    "enumerators",
+    "f32",
+    "f64",
+    "flag_bits",
+    "i128",
+    "isize",
+    "klr",
+    "meta",
+    "rules",
+    "std",
+    "str",
+    "text",
+    "u128",
+    "usize",
+    "view",
+    "visit",
+];
+
+/// Associated items the generated types define (enums' `Other` arm included): no
+/// enumerator, flag, union arm, join or `_value` getter may take one.
+pub(crate) const TYPE_ITEMS: &[&str] = &[
+    "ARMS",
+    "BITS",
+    "DISCRIMINATOR",
+    "ENUMERATORS",
+    "FIELDS",
+    "JOINS",
+    "META",
+    "NAME",
+    "OPCODE",
+    "Other",
+    "RULES",
+    "SIZE",
+    "TEMPLATE",
+    "VARIANTS",
+    "check",
+    "check_rules",
+    "constant_mismatches",
+    "contains",
+    "decode",
+    "encode",
+    "from_raw",
+    "in_arch",
+    "name",
+    "name_in",
+    "new",
+    "raw",
+    "read",
+    "rule_truth",
+    "rules",
+    "validate",
+    "value",
+    "variant",
+    "view",
+    "view_mut",
+    "visit",
+    "visit_fields",
+    "write",
+];
+
+/// What `Arch` defines besides its variants.
+/// (`arch` too: a variant of that name would clash with the generated `arch` bindings.)
+pub(crate) const ARCH_ITEMS: &[&str] = &["ALL", "arch", "from_name", "name", "nc"];
+
 /// Renders the whole Rust module. `runtime` is the path of the support module
 /// (`crate::runtime` inside dmaspec, `::dmaspec::runtime` downstream).
 ///
@@ -134,6 +240,23 @@ fn ident(name: &str) -> syn::Ident {
     }
 }
 
+/// Whether `arch` is one of `archs` (`false` for none: a spec may declare no `[[arch]]`).
+fn in_archs(archs: &[String]) -> TokenStream {
+    if archs.is_empty() {
+        return quote!(false);
+    }
+    let ids = archs.iter().map(|a| ident(a));
+    quote!(matches!(arch, #(Arch::#ids)|*))
+}
+
+/// `let _ = arch;` for a dispatch on the opcode that no word's architectures guard.
+fn unguarded(model: &Model) -> Option<TokenStream> {
+    let guarded = model
+        .words()
+        .any(|w| matches!(&w.kind, TypeKind::Struct { arch, .. } if !arch.is_empty()));
+    (!guarded).then(|| quote!(let _ = arch;))
+}
+
 /// `Some((lsb, width))` for a bitfield sub-field.
 fn bits_lit(bits: Option<(u32, u32)>) -> Lit {
     Lit::opt(bits.map(|(lsb, width)| Lit::code(format!("({lsb}, {width})"))))
@@ -183,7 +306,7 @@ fn join_fns(j: &Join) -> TokenStream {
     }
     let doc = format!(
         " {} (joined from {}).",
-        j.doc,
+        super::escape_doc(&j.doc),
         j.parts
             .iter()
             .map(|p| p.0.as_str())
@@ -222,6 +345,7 @@ fn template_bytes(leaves: &[Leaf], opcode: u8) -> [u8; 64] {
 
 /// Doc text for an item: the spec's doc line plus its confidence.
 fn doc_attr(doc: &str, c: &Confidence) -> TokenStream {
+    let doc = super::escape_doc(doc);
     let text = if doc.is_empty() {
         format!(" Confidence: {} ({}).", c.tag, c.level)
     } else {
@@ -239,7 +363,7 @@ impl Cx<'_> {
             .model
             .archs
             .iter()
-            .map(|a| format!(" {} (NC-v{}).", a.doc, a.nc))
+            .map(|a| format!(" {} (NC-v{}).", super::escape_doc(&a.doc), a.nc))
             .collect();
         quote! {
             /// The NeuronCore architectures the spec knows.
@@ -267,7 +391,7 @@ impl Cx<'_> {
     fn confidences(&self, rt: &TokenStream) -> TokenStream {
         let levels = &self.model.levels;
         let scales = self.model.scales.iter().map(|s| {
-            let (id, doc) = (ident(&s.name), format!(" {}", s.doc));
+            let (id, doc) = (ident(&s.name), format!(" {}", super::escape_doc(&s.doc)));
             let scale = &s.name;
             let consts = s.levels.iter().map(|(tag, level)| {
                 let id = ident(&Scale::const_name(tag));
@@ -540,7 +664,7 @@ impl Cx<'_> {
             .map(|v| {
                 let mut d = format!(" `{}` = {:#x}", v.c_name, v.value);
                 if let Some(doc) = &v.doc {
-                    d.push_str(&format!(": {doc}"));
+                    d.push_str(&format!(": {}", super::escape_doc(doc)));
                 }
                 if !v.arch.is_empty() {
                     d.push_str(&format!(" (only on {})", v.arch.join(", ")));
@@ -565,8 +689,8 @@ impl Cx<'_> {
         });
         let arch_arms = values.iter().filter(|v| !v.arch.is_empty()).map(|v| {
             let id = ident(&v.name);
-            let archs = v.arch.iter().map(|a| ident(a));
-            quote!(Self::#id => matches!(arch, #(Arch::#archs)|*),)
+            let archs = in_archs(&v.arch);
+            quote!(Self::#id => #archs,)
         });
         let first = values.iter().find(|v| v.value == 0).map(|v| ident(&v.name));
         let default = match first {
@@ -675,7 +799,14 @@ impl Cx<'_> {
             .collect();
         let docs: Vec<_> = bits
             .iter()
-            .map(|b| format!(" `{}` (bit {}): {}", b.c_name, b.bit, b.doc))
+            .map(|b| {
+                format!(
+                    " `{}` (bit {}): {}",
+                    b.c_name,
+                    b.bit,
+                    super::escape_doc(&b.doc)
+                )
+            })
             .collect();
         let metas = bits.iter().map(|b| {
             self.lits.embed(Lit::record(
@@ -798,9 +929,9 @@ impl Cx<'_> {
             };
             let fdoc = doc_attr(
                 &format!(
-                    "Offset {} ({} bytes), `{}`.{role} {}",
+                    "Offset {} ({}), `{}`.{role} {}",
                     f.offset,
-                    f.size,
+                    crate::emit::plural(f.size, "byte"),
                     f.ty.spelling(),
                     f.doc
                 ),
@@ -1036,6 +1167,16 @@ impl Cx<'_> {
             }));
         }
         let default = default.unwrap_or_else(|| quote!(unreachable!()));
+        // A union with only its default arm reads no discriminator.
+        let pick = if selects.is_empty() {
+            quote!(let mut v = Self::ARMS[#default];)
+        } else {
+            quote! {
+                let d = #disc_read;
+                let raw = #disc_raw;
+                let mut v = Self::ARMS[#(#selects)* { #default }];
+            }
+        };
         // `read` computes the arm's index from the discriminator with selects, takes that
         // arm from `ARMS` and reads the payload into it: arms that lay out their payload
         // alike read it with the same code, which the optimiser merges, so nothing
@@ -1069,9 +1210,7 @@ impl Cx<'_> {
                 const ARMS: [Self; #n_arms] = [#(Self::#vids(#arm_ids::read(&[0u8; #size])),)*];
                 #[inline(always)]
                 pub const fn read(b: &[u8; #size]) -> Self {
-                    let d = #disc_read;
-                    let raw = #disc_raw;
-                    let mut v = Self::ARMS[#(#selects)* { #default }];
+                    #pick
                     match &mut v { #(Self::#vids(a) => *a = #arm_ids::read(b),)* }
                     v
                 }
@@ -1125,15 +1264,16 @@ impl Cx<'_> {
 
     fn word_enum(&self) -> TokenStream {
         let words: Vec<&TypeDef> = self.model.words().collect();
+        let unguarded = unguarded(self.model);
         let ids: Vec<_> = words.iter().map(|w| ident(&w.name)).collect();
         let arms = words.iter().map(|w| {
             let id = ident(&w.name);
             let op = w.opcode().map_or(0, |o| o.value);
-            let archs: Vec<_> = match &w.kind {
-                TypeKind::Struct { arch, .. } => arch.iter().map(|a| ident(a)).collect(),
-                _ => Vec::new(),
+            let archs = match &w.kind {
+                TypeKind::Struct { arch, .. } => in_archs(arch),
+                _ => in_archs(&[]),
             };
-            quote!(#op if matches!(arch, #(Arch::#archs)|*) => Some(Word::#id(#id::read(b))),)
+            quote!(#op if #archs => Some(Word::#id(#id::read(b))),)
         });
         quote! {
             /// What every generated word shares, for tools that work on any of them.
@@ -1165,6 +1305,7 @@ impl Cx<'_> {
             impl Word {
                 /// Decodes by opcode; `None` when `arch` has no word with this opcode.
                 pub fn decode(b: &[u8; 64], arch: Arch) -> Option<Word> {
+                    #unguarded
                     match b[0] { #(#arms)* _ => None }
                 }
                 pub fn encode(&self) -> [u8; 64] {

@@ -50,7 +50,7 @@ fn ident(name: &str) -> String {
 
 fn doc(text: &str) -> String {
     let mut out = String::new();
-    for line in text.lines() {
+    for line in crate::emit::escape_doc(text).lines() {
         let _ = writeln!(out, "#[doc = {:?}]", format!(" {line}"));
     }
     out

@@ -263,6 +263,12 @@ fn set_items(cx: &Cx<'_>, set: &RuleSet) -> TokenStream {
     }
 }
 
+/// `let _ = arch;` for a `Word::check` that no word's rules use (no warning downstream).
+pub(super) fn unused_arch(model: &Model) -> Option<TokenStream> {
+    let any = model.words().any(|w| model.rule_set_of(&w.name).is_some());
+    (!any).then(|| quote!(let _ = arch;))
+}
+
 fn word_items(model: &Model) -> TokenStream {
     let words: Vec<&TypeDef> = model.words().collect();
     let arms_check = words.iter().map(|w| {
@@ -282,6 +288,13 @@ fn word_items(model: &Model) -> TokenStream {
             quote!(Word::#id(_) => &[])
         }
     });
+    let unused_check = unused_arch(model);
+    // Without rules the arguments go unused; say so rather than warn downstream.
+    let unused_by_name = model
+        .rules
+        .sets
+        .is_empty()
+        .then(|| quote!(let _ = (bytes, arch);));
     let by_name = model.rules.sets.iter().map(|s| {
         let t = model.ty(s.owner);
         let id = ident(&t.name);
@@ -293,6 +306,7 @@ fn word_items(model: &Model) -> TokenStream {
         /// struct or bitfield with rules); `None` when there is no such type or `bytes` is
         /// not its size.
         pub fn check_rules_by_name(name: &str, bytes: &[u8], arch: Arch) -> Option<rules::Violations> {
+            #unused_by_name
             match name { #(#by_name)* _ => None }
         }
 
@@ -300,6 +314,7 @@ fn word_items(model: &Model) -> TokenStream {
             /// The word's violations for `arch` (empty when valid, or when its struct has
             /// no rules).
             pub fn check(&self, arch: Arch) -> rules::Violations {
+                #unused_check
                 match self { #(#arms_check,)* }
             }
             /// Checks the word's rules for `arch`; the error lists every violated rule.

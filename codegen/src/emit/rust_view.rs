@@ -16,17 +16,24 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Cx, doc_attr, ident, int_ty, n, uint_for};
+use super::{Cx, doc_attr, ident, in_archs, int_ty, n, uint_for, unguarded};
 use crate::model::*;
 
 /// Method names the views define themselves; a field with one of these names gets a
 /// `field_` prefix on its accessors.
-const RESERVED: &[&str] = &[
-    "new", "bytes", "bits", "read", "write", "as_view", "arm", "arm_mut", "decode",
+pub(crate) const ITEMS: &[&str] = &[
+    "new", "bytes", "bits", "set_bits", "read", "write", "as_view", "arm", "arm_mut", "decode",
+    "check", "validate", "rules",
 ];
 
+/// The accessor, setter and `_mut` accessor a field named `name` gets on its view.
+pub(crate) fn methods(name: &str) -> [String; 3] {
+    [accessor(name), setter(name), mut_accessor(name)]
+        .map(|id| id.to_string().trim_start_matches("r#").to_string())
+}
+
 fn accessor(name: &str) -> syn::Ident {
-    if RESERVED.contains(&name) {
+    if ITEMS.contains(&name) {
         format_ident!("field_{}", name)
     } else {
         ident(name)
@@ -206,9 +213,9 @@ impl Cx<'_> {
         };
         let doc = doc_attr(
             &format!(
-                "Offset {} ({} bytes), `{}`.{role} {}",
+                "Offset {} ({}), `{}`.{role} {}",
                 f.offset,
-                f.size,
+                crate::emit::plural(f.size, "byte"),
                 f.ty.spelling(),
                 f.doc
             ),
@@ -598,9 +605,11 @@ impl Cx<'_> {
         let default_mut = default_mut.unwrap_or_else(|| quote!(unreachable!()));
         let disc_member = self.view_member(disc, t.size);
         let disc_get = accessor(&disc.name);
+        // A union with only its default arm reads no discriminator.
         let disc_raw = match &disc.ty {
-            TypeRef::Named { .. } => quote!(self.#disc_get().raw() as u64),
-            _ => quote!(self.#disc_get() as u64),
+            _ if selects.is_empty() => quote!(),
+            TypeRef::Named { .. } => quote!(let raw = self.#disc_get().raw() as u64;),
+            _ => quote!(let raw = self.#disc_get() as u64;),
         };
         let doc = doc_attr(
             &format!(
@@ -615,7 +624,7 @@ impl Cx<'_> {
             /// The arm the discriminator selects.
             #[inline]
             pub fn arm(&self) -> #arm_enum<'a> {
-                let raw = #disc_raw;
+                #disc_raw
                 #(#selects)*
                 #default
             }
@@ -625,7 +634,7 @@ impl Cx<'_> {
             /// The arm the discriminator selects, writable.
             #[inline]
             pub fn arm_mut(&mut self) -> #arm_enum_mut<'_> {
-                let raw = #disc_raw;
+                #disc_raw
                 #(#selects_mut)*
                 #default_mut
             }
@@ -661,11 +670,11 @@ impl Cx<'_> {
             .iter()
             .map(|w| {
                 let op = w.opcode().map_or(0, |o| o.value);
-                let archs: Vec<_> = match &w.kind {
-                    TypeKind::Struct { arch, .. } => arch.iter().map(|a| ident(a)).collect(),
-                    _ => Vec::new(),
+                let archs = match &w.kind {
+                    TypeKind::Struct { arch, .. } => in_archs(arch),
+                    _ => in_archs(&[]),
                 };
-                quote!(#op if matches!(arch, #(Arch::#archs)|*))
+                quote!(#op if #archs)
             })
             .collect();
         let checks: Vec<_> = words
@@ -680,6 +689,8 @@ impl Cx<'_> {
                 }
             })
             .collect();
+        let unused_arch = super::validators::unused_arch(self.model);
+        let unguarded = unguarded(self.model);
         quote! {
             /// A word of any kind, viewed in place: the opcode is dispatched on once.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -688,6 +699,7 @@ impl Cx<'_> {
                 /// Views by opcode; `None` when `arch` has no word with this opcode.
                 #[inline]
                 pub fn new(b: &'a [u8; 64], arch: Arch) -> Option<Self> {
+                    #unguarded
                     match b[0] { #(#guards => Some(Word::#ids(#ids::new(b))),)* _ => None }
                 }
                 #[inline]
@@ -707,6 +719,7 @@ impl Cx<'_> {
                 /// when valid, or when its struct has no rules).
                 #[inline]
                 pub fn check(&self, arch: Arch) -> rules::Violations {
+                    #unused_arch
                     match self { #(#checks,)* }
                 }
                 /// Checks the word's rules for `arch`; the error lists every violated rule.
@@ -722,6 +735,7 @@ impl Cx<'_> {
                 /// Views by opcode; `None` when `arch` has no word with this opcode.
                 #[inline]
                 pub fn new(b: &'a mut [u8; 64], arch: Arch) -> Option<Self> {
+                    #unguarded
                     match b[0] { #(#guards => Some(Word_mut::#ids(#ids_mut::new(b))),)* _ => None }
                 }
                 #[inline]

@@ -268,9 +268,10 @@ impl Loader {
                         at,
                         o.span(),
                         format!(
-                            "`{name}` (offset {}) runs past the end of `{}` ({total} bytes)",
+                            "`{name}` (offset {}) runs past the end of `{}` ({})",
                             o.get_ref(),
-                            r.name.get_ref()
+                            r.name.get_ref(),
+                            crate::emit::plural(total, "byte")
                         ),
                     );
                 }
