@@ -102,7 +102,7 @@ fn an_offset_at_the_end_of_the_address_space_is_past_the_end() {
         &bad,
         "\"opcode\"",
         "18446744073709551615",
-        "`x` (offset 18446744073709551615, 1 bytes) runs past the end of `W` (64 bytes)",
+        "`x` (offset 18446744073709551615, 1 byte) runs past the end of `W` (64 bytes)",
     );
 }
 
