@@ -4,7 +4,8 @@
 stream_decode: every tests/vectors/*.hex word alone, the sample stream, and the sample
 stream cut mid-word. spec_loader: every spec file outside klr/ as the one extra file
 (mode byte 0x00) and three word files as a replacement inside the real spec (mode 0xff +
-the file's index among the spec files outside klr/, as the target counts them).
+the file's index among the spec files outside klr/, as the target counts them), and eight
+fixed pseudo-random inputs for the structure-aware mode (0xfe), which renders a spec tree.
 lower: every vector alone, the pseudo + extension pair, the sample stream, and the sample
 stream with 8 trailing bytes (which seed the target's variable table).
 encode_text: `dmaspec decode --json` of every vector and of the sample stream, and
@@ -13,6 +14,7 @@ run with `cargo run`, or taken from $DMASPEC.
 """
 import os
 import pathlib
+import random
 import re
 import subprocess
 
@@ -65,6 +67,11 @@ def main():
         write("spec_loader", name, b"\x00" + text)
         if rel in deep:
             write("spec_loader", "replace_" + name, bytes([0xFF, i]) + text)
+    # The structure-aware mode (0xfe): the bytes only steer the tree generator, so fixed
+    # pseudo-random ones are as good a start as any.
+    rng = random.Random(11)
+    for i in range(8):
+        write("spec_loader", f"tree_{i}", b"\xfe" + bytes(rng.randrange(256) for _ in range(4096)))
 
 
 if __name__ == "__main__":

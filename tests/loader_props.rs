@@ -2,7 +2,8 @@
 //! bounded CI run of the `spec_loader` fuzz target's property (`fuzz/`). Real spec files
 //! are cut short and sprinkled with random bytes, then loaded next to the real
 //! `arch.toml`, `confidence.toml` and `sources.toml`, and (fewer cases, slower) in place of
-//! the original inside the whole spec.
+//! the original inside the whole spec. And random but well-formed spec trees (the fuzz
+//! target's structure-aware mode, `fuzz/fuzz_targets/spec_tree.rs`) load on a 2 MiB stack.
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +11,9 @@ use dmaspec_codegen::{loader, spec_files};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
+
+#[path = "../fuzz/fuzz_targets/spec_tree.rs"]
+mod spec_tree;
 
 fn real() -> Vec<(PathBuf, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
@@ -117,4 +121,36 @@ fn a_damaged_file_inside_the_whole_spec_never_panics() {
             check(files)
         })
         .unwrap();
+}
+
+/// Loads one rendered tree on a thread with the default 2 MiB stack; whether it loaded.
+fn load_tree(data: Vec<u8>) -> Result<bool, TestCaseError> {
+    std::thread::spawn(move || {
+        let text = spec_tree::render(&data);
+        let loaded = loader::load_files(
+            Path::new("spec"),
+            vec![(PathBuf::from("spec/tree.toml"), text.clone())],
+        )
+        .is_ok();
+        check(vec![(PathBuf::from("spec/tree.toml"), text)]).map(|()| loaded)
+    })
+    .join()
+    .unwrap_or_else(|_| Err(TestCaseError::fail("the loader panicked")))
+}
+
+#[test]
+fn random_spec_trees_never_panic() {
+    let mut runner = TestRunner::new(Config {
+        cases: 200,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let loaded = std::cell::Cell::new(0);
+    runner
+        .run(&vec(any::<u8>(), 0..6000), |data| {
+            loaded.set(loaded.get() + usize::from(load_tree(data)?));
+            Ok(())
+        })
+        .unwrap();
+    println!("{} of 200 trees loaded", loaded.get());
 }

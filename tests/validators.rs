@@ -1156,6 +1156,7 @@ fn collect_table_bounds(m: &Model, e: &Expr, out: &mut Vec<(Access, i64)>) {
             collect_table_bounds(m, lhs, out);
             collect_table_bounds(m, rhs, out);
         }
+        Expr::Chain { parts, .. } => parts.iter().for_each(|p| collect_table_bounds(m, p, out)),
         Expr::If { cond, then, other } => {
             collect_table_bounds(m, cond, out);
             collect_table_bounds(m, then, out);

@@ -18,10 +18,12 @@ mod files;
 mod klr;
 mod lowering;
 mod names;
+mod nesting;
 mod parse;
 
 use cascade::Cause;
 pub(crate) use files::discover;
+use nesting::Room;
 
 /// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
 pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
@@ -240,6 +242,7 @@ impl Loader {
         }
 
         let mut types = Vec::new();
+        let mut names = Vec::new();
         for (at, d) in &decls {
             if types.len() >= scope.sizes.len() {
                 break;
@@ -247,6 +250,7 @@ impl Loader {
             if scope.types.get(d.name().get_ref()) != Some(&types.len()) {
                 continue; // a duplicate, already reported
             }
+            names.push((*at, d.name().span()));
             let t = match d {
                 Decl::Enum(r) => self.enum_def(*at, r, &scope),
                 Decl::Flags(r) => self.flags_def(*at, r, &scope),
@@ -255,6 +259,10 @@ impl Loader {
                 Decl::Struct(r) => self.struct_def(*at, r, &scope),
             };
             types.push(t);
+        }
+        for (t, msg) in nesting::check_types(&mut types) {
+            let (at, span) = names[t].clone();
+            self.err(at, span, msg);
         }
         let after = self.errors.len();
         for (name, root) in std::mem::take(&mut self.broken_members) {
@@ -579,9 +587,15 @@ impl Loader {
     }
 
     /// Parses `T` or `T[N]` (nesting allowed: `u8[2][3]`).
-    fn type_ref(&mut self, at: At, ty: &Spanned<String>, scope: &Scope) -> Option<TypeRef> {
+    fn type_ref(
+        &mut self,
+        at: At,
+        ty: &Spanned<String>,
+        scope: &Scope,
+        room: &Room,
+    ) -> Option<TypeRef> {
         let text = ty.get_ref().trim();
-        match parse_type(text, scope) {
+        match parse_type(text, scope, room) {
             Ok(t) => Some(t),
             Err(msg) => {
                 self.err(at, ty.span(), msg);
@@ -595,12 +609,15 @@ impl Loader {
         at: At,
         raw: &[RawAlternative],
         scope: &Scope,
-        primary_size: usize,
+        primary: &Room,
     ) -> Vec<Alternative> {
+        let primary_size = primary.size;
         raw.iter()
             .map(|a| {
                 let confidence = self.confidence(at, &a.confidence, scope);
-                let ty = a.ty.as_ref().and_then(|t| self.type_ref(at, t, scope));
+                let ty =
+                    a.ty.as_ref()
+                        .and_then(|t| self.type_ref(at, t, scope, primary));
                 if let (Some(t), Some(span)) = (&ty, a.ty.as_ref().map(Spanned::span)) {
                     let size = size_in(t, scope);
                     if size > primary_size && primary_size > 0 {
@@ -638,7 +655,14 @@ impl Loader {
     }
 
     /// Resolves one byte-placed member (struct field, union discriminator or arm member).
-    fn field(&mut self, at: At, f: &RawField, parent: &Confidence, scope: &Scope) -> Field {
+    fn field(
+        &mut self,
+        at: At,
+        f: &RawField,
+        parent: &Confidence,
+        scope: &Scope,
+        room: &Room,
+    ) -> Field {
         let role = match (f.reserved, f.unknown) {
             (true, true) => {
                 self.err(
@@ -653,7 +677,7 @@ impl Loader {
             (false, false) => Role::Data,
         };
         let ty = match &f.ty {
-            Some(t) => self.type_ref(at, t, scope),
+            Some(t) => self.type_ref(at, t, scope, room),
             None if role != Role::Data => match &f.size {
                 Some(s) => Some(TypeRef::Array {
                     elem: Box::new(TypeRef::Int { int: Int::U8 }),
@@ -716,7 +740,12 @@ impl Loader {
             );
         }
         let evidence = self.evidence(at, &f.evidence, &confidence, scope);
-        let alternatives = self.alternatives(at, &f.alternatives, scope, size);
+        let alternatives = self.alternatives(
+            at,
+            &f.alternatives,
+            scope,
+            &Room::of("field", size, f.name.get_ref()),
+        );
         check_ident(self, at, &f.name);
         let constant = f
             .constant
@@ -896,7 +925,8 @@ impl Loader {
         let mut prev: Option<(&str, usize)> = None;
         for (f, len) in sorted {
             let start = *f.off.get_ref() as usize;
-            let end = start + len;
+            // Past the end of the address space is past the end of the owner too.
+            let end = start.saturating_add(*len);
             if start < cursor {
                 self.err(
                     at,
@@ -912,12 +942,14 @@ impl Loader {
                 {
                     e.notes.push(note);
                 }
-            } else if start > cursor {
+            } else if start.min(size) > cursor {
+                // Past the end, only the bytes up to the end are a gap.
+                let gap_end = start.min(size);
                 self.err(
                     at,
                     f.off.span(),
                     format!(
-                        "bytes {cursor}..{start} of `{owner}` are not declared: add a field \
+                        "bytes {cursor}..{gap_end} of `{owner}` are not declared: add a field \
                          there, or mark them `reserved = true` or `unknown = true`"
                     ),
                 );
@@ -956,20 +988,22 @@ impl Loader {
         }
     }
 
+    /// Resolves the members of a struct or union arm; `extra` is the union's
+    /// discriminator (raw, resolved size), which every arm's tiling includes.
     #[allow(clippy::too_many_arguments)]
     fn fields(
         &mut self,
         at: At,
         raw: &[RawField],
-        extra: Option<&RawField>,
-        size: usize,
+        extra: Option<(&RawField, usize)>,
+        room: &Room,
         owner: &str,
         parent: &Confidence,
         scope: &Scope,
     ) -> Vec<Field> {
-        let fields: Vec<Field> = raw
+        let mut fields: Vec<Field> = raw
             .iter()
-            .map(|f| self.field(at, f, parent, scope))
+            .map(|f| self.field(at, f, parent, scope, room))
             .collect();
         let mut members: Vec<(&RawField, usize)> =
             raw.iter().zip(&fields).map(|(r, f)| (r, f.size)).collect();
@@ -979,21 +1013,18 @@ impl Loader {
         for (r, len) in &mut members {
             let typed =
                 r.ty.as_ref()
-                    .is_some_and(|t| parse_type(t.get_ref().trim(), scope).is_ok());
+                    .is_some_and(|t| parse_type(t.get_ref().trim(), scope, room).is_ok());
             if !typed && r.size.is_none() {
                 let start = *r.off.get_ref() as usize;
                 let next = offsets.iter().copied().filter(|o| *o > start).min();
-                *len = next.unwrap_or(size).saturating_sub(start).max(1);
+                *len = next.unwrap_or(room.size).saturating_sub(start).max(1);
             }
         }
-        if let Some(d) = extra {
-            let dsize =
-                d.ty.as_ref()
-                    .and_then(|t| parse_type(t.get_ref(), scope).ok())
-                    .map_or(1, |t| size_in(&t, scope));
-            members.push((d, dsize));
+        members.extend(extra);
+        self.check_tiling(at, &members, room.size, owner);
+        for f in &mut fields {
+            nesting::fit(f, room.size);
         }
-        self.check_tiling(at, &members, size, owner);
         fields
     }
 
@@ -1205,7 +1236,8 @@ impl Loader {
                 );
             }
             let ev = self.evidence(at, &b.evidence, &conf, scope);
-            let alternatives = self.alternatives(at, &b.alternatives, scope, repr.size());
+            let room = Room::of("bitfield", repr.size(), r.name.get_ref());
+            let alternatives = self.alternatives(at, &b.alternatives, scope, &room);
             let constant = b.constant.as_ref().and_then(|c| {
                 let fits = bw >= 64 || *c.get_ref() < (1u64 << bw);
                 if !fits {
@@ -1296,7 +1328,10 @@ impl Loader {
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
         let size = *r.size.get_ref() as usize;
-        let discriminator = self.field(at, &r.discriminator, &confidence, scope);
+        let room = Room::of("union", size, r.name.get_ref());
+        let mut discriminator = self.field(at, &r.discriminator, &confidence, scope, &room);
+        let discriminator_size = discriminator.size;
+        nesting::fit(&mut discriminator, size);
         let mut variants: Vec<Variant> = Vec::new();
         let mut defaults = 0;
         for v in &r.variant {
@@ -1310,8 +1345,8 @@ impl Loader {
             let fields = self.fields(
                 at,
                 &v.field,
-                Some(&r.discriminator),
-                size,
+                Some((&r.discriminator, discriminator_size)),
+                &room,
                 &owner,
                 &vconf,
                 scope,
@@ -1377,11 +1412,15 @@ impl Loader {
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
         let size = *r.size.get_ref() as usize;
+        let room = match r.opcode {
+            Some(_) => Room::of("word", size.min(nesting::WORD_SIZE), r.name.get_ref()),
+            None => Room::of("struct", size, r.name.get_ref()),
+        };
         let fields = self.fields(
             at,
             &r.field,
             None,
-            size,
+            &room,
             r.name.get_ref(),
             &confidence,
             scope,
@@ -1402,7 +1441,7 @@ impl Loader {
         let mut fields = fields;
         fields.sort_by_key(|f| f.offset);
         let joins = self.joins(at, &r.join, &fields, &confidence, scope);
-        let alternatives = self.alternatives(at, &r.alternatives, scope, size);
+        let alternatives = self.alternatives(at, &r.alternatives, scope, &room);
         let arch = match &r.arch {
             Some(_) => self.arch_list(at, &r.arch, scope),
             None => scope.archs.clone(),
@@ -1412,7 +1451,7 @@ impl Loader {
             value: 0,
             enumerator: o.get_ref().clone(),
         });
-        if r.opcode.is_some() && size != 64 {
+        if r.opcode.is_some() && size != nesting::WORD_SIZE {
             self.err(at, r.size.span(), format!(
                 "`{}` is bound to an opcode, so it is a 64-byte instruction word; size is {size}",
                 r.name.get_ref()));
@@ -1613,7 +1652,9 @@ fn check_ident(l: &mut Loader, at: At, name: &Spanned<String>) {
     }
 }
 
-fn parse_type(text: &str, scope: &Scope) -> Result<TypeRef, String> {
+/// `room` bounds every array's size, so that no size overflows and no array is expanded
+/// element by element before it is known to fit.
+fn parse_type(text: &str, scope: &Scope, room: &Room) -> Result<TypeRef, String> {
     if let Some(len) = text
         .strip_prefix("ascii[")
         .and_then(|t| t.strip_suffix(']'))
@@ -1634,7 +1675,9 @@ fn parse_type(text: &str, scope: &Scope) -> Result<TypeRef, String> {
         if len == 0 {
             return Err(format!("array `{text}` has length 0"));
         }
-        let elem = parse_type(text[..open].trim(), scope)?;
+        nesting::array_dimensions(text)?;
+        let elem = parse_type(text[..open].trim(), scope, room)?;
+        room.array_fits(len, size_in(&elem, scope))?;
         return Ok(TypeRef::Array {
             elem: Box::new(elem),
             len,
@@ -1663,7 +1706,9 @@ fn size_in(t: &TypeRef, scope: &Scope) -> usize {
     match t {
         TypeRef::Int { int } => int.size(),
         TypeRef::Named { index, .. } => scope.sizes[*index],
-        TypeRef::Array { elem, len } => size_in(elem, scope) * len,
+        // `parse_type` bounded every array by its room; a reserved run's `u8[size]`
+        // saturates and is reported by the tiling check.
+        TypeRef::Array { elem, len } => size_in(elem, scope).saturating_mul(*len),
         TypeRef::Ascii { len } => *len,
     }
 }

@@ -477,7 +477,8 @@ impl Model {
         match ty {
             TypeRef::Int { int } => int.size(),
             TypeRef::Named { index, .. } => self.types[*index].size,
-            TypeRef::Array { elem, len } => self.size_of(elem) * len,
+            // The loader bounds every array by its owner; saturate on a model in error.
+            TypeRef::Array { elem, len } => self.size_of(elem).saturating_mul(*len),
             TypeRef::Ascii { len } => *len,
         }
     }

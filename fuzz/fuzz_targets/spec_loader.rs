@@ -1,7 +1,9 @@
 //! Arbitrary TOML through the spec loader: it never panics, every error renders, and a spec
 //! that loads yields leaves and byte coverage for every word.
 //!
-//! The first input byte picks the mode. Below 0xff the rest is one extra spec file next to
+//! The first input byte picks the mode. At 0xfe the rest drives [`spec_tree`]: a random but
+//! well-formed spec tree (types of every kind, words, rules; extreme numbers, long names,
+//! deep nesting, long expressions), rendered to TOML and loaded on its own. Otherwise, below 0xff the rest is one extra spec file next to
 //! the real `arch.toml`, `confidence.toml` and `sources.toml`: fast, so nearly every run.
 //! At 0xff the rest replaces one file of the real spec (the second byte picks which; the
 //! `klr/` files are left out), which reaches the cross-file checks but runs at a few inputs
@@ -14,6 +16,8 @@ use std::sync::OnceLock;
 
 use dmaspec_codegen::{loader, spec_files};
 use libfuzzer_sys::fuzz_target;
+
+mod spec_tree;
 
 fn spec_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec")
@@ -40,7 +44,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let root = Path::new("spec");
-    let files: Vec<(PathBuf, String)> = if mode < 0xff {
+    let files: Vec<(PathBuf, String)> = if mode == 0xfe {
+        vec![(root.join("tree.toml"), spec_tree::render(rest))]
+    } else if mode < 0xff {
         let text = String::from_utf8_lossy(rest).into_owned();
         let mut files: Vec<(PathBuf, String)> = real()
             .iter()

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 
 use super::{doc, stem};
 use crate::model::*;
-use crate::rules::{BinOp, Enforcement, Expr, RuleKind, RuleSet, arch_condition, not};
+use crate::rules::{Enforcement, Expr, RuleKind, RuleSet, arch_condition, not};
 
 /// Constants, tables and the validators of nested types, for the common header.
 pub(super) fn common(model: &Model) -> String {
@@ -148,13 +148,12 @@ fn expr(model: &Model, e: &Expr) -> String {
         Expr::If { cond, then, other } => {
             format!("({} ? {} : {})", r(cond), r(then), r(other))
         }
-        Expr::Bin { bin, lhs, rhs } => {
-            let op = match bin {
-                BinOp::And => "&&",
-                BinOp::Or => "||",
-                other => other.symbol(),
-            };
-            format!("({} {op} {})", r(lhs), r(rhs))
+        Expr::Bin { bin, lhs, rhs } => format!("({} {} {})", r(lhs), bin.symbol(), r(rhs)),
+        // One pair of parentheses around the whole chain: C compilers limit how deeply
+        // brackets nest (256 in clang), not how long a chain of `||` is.
+        Expr::Chain { bin, parts } => {
+            let sep = format!(" {} ", bin.symbol());
+            format!("({})", parts.iter().map(r).collect::<Vec<_>>().join(&sep))
         }
     }
 }

@@ -52,6 +52,10 @@ pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
 }
 
 /// An expression over `b` (the owner's bytes), `nc` and the constants.
+/// Chains of at most this many parts are written out with `&&` / `||`; longer ones (long
+/// `in` lists) as an array.
+const SHORT_CHAIN: usize = 16;
+
 fn expr(model: &Model, e: &Expr, size: usize) -> TokenStream {
     let r = |x: &Expr| expr(model, x, size);
     match e {
@@ -116,6 +120,26 @@ fn expr(model: &Model, e: &Expr, size: usize) -> TokenStream {
         Expr::If { cond, then, other } => {
             let (c, a, b) = (r(cond), r(then), r(other));
             quote!((if #c { #a } else { #b }))
+        }
+        Expr::Chain { bin, parts } if parts.len() > SHORT_CHAIN => {
+            // syn and prettyplease, which print the generated file, recurse once per `||`
+            // of a chain; the items of an array they walk in a loop. Every part is
+            // proven free of overflow, so evaluating them all is safe.
+            let parts = parts.iter().map(r);
+            match bin {
+                BinOp::And => quote!((![#(#parts),*].contains(&false))),
+                _ => quote!(([#(#parts),*].contains(&true))),
+            }
+        }
+        Expr::Chain { bin, parts } => {
+            let op = if *bin == BinOp::And {
+                quote!(&&)
+            } else {
+                quote!(||)
+            };
+            let mut parts = parts.iter().map(r);
+            let first = parts.next();
+            quote!((#first #(#op #parts)*))
         }
         Expr::Bin { bin, lhs, rhs } => {
             let (a, b) = (r(lhs), r(rhs));

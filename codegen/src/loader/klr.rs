@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use serde_spanned::Spanned;
 
-use super::{At, Loader, Scope, check_ident};
+use super::{At, Loader, Room, Scope, check_ident};
 use crate::diagnostics::suggest;
 use crate::klr::expr::{self, Env, Ty};
 use crate::klr::model::*;
@@ -262,7 +262,7 @@ impl Loader {
             let offset = f.off.as_ref().map(|o| *o.get_ref() as usize);
             let fsize = f.size.as_ref().map(|s| *s.get_ref() as usize);
             if let (Some(total), Some(o)) = (size, &f.off) {
-                let end = *o.get_ref() as usize + fsize.unwrap_or(1);
+                let end = (*o.get_ref() as usize).saturating_add(fsize.unwrap_or(1));
                 if end > total {
                     self.err(
                         at,
@@ -281,7 +281,9 @@ impl Loader {
                 self.err(at, f.name.span(), format!("field `{name}` has no evidence"));
             }
             let fev = self.evidence(at, &f.evidence, &fconf, scope);
-            let alternatives = self.alternatives(at, &f.alternatives, scope, fsize.unwrap_or(0));
+            // An unsized field bounds its alternatives by nothing but the address space.
+            let room = Room::of("field", fsize.unwrap_or(usize::MAX), name);
+            let alternatives = self.alternatives(at, &f.alternatives, scope, &room);
             fields.push(LayoutField {
                 name: name.clone(),
                 offset,
@@ -305,7 +307,7 @@ impl Loader {
                 *a.off.as_ref().expect("placed").get_ref(),
                 *b.off.as_ref().expect("placed").get_ref(),
             );
-            let aend = ao + a.size.as_ref().map_or(1, |s| *s.get_ref());
+            let aend = ao.saturating_add(a.size.as_ref().map_or(1, |s| *s.get_ref()));
             if bo < aend {
                 self.err(
                     at,

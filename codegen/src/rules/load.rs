@@ -105,15 +105,14 @@ impl Site {
     }
 
     fn span(&self, s: Span) -> Range<usize> {
+        self.range(s.byte_range())
+    }
+
+    /// A byte range of the expression text, in the file.
+    fn range(&self, r: Range<usize>) -> Range<usize> {
         match self.content {
-            Some(start) => {
-                let r = s.byte_range();
-                if r.start == 0 && r.end == 0 {
-                    self.whole.clone()
-                } else {
-                    start + r.start..start + r.end.max(r.start + 1)
-                }
-            }
+            Some(_) if r.start == 0 && r.end == 0 => self.whole.clone(),
+            Some(start) => start + r.start..start + r.end.max(r.start + 1),
             None => self.whole.clone(),
         }
     }
@@ -738,6 +737,9 @@ impl Cx<'_> {
     /// Checks a `fields` entry of a not-enforced rule: a path to any member.
     fn field_path(&mut self, file: usize, owner: usize, f: &Spanned<String>) {
         let site = Site::of(self.files, file, f);
+        if !self.shallow(file, &site, f.get_ref()) {
+            return;
+        }
         let parsed = match syn::parse_str::<syn::Expr>(f.get_ref()) {
             Ok(e) => e,
             Err(e) => {
@@ -776,9 +778,30 @@ impl Cx<'_> {
 
     // ---- expressions ---------------------------------------------------------------
 
+    /// Whether `text` nests within [`depth::MAX_EXPR_DEPTH`]; reports it where it does not.
+    fn shallow(&mut self, file: usize, site: &Site, text: &str) -> bool {
+        let Some(at) = depth::too_deep(text) else {
+            return true;
+        };
+        self.error(
+            file,
+            site.range(at),
+            format!(
+                "the expression nests more than {} levels deep here (every name, number, \
+                 operator and bracket on one path is a level; each item of a list starts \
+                 afresh): split it into several rules, or use `x in [...]` for a list of values",
+                depth::MAX_EXPR_DEPTH
+            ),
+        );
+        false
+    }
+
     fn leaf_expr(&mut self, file: usize, owner: usize, src: &Spanned<String>) -> Option<Expr> {
         let site = Site::of(self.files, file, src);
         let text = rewrite_in(src.get_ref());
+        if !self.shallow(file, &site, &text) {
+            return None;
+        }
         let parsed = match syn::parse_str::<syn::Expr>(&text) {
             Ok(e) => e,
             Err(e) => {
@@ -1319,7 +1342,7 @@ impl Cx<'_> {
             }
             return Ok(Typed {
                 ty: Ty::Bool,
-                expr: fold(parts.into_iter(), if eq { BinOp::Or } else { BinOp::And }),
+                expr: chain(if eq { BinOp::Or } else { BinOp::And }, parts),
             });
         }
         let l = self.expr(owner, &b.left)?;
@@ -1817,6 +1840,13 @@ fn rebase(e: &Expr, offset: usize, path: &str, c_path: &str) -> Expr {
             bin: *bin,
             lhs: r(lhs),
             rhs: r(rhs),
+        },
+        Expr::Chain { bin, parts } => Expr::Chain {
+            bin: *bin,
+            parts: parts
+                .iter()
+                .map(|p| rebase(p, offset, path, c_path))
+                .collect(),
         },
         Expr::If { cond, then, other } => Expr::If {
             cond: r(cond),

@@ -26,6 +26,9 @@
 //! - **not enforced** (`enforced = false`, no `expr`): a predicate the sources name without
 //!   giving its body. It is listed in the docs and treated as holding.
 //!
+//! An expression nests at most [`depth::MAX_EXPR_DEPTH`] levels (checked on its tokens
+//! before it is parsed); an `in` list of any length is one flat [`Expr::Chain`].
+//!
 //! Every value is evaluated as a 64-bit signed integer; the loader proves by interval
 //! arithmetic that no operation can overflow and that every divisor is a non-zero constant,
 //! so the Rust and the C evaluation agree bit for bit.
@@ -35,6 +38,7 @@
 //! alternative satisfies is not a violation). A rule limited to some architectures
 //! (`arch = [...]`) holds trivially on the others.
 
+pub mod depth;
 pub mod load;
 
 use serde::{Deserialize, Serialize};
@@ -251,6 +255,12 @@ pub enum Expr {
         lhs: Box<Expr>,
         rhs: Box<Expr>,
     },
+    /// `parts[0] && parts[1] && ...` (or `||`, as `bin` says), left to right: an `in [...]`
+    /// list, flat so that a list of any length nests no deeper than one of two values.
+    Chain {
+        bin: BinOp,
+        parts: Vec<Expr>,
+    },
     /// A `[[table]]` lookup, by index.
     Table {
         index: usize,
@@ -386,6 +396,7 @@ impl Expr {
                 lhs.reads(out);
                 rhs.reads(out);
             }
+            Expr::Chain { parts, .. } => parts.iter().for_each(|p| p.reads(out)),
             Expr::If { cond, then, other } => {
                 cond.reads(out);
                 then.reads(out);
@@ -401,6 +412,7 @@ impl Expr {
             Expr::Nc => true,
             Expr::Not { arg } | Expr::Neg { arg } | Expr::Table { arg, .. } => arg.uses_nc(),
             Expr::Bin { lhs, rhs, .. } => lhs.uses_nc() || rhs.uses_nc(),
+            Expr::Chain { parts, .. } => parts.iter().any(Expr::uses_nc),
             Expr::If { cond, then, other } => cond.uses_nc() || then.uses_nc() || other.uses_nc(),
             Expr::Int { .. } | Expr::Bool { .. } | Expr::Const { .. } | Expr::Read { .. } => false,
         }
@@ -437,6 +449,7 @@ impl Expr {
                 lhs.boundaries(model, out);
                 rhs.boundaries(model, out);
             }
+            Expr::Chain { parts, .. } => parts.iter().for_each(|p| p.boundaries(model, out)),
             Expr::If { cond, then, other } => {
                 cond.boundaries(model, out);
                 then.boundaries(model, out);
@@ -465,6 +478,13 @@ impl Expr {
                 } else {
                     b(other)
                 }
+            }
+            Expr::Chain { bin, parts } => {
+                let holds = |p: &Expr| b(p) != 0;
+                i64::from(match bin {
+                    BinOp::And => parts.iter().all(holds),
+                    _ => parts.iter().any(holds),
+                })
             }
             Expr::Bin { bin, lhs, rhs } => {
                 let l = b(lhs);
@@ -629,6 +649,14 @@ impl RuleSet {
             }
         }
         v
+    }
+}
+
+/// `a op b op c ...` for `&&` / `||` as one flat [`Expr::Chain`] (one part stays itself).
+pub fn chain(op: BinOp, mut parts: Vec<Expr>) -> Expr {
+    match parts.len() {
+        1 => parts.remove(0),
+        _ => Expr::Chain { bin: op, parts },
     }
 }
 
