@@ -65,16 +65,15 @@ pub enum OutputError {
     /// A symbolic link at or above a path gen writes.
     Symlink(PathBuf),
     /// Something other than a `need` where gen writes one.
-    InTheWay {
-        path: PathBuf,
-        need: &'static str,
-    },
+    InTheWay { path: PathBuf, need: &'static str },
     /// An output name that would leave the output directory.
     BadName(String),
     /// `Builder::compile` without `out_dir` outside a build script.
     NoOutDir,
     Io {
         path: PathBuf,
+        /// What gen was doing: "read", "write to", "remove".
+        action: &'static str,
         error: io::Error,
     },
 }
@@ -120,7 +119,11 @@ impl fmt::Display for OutputError {
                 "OUT_DIR is not set: call `compile()` from a build script, or name the \
                  directory with `Builder::out_dir`",
             ),
-            OutputError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            OutputError::Io {
+                path,
+                action,
+                error,
+            } => write!(f, "cannot {action} {}: {error}", path.display()),
         }
     }
 }
@@ -142,9 +145,13 @@ impl OutputError {
     }
 }
 
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
+fn io_error<'a>(
+    path: &'a Path,
+    action: &'static str,
+) -> impl FnOnce(io::Error) -> OutputError + 'a {
     move |error| OutputError::Io {
         path: path.to_path_buf(),
+        action,
         error,
     }
 }
@@ -152,8 +159,8 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
 /// Refuses an output directory that is, contains or lies inside the spec directory,
 /// comparing real paths (either may not exist yet).
 pub fn check_separate(spec: &Path, out: &Path) -> Result<(), OutputError> {
-    let real_spec = real_path(spec).map_err(io_error(spec))?;
-    let real_out = real_path(out).map_err(io_error(out))?;
+    let real_spec = real_path(spec).map_err(io_error(spec, "read"))?;
+    let real_out = real_path(out).map_err(io_error(out, "write to"))?;
     let relation = if real_out == real_spec {
         "is"
     } else if real_out.starts_with(&real_spec) {
@@ -210,7 +217,7 @@ pub fn write_artifacts(dir: &Path, artifacts: &[Artifact]) -> Result<Survey, Out
     let plan = plan(dir, artifacts, &manifest)?;
     for rel in &plan.removals {
         let path = dir.join(rel);
-        std::fs::remove_file(&path).map_err(io_error(&path))?;
+        std::fs::remove_file(&path).map_err(io_error(&path, "remove"))?;
         // remove_dir only removes an empty directory: nothing else can go.
         for parent in Path::new(rel).ancestors().skip(1) {
             if parent.as_os_str().is_empty() || std::fs::remove_dir(dir.join(parent)).is_err() {
@@ -268,7 +275,7 @@ fn plan<'a>(
                 need: "directory",
             });
         }
-        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_error(dir)(e)),
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_error(dir, "write to")(e)),
         _ => {}
     }
     let listed = listed(dir)?;
@@ -328,7 +335,7 @@ fn existing(dir: &Path, rel: &str) -> Result<Option<Vec<u8>>, OutputError> {
         let meta = match std::fs::symlink_metadata(&path) {
             Ok(m) => m,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io_error(&path)(e)),
+            Err(e) => return Err(io_error(&path, "read")(e)),
         };
         if meta.file_type().is_symlink() {
             return Err(OutputError::Symlink(path));
@@ -338,16 +345,18 @@ fn existing(dir: &Path, rel: &str) -> Result<Option<Vec<u8>>, OutputError> {
             return Err(OutputError::InTheWay { path, need });
         }
     }
-    std::fs::read(&path).map(Some).map_err(io_error(&path))
+    std::fs::read(&path)
+        .map(Some)
+        .map_err(io_error(&path, "read"))
 }
 
 /// Writes `dir/rel`, creating its directories; `existing` has checked the way there.
 fn put(dir: &Path, rel: &str, contents: &str) -> Result<(), OutputError> {
     let path = dir.join(rel);
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(io_error(parent))?;
+        std::fs::create_dir_all(parent).map_err(io_error(parent, "write to"))?;
     }
-    std::fs::write(&path, contents).map_err(io_error(&path))
+    std::fs::write(&path, contents).map_err(io_error(&path, "write to"))
 }
 
 /// Whether `rel` is a non-empty relative path that stays below its directory.
@@ -407,12 +416,12 @@ fn entries(dir: &Path) -> Result<Vec<(String, bool)>, OutputError> {
         let list = match std::fs::read_dir(dir) {
             Ok(list) => list,
             Err(e) if e.kind() == io::ErrorKind::NotFound && dir == root => return Ok(()),
-            Err(e) => return Err(io_error(dir)(e)),
+            Err(e) => return Err(io_error(dir, "read")(e)),
         };
         for entry in list {
-            let entry = entry.map_err(io_error(dir))?;
+            let entry = entry.map_err(io_error(dir, "read"))?;
             let path = entry.path();
-            let kind = entry.file_type().map_err(io_error(&path))?;
+            let kind = entry.file_type().map_err(io_error(&path, "read"))?;
             if kind.is_dir() {
                 walk(root, &path, out)?;
             } else if let Ok(rel) = path.strip_prefix(root) {
