@@ -593,6 +593,24 @@ levels = [{ tag = "MINE", common = "confirmed" }]
     );
 }
 
+/// Found by the spec_loader fuzz target: the generated-name checks built the view methods
+/// of a field whose name is no identifier, and panicked in `quote`.
+#[test]
+fn field_name_that_is_not_an_identifier() {
+    let bad = strukt(
+        2,
+        r#"  { off = 0, name = "dst_bound_s;ize_bytes", type = "u16", evidence = [{ source = "src" }] },
+"#,
+    );
+    SPEC.only_at(
+        &bad,
+        9,
+        21,
+        r#""dst_bound_s;ize_bytes""#,
+        "`dst_bound_s;ize_bytes` is not a valid identifier (letters, digits, `_`)",
+    );
+}
+
 // ---- unions -------------------------------------------------------------------------
 
 #[test]

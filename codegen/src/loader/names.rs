@@ -284,6 +284,10 @@ impl Loader {
 
     /// A field's accessor, setter and `_mut` accessor on its view.
     fn view_member(&mut self, claims: &mut Claims, view_ns: &str, member: &Name) {
+        // A name that is no identifier is reported already and has no methods to build.
+        if super::ident_error(member.spec).is_some() {
+            return;
+        }
         for generated in rust::view_methods(member.spec) {
             claims.claim(self, view_ns, generated, member);
         }
