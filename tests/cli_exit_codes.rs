@@ -188,3 +188,23 @@ fn a_reader_that_stops_early_is_not_an_error() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stderr(&out), "");
 }
+
+/// Text inputs (encode's JSON/TOML, `--vars`, klr op lists) name a byte that is not UTF-8
+/// where it is, like a bad hex digit.
+#[test]
+fn a_text_input_that_is_not_utf8_names_the_byte_where_it_is() {
+    let bad = b"{\"instructions\": [\n  {\"struct\": \"DMA_\xff\"}]}";
+    let input = temp("not-utf8.json", "");
+    std::fs::write(&input, bad).unwrap();
+    let path = input.to_str().unwrap();
+    let message = format!("{path}: line 2, column 19: byte 0xff is not UTF-8");
+    exits(1, &["encode", path], &[], &message);
+    exits(1, &["klr", "lower", path], &[], &message);
+    exits(1, &["lower", "--vars", path], &[], &message);
+    exits(
+        1,
+        &["encode", "-"],
+        bad,
+        "stdin: line 2, column 19: byte 0xff is not UTF-8",
+    );
+}

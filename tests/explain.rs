@@ -94,6 +94,13 @@ fn unknown_names_are_usage_errors() {
     let o = explain("DMA_INDIRECT1D.nope");
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("has no field `nope`"));
+    // A query without a word before its first dot shows what was typed.
+    let o = explain(".....");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("`.....`: `` is not an opcode, a word, an opcode enumerator or a type")
+    );
 }
 
 /// The paths rules and decode's JSON write: every field a rule of a word reads, every leaf

@@ -43,8 +43,13 @@ pub fn explain(query: &str) -> Result<String, CliError> {
             return Ok(text);
         }
         let names: Vec<&str> = WORDS.iter().map(|w| w.name).collect();
+        // `DMA.x` names the part that is wrong; `.....` shows what was typed.
+        let what = match field_part {
+            Some(_) => format!("`{query}`: `{word_part}`"),
+            None => format!("`{word_part}`"),
+        };
         return Err(CliError::Usage(format!(
-            "`{word_part}` is not an opcode, a word, an opcode enumerator or a type (words: {})",
+            "{what} is not an opcode, a word, an opcode enumerator or a type (words: {})",
             names.join(", ")
         )));
     };

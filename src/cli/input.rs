@@ -102,12 +102,24 @@ pub fn open(path: Option<&Path>) -> Result<Box<dyn BufRead>, CliError> {
     })
 }
 
-/// The whole text of `path` (`-`: stdin), without a leading byte-order mark.
+/// The whole text of `path` (`-`: stdin), without a leading byte-order mark. A byte that
+/// is not UTF-8 is named with its line and column.
 pub fn read_text(path: &Path) -> Result<String, CliError> {
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     open(Some(path))?
-        .read_to_string(&mut text)
+        .read_to_end(&mut bytes)
         .map_err(|e| CliError::read(path, e))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = 1 + good.iter().filter(|&&b| b == b'\n').count();
+        let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let column = 1 + String::from_utf8_lossy(&good[start..]).chars().count();
+        CliError::BadFile(format!(
+            "{}: line {line}, column {column}: byte {:#04x} is not UTF-8 (the input is UTF-8 text)",
+            name(Some(path)),
+            e.as_bytes()[good.len()]
+        ))
+    })?;
     match text.strip_prefix('\u{feff}') {
         Some(rest) => Ok(rest.to_string()),
         None => Ok(text),
