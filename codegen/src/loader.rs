@@ -662,7 +662,7 @@ impl Loader {
         parent: &Confidence,
         scope: &Scope,
         room: &Room,
-    ) -> Field {
+    ) -> (Field, bool) {
         let role = match (f.reserved, f.unknown) {
             (true, true) => {
                 self.err(
@@ -705,7 +705,8 @@ impl Loader {
                 None
             }
         };
-        if ty.is_none() {
+        let resolved = ty.is_some();
+        if !resolved {
             self.broken_member(f.name.get_ref());
         }
         let ty = ty.unwrap_or(TypeRef::Array {
@@ -752,7 +753,7 @@ impl Loader {
             .as_ref()
             .and_then(|c| self.constant(at, c, &ty, scope));
         let codec = f.codec.as_ref().and_then(|c| self.codec(at, c, &ty));
-        Field {
+        let field = Field {
             name: f.name.get_ref().clone(),
             offset: *f.off.get_ref() as usize,
             size,
@@ -764,7 +765,8 @@ impl Loader {
             alternatives,
             constant,
             codec,
-        }
+        };
+        (field, resolved)
     }
 
     /// A constant must sit on a scalar (integer, enum or flags) and fit it.
@@ -1001,19 +1003,16 @@ impl Loader {
         parent: &Confidence,
         scope: &Scope,
     ) -> Vec<Field> {
-        let mut fields: Vec<Field> = raw
+        let (mut fields, resolved): (Vec<Field>, Vec<bool>) = raw
             .iter()
             .map(|f| self.field(at, f, parent, scope, room))
-            .collect();
+            .unzip();
         let mut members: Vec<(&RawField, usize)> =
             raw.iter().zip(&fields).map(|(r, f)| (r, f.size)).collect();
         // A member whose type failed and that gives no `size` has no known extent: let it
         // reach the next member, so that tiling reports nothing that follows from that.
         let offsets: Vec<usize> = raw.iter().map(|r| *r.off.get_ref() as usize).collect();
-        for (r, len) in &mut members {
-            let typed =
-                r.ty.as_ref()
-                    .is_some_and(|t| parse_type(t.get_ref().trim(), scope, room).is_ok());
+        for ((r, len), typed) in members.iter_mut().zip(resolved) {
             if !typed && r.size.is_none() {
                 let start = *r.off.get_ref() as usize;
                 let next = offsets.iter().copied().filter(|o| *o > start).min();
@@ -1329,7 +1328,7 @@ impl Loader {
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
         let size = *r.size.get_ref() as usize;
         let room = Room::of("union", size, r.name.get_ref());
-        let mut discriminator = self.field(at, &r.discriminator, &confidence, scope, &room);
+        let (mut discriminator, _) = self.field(at, &r.discriminator, &confidence, scope, &room);
         let discriminator_size = discriminator.size;
         nesting::fit(&mut discriminator, size);
         let mut variants: Vec<Variant> = Vec::new();
