@@ -27821,7 +27821,7 @@ pub mod view {
         /// The arm the discriminator selects.
         #[inline]
         pub fn arm(&self) -> ADDR8_arm<'a> {
-            let raw = self.marker().raw() as u64;
+            let raw = Self::marker(self).raw() as u64;
             if raw & 128u64 == 128u64 {
                 return ADDR8_arm::addr_reg(ADDR8_addr_reg::new(self.0));
             }
@@ -27905,7 +27905,7 @@ pub mod view {
         /// The arm the discriminator selects, writable.
         #[inline]
         pub fn arm_mut(&mut self) -> ADDR8_arm_mut<'_> {
-            let raw = self.marker().raw() as u64;
+            let raw = Self::marker(self).raw() as u64;
             if raw & 128u64 == 128u64 {
                 return ADDR8_arm_mut::addr_reg(ADDR8_addr_reg_mut::new(self.0));
             }
@@ -29322,7 +29322,7 @@ pub mod view {
         /// The arm the discriminator selects.
         #[inline]
         pub fn arm(&self) -> PSEUDO_ADDR8_arm<'a> {
-            let raw = self.marker().raw() as u64;
+            let raw = Self::marker(self).raw() as u64;
             if raw & 16u64 == 16u64 {
                 return PSEUDO_ADDR8_arm::addr_var(PSEUDO_ADDR8_addr_var::new(self.0));
             }
@@ -29419,7 +29419,7 @@ pub mod view {
         /// The arm the discriminator selects, writable.
         #[inline]
         pub fn arm_mut(&mut self) -> PSEUDO_ADDR8_arm_mut<'_> {
-            let raw = self.marker().raw() as u64;
+            let raw = Self::marker(self).raw() as u64;
             if raw & 16u64 == 16u64 {
                 return PSEUDO_ADDR8_arm_mut::addr_var(
                     PSEUDO_ADDR8_addr_var_mut::new(self.0),

@@ -605,11 +605,13 @@ impl Cx<'_> {
         let default_mut = default_mut.unwrap_or_else(|| quote!(unreachable!()));
         let disc_member = self.view_member(disc, t.size);
         let disc_get = accessor(&disc.name);
-        // A union with only its default arm reads no discriminator.
+        // A union with only its default arm reads no discriminator. The accessor is called
+        // by path: on `&mut self` a method call would find a trait method of the same name
+        // first (a discriminator `ne` is `PartialEq::ne`).
         let disc_raw = match &disc.ty {
             _ if selects.is_empty() => quote!(),
-            TypeRef::Named { .. } => quote!(let raw = self.#disc_get().raw() as u64;),
-            _ => quote!(let raw = self.#disc_get() as u64;),
+            TypeRef::Named { .. } => quote!(let raw = Self::#disc_get(self).raw() as u64;),
+            _ => quote!(let raw = Self::#disc_get(self) as u64;),
         };
         let doc = doc_attr(
             &format!(
