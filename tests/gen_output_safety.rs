@@ -369,7 +369,6 @@ fn a_spec_linked_into_itself_is_read_once() {
         files.len(),
         dmaspec_codegen::spec_files(&root().join("spec")).len()
     );
-    let model =
-        dmaspec_codegen::loader::load_dir(&spec).unwrap_or_else(|e| panic!("{}", e.render()));
+    let model = dmaspec_codegen::load::load_dir(&spec).unwrap_or_else(|e| panic!("{}", e.render()));
     assert_eq!(model.types.len(), common::model().types.len());
 }

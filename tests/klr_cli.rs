@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::{dmaspec, model};
-use dmaspec_codegen::klr::model::StepKind;
+use dmaspec_codegen::model::klr::StepKind;
 use serde_json::Value;
 
 fn lower_json(sample: &str) -> Vec<Value> {

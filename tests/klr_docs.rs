@@ -9,7 +9,7 @@ use std::path::Path;
 
 use common::model;
 use dmaspec_codegen::Model;
-use dmaspec_codegen::klr::model::{KlrLeaf, StepKind};
+use dmaspec_codegen::model::klr::{KlrLeaf, StepKind};
 
 fn page(rel: &str) -> String {
     std::fs::read_to_string(Path::new("generated/docs/klr").join(rel))

@@ -237,13 +237,13 @@ fn nc_copy_vector_offset() {
 /// §2: the vector_offset throw is in the spec, after the assert that shadows it.
 #[test]
 fn nc_copy_vector_throw_is_carried() {
-    let model = dmaspec_codegen::loader::load_dir(std::path::Path::new("spec")).unwrap();
+    let model = dmaspec_codegen::load::load_dir(std::path::Path::new("spec")).unwrap();
     let leaf = model.klr.leaf("NcCopy").unwrap();
     let msgs: Vec<&str> = leaf
         .steps
         .iter()
         .filter_map(|s| match &s.kind {
-            dmaspec_codegen::klr::model::StepKind::Check { message, .. } => Some(message.as_str()),
+            dmaspec_codegen::model::klr::StepKind::Check { message, .. } => Some(message.as_str()),
             _ => None,
         })
         .collect();

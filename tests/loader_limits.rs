@@ -15,7 +15,7 @@ use std::process::Command;
 
 use common::spec::Fixture;
 use dmaspec_codegen::emit::{c, rust};
-use dmaspec_codegen::rules::depth::MAX_EXPR_DEPTH;
+use dmaspec_codegen::load::rule_depth::MAX_EXPR_DEPTH;
 use dmaspec_codegen::{Model, SpecErrors};
 
 /// Confidence, a scale (`HIGH`), a source (`src`), one architecture and `OPCODE` (`W1`).

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dmaspec_codegen::{loader, spec_files};
+use dmaspec_codegen::{load, spec_files};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -41,7 +41,7 @@ fn damage(text: &str, cut: f64, edits: &[(f64, u8)]) -> String {
 }
 
 fn check(files: Vec<(PathBuf, String)>) -> Result<(), TestCaseError> {
-    match loader::load_files(Path::new("spec"), files) {
+    match load::load_files(Path::new("spec"), files) {
         Ok(model) => {
             for w in model.words() {
                 for l in model.leaves(w) {
@@ -127,7 +127,7 @@ fn a_damaged_file_inside_the_whole_spec_never_panics() {
 fn load_tree(data: Vec<u8>) -> Result<bool, TestCaseError> {
     std::thread::spawn(move || {
         let text = spec_tree::render(&data);
-        let loaded = loader::load_files(
+        let loaded = load::load_files(
             Path::new("spec"),
             vec![(PathBuf::from("spec/tree.toml"), text.clone())],
         )

@@ -10,7 +10,7 @@
 mod common;
 
 use common::spec::Fixture;
-use dmaspec_codegen::lowering::model::{ExtensionUse, Source, Transform};
+use dmaspec_codegen::model::lowering::{ExtensionUse, Source, Transform};
 
 const PRELUDE: &str = r#"[confidence]
 levels = [

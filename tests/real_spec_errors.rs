@@ -6,7 +6,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{dmaspec, root, stderr};
-use dmaspec_codegen::loader::load_files;
+use dmaspec_codegen::load::load_files;
 use dmaspec_codegen::{SpecError, SpecErrors};
 
 fn spec() -> PathBuf {

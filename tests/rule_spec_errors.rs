@@ -8,8 +8,8 @@ mod common;
 use std::path::PathBuf;
 
 use common::spec::Fixture;
-use dmaspec_codegen::loader::load_files;
-use dmaspec_codegen::rules::{BinOp, Expr, RuleKind};
+use dmaspec_codegen::load::load_files;
+use dmaspec_codegen::model::rules::{BinOp, Expr, RuleKind};
 use dmaspec_codegen::{Model, SpecError, SpecErrors};
 
 /// Confidence, a source, two architectures, an OPCODE enum, a DTYPE-like enum, a flags

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use common::model;
 use common::spec::{Fixture, bad_path, check, root};
 use dmaspec_codegen::SpecErrors;
-use dmaspec_codegen::loader::load_files;
+use dmaspec_codegen::load::load_files;
 
 /// The smallest valid spec the bad snippets build on: confidence levels, a scale with two
 /// tags (`HIGH`, `LOW`), one source (`src`), architectures `a1` and `a2`, and an `OPCODE`
@@ -1275,7 +1275,7 @@ fn a_byte_that_is_not_utf8_is_reported_where_it_is() {
             b"[[arch]]\nname = \"a3\"\nnc = 3\ndoc = \"Caf\xe9.\"\n",
         )],
     );
-    let errs = dmaspec_codegen::loader::load_dir(&dir).unwrap_err();
+    let errs = dmaspec_codegen::load::load_dir(&dir).unwrap_err();
     assert_eq!(errs.0.len(), 1, "{errs}");
     let e = &errs.0[0];
     assert_eq!(
@@ -1301,7 +1301,7 @@ fn an_empty_file_and_an_upper_case_extension_are_errors() {
             ),
         ],
     );
-    let errs = dmaspec_codegen::loader::load_dir(&dir).unwrap_err();
+    let errs = dmaspec_codegen::load::load_dir(&dir).unwrap_err();
     assert_eq!(errs.0.len(), 2, "{errs}");
     let (empty, upper) = (&errs.0[1], &errs.0[0]);
     assert_eq!(

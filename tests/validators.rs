@@ -21,7 +21,7 @@ use dmaspec::runtime::rules::{RuleKind, RuleMeta};
 use dmaspec::words::*;
 use dmaspec_codegen::emit::c;
 use dmaspec_codegen::model::Model;
-use dmaspec_codegen::rules::{Access, Expr, RuleKind as MKind};
+use dmaspec_codegen::model::rules::{Access, Expr, RuleKind as MKind};
 
 // ---- per-rule cases ------------------------------------------------------------------
 
@@ -1126,12 +1126,12 @@ fn rust_and_c_validators_agree() {
 
 /// Whether rule `i` sits under an `any` with a not-enforced alternative (so it can never
 /// be reported).
-fn under_vacuous_any(s: &dmaspec_codegen::rules::RuleSet, mut i: usize) -> bool {
+fn under_vacuous_any(s: &dmaspec_codegen::model::rules::RuleSet, mut i: usize) -> bool {
     while let Some(p) = s.rules[i].parent {
         if let MKind::Any { parts } = &s.rules[p].kind
-            && parts
-                .iter()
-                .any(|&q| s.enforcement(q) == dmaspec_codegen::rules::Enforcement::NotEnforced)
+            && parts.iter().any(|&q| {
+                s.enforcement(q) == dmaspec_codegen::model::rules::Enforcement::NotEnforced
+            })
         {
             return true;
         }

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use dmaspec_codegen::model::{Model, TypeKind};
-use dmaspec_codegen::{emit, generate, loader, spec_files};
+use dmaspec_codegen::{emit, generate, load, spec_files};
 
 /// Types every copy shares instead of renaming: the opcode table the words bind to, and
 /// DTYPE, which the validation rules' `dtype_size()` is defined on.
@@ -295,7 +295,7 @@ fn main() {
         factors
     };
     let spec = root().join("spec");
-    let model = loader::load_dir(&spec).unwrap_or_else(|e| panic!("{}", e.render()));
+    let model = load::load_dir(&spec).unwrap_or_else(|e| panic!("{}", e.render()));
     println!(
         "| spec | words | types | spec KiB | load ms | rust ms | all ms | load+all ms | µs per word | generated Rust lines |"
     );
@@ -308,7 +308,7 @@ fn main() {
             _ => 3,
         };
         let (load, m) = time(runs, || {
-            loader::load_dir(&synth.dir).unwrap_or_else(|e| panic!("{}", e.render()))
+            load::load_dir(&synth.dir).unwrap_or_else(|e| panic!("{}", e.render()))
         });
         assert_eq!(
             m.words().count(),

@@ -16,13 +16,10 @@
 
 pub mod diagnostics;
 pub mod emit;
-pub mod klr;
-pub mod loader;
-pub mod lowering;
+pub mod load;
 pub mod model;
 pub mod output;
-mod raw;
-pub mod rules;
+pub mod schema;
 
 use std::path::{Path, PathBuf};
 
@@ -97,7 +94,7 @@ impl Builder {
             .ok_or(OutputError::NoOutDir)
             .map_err(output_errors)?;
         output::check_separate(&self.spec_dir, &out_dir).map_err(output_errors)?;
-        let model = loader::load_dir(&self.spec_dir)?;
+        let model = load::load_dir(&self.spec_dir)?;
         let code = emit::rust::render(&model, &self.runtime);
         output::write_stamped(&out_dir, &self.file_name, &code).map_err(output_errors)?;
         Ok(model)
@@ -132,7 +129,7 @@ fn output_errors(e: OutputError) -> SpecErrors {
     SpecErrors(vec![SpecError::whole_file(&e.path(), e.to_string())])
 }
 
-/// Every `*.toml` below `dir`, sorted (the files [`loader::load_dir`] reads).
+/// Every `*.toml` below `dir`, sorted (the files [`load::load_dir`] reads).
 pub fn spec_files(dir: &Path) -> Vec<PathBuf> {
-    loader::discover(dir).map_or_else(|_| Vec::new(), |d| d.toml)
+    load::discover(dir).map_or_else(|_| Vec::new(), |d| d.toml)
 }

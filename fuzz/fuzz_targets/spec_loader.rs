@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use dmaspec_codegen::{loader, spec_files};
+use dmaspec_codegen::{load, spec_files};
 use libfuzzer_sys::fuzz_target;
 
 mod spec_tree;
@@ -72,7 +72,7 @@ fuzz_target!(|data: &[u8]| {
             })
             .collect()
     };
-    match loader::load_files(root, files) {
+    match load::load_files(root, files) {
         Ok(model) => {
             for word in model.words() {
                 let leaves = model.leaves(word);

@@ -20,7 +20,7 @@ const FOREIGN_SHOWN: usize = 20;
 
 pub fn run(args: &GenArgs) -> Result<(), CliError> {
     output::check_separate(&args.spec, &args.out)?;
-    let model = dmaspec_codegen::loader::load_dir(&args.spec).map_err(CliError::Spec)?;
+    let model = dmaspec_codegen::load::load_dir(&args.spec).map_err(CliError::Spec)?;
     let artifacts = dmaspec_codegen::generate(&model);
     if args.check {
         let survey = output::survey(&args.out, &artifacts)?;

@@ -25,7 +25,7 @@ pub fn root() -> &'static Path {
 
 /// The model of the crate's own `spec/`.
 pub fn model() -> Model {
-    dmaspec_codegen::loader::load_dir(&root().join("spec"))
+    dmaspec_codegen::load::load_dir(&root().join("spec"))
         .unwrap_or_else(|e| panic!("{}", e.render()))
 }
 
@@ -127,7 +127,7 @@ pub fn vector(file: &str) -> [u8; 64] {
 pub mod spec {
     use std::path::PathBuf;
 
-    use dmaspec_codegen::loader::load_files;
+    use dmaspec_codegen::load::load_files;
     use dmaspec_codegen::{Model, SpecError, SpecErrors};
 
     /// Where the in-memory files pretend to live.

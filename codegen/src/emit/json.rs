@@ -50,10 +50,10 @@ struct Doc<'m> {
     words: Vec<Word<'m>>,
     /// Validity rules (constants, tables, one set per struct), expressions lowered to
     /// field reads by byte offset / bit range (see `dmaspec_codegen::rules`).
-    rules: &'m crate::rules::RuleModel,
+    rules: &'m crate::model::rules::RuleModel,
     /// Pseudo-word lowerings: per selector value the real word, routes and every field
     /// mapping with its confidence (`inferred`: not stated by the sources).
-    lowerings: &'m [crate::lowering::Lowering],
+    lowerings: &'m [crate::model::lowering::Lowering],
 }
 
 #[derive(Serialize)]

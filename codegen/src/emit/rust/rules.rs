@@ -1,4 +1,4 @@
-//! Validators, emitted into the Rust module next to the types (see [`crate::rules`]).
+//! Validators, emitted into the Rust module next to the types (see [`crate::schema::rules`]).
 //!
 //! Per struct or bitfield with rules:
 //!
@@ -15,8 +15,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{Cx, Lit, ident, n};
+use crate::model::rules::{BinOp, Expr, RuleKind, RuleSet, arch_condition, not};
 use crate::model::*;
-use crate::rules::{BinOp, Expr, RuleKind, RuleSet, arch_condition, not};
 
 fn lit(v: i64) -> TokenStream {
     if v < 0 {
@@ -178,7 +178,7 @@ fn set_items(cx: &Cx<'_>, set: &RuleSet) -> TokenStream {
             RuleKind::Any { parts } => ("rules::RuleKind::Any", parts),
             RuleKind::NotEnforced => ("rules::RuleKind::NotEnforced", &[]),
         };
-        let enforced = set.enforcement(i) != crate::rules::Enforcement::NotEnforced;
+        let enforced = set.enforcement(i) != crate::model::rules::Enforcement::NotEnforced;
         cx.lits.embed(Lit::record(
             "rules::RuleMeta",
             [

@@ -1,4 +1,4 @@
-//! Lowerings, emitted into the Rust module (see [`crate::lowering`]): one
+//! Lowerings, emitted into the Rust module (see [`crate::schema::lowering`]): one
 //! `pub const LOWERINGS: &[lowering::LoweringMeta]` with every kind, route and mapping as
 //! data (places resolved to byte offsets and bit ranges, each target's `TEMPLATE` by
 //! reference), for the generic engine in the runtime (`runtime::lowering::apply`).
@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{Cx, Lit, bits_lit, ident};
-use crate::lowering::model::*;
+use crate::model::lowering::*;
 use crate::model::{Confidence, Evidence};
 
 /// Names a runtime `lowering::` item: `#rt::lowering::<name>`.

@@ -9,22 +9,16 @@ use quote::{format_ident, quote};
 
 use crate::model::*;
 
-#[path = "rust_view.rs"]
 mod view;
 
-#[path = "rust_rules.rs"]
-mod validators;
+mod rules;
 
-#[path = "rust_tables.rs"]
 mod tables;
 
-#[path = "rust_klr.rs"]
 mod klr;
 
-#[path = "rust_lowering.rs"]
-mod lowerings;
+mod lowering;
 
-#[path = "rust_data.rs"]
 mod data;
 
 use data::{Lit, Lits};
@@ -187,7 +181,7 @@ fn types_half(cx: &Cx<'_>, rt: &TokenStream) -> Vec<TokenStream> {
     items.extend(cx.model.types.iter().map(|t| cx.type_def(t)));
     items.push(tables::items(cx.model));
     items.push(klr::items(cx.model));
-    items.push(lowerings::items(cx, rt));
+    items.push(lowering::items(cx, rt));
     items
 }
 
@@ -197,7 +191,7 @@ fn tools_half(cx: &Cx<'_>, rt: &TokenStream) -> Vec<TokenStream> {
         cx.word_enum(),
         cx.type_registry(),
         cx.views(),
-        validators::items(cx, rt),
+        rules::items(cx, rt),
     ]
 }
 

@@ -9,14 +9,16 @@ use proc_macro2::Span;
 use serde_spanned::Spanned;
 use syn::spanned::Spanned as _;
 
-use super::*;
 use crate::diagnostics::{SourceFile, SpecError, suggest};
 use crate::emit::c::member;
-use crate::loader::{
+use crate::load::{
     citation_errors, declared_tags, evidence_record, ident_error, undeclared_confidence,
 };
-use crate::model::{BitsType, Int, TypeKind, TypeRef};
-use crate::raw::RawFile;
+use crate::model::rules::*;
+use crate::model::{BitsType, Confidence, Evidence, Int, Model, TypeKind, TypeRef};
+use crate::schema::RawEvidence;
+use crate::schema::RawFile;
+use crate::schema::rules::*;
 
 /// At most this many rules per struct (violations are a 64-bit mask).
 pub const MAX_RULES: usize = 64;
@@ -778,9 +780,9 @@ impl Cx<'_> {
 
     // ---- expressions ---------------------------------------------------------------
 
-    /// Whether `text` nests within [`depth::MAX_EXPR_DEPTH`]; reports it where it does not.
+    /// Whether `text` nests within [`super::rule_depth::MAX_EXPR_DEPTH`]; reports it where it does not.
     fn shallow(&mut self, file: usize, site: &Site, text: &str) -> bool {
-        let Some(at) = depth::too_deep(text) else {
+        let Some(at) = super::rule_depth::too_deep(text) else {
             return true;
         };
         self.error(
@@ -790,7 +792,7 @@ impl Cx<'_> {
                 "the expression nests more than {} levels deep here (every name, number, \
                  operator and bracket on one path is a level; each item of a list starts \
                  afresh): split it into several rules, or use `x in [...]` for a list of values",
-                depth::MAX_EXPR_DEPTH
+                super::rule_depth::MAX_EXPR_DEPTH
             ),
         );
         false

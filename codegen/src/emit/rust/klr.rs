@@ -18,9 +18,9 @@ use std::fmt::Write as _;
 
 use proc_macro2::TokenStream;
 
-use crate::klr::expr::{CmpOp, Expr, Ty};
-use crate::klr::model::*;
 use crate::model::Model;
+use crate::model::klr::*;
+use crate::model::klr_expr::{CmpOp, Expr, Ty};
 
 /// The `pub mod klr { … }` item.
 pub fn items(model: &Model) -> TokenStream {

@@ -11,7 +11,7 @@ use serde_spanned::Spanned;
 
 use crate::diagnostics::{SourceFile, SpecError, SpecErrors, did_you_mean, suggest};
 use crate::model::*;
-use crate::raw::*;
+use crate::schema::*;
 
 mod cascade;
 mod files;
@@ -20,6 +20,8 @@ mod lowering;
 mod names;
 mod nesting;
 mod parse;
+pub mod rule_depth;
+mod rules;
 
 use cascade::Cause;
 pub(crate) use files::discover;
@@ -280,7 +282,7 @@ impl Loader {
         };
         self.check_words(&decls, &mut model);
         self.check_names(&raws, &decls);
-        let (rules, errors) = crate::rules::load::resolve(&raws, &model, &self.files);
+        let (rules, errors) = crate::load::rules::resolve(&raws, &model, &self.files);
         self.errors.extend(errors);
         model.rules = rules;
         model.klr = self.klr(&raws, &scope);

@@ -691,7 +691,7 @@ impl Cx<'_> {
                 }
             })
             .collect();
-        let unused_arch = super::validators::unused_arch(self.model);
+        let unused_arch = super::rules::unused_arch(self.model);
         let unguarded = unguarded(self.model);
         quote! {
             /// A word of any kind, viewed in place: the opcode is dispatched on once.

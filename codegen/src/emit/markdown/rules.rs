@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 
 use super::{Cx, Loc, code, para, prose, text};
+use crate::model::rules::{Enforcement, RuleKind, RuleSet};
 use crate::model::*;
-use crate::rules::{Enforcement, RuleKind, RuleSet};
 
 /// The page's path under `generated/`.
 pub(super) const PAGE: &str = "docs/rules.md";

@@ -21,8 +21,7 @@ use std::fmt::Write as _;
 use super::plural;
 use crate::model::*;
 
-#[path = "c_rules.rs"]
-mod validators;
+mod rules;
 
 /// Directory under `generated/`.
 pub const DIR: &str = "c";
@@ -528,7 +527,7 @@ impl Cx<'_> {
             out.push('\n');
             self.type_def(&mut out, self.model.ty(i));
         }
-        out.push_str(&validators::common(self.model));
+        out.push_str(&rules::common(self.model));
         let _ = writeln!(out, "\n#endif /* {g} */");
         out
     }
@@ -581,7 +580,7 @@ impl Cx<'_> {
                 &format!("{s}_OPCODE is {e}"),
             );
         }
-        out.push_str(&validators::word(self.model, w));
+        out.push_str(&rules::word(self.model, w));
         let _ = writeln!(out, "\n#endif /* {g} */");
         out
     }

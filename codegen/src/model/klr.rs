@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::expr::{Expr, Ty};
+use super::klr_expr::{Expr, Ty};
 use crate::model::{Alternative, Confidence, Evidence, TypeDef, TypeKind};
 
 #[derive(Debug, Clone, Default, Serialize)]

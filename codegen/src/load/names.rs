@@ -11,8 +11,8 @@ use serde_spanned::Spanned;
 
 use super::{At, Decl, Loader};
 use crate::emit::{c, rust};
-use crate::raw::*;
-use crate::rules::RawRule;
+use crate::schema::rules::RawRule;
+use crate::schema::*;
 
 /// Rust names that cannot be escaped as raw identifiers (`r#self` is not an identifier).
 const NOT_RAW: &[&str] = &["Self", "self", "crate", "super", "_"];

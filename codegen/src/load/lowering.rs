@@ -8,10 +8,10 @@ use serde_spanned::Spanned;
 
 use super::{At, Cause, Loader, Scope};
 use crate::diagnostics::suggest;
-use crate::lowering::model::*;
-use crate::lowering::raw::*;
+use crate::model::lowering::*;
 use crate::model::{BitsType, Confidence, Evidence, Model, Role, TypeDef, TypeKind, TypeRef};
-use crate::raw::{RawEvidence, RawFile};
+use crate::schema::lowering::*;
+use crate::schema::{RawEvidence, RawFile};
 
 /// What a resolved path holds, for comparing the two sides of a mapping.
 #[derive(Debug, Clone, PartialEq, Eq)]

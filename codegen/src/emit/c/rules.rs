@@ -1,4 +1,4 @@
-//! Validators in the C headers (see [`crate::rules`]).
+//! Validators in the C headers (see [`crate::schema::rules`]).
 //!
 //! The common header gets the `[[constant]]` macros, one `static inline` function per
 //! `[[table]]` and the validators of nested types; each word header gets its word's. Per
@@ -15,8 +15,8 @@
 use std::fmt::Write as _;
 
 use super::{doc, stem};
+use crate::model::rules::{Enforcement, Expr, RuleKind, RuleSet, arch_condition, not};
 use crate::model::*;
-use crate::rules::{Enforcement, Expr, RuleKind, RuleSet, arch_condition, not};
 
 /// Constants, tables and the validators of nested types, for the common header.
 pub(super) fn common(model: &Model) -> String {

@@ -6,8 +6,8 @@
 use std::fmt::Write as _;
 
 use super::{Cx, Loc, code, para, prose, text};
-use crate::lowering::model::*;
 use crate::model::Confidence;
+use crate::model::lowering::*;
 
 /// The page's path under `generated/`.
 pub(super) const PAGE: &str = "docs/lowering.md";

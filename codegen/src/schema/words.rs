@@ -1,160 +1,9 @@
-//! The spec files as written: one serde struct per TOML table, with spans kept on every
-//! value the loader may need to point at in an error. Nothing here is resolved yet; see
-//! `loader` for the checks and `model` for the result.
+//! The word types as written: enums, flags, bitfields, structs, unions and their members.
 
 use serde::Deserialize;
 use serde_spanned::Spanned;
 
-/// One `spec/**/*.toml` file. Any file may hold any kind of declaration.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawFile {
-    /// The common confidence ordering every scale maps onto (declared once).
-    pub confidence: Option<RawCommonConfidence>,
-    #[serde(default)]
-    pub scale: Vec<RawScale>,
-    #[serde(default)]
-    pub source: Vec<RawSource>,
-    #[serde(default)]
-    pub arch: Vec<RawArch>,
-    #[serde(default, rename = "enum")]
-    pub enums: Vec<RawEnum>,
-    #[serde(default)]
-    pub flags: Vec<RawFlags>,
-    #[serde(default)]
-    pub bitfield: Vec<RawBitfield>,
-    #[serde(default, rename = "struct")]
-    pub structs: Vec<RawStruct>,
-    #[serde(default)]
-    pub union: Vec<RawUnion>,
-    /// Named constants rules may use (`POOLING_NUM_CHANNELS`).
-    #[serde(default)]
-    pub constant: Vec<crate::rules::RawConstant>,
-    /// Lookup tables rules may call (`dtype_size(x)`).
-    #[serde(default)]
-    pub table: Vec<crate::rules::RawTable>,
-    /// Seed 003's KLR→BIR leaves: klr enums, tables, layouts, leaves (see `crate::klr`).
-    pub klr: Option<crate::klr::raw::RawKlr>,
-    /// How a runtime lowers a pseudo word to real ones (see `crate::lowering`).
-    #[serde(default)]
-    pub lowering: Vec<crate::lowering::raw::RawLowering>,
-}
-
-impl RawFile {
-    /// Whether the file declares nothing (it is empty or holds only comments).
-    pub fn is_empty(&self) -> bool {
-        let RawFile {
-            confidence,
-            scale,
-            source,
-            arch,
-            enums,
-            flags,
-            bitfield,
-            structs,
-            union,
-            constant,
-            table,
-            klr,
-            lowering,
-        } = self;
-        confidence.is_none()
-            && klr.is_none()
-            && scale.is_empty()
-            && source.is_empty()
-            && arch.is_empty()
-            && enums.is_empty()
-            && flags.is_empty()
-            && bitfield.is_empty()
-            && structs.is_empty()
-            && union.is_empty()
-            && constant.is_empty()
-            && table.is_empty()
-            && lowering.is_empty()
-    }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawCommonConfidence {
-    /// Strongest first.
-    pub levels: Vec<RawCommonLevel>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawCommonLevel {
-    pub name: Spanned<String>,
-    pub doc: String,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawScale {
-    pub name: Spanned<String>,
-    pub doc: String,
-    /// Strongest first; each tag maps onto a common level.
-    pub levels: Vec<RawScaleLevel>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawScaleLevel {
-    pub tag: Spanned<String>,
-    pub common: Spanned<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawSource {
-    pub id: Spanned<String>,
-    pub title: String,
-    pub file: String,
-    /// The confidence scale this document's own tags use.
-    pub scale: Spanned<String>,
-    pub doc: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawArch {
-    pub name: Spanned<String>,
-    /// NeuronCore generation (NC-vN).
-    pub nc: u8,
-    pub doc: String,
-}
-
-/// One piece of evidence for a declaration: which source says it, and how.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawEvidence {
-    /// Document id and section, e.g. `"seed-004 §2"`.
-    pub source: Spanned<String>,
-    /// The name this source uses, when it differs from the declaration's (an alias).
-    pub name: Option<String>,
-    /// The assert / `_STRUCT` / `instr.<field>` string that names it.
-    pub names: Option<String>,
-    /// The store site, disassembly line or probe output that pins it.
-    pub pin: Option<String>,
-    /// Where the value written there comes from.
-    pub value: Option<String>,
-    /// This record's own tag; defaults to the declaration's.
-    pub confidence: Option<Spanned<String>>,
-    pub note: Option<String>,
-}
-
-/// A reading of the same bytes that another source gives and that disagrees with the
-/// primary one. Never dropped: decoders show it, docs list it on the conflicts page.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawAlternative {
-    pub name: Spanned<String>,
-    #[serde(rename = "type")]
-    pub ty: Option<Spanned<String>>,
-    pub doc: String,
-    pub confidence: Spanned<String>,
-    pub evidence: Vec<RawEvidence>,
-}
+use super::provenance::{RawAlternative, RawEvidence};
 
 /// A member of a struct or union variant, placed by byte offset.
 #[derive(Debug, Deserialize)]
@@ -299,7 +148,7 @@ pub struct RawBitfield {
     pub fields: Vec<RawBits>,
     /// Validity rules over the sub-fields (`[[bitfield.rule]]`).
     #[serde(default)]
-    pub rule: Vec<crate::rules::RawRule>,
+    pub rule: Vec<crate::schema::rules::RawRule>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -328,7 +177,7 @@ pub struct RawStruct {
     pub alternatives: Vec<RawAlternative>,
     /// Validity rules over the fields (`[[struct.rule]]`).
     #[serde(default)]
-    pub rule: Vec<crate::rules::RawRule>,
+    pub rule: Vec<crate::schema::rules::RawRule>,
 }
 
 #[derive(Debug, Deserialize)]

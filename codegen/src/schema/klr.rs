@@ -1,11 +1,19 @@
-//! The `[klr]` tables of a spec file as written (seed 003's KLR→BIR leaves): serde
-//! structs with spans on every value the loader may point at. See `spec/klr/` for the
-//! syntax and `crate::loader::klr` for the checks.
+//! Seed 003 in the spec: the KLR→BIR data-movement leaves of the Neuron compiler as an
+//! executable, documented model.
+//!
+//! `spec/klr/*.toml` holds, under `[klr]`: compiler-internal enums and translation
+//! tables, partial in-memory layouts of the klr nodes and BIR node classes (known fields at
+//! known offsets, total size unknown), and for each `codegen<Op>` leaf its ordered steps —
+//! checks with the compiler's exact messages, routes, the fork that picks the BIR node,
+//! stamped fields and other effects — as data. The loader (`load::klr`) checks it all;
+//! `emit::rust::klr` generates `dmaspec::words::klr` (one lowering function per leaf) and
+//! `emit::markdown::klr` the reference pages.
 
 use serde::Deserialize;
 use serde_spanned::Spanned;
 
-use crate::raw::{RawAlternative, RawEnum, RawEvidence};
+use super::provenance::{RawAlternative, RawEvidence};
+use super::words::RawEnum;
 
 /// Everything under a file's `klr` key.
 #[derive(Debug, Default, Deserialize)]

@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 
 use super::{BANNER, code, para, text};
-use crate::klr::model::*;
+use crate::model::klr::*;
 use crate::model::{Confidence, Evidence, Model, TypeKind};
 
 pub const DIR: &str = "docs/klr";
@@ -558,7 +558,7 @@ fn leaf_page(m: &KlrModel, l: &KlrLeaf) -> String {
                     code(name, false),
                     code(&value.text, false)
                 ));
-                if let crate::klr::expr::Expr::Table {
+                if let crate::model::klr_expr::Expr::Table {
                     name: t,
                     fatal: true,
                     ..

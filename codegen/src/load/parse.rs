@@ -14,7 +14,7 @@ use serde_spanned::Spanned;
 use toml::de::{DeArray, DeTable, DeValue};
 
 use crate::diagnostics::did_you_mean;
-use crate::raw::RawFile;
+use crate::schema::RawFile;
 
 /// At most this many schema errors are reported per file.
 const MAX_ERRORS: usize = 100;

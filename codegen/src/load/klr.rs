@@ -8,11 +8,11 @@ use serde_spanned::Spanned;
 
 use super::{At, Loader, Room, Scope, check_ident};
 use crate::diagnostics::suggest;
-use crate::klr::expr::{self, Env, Ty};
-use crate::klr::model::*;
-use crate::klr::raw::*;
+use crate::model::klr::*;
+use crate::model::klr_expr::{self, Env, Ty};
 use crate::model::{Confidence, TypeKind};
-use crate::raw::RawFile;
+use crate::schema::RawFile;
+use crate::schema::klr::*;
 
 impl Loader {
     /// Resolves every file's `[klr]` tables.
@@ -96,7 +96,7 @@ impl Loader {
     }
 
     fn klr_expr(&mut self, at: At, s: &Spanned<String>, env: &dyn Env) -> Option<Cond> {
-        match expr::parse(s.get_ref(), env) {
+        match klr_expr::parse(s.get_ref(), env) {
             Ok(e) => Some(Cond {
                 text: s.get_ref().trim().to_string(),
                 expr: e,

@@ -1,0 +1,79 @@
+//! What every sub-model shares: the common confidence ordering, the sources' scales, the
+//! sources, architectures and evidence records, all resolved.
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Level {
+    pub name: String,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Scale {
+    pub name: String,
+    pub doc: String,
+    /// (tag, common level name), strongest first.
+    pub levels: Vec<(String, String)>,
+}
+
+impl Scale {
+    /// The Rust name of a tag's constant in this scale's module (`HIGH/OBSERVED` ->
+    /// `HIGH_OBSERVED`, `[INFERRED]` -> `INFERRED`).
+    pub fn const_name(tag: &str) -> String {
+        let mut out = String::new();
+        for c in tag.chars() {
+            if c.is_ascii_alphanumeric() {
+                out.push(c);
+            } else if !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+        }
+        let out = out.trim_end_matches('_');
+        match out.chars().next() {
+            Some(c) if c.is_ascii_alphabetic() => out.to_string(),
+            _ => format!("T_{out}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Source {
+    pub id: String,
+    pub title: String,
+    pub file: String,
+    pub scale: String,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Arch {
+    pub name: String,
+    pub nc: u8,
+    pub doc: String,
+}
+
+/// A confidence tag as written, with where it sits on the common ordering.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Confidence {
+    pub tag: String,
+    pub scale: String,
+    /// The common level's name.
+    pub level: String,
+    /// Position in the common ordering; 0 is strongest.
+    pub rank: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Evidence {
+    /// Document id (a declared source).
+    pub source: String,
+    /// The full citation as written, document plus section.
+    pub cite: String,
+    pub name: Option<String>,
+    pub names: Option<String>,
+    pub pin: Option<String>,
+    pub value: Option<String>,
+    pub confidence: Confidence,
+    pub note: Option<String>,
+}
