@@ -7,6 +7,7 @@
 pub mod klr;
 pub mod klr_expr;
 pub mod lowering;
+pub mod path;
 pub mod provenance;
 pub mod rules;
 pub mod words;

@@ -149,10 +149,10 @@ pub struct Field {
 /// Where the leaves of one member go: the member's metadata slot, its absolute offset and
 /// the union arm it is in.
 #[derive(Clone)]
-struct LeafAt<'a> {
-    slot: MetaSlot,
-    offset: usize,
-    variant: Option<&'a str>,
+pub(super) struct LeafAt<'a> {
+    pub(super) slot: MetaSlot,
+    pub(super) offset: usize,
+    pub(super) variant: Option<&'a str>,
 }
 
 /// Where a member's metadata lives among the generated types, so a leaf can point at it
@@ -166,7 +166,7 @@ pub enum MetaSlot {
 }
 
 impl MetaSlot {
-    fn field(owner: &str, index: usize) -> Self {
+    pub(super) fn field(owner: &str, index: usize) -> Self {
         MetaSlot::Field {
             owner: owner.to_string(),
             index,
@@ -405,147 +405,7 @@ impl Model {
 
     /// Leaves of a word in offset order; union arms are listed one after another.
     pub fn leaves<'m>(&'m self, word: &'m TypeDef) -> Vec<Leaf<'m>> {
-        let mut out = Vec::new();
-        if let TypeKind::Struct { fields, .. } = &word.kind {
-            for (i, f) in fields.iter().enumerate() {
-                let slot = MetaSlot::field(&word.name, i);
-                self.push_field_leaves(f, slot, "", 0, None, &mut out);
-            }
-        }
-        out
-    }
-
-    fn push_field_leaves<'m>(
-        &'m self,
-        f: &'m Field,
-        slot: MetaSlot,
-        prefix: &str,
-        base: usize,
-        variant: Option<&str>,
-        out: &mut Vec<Leaf<'m>>,
-    ) {
-        let path = format!("{prefix}{}", f.name);
-        let at = LeafAt {
-            slot,
-            offset: base + f.offset,
-            variant,
-        };
-        self.push_type_leaves(f, &f.ty, path, &at, out);
-    }
-
-    fn push_type_leaves<'m>(
-        &'m self,
-        f: &'m Field,
-        ty: &TypeRef,
-        path: String,
-        at: &LeafAt<'_>,
-        out: &mut Vec<Leaf<'m>>,
-    ) {
-        let (offset, variant) = (at.offset, at.variant);
-        let leaf = |path: String, size: usize, bits, type_name: String| Leaf {
-            path,
-            offset,
-            size,
-            bits,
-            type_name,
-            doc: &f.doc,
-            role: f.role,
-            confidence: &f.confidence,
-            evidence: &f.evidence,
-            alternatives: &f.alternatives,
-            variant: variant.map(str::to_string),
-            constant: f.constant,
-            codec: f.codec,
-            declared: at.slot.clone(),
-        };
-        match ty {
-            TypeRef::Int { int } => out.push(leaf(path, int.size(), None, int.rust().into())),
-            TypeRef::Ascii { len } => out.push(leaf(path, *len, None, ty.spelling())),
-            TypeRef::Array { elem, len } => {
-                if f.role != Role::Data || matches!(**elem, TypeRef::Int { .. }) {
-                    out.push(leaf(path, self.size_of(ty), None, ty.spelling()));
-                    return;
-                }
-                let esize = self.size_of(elem);
-                for i in 0..*len {
-                    let p = format!("{path}[{i}]");
-                    let elem_at = LeafAt {
-                        offset: offset + i * esize,
-                        ..at.clone()
-                    };
-                    self.push_type_leaves(f, elem, p, &elem_at, out);
-                }
-            }
-            TypeRef::Named { index, name } => {
-                let t = &self.types[*index];
-                match &t.kind {
-                    TypeKind::Enum { .. } | TypeKind::Flags { .. } => {
-                        out.push(leaf(path, t.size, None, name.clone()))
-                    }
-                    TypeKind::Bitfield { fields, .. } => {
-                        for (i, b) in fields.iter().enumerate() {
-                            out.push(Leaf {
-                                path: format!("{path}.{}", b.name),
-                                offset,
-                                size: t.size,
-                                bits: Some((b.lsb, b.width)),
-                                type_name: match &b.ty {
-                                    BitsType::Uint => format!("u{}", b.width),
-                                    BitsType::Named { name, .. } => name.clone(),
-                                },
-                                doc: &b.doc,
-                                role: b.role,
-                                confidence: &b.confidence,
-                                evidence: &b.evidence,
-                                alternatives: &b.alternatives,
-                                variant: variant.map(str::to_string),
-                                constant: b.constant,
-                                codec: None,
-                                declared: MetaSlot::field(&t.name, i),
-                            });
-                        }
-                    }
-                    TypeKind::Struct { fields, .. } => {
-                        let prefix = format!("{path}.");
-                        for (i, sub) in fields.iter().enumerate() {
-                            let slot = MetaSlot::field(&t.name, i);
-                            self.push_field_leaves(sub, slot, &prefix, offset, variant, out);
-                        }
-                    }
-                    TypeKind::Union {
-                        discriminator,
-                        variants,
-                    } => {
-                        let prefix = format!("{path}.");
-                        let slot = MetaSlot::Discriminator {
-                            owner: t.name.clone(),
-                        };
-                        self.push_field_leaves(discriminator, slot, &prefix, offset, variant, out);
-                        for v in variants {
-                            let vprefix = format!("{path}.{}.", v.name);
-                            let vname = format!("{path}.{}", v.name);
-                            let arm = v.arm_type_name(&t.name);
-                            let arm_fields = v.arm_fields(discriminator);
-                            for sub in &v.fields {
-                                let index = arm_fields
-                                    .iter()
-                                    .position(|a| a.name == sub.name)
-                                    .expect("an arm's members are among its fields");
-                                let slot = MetaSlot::field(&arm, index);
-                                self.push_field_leaves(
-                                    sub,
-                                    slot,
-                                    &vprefix,
-                                    offset,
-                                    Some(&vname),
-                                    out,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        self.walk(word).leaves
     }
 }
 

@@ -12,6 +12,7 @@
 
 use std::fmt::Write as _;
 
+use crate::model::path::{Arm, Member, Node, Walk};
 use crate::model::*;
 
 mod rules;
@@ -222,8 +223,8 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 // ---------------------------------------------------------------------------------------
-// A walk over every member of a word (containers included, unlike `Model::leaves`), so
-// conflicts on any level can be placed and union arms labelled.
+// A word's walk (every member, containers included, unlike `Model::leaves`) places
+// conflicts on any level and labels union arms.
 
 /// Leaves tagged with their position in `Model::leaves`.
 type Indexed<'l> = Vec<(usize, Leaf<'l>)>;
@@ -231,184 +232,8 @@ type Indexed<'l> = Vec<(usize, Leaf<'l>)>;
 /// A heading of types.md and which kinds it lists.
 type KindGroup = (&'static str, fn(&TypeKind) -> bool);
 
-#[derive(Clone, Copy)]
-enum Member<'m> {
-    Field(&'m Field),
-    Bits(&'m BitField),
-}
-
-impl<'m> Member<'m> {
-    fn name(self) -> &'m str {
-        match self {
-            Member::Field(f) => &f.name,
-            Member::Bits(b) => &b.name,
-        }
-    }
-    fn doc(self) -> &'m str {
-        match self {
-            Member::Field(f) => &f.doc,
-            Member::Bits(b) => &b.doc,
-        }
-    }
-    fn role(self) -> Role {
-        match self {
-            Member::Field(f) => f.role,
-            Member::Bits(b) => b.role,
-        }
-    }
-    fn confidence(self) -> &'m Confidence {
-        match self {
-            Member::Field(f) => &f.confidence,
-            Member::Bits(b) => &b.confidence,
-        }
-    }
-    fn evidence(self) -> &'m [Evidence] {
-        match self {
-            Member::Field(f) => &f.evidence,
-            Member::Bits(b) => &b.evidence,
-        }
-    }
-    fn alternatives(self) -> &'m [Alternative] {
-        match self {
-            Member::Field(f) => &f.alternatives,
-            Member::Bits(b) => &b.alternatives,
-        }
-    }
-    fn type_name(self) -> String {
-        match self {
-            Member::Field(f) => f.ty.spelling(),
-            Member::Bits(b) => bits_type_name(b),
-        }
-    }
-    /// Identity of the declaration, to find where a declared member lands in words.
-    fn id(self) -> *const () {
-        match self {
-            Member::Field(f) => f as *const Field as *const (),
-            Member::Bits(b) => b as *const BitField as *const (),
-        }
-    }
-}
-
-fn bits_type_name(b: &BitField) -> String {
-    match &b.ty {
-        BitsType::Uint => format!("u{}", b.width),
-        BitsType::Named { name, .. } => name.clone(),
-    }
-}
-
-struct Node<'m> {
-    path: String,
-    offset: usize,
-    bits: Option<(u32, u32)>,
-    member: Member<'m>,
-    /// The type that declares the member.
-    owner: &'m TypeDef,
-}
-
-struct Arm<'m> {
-    path: String,
-    discriminator: &'m Field,
-    variant: &'m Variant,
-}
-
-#[derive(Default)]
-struct Walk<'m> {
-    nodes: Vec<Node<'m>>,
-    arms: Vec<Arm<'m>>,
-}
-
+/// The Markdown pages' own reading of a walk.
 impl<'m> Walk<'m> {
-    fn of(model: &'m Model, word: &'m TypeDef) -> Walk<'m> {
-        let mut w = Walk::default();
-        if let TypeKind::Struct { fields, .. } = &word.kind {
-            for f in fields {
-                w.field(model, word, f, "", 0);
-            }
-        }
-        w
-    }
-
-    fn field(
-        &mut self,
-        model: &'m Model,
-        owner: &'m TypeDef,
-        f: &'m Field,
-        prefix: &str,
-        base: usize,
-    ) {
-        let path = format!("{prefix}{}", f.name);
-        let offset = base + f.offset;
-        self.nodes.push(Node {
-            path: path.clone(),
-            offset,
-            bits: None,
-            member: Member::Field(f),
-            owner,
-        });
-        self.ty(model, &f.ty, f.role, &path, offset);
-    }
-
-    /// Mirrors `Model::leaves`: arrays of named types are expanded only for data fields.
-    fn ty(&mut self, model: &'m Model, ty: &TypeRef, role: Role, path: &str, offset: usize) {
-        match ty {
-            TypeRef::Int { .. } | TypeRef::Ascii { .. } => {}
-            TypeRef::Array { elem, len } => {
-                if role != Role::Data || matches!(**elem, TypeRef::Int { .. }) {
-                    return;
-                }
-                let esize = model.size_of(elem);
-                for i in 0..*len {
-                    self.ty(
-                        model,
-                        elem,
-                        role,
-                        &format!("{path}[{i}]"),
-                        offset + i * esize,
-                    );
-                }
-            }
-            TypeRef::Named { index, .. } => {
-                let t = model.ty(*index);
-                match &t.kind {
-                    TypeKind::Enum { .. } | TypeKind::Flags { .. } => {}
-                    TypeKind::Bitfield { fields, .. } => {
-                        for b in fields {
-                            self.nodes.push(Node {
-                                path: format!("{path}.{}", b.name),
-                                offset,
-                                bits: Some((b.lsb, b.width)),
-                                member: Member::Bits(b),
-                                owner: t,
-                            });
-                        }
-                    }
-                    TypeKind::Struct { fields, .. } => {
-                        for sub in fields {
-                            self.field(model, t, sub, &format!("{path}."), offset);
-                        }
-                    }
-                    TypeKind::Union {
-                        discriminator,
-                        variants,
-                    } => {
-                        self.field(model, t, discriminator, &format!("{path}."), offset);
-                        for v in variants {
-                            let vpath = format!("{path}.{}", v.name);
-                            self.arms.push(Arm {
-                                path: vpath.clone(),
-                                discriminator,
-                                variant: v,
-                            });
-                            for sub in &v.fields {
-                                self.field(model, t, sub, &format!("{vpath}."), offset);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     /// `Model::leaves` order, except that a union's discriminator is listed after its arms
     /// when it sits after them (ADDR8's marker in its high byte), so rows read by offset.
     fn order<'l>(&self, mut leaves: Vec<Leaf<'l>>) -> Vec<Leaf<'l>> {
@@ -982,7 +807,8 @@ impl<'m> Cx<'m> {
     fn word_page(&self, w: &TypeDef) -> String {
         let m = self.model;
         let loc = Loc::Word;
-        let walk = Walk::of(m, w);
+        let mut walk = m.walk(w);
+        let leaves = std::mem::take(&mut walk.leaves);
         let mut out = String::from(BANNER);
         let _ = writeln!(out, "# {}\n", text(&w.name));
         let _ = writeln!(out, "{}\n", para(&w.doc));
@@ -1072,7 +898,7 @@ impl<'m> Cx<'m> {
         out.push_str("## Layout\n\n");
         self.table_head(&LAYOUT_COLUMNS, &mut out);
         let conflicted: Vec<&Node> = walk.conflicted().collect();
-        for leaf in walk.order(m.leaves(w)) {
+        for leaf in walk.order(leaves) {
             let size = match leaf.bits {
                 Some(b) => bits_range(b),
                 None => leaf.size.to_string(),
@@ -1392,7 +1218,7 @@ impl<'m> Cx<'m> {
                     out,
                 );
                 for b in fields {
-                    let ty = bits_type_name(b);
+                    let ty = b.type_name();
                     let mut field = format!("{}{}", code(&b.name, true), self.role_mark(b.role));
                     self.conflict_mark(b.alternatives.len(), t, &b.name, &mut field);
                     self.row(
@@ -1521,7 +1347,7 @@ impl<'m> Cx<'m> {
              one declaration; it lists every place in a word where that declaration lands.\n\n",
         );
         let sites = sites(m);
-        let walks: Vec<(&TypeDef, Walk)> = m.words().map(|w| (w, Walk::of(m, w))).collect();
+        let walks: Vec<(&TypeDef, Walk)> = m.words().map(|w| (w, m.walk(w))).collect();
         if sites.is_empty() {
             out.push_str("No field has an alternative reading.\n");
             return out;
