@@ -246,7 +246,7 @@ fn unknown_paths_on_either_side() {
         &edited(r#"{ to = "cfg.class""#, r#"{ to = "cfg.nope""#),
         "{ to = \"cfg",
         "\"cfg.nope\"",
-        "has no bit field `nope`",
+        "has no sub-field `nope`",
     );
     SPEC.among(
         &edited(r#"selector = "sel""#, r#"selector = "a""#),

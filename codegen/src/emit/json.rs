@@ -31,7 +31,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
         archs: &model.archs,
         types: &model.types,
         words: model.words().map(|w| word(model, w)).collect(),
-        rules: &model.rules,
+        rules: rules(model),
         lowerings: &model.lowerings,
     };
     let mut text = serde_json::to_string_pretty(&doc).expect("the model serializes");
@@ -50,7 +50,7 @@ struct Doc<'m> {
     words: Vec<Word<'m>>,
     /// Validity rules (constants, tables, one set per struct), expressions lowered to
     /// field reads by byte offset / bit range (see `dmaspec_codegen::rules`).
-    rules: &'m crate::model::rules::RuleModel,
+    rules: serde_json::Value,
     /// Pseudo-word lowerings: per selector value the real word, routes and every field
     /// mapping with its confidence (`inferred`: not stated by the sources).
     lowerings: &'m [crate::model::lowering::Lowering],
@@ -114,6 +114,43 @@ struct WordAlternative<'m> {
     doc: &'m str,
     confidence: &'m Confidence,
     evidence: &'m [Evidence],
+}
+
+/// The rules as the model serializes them, each field read with the C member path the
+/// headers use (`c_path`, after `path`), which the model leaves to the C emitter.
+fn rules(model: &Model) -> serde_json::Value {
+    let mut v = serde_json::to_value(&model.rules).expect("the rules serialize");
+    let sets = v.get_mut("sets").and_then(serde_json::Value::as_array_mut);
+    for (json, set) in sets.into_iter().flatten().zip(&model.rules.sets) {
+        add_c_paths(model, set.owner, json);
+    }
+    v
+}
+
+fn add_c_paths(model: &Model, owner: usize, v: &mut serde_json::Value) {
+    use serde_json::Value;
+    match v {
+        Value::Array(items) => items.iter_mut().for_each(|x| add_c_paths(model, owner, x)),
+        Value::Object(o) => {
+            let read = o.get("op").and_then(Value::as_str) == Some("read");
+            match o.get_mut("access") {
+                Some(Value::Object(access)) if read => {
+                    let path = access.get("path").and_then(Value::as_str).unwrap_or("");
+                    let c = Value::String(crate::emit::c::c_path(model, owner, path));
+                    let mut c = Some(c);
+                    *access = std::mem::take(access)
+                        .into_iter()
+                        .flat_map(|(k, x)| {
+                            let after = (k == "path").then(|| c.take()).flatten();
+                            std::iter::once((k, x)).chain(after.map(|c| ("c_path".into(), c)))
+                        })
+                        .collect();
+                }
+                _ => o.values_mut().for_each(|x| add_c_paths(model, owner, x)),
+            }
+        }
+        _ => {}
+    }
 }
 
 fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {

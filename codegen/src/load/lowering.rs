@@ -9,6 +9,7 @@ use serde_spanned::Spanned;
 use super::{At, Cause, Loader, Scope};
 use crate::diagnostics::suggest;
 use crate::model::lowering::*;
+use crate::model::path::{Step, Target, Unions};
 use crate::model::{BitsType, Confidence, Evidence, Model, Role, TypeDef, TypeKind, TypeRef};
 use crate::schema::lowering::*;
 use crate::schema::{RawEvidence, RawFile};
@@ -29,183 +30,34 @@ struct Resolved {
     key: Key,
 }
 
-/// Where a path walk stands.
-enum Node<'m> {
-    Ty(&'m TypeRef, usize),
-    Bits(&'m crate::model::BitField, usize, usize),
-}
-
-/// The members of a struct, union or bitfield at `base`, for the next path segment.
-enum Members<'m> {
-    Fields(&'m [crate::model::Field], usize),
-    Union(&'m TypeDef, usize),
-    Bits(&'m [crate::model::BitField], usize, usize),
-}
-
-fn parse_segment(seg: &str) -> Result<(&str, Vec<usize>), String> {
-    let (name, mut rest) = match seg.find('[') {
-        Some(i) => (&seg[..i], &seg[i..]),
-        None => (seg, ""),
-    };
-    if name.is_empty() {
-        return Err(format!("empty name in path segment `{seg}`"));
-    }
-    let mut idx = Vec::new();
-    while !rest.is_empty() {
-        let Some(close) = rest.find(']') else {
-            return Err(format!("unclosed `[` in `{seg}`"));
-        };
-        let n = rest[1..close]
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{}` in `{seg}` is not an index", &rest[1..close]))?;
-        idx.push(n);
-        rest = &rest[close + 1..];
-        if !rest.is_empty() && !rest.starts_with('[') {
-            return Err(format!("unexpected `{rest}` in `{seg}`"));
-        }
-    }
-    Ok((name, idx))
-}
-
 /// Resolves `path` (`a.b[1].c`) in `word` to the place it names.
 fn resolve_path(model: &Model, word: &TypeDef, path: &str) -> Result<Resolved, String> {
-    let TypeKind::Struct { fields, .. } = &word.kind else {
-        return Err(format!("`{}` is not a struct", word.name));
+    let Some(owner) = model.types.iter().position(|t| std::ptr::eq(t, word)) else {
+        return Err(format!("`{}` is not a type of the model", word.name));
     };
-    let mut members = Members::Fields(fields, 0);
-    let mut owner = word.name.clone();
-    let segs: Vec<&str> = path.split('.').collect();
-    for (i, seg) in segs.iter().enumerate() {
-        let (name, indices) = parse_segment(seg)?;
-        let last = i + 1 == segs.len();
-        let node = match members {
-            Members::Fields(fields, base) => match fields.iter().find(|f| f.name == name) {
-                Some(f) => Node::Ty(&f.ty, base + f.offset),
-                None => {
-                    let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-                    return Err(format!(
-                        "`{owner}` has no field `{name}` (fields: {})",
-                        names.join(", ")
-                    ));
-                }
-            },
-            Members::Union(u, base) => {
-                let TypeKind::Union {
-                    discriminator,
-                    variants,
-                } = &u.kind
-                else {
-                    unreachable!("a union context holds a union")
-                };
-                if discriminator.name == name {
-                    Node::Ty(&discriminator.ty, base + discriminator.offset)
-                } else if let Some(v) = variants.iter().find(|v| v.name == name) {
-                    if last || !indices.is_empty() {
-                        return Err(format!(
-                            "`{name}` is an arm of `{owner}`; name one of its fields"
-                        ));
-                    }
-                    members = Members::Fields(&v.fields, base);
-                    owner = format!("{owner}.{name}");
-                    continue;
-                } else {
-                    let mut names = vec![discriminator.name.as_str()];
-                    names.extend(variants.iter().map(|v| v.name.as_str()));
-                    return Err(format!(
-                        "`{owner}` has no member `{name}` (members: {})",
-                        names.join(", ")
-                    ));
-                }
-            }
-            Members::Bits(fields, base, size) => match fields.iter().find(|b| b.name == name) {
-                Some(b) => Node::Bits(b, base, size),
-                None => {
-                    let names: Vec<&str> = fields.iter().map(|b| b.name.as_str()).collect();
-                    return Err(format!(
-                        "`{owner}` has no bit field `{name}` (fields: {})",
-                        names.join(", ")
-                    ));
-                }
-            },
-        };
-        let (mut ty, mut offset) = match node {
-            Node::Ty(ty, off) => (ty, off),
-            Node::Bits(b, base, size) => {
-                if !indices.is_empty() {
-                    return Err(format!("`{name}` is a bit field, not an array"));
-                }
-                if !last {
-                    return Err(format!("`{name}` is a bit field; it has no members"));
-                }
-                let (type_name, key) = match &b.ty {
-                    BitsType::Uint => (format!("u{}", b.width), Key::Int),
-                    BitsType::Named { name, index } => (name.clone(), Key::Named(*index)),
-                };
-                return Ok(Resolved {
-                    place: Place {
-                        path: path.to_string(),
-                        offset: base,
-                        size,
-                        bits: Some((b.lsb, b.width)),
-                        type_name,
-                    },
-                    key,
-                });
-            }
-        };
-        for &ix in &indices {
-            let TypeRef::Array { elem, len } = ty else {
-                return Err(format!("`{name}` ({}) is not an array", ty.spelling()));
-            };
-            if ix >= *len {
-                return Err(format!(
-                    "index {ix} is out of range for `{name}` ({})",
-                    ty.spelling()
-                ));
-            }
-            offset += ix * model.size_of(elem);
-            ty = elem;
-        }
-        if last {
-            let key = match ty {
-                TypeRef::Int { .. } => Key::Int,
-                TypeRef::Named { index, .. } => Key::Named(*index),
-                other => Key::Other(other.spelling()),
-            };
-            return Ok(Resolved {
-                place: Place {
-                    path: path.to_string(),
-                    offset,
-                    size: model.size_of(ty),
-                    bits: None,
-                    type_name: ty.spelling(),
-                },
-                key,
-            });
-        }
-        let TypeRef::Named { index, name: tname } = ty else {
-            return Err(format!(
-                "`{name}` ({}) has no members; `{}` cannot follow it",
-                ty.spelling(),
-                segs[i + 1]
-            ));
-        };
-        let t = &model.types[*index];
-        members = match &t.kind {
-            TypeKind::Struct { fields, .. } => Members::Fields(fields, offset),
-            TypeKind::Union { .. } => Members::Union(t, offset),
-            TypeKind::Bitfield { fields, .. } => Members::Bits(fields, offset, t.size),
-            TypeKind::Enum { .. } | TypeKind::Flags { .. } => {
-                return Err(format!(
-                    "`{name}` ({tname}) has no members; `{}` cannot follow it",
-                    segs[i + 1]
-                ));
-            }
-        };
-        owner = format!("{owner}.{name}");
-    }
-    Err(format!("empty path `{path}`"))
+    let steps = Step::parse(path)?;
+    let at = model
+        .locate(owner, &steps, Unions::Arms)
+        .map_err(|e| e.message)?;
+    let key = match at.target {
+        Target::Bits { field, .. } => match &field.ty {
+            BitsType::Uint => Key::Int,
+            BitsType::Named { index, .. } => Key::Named(*index),
+        },
+        Target::Type(TypeRef::Int { .. }) => Key::Int,
+        Target::Type(TypeRef::Named { index, .. }) => Key::Named(*index),
+        Target::Type(other) => Key::Other(other.spelling()),
+    };
+    Ok(Resolved {
+        place: Place {
+            path: path.to_string(),
+            offset: at.offset,
+            size: at.size(model),
+            bits: at.bits(),
+            type_name: at.type_name(),
+        },
+        key,
+    })
 }
 
 /// Bit mask per byte of a place, for overlap and coverage checks.

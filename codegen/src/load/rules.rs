@@ -10,10 +10,10 @@ use serde_spanned::Spanned;
 use syn::spanned::Spanned as _;
 
 use crate::diagnostics::{SourceFile, SpecError, suggest};
-use crate::emit::c::member;
 use crate::load::{
     citation_errors, declared_tags, evidence_record, ident_error, undeclared_confidence,
 };
+use crate::model::path::{Step, Target, Unions};
 use crate::model::rules::*;
 use crate::model::{BitsType, Confidence, Evidence, Int, Model, TypeKind, TypeRef};
 use crate::schema::RawEvidence;
@@ -140,7 +140,6 @@ struct Typed {
 /// What a field path names.
 struct Place {
     path: String,
-    c_path: String,
     offset: usize,
     kind: PlaceKind,
 }
@@ -846,243 +845,67 @@ impl Cx<'_> {
     /// Resolves a field path from `owner`.
     fn place(&self, owner: usize, segs: &[Seg]) -> Result<Place, Fail> {
         let m = self.model;
-        let mut place = Place {
-            path: String::new(),
-            c_path: String::new(),
-            offset: 0,
-            kind: PlaceKind::Composite {
-                ty_index: Some(owner),
-                what: m.types[owner].name.clone(),
+        let steps: Vec<Step> = segs
+            .iter()
+            .map(|s| match s {
+                Seg::Name(n, _) => Step::Name(n.clone()),
+                Seg::Index(k, _) => Step::Index(*k),
+            })
+            .collect();
+        let at = m
+            .locate(owner, &steps, Unions::Discriminator)
+            .map_err(|e| (seg_span(segs, e.step), e.message))?;
+        let scalar = |size, signed, bits, ty, zero_means| PlaceKind::Scalar {
+            size,
+            signed,
+            bits,
+            ty,
+            zero_means,
+        };
+        let kind = match at.target {
+            Target::Bits { field: b, repr } => {
+                let ty = match &b.ty {
+                    BitsType::Uint => Ty::Int(0, (1i128 << b.width) - 1),
+                    BitsType::Named { index, .. } => match m.types[*index].kind {
+                        TypeKind::Enum { .. } => Ty::Enum(*index),
+                        _ => Ty::Flags(*index),
+                    },
+                };
+                scalar(repr.size(), false, at.bits(), ty, None)
+            }
+            Target::Type(TypeRef::Int { int }) => {
+                let (lo, hi) = int_range(*int);
+                if !fits(lo, hi) {
+                    return Err((
+                        seg_span(segs, segs.len().saturating_sub(1)),
+                        format!("`{}` is a u64; rules read values up to 63 bits", at.path),
+                    ));
+                }
+                let zero_means = at.codec.map(|crate::model::Codec::ZeroMeans(z)| z);
+                scalar(int.size(), int.signed(), None, Ty::Int(lo, hi), zero_means)
+            }
+            Target::Type(TypeRef::Named { index, name }) => match &m.types[*index].kind {
+                TypeKind::Enum { repr, .. } => {
+                    scalar(repr.size(), repr.signed(), None, Ty::Enum(*index), None)
+                }
+                TypeKind::Flags { repr, .. } => {
+                    scalar(repr.size(), repr.signed(), None, Ty::Flags(*index), None)
+                }
+                _ => PlaceKind::Composite {
+                    ty_index: Some(*index),
+                    what: name.clone(),
+                },
+            },
+            Target::Type(ty) => PlaceKind::Composite {
+                ty_index: None,
+                what: ty.spelling(),
             },
         };
-        let mut cur: TypeRef = TypeRef::Named {
-            name: m.types[owner].name.clone(),
-            index: owner,
-        };
-        let mut i: usize = 0;
-        let mut zero_means: Option<u64> = None;
-        let push = |place: &mut Place, name: &str, c: &str| {
-            if !place.path.is_empty() {
-                place.path.push('.');
-                place.c_path.push('.');
-            }
-            place.path.push_str(name);
-            place.c_path.push_str(c);
-        };
-        loop {
-            // Describe where we are.
-            match &cur {
-                TypeRef::Int { int } => {
-                    let (lo, hi) = int_range(*int);
-                    if !fits(lo, hi) {
-                        return Err((
-                            seg_span(segs, i.saturating_sub(1)),
-                            format!("`{}` is a u64; rules read values up to 63 bits", place.path),
-                        ));
-                    }
-                    place.kind = PlaceKind::Scalar {
-                        size: int.size(),
-                        signed: int.signed(),
-                        bits: None,
-                        ty: Ty::Int(lo, hi),
-                        zero_means,
-                    };
-                    if i < segs.len() {
-                        return Err((
-                            seg_span(segs, i),
-                            format!("`{}` is an integer, it has no members", place.path),
-                        ));
-                    }
-                    return Ok(place);
-                }
-                TypeRef::Ascii { len } => {
-                    place.kind = PlaceKind::Composite {
-                        ty_index: None,
-                        what: format!("ascii[{len}]"),
-                    };
-                    if i < segs.len() {
-                        return Err((
-                            seg_span(segs, i),
-                            format!("`{}` is text, it has no members", place.path),
-                        ));
-                    }
-                    return Ok(place);
-                }
-                TypeRef::Array { elem, len } => {
-                    place.kind = PlaceKind::Composite {
-                        ty_index: None,
-                        what: cur.spelling(),
-                    };
-                    match segs.get(i) {
-                        None => return Ok(place),
-                        Some(Seg::Index(k, sp)) => {
-                            if *k >= *len {
-                                return Err((
-                                    *sp,
-                                    format!(
-                                        "index {k} is out of range for `{}` ({} elements)",
-                                        place.path, len
-                                    ),
-                                ));
-                            }
-                            place.offset += k * m.size_of(elem);
-                            place.path.push_str(&format!("[{k}]"));
-                            place.c_path.push_str(&format!("[{k}]"));
-                            cur = (**elem).clone();
-                            i += 1;
-                        }
-                        Some(Seg::Name(n, sp)) => {
-                            return Err((
-                                *sp,
-                                format!(
-                                    "`{}` is an array; index it (`{}[0]`) before `.{n}`",
-                                    place.path, place.path
-                                ),
-                            ));
-                        }
-                    }
-                }
-                TypeRef::Named { index, .. } => {
-                    let t = &m.types[*index];
-                    match &t.kind {
-                        TypeKind::Enum { repr, .. } | TypeKind::Flags { repr, .. } => {
-                            let ty = if matches!(t.kind, TypeKind::Enum { .. }) {
-                                Ty::Enum(*index)
-                            } else {
-                                Ty::Flags(*index)
-                            };
-                            place.kind = PlaceKind::Scalar {
-                                size: repr.size(),
-                                signed: repr.signed(),
-                                bits: None,
-                                ty,
-                                zero_means: None,
-                            };
-                            if i < segs.len() {
-                                return Err((
-                                    seg_span(segs, i),
-                                    format!(
-                                        "`{}` is a `{}`, it has no members",
-                                        place.path, t.name
-                                    ),
-                                ));
-                            }
-                            return Ok(place);
-                        }
-                        TypeKind::Bitfield { repr, fields } => {
-                            place.kind = PlaceKind::Composite {
-                                ty_index: Some(*index),
-                                what: t.name.clone(),
-                            };
-                            let Some((n, sp)) = member_at(segs, i, &t.name, "bitfield")? else {
-                                return Ok(place);
-                            };
-                            let Some(b) = fields.iter().find(|b| &b.name == n) else {
-                                let names = fields.iter().map(|b| b.name.as_str());
-                                return Err(no_member(sp, &t.name, "sub-field", n, names));
-                            };
-                            let ty = match &b.ty {
-                                BitsType::Uint => Ty::Int(0, (1i128 << b.width) - 1),
-                                BitsType::Named { index, .. } => match m.types[*index].kind {
-                                    TypeKind::Enum { .. } => Ty::Enum(*index),
-                                    _ => Ty::Flags(*index),
-                                },
-                            };
-                            push(&mut place, n, &member(n));
-                            place.kind = PlaceKind::Scalar {
-                                size: repr.size(),
-                                signed: false,
-                                bits: Some((b.lsb, b.width)),
-                                ty,
-                                zero_means: None,
-                            };
-                            if i + 1 < segs.len() {
-                                return Err((
-                                    seg_span(segs, i + 1),
-                                    format!("`{}` is a bit range, it has no members", place.path),
-                                ));
-                            }
-                            return Ok(place);
-                        }
-                        TypeKind::Struct { fields, .. } => {
-                            place.kind = PlaceKind::Composite {
-                                ty_index: Some(*index),
-                                what: t.name.clone(),
-                            };
-                            let Some((n, sp)) = member_at(segs, i, &t.name, "struct")? else {
-                                return Ok(place);
-                            };
-                            let Some(f) = fields.iter().find(|f| &f.name == n) else {
-                                let names = fields.iter().map(|f| f.name.as_str());
-                                return Err(no_member(sp, &t.name, "field", n, names));
-                            };
-                            push(&mut place, n, &member(n));
-                            place.offset += f.offset;
-                            zero_means = f.codec.map(|crate::model::Codec::ZeroMeans(z)| z);
-                            cur = f.ty.clone();
-                            i += 1;
-                        }
-                        TypeKind::Union {
-                            discriminator,
-                            variants,
-                        } => {
-                            place.kind = PlaceKind::Composite {
-                                ty_index: Some(*index),
-                                what: t.name.clone(),
-                            };
-                            let Some((n, sp)) = member_at(segs, i, &t.name, "union")? else {
-                                return Ok(place);
-                            };
-                            let d = &discriminator.name;
-                            let arm = if n == d {
-                                variants.first().map(|v| v.name.clone())
-                            } else if variants.iter().any(|v| &v.name == n) {
-                                match segs.get(i + 1) {
-                                    Some(Seg::Name(n2, _)) if n2 == d => {
-                                        i += 1;
-                                        Some(n.clone())
-                                    }
-                                    _ => {
-                                        return Err((
-                                            sp,
-                                            format!(
-                                                "rules read a union only through its discriminator \
-                                             (`{}.{n}.{d}` or `{}.{d}`): which arm holds depends on it",
-                                                place.path, place.path
-                                            ),
-                                        ));
-                                    }
-                                }
-                            } else {
-                                let arms: Vec<&str> =
-                                    variants.iter().map(|v| v.name.as_str()).collect();
-                                return Err((
-                                    sp,
-                                    format!(
-                                        "`{}` has no member `{n}` (discriminator `{d}`; arms: {})",
-                                        t.name,
-                                        arms.join(", ")
-                                    ),
-                                ));
-                            };
-                            let arm = arm.unwrap_or_default();
-                            let shown = match segs.get(i) {
-                                Some(Seg::Name(x, _)) if x == d && n != d => format!("{n}.{d}"),
-                                _ => d.clone(),
-                            };
-                            push(
-                                &mut place,
-                                &shown,
-                                &format!("{}.{}", member(&arm), member(d)),
-                            );
-                            place.offset += discriminator.offset;
-                            cur = discriminator.ty.clone();
-                            i += 1;
-                        }
-                    }
-                }
-            }
-        }
+        Ok(Place {
+            path: at.path,
+            offset: at.offset,
+            kind,
+        })
     }
 
     fn expr(&self, owner: usize, e: &syn::Expr) -> Result<Typed, Fail> {
@@ -1154,7 +977,6 @@ impl Cx<'_> {
                         expr: Expr::Read {
                             access: Access {
                                 path: place.path,
-                                c_path: place.c_path,
                                 offset: place.offset,
                                 size,
                                 signed,
@@ -1588,7 +1410,6 @@ impl Cx<'_> {
                 let read = Expr::Read {
                     access: Access {
                         path: place.path,
-                        c_path: place.c_path,
                         offset: place.offset,
                         size,
                         signed,
@@ -1632,7 +1453,6 @@ impl Cx<'_> {
                     let byte = Expr::Read {
                         access: Access {
                             path: format!("{}[{k}]", place.path),
-                            c_path: format!("{}[{k}]", place.c_path),
                             offset: place.offset + k,
                             size: 1,
                             signed: false,
@@ -1738,7 +1558,7 @@ impl Cx<'_> {
                     let body = set.inline(self.model, ri);
                     return Ok(Typed {
                         ty: Ty::Bool,
-                        expr: rebase(&body, place.offset, &place.path, &place.c_path),
+                        expr: rebase(&body, place.offset, &place.path),
                     });
                 }
                 let mut helpers = vec![
@@ -1777,42 +1597,6 @@ fn collapse(fields: Vec<String>) -> Vec<String> {
     out
 }
 
-/// The member `segs[i]` names in `what` (a `kind`: struct, union or bitfield), or `None`
-/// where the path ends; an index there is an error.
-fn member_at<'s>(
-    segs: &'s [Seg],
-    i: usize,
-    what: &str,
-    kind: &str,
-) -> Result<Option<(&'s String, Span)>, Fail> {
-    match segs.get(i) {
-        None => Ok(None),
-        Some(Seg::Name(n, sp)) => Ok(Some((n, *sp))),
-        Some(Seg::Index(..)) => Err((
-            seg_span(segs, i),
-            format!("`{what}` is a {kind}, not an array"),
-        )),
-    }
-}
-
-/// `what` has no `kind` (field or sub-field) named `n`; the error lists the `names` it has.
-fn no_member<'a>(
-    sp: Span,
-    what: &str,
-    kind: &str,
-    n: &str,
-    names: impl Iterator<Item = &'a str>,
-) -> Fail {
-    let names: Vec<&str> = names.collect();
-    (
-        sp,
-        format!(
-            "`{what}` has no {kind} `{n}` (it has: {})",
-            names.join(", ")
-        ),
-    )
-}
-
 fn seg_span(segs: &[Seg], i: usize) -> Span {
     match segs.get(i).or(segs.last()) {
         Some(Seg::Name(_, s)) | Some(Seg::Index(_, s)) => *s,
@@ -1821,13 +1605,12 @@ fn seg_span(segs: &[Seg], i: usize) -> Span {
 }
 
 /// A nested type's expression, moved to a member at `offset` / `path`.
-fn rebase(e: &Expr, offset: usize, path: &str, c_path: &str) -> Expr {
-    let r = |x: &Expr| Box::new(rebase(x, offset, path, c_path));
+fn rebase(e: &Expr, offset: usize, path: &str) -> Expr {
+    let r = |x: &Expr| Box::new(rebase(x, offset, path));
     match e {
         Expr::Read { access } => Expr::Read {
             access: Access {
                 path: format!("{path}.{}", access.path),
-                c_path: format!("{c_path}.{}", access.c_path),
                 offset: access.offset + offset,
                 ..access.clone()
             },
@@ -1845,10 +1628,7 @@ fn rebase(e: &Expr, offset: usize, path: &str, c_path: &str) -> Expr {
         },
         Expr::Chain { bin, parts } => Expr::Chain {
             bin: *bin,
-            parts: parts
-                .iter()
-                .map(|p| rebase(p, offset, path, c_path))
-                .collect(),
+            parts: parts.iter().map(|p| rebase(p, offset, path)).collect(),
         },
         Expr::If { cond, then, other } => Expr::If {
             cond: r(cond),

@@ -212,14 +212,11 @@ impl BinOp {
     }
 }
 
-/// Where a value lives in the owner's bytes, and how C reaches it.
+/// Where a value lives in the owner's bytes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Access {
     /// Spec path: `flags.gather_dim`, `src_num_elem[1]`, `src_start_addr.marker`.
     pub path: String,
-    /// C member path from the struct (keyword-safe names, union arm included):
-    /// `src_start_addr.addr_reg.marker`.
-    pub c_path: String,
     /// Byte offset of the container within the owner.
     pub offset: usize,
     /// Container size in bytes (1, 2, 4 or 8).

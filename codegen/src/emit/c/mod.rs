@@ -22,6 +22,7 @@ use super::plural;
 use crate::model::*;
 
 mod rules;
+pub(crate) use rules::c_path;
 
 /// Directory under `generated/`.
 pub const DIR: &str = "c";

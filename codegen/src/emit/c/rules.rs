@@ -14,7 +14,8 @@
 
 use std::fmt::Write as _;
 
-use super::{doc, stem};
+use super::{doc, member, stem};
+use crate::model::path::{Hop, Step, Unions};
 use crate::model::rules::{Enforcement, Expr, RuleKind, RuleSet, arch_condition, not};
 use crate::model::*;
 
@@ -132,14 +133,45 @@ fn int(v: i64) -> String {
     }
 }
 
-fn expr(model: &Model, e: &Expr) -> String {
-    let r = |x: &Expr| expr(model, x);
+/// The C member path of a field a rule of `owner` reads: keyword-safe names, union arm
+/// included (`src_start_addr.marker` is `src_start_addr.addr_reg.marker`).
+pub(crate) fn c_path(model: &Model, owner: usize, path: &str) -> String {
+    let steps = Step::parse(path).unwrap_or_default();
+    let locate = |steps: &[Step]| model.locate(owner, steps, Unions::Discriminator).ok();
+    // `text_len` reads an ascii field byte by byte (`name[k]`), which no path names.
+    let (at, byte) = match (locate(&steps), steps.split_last()) {
+        (Some(at), _) => (at, None),
+        (None, Some((Step::Index(k), text))) => match locate(text) {
+            Some(at) => (at, Some(*k)),
+            None => return path.to_string(),
+        },
+        (None, _) => return path.to_string(),
+    };
+    let mut out = String::new();
+    for hop in at.hops.iter().copied().chain(byte.map(Hop::Index)) {
+        match hop {
+            Hop::Index(k) => {
+                let _ = write!(out, "[{k}]");
+            }
+            Hop::Member(name) | Hop::Arm { name, .. } => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(&member(name));
+            }
+        }
+    }
+    out
+}
+
+fn expr(model: &Model, owner: usize, e: &Expr) -> String {
+    let r = |x: &Expr| expr(model, owner, x);
     match e {
         Expr::Int { value } => int(*value),
         Expr::Bool { value } => value.to_string(),
         Expr::Const { index } => format!("((int64_t){})", model.rules.constants[*index].name),
         Expr::Nc => "((int64_t)nc)".to_string(),
-        Expr::Read { access } => format!("((int64_t)i->{})", access.c_path),
+        Expr::Read { access } => format!("((int64_t)i->{})", c_path(model, owner, &access.path)),
         Expr::Not { arg } => format!("(!{})", r(arg)),
         Expr::Neg { arg } => format!("(-{})", r(arg)),
         Expr::Table { index, arg } => {
@@ -234,7 +266,7 @@ fn rule_fns(model: &Model, s: &RuleSet, out: &mut String) {
         ));
         doc(out, "", &paras);
         let body = match &r.kind {
-            RuleKind::Expr { expr: e, .. } => expr(model, e),
+            RuleKind::Expr { expr: e, .. } => expr(model, s.owner, e),
             RuleKind::NotEnforced => "true".to_string(),
             RuleKind::All { parts } | RuleKind::Any { parts } => {
                 let op = if matches!(r.kind, RuleKind::All { .. }) {
@@ -251,7 +283,7 @@ fn rule_fns(model: &Model, s: &RuleSet, out: &mut String) {
         };
         let body = match arch_condition(model, &r.arch) {
             None => body,
-            Some(cond) => format!("({} || {body})", expr(model, &not(cond))),
+            Some(cond) => format!("({} || {body})", expr(model, s.owner, &not(cond))),
         };
         let unused = if s.uses_arch(i) {
             "    (void)i;\n    (void)nc;\n"
