@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Cx, Loc, code, para, prose, text};
+use super::{Loc, Pages, code, para, prose, text};
 use crate::model::Confidence;
 use crate::model::lowering::*;
 
@@ -47,14 +47,14 @@ fn place_cell(p: &Place, ext: bool) -> String {
     )
 }
 
-fn word_link(cx: &Cx<'_>, name: &str) -> String {
+fn word_link(cx: &Pages<'_>, name: &str) -> String {
     match cx.model.words().find(|w| w.name == name) {
         Some(w) => cx.word_link(w, Loc::Top),
         None => code(name, false),
     }
 }
 
-fn message(cx: &Cx<'_>, m: &Message, value: Option<&str>, out: &mut String) {
+fn message(cx: &Pages<'_>, m: &Message, value: Option<&str>, out: &mut String) {
     let _ = writeln!(
         out,
         "{} — {}",
@@ -72,7 +72,7 @@ fn message(cx: &Cx<'_>, m: &Message, value: Option<&str>, out: &mut String) {
     out.push('\n');
 }
 
-fn kind_section(cx: &Cx<'_>, l: &Lowering, k: &Kind, out: &mut String) {
+fn kind_section(cx: &Pages<'_>, l: &Lowering, k: &Kind, out: &mut String) {
     let _ = writeln!(
         out,
         "### {} {} ({}) → {} (`0x{:02X}`)\n",
@@ -176,7 +176,7 @@ fn kind_section(cx: &Cx<'_>, l: &Lowering, k: &Kind, out: &mut String) {
     }
 }
 
-pub(super) fn page(cx: &Cx<'_>) -> String {
+pub(super) fn page(cx: &Pages<'_>) -> String {
     let m = cx.model;
     let mut out = String::from(super::BANNER);
     out.push_str("# Lowering: pseudo words to real words\n\n");

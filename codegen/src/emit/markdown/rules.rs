@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Cx, Loc, code, para, prose, text};
+use super::{Loc, Pages, code, para, prose, text};
 use crate::model::rules::{Enforcement, RuleKind, RuleSet};
 use crate::model::*;
 
@@ -41,7 +41,7 @@ fn depth(s: &RuleSet, mut i: usize) -> usize {
 }
 
 /// The rule table of one struct.
-fn table(cx: &Cx<'_>, s: &RuleSet, out: &mut String) {
+fn table(cx: &Pages<'_>, s: &RuleSet, out: &mut String) {
     cx.table_head(
         &[
             "Rule",
@@ -108,7 +108,7 @@ fn one_line(s: &str) -> String {
 }
 
 /// The "Validity rules" section of a word page.
-pub(super) fn word_section(cx: &Cx<'_>, w: &TypeDef) -> String {
+pub(super) fn word_section(cx: &Pages<'_>, w: &TypeDef) -> String {
     let m = cx.model;
     let mut out = String::from("## Validity rules\n\n");
     let Some(s) = m.rules.sets.iter().find(|s| std::ptr::eq(m.ty(s.owner), w)) else {
@@ -128,7 +128,7 @@ pub(super) fn word_section(cx: &Cx<'_>, w: &TypeDef) -> String {
 }
 
 /// `docs/rules.md`.
-pub(super) fn page(cx: &Cx<'_>) -> String {
+pub(super) fn page(cx: &Pages<'_>) -> String {
     let m = cx.model;
     let r = &m.rules;
     let mut out = String::from(super::BANNER);

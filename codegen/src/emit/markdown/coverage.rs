@@ -1,0 +1,158 @@
+//! `docs/coverage.md`: bytes per common confidence level, per word, and the scales.
+
+use std::fmt::Write as _;
+
+use super::*;
+
+impl<'m> Pages<'m> {
+    // -----------------------------------------------------------------------------------
+    // coverage.md
+
+    /// Byte counts: one per common level, then reserved, then unknown.
+    fn coverage_counts(&self, cov: &[ByteClass]) -> Vec<usize> {
+        let n = self.model.levels.len();
+        let mut counts = vec![0; n + 2];
+        for c in cov {
+            let i = match c {
+                ByteClass::Data { rank } => (*rank).min(n.saturating_sub(1)),
+                ByteClass::Reserved => n,
+                ByteClass::Unknown => n + 1,
+            };
+            counts[i] += 1;
+        }
+        counts
+    }
+
+    pub(super) fn coverage_summary(&self, cov: &[ByteClass]) -> String {
+        let counts = self.coverage_counts(cov);
+        let names = self
+            .model
+            .levels
+            .iter()
+            .map(|l| l.name.as_str())
+            .chain(["reserved", "unknown"]);
+        let parts: Vec<String> = names
+            .zip(&counts)
+            .filter(|(_, c)| **c > 0)
+            .map(|(n, c)| format!("{c} {}", text(n)))
+            .collect();
+        format!("{} of {} bytes", parts.join(", "), cov.len())
+    }
+
+    fn byte_symbol(&self, c: ByteClass) -> char {
+        match c {
+            ByteClass::Data { rank } => char::from_digit(rank as u32 + 1, 36).unwrap_or('#'),
+            ByteClass::Reserved => 'r',
+            ByteClass::Unknown => '?',
+        }
+    }
+
+    pub(super) fn coverage_page(&self) -> String {
+        let m = self.model;
+        let mut out = String::from(BANNER);
+        out.push_str("# Coverage\n\n");
+        out.push_str(
+            "How much of each word is known, counted by byte. A data byte counts at the common \
+             confidence level of what covers it; a byte covered by a bitfield counts once, at \
+             the weakest level of the sub-fields whose bits fall in it; a byte inside a union \
+             counts at its weakest arm. A byte that only reserved fields cover counts as \
+             reserved; a byte any unknown field covers counts as unknown, whatever else covers \
+             it.\n\n",
+        );
+        let mut cols: Vec<&str> = vec!["Word"];
+        cols.extend(m.levels.iter().map(|l| l.name.as_str()));
+        cols.extend(["reserved", "unknown", "Bytes"]);
+        self.table_head(&cols, &mut out);
+        let mut totals = vec![0usize; m.levels.len() + 2];
+        let mut all = 0;
+        let mut maps = Vec::new();
+        for w in m.words() {
+            let cov = m.byte_coverage(w);
+            let counts = self.coverage_counts(&cov);
+            for (t, c) in totals.iter_mut().zip(&counts) {
+                *t += c;
+            }
+            all += cov.len();
+            let mut cells = vec![self.type_link(w, Loc::Top)];
+            cells.extend(counts.iter().map(usize::to_string));
+            cells.push(cov.len().to_string());
+            self.row(&cells, &mut out);
+            maps.push((w.name.as_str(), cov));
+        }
+        let mut cells = vec!["**Total**".to_string()];
+        cells.extend(totals.iter().map(|c| format!("**{c}**")));
+        cells.push(format!("**{all}**"));
+        self.row(&cells, &mut out);
+        out.push('\n');
+
+        out.push_str("## Byte maps\n\n");
+        let legend: Vec<String> = m
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                format!(
+                    "`{}` {}",
+                    self.byte_symbol(ByteClass::Data { rank: i }),
+                    text(&l.name)
+                )
+            })
+            .chain(["`r` reserved".to_string(), "`?` unknown".to_string()])
+            .collect();
+        let _ = writeln!(
+            out,
+            "One character per byte, eight to a group: {}.\n",
+            legend.join(", ")
+        );
+        out.push_str("```text\n");
+        let width = maps.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        let longest = maps.iter().map(|(_, c)| c.len()).max().unwrap_or(0);
+        let mut head = format!("{:width$}", "");
+        for g in (0..longest).step_by(8) {
+            let _ = write!(head, " {:<8}", format!("+{g}"));
+        }
+        let _ = writeln!(out, "{}", head.trim_end());
+        for (name, cov) in &maps {
+            let mut line = format!("{name:width$}");
+            for (i, c) in cov.iter().enumerate() {
+                if i % 8 == 0 {
+                    line.push(' ');
+                }
+                line.push(self.byte_symbol(*c));
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        out.push_str("```\n\n");
+
+        out.push_str("## Confidence levels\n\n");
+        out.push_str("The common ordering every source's tags map onto, strongest first.\n\n");
+        self.table_head(&["Level", "Meaning"], &mut out);
+        for l in &m.levels {
+            self.row(&[format!("**{}**", text(&l.name)), text(&l.doc)], &mut out);
+        }
+        out.push('\n');
+
+        out.push_str("## Confidence scales\n\n");
+        out.push_str(
+            "Each source tags its claims on its own scale; the spec keeps the tag as written \
+             and maps it onto a common level.\n\n",
+        );
+        for s in &m.scales {
+            let _ = writeln!(out, "### Scale {}\n", text(&s.name));
+            let _ = writeln!(out, "{}\n", para(&s.doc));
+            let users: Vec<String> = m
+                .sources
+                .iter()
+                .filter(|src| src.scale == s.name)
+                .map(|src| code(&src.id, false))
+                .collect();
+            let _ = writeln!(out, "Used by: {}.\n", or_dash(users.join(", ")));
+            self.table_head(&["Tag", "Common level"], &mut out);
+            for (tag, level) in &s.levels {
+                self.row(&[code(tag, true), text(level)], &mut out);
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
