@@ -256,6 +256,35 @@ fn unknown_paths_on_either_side() {
     );
 }
 
+/// A lowering path goes wrong in the words a rule's path does (one resolver serves both).
+#[test]
+fn path_errors_read_as_in_rules() {
+    SPEC.only(
+        &edited(r#"{ to = "cfg.class""#, r#"{ to = "cfg.class.x""#),
+        "{ to = \"cfg",
+        "\"cfg.class.x\"",
+        "target: `cfg.class` is a bit range, it has no members",
+    );
+    SPEC.only(
+        &edited(r#"from = "arr[1]""#, r#"from = "arr.x""#),
+        "from = \"arr",
+        "\"arr.x\"",
+        "source: `arr` is an array; index it (`arr[0]`) before `.x`",
+    );
+    SPEC.only(
+        &edited(r#"{ to = "x", from = "a""#, r#"{ to = "x", from = "a[0]""#),
+        r#"{ to = "x""#,
+        "\"a[0]\"",
+        "source: `a` is an integer, it has no members",
+    );
+    SPEC.only(
+        &edited(r#"from = "arr[1]""#, r#"from = "arr[5]""#),
+        "from = \"arr",
+        "\"arr[5]\"",
+        "source: index 5 is out of range for `arr` (2 elements)",
+    );
+}
+
 #[test]
 fn width_and_type_mismatches() {
     SPEC.only(
