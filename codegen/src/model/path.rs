@@ -494,38 +494,39 @@ impl Model {
         let mut w = Walk::default();
         if let TypeKind::Struct { fields, .. } = &word.kind {
             for (i, f) in fields.iter().enumerate() {
-                let slot = MetaSlot::field(&word.name, i);
-                self.walk_field(&mut w, word, f, slot, "", 0, None);
+                let at = LeafAt {
+                    slot: MetaSlot::field(&word.name, i),
+                    offset: 0,
+                    variant: None,
+                };
+                self.walk_field(&mut w, word, f, "", at);
             }
         }
         w
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Walks member `f` of `owner`; `at` is where the owner lands (its offset) and the
+    /// member's metadata slot.
     fn walk_field<'m>(
         &'m self,
         w: &mut Walk<'m>,
         owner: &'m TypeDef,
         f: &'m Field,
-        slot: MetaSlot,
         prefix: &str,
-        base: usize,
-        variant: Option<&str>,
+        at: LeafAt<'_>,
     ) {
         let path = format!("{prefix}{}", f.name);
-        let offset = base + f.offset;
+        let at = LeafAt {
+            offset: at.offset + f.offset,
+            ..at
+        };
         w.nodes.push(Node {
             path: path.clone(),
-            offset,
+            offset: at.offset,
             bits: None,
             member: Member::Field(f),
             owner,
         });
-        let at = LeafAt {
-            slot,
-            offset,
-            variant,
-        };
         self.walk_type(w, f, &f.ty, path, &at);
     }
 
@@ -609,7 +610,7 @@ impl Model {
                         let prefix = format!("{path}.");
                         for (i, sub) in fields.iter().enumerate() {
                             let slot = MetaSlot::field(&t.name, i);
-                            self.walk_field(w, t, sub, slot, &prefix, offset, variant);
+                            self.walk_field(w, t, sub, &prefix, LeafAt { slot, ..at.clone() });
                         }
                     }
                     TypeKind::Union {
@@ -620,7 +621,13 @@ impl Model {
                         let slot = MetaSlot::Discriminator {
                             owner: t.name.clone(),
                         };
-                        self.walk_field(w, t, discriminator, slot, &prefix, offset, variant);
+                        self.walk_field(
+                            w,
+                            t,
+                            discriminator,
+                            &prefix,
+                            LeafAt { slot, ..at.clone() },
+                        );
                         for v in variants {
                             let vname = format!("{path}.{}", v.name);
                             w.arms.push(Arm {
@@ -636,13 +643,50 @@ impl Model {
                                     .iter()
                                     .position(|a| a.name == sub.name)
                                     .expect("an arm's members are among its fields");
-                                let slot = MetaSlot::field(&arm, index);
-                                self.walk_field(w, t, sub, slot, &vprefix, offset, Some(&vname));
+                                let at = LeafAt {
+                                    slot: MetaSlot::field(&arm, index),
+                                    offset,
+                                    variant: Some(&vname),
+                                };
+                                self.walk_field(w, t, sub, &vprefix, at);
                             }
                         }
                     }
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Step;
+
+    #[test]
+    fn paths_read_names_and_indices() {
+        let name = |s: &str| Step::Name(s.to_string());
+        assert_eq!(
+            Step::parse("a.b[1][2].c"),
+            Ok(vec![
+                name("a"),
+                name("b"),
+                Step::Index(1),
+                Step::Index(2),
+                name("c")
+            ])
+        );
+        assert_eq!(
+            Step::parse("a..b"),
+            Err("empty name in path segment ``".to_string())
+        );
+        assert_eq!(Step::parse("a[1"), Err("unclosed `[` in `a[1`".to_string()));
+        assert_eq!(
+            Step::parse("a[x]"),
+            Err("`x` in `a[x]` is not an index".to_string())
+        );
+        assert_eq!(
+            Step::parse("a[1]b"),
+            Err("unexpected `b` in `a[1]b`".to_string())
+        );
     }
 }

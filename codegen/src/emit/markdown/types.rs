@@ -104,11 +104,7 @@ impl<'m> Pages<'m> {
             TypeKind::Struct { .. } => "struct".into(),
             TypeKind::Union { .. } => "union".into(),
         };
-        let _ = writeln!(
-            out,
-            "- **Kind:** {kind}, {}",
-            plural(t.size, "byte", "bytes")
-        );
+        let _ = writeln!(out, "- **Kind:** {kind}, {}", plural(t.size, "byte"));
         let _ = writeln!(out, "- **C name:** {}", code(&t.c_name, false));
         let _ = writeln!(
             out,
@@ -289,7 +285,7 @@ impl<'m> Pages<'m> {
             let _ = write!(
                 field,
                 "<br>⚠ [{}](conflicts.md#{})",
-                plural(alts, "alternative reading", "alternative readings"),
+                plural(alts, "alternative reading"),
                 slug(&format!("{}.{path}", owner.name))
             );
         }

@@ -172,10 +172,6 @@ pub(super) fn tick(holds: bool) -> &'static str {
     if holds { "✓" } else { "—" }
 }
 
-pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// When an arm is taken, in words.
 pub(super) fn arm_condition(discriminator: &Field, v: &Variant) -> String {
     match (v.mask, v.value) {

@@ -169,7 +169,7 @@ impl<'m> Pages<'m> {
             }
         }
         let _ = writeln!(out, "{opline}");
-        let _ = writeln!(out, "- **Size:** {}", plural(w.size, "byte", "bytes"));
+        let _ = writeln!(out, "- **Size:** {}", plural(w.size, "byte"));
         let have = m.word_archs(w);
         let archs: Vec<String> = m
             .archs
@@ -266,7 +266,7 @@ impl<'m> Pages<'m> {
                 let _ = write!(
                     field,
                     "<br>⚠ [{}](#conflicting-readings)",
-                    plural(alts, "alternative reading", "alternative readings")
+                    plural(alts, "alternative reading")
                 );
             }
             self.row(
