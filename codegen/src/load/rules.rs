@@ -855,15 +855,15 @@ impl Cx<'_> {
         let at = m
             .locate(owner, &steps, Unions::Discriminator)
             .map_err(|e| (seg_span(segs, e.step), e.message))?;
-        let scalar = |size, signed, bits, ty, zero_means| PlaceKind::Scalar {
-            size,
-            signed,
-            bits,
+        let scalar = |ty, zero_means| PlaceKind::Scalar {
+            size: at.size(m),
+            signed: at.signed(m),
+            bits: at.bits(),
             ty,
             zero_means,
         };
         let kind = match at.target {
-            Target::Bits { field: b, repr } => {
+            Target::Bits { field: b, .. } => {
                 let ty = match &b.ty {
                     BitsType::Uint => Ty::Int(0, (1i128 << b.width) - 1),
                     BitsType::Named { index, .. } => match m.types[*index].kind {
@@ -871,7 +871,7 @@ impl Cx<'_> {
                         _ => Ty::Flags(*index),
                     },
                 };
-                scalar(repr.size(), false, at.bits(), ty, None)
+                scalar(ty, None)
             }
             Target::Type(TypeRef::Int { int }) => {
                 let (lo, hi) = int_range(*int);
@@ -882,15 +882,11 @@ impl Cx<'_> {
                     ));
                 }
                 let zero_means = at.codec.map(|crate::model::Codec::ZeroMeans(z)| z);
-                scalar(int.size(), int.signed(), None, Ty::Int(lo, hi), zero_means)
+                scalar(Ty::Int(lo, hi), zero_means)
             }
             Target::Type(TypeRef::Named { index, name }) => match &m.types[*index].kind {
-                TypeKind::Enum { repr, .. } => {
-                    scalar(repr.size(), repr.signed(), None, Ty::Enum(*index), None)
-                }
-                TypeKind::Flags { repr, .. } => {
-                    scalar(repr.size(), repr.signed(), None, Ty::Flags(*index), None)
-                }
+                TypeKind::Enum { .. } => scalar(Ty::Enum(*index), None),
+                TypeKind::Flags { .. } => scalar(Ty::Flags(*index), None),
                 _ => PlaceKind::Composite {
                     ty_index: Some(*index),
                     what: name.clone(),

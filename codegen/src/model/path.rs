@@ -108,6 +108,18 @@ impl Location<'_> {
         }
     }
 
+    /// Whether the value is a signed integer (an enum or flags type: its `repr`).
+    pub fn signed(&self, model: &Model) -> bool {
+        match self.target {
+            Target::Type(TypeRef::Int { int }) => int.signed(),
+            Target::Type(TypeRef::Named { index, .. }) => match &model.types[*index].kind {
+                TypeKind::Enum { repr, .. } | TypeKind::Flags { repr, .. } => repr.signed(),
+                _ => false,
+            },
+            Target::Type(_) | Target::Bits { .. } => false,
+        }
+    }
+
     /// `(lsb, width)` of a bitfield sub-field.
     pub fn bits(&self) -> Option<(u32, u32)> {
         match self.target {
