@@ -48,7 +48,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
     out.push(("docs/conflicts.md".to_string(), cx.conflicts_page()));
     out.push(("docs/coverage.md".to_string(), cx.coverage_page()));
     out.push((validators::PAGE.to_string(), validators::page(&cx)));
-    out.extend(klr::pages(model));
+    out.extend(klr::pages(&cx));
     out.push((lowering::PAGE.to_string(), lowering::page(&cx)));
     out
 }
