@@ -24754,10 +24754,10 @@ pub mod klr {
     #[allow(non_snake_case)]
     fn build_NcCopy<'a, F: Fields<'a>>(src: &F) -> Result<ops::NcCopy<'a>, F::Error> {
         Ok(ops::NcCopy {
-            dst: src.ap(&FIELDS_NcCopy[0usize])?,
-            src: src.ap(&FIELDS_NcCopy[1usize])?,
-            dtype: src.opt_int(&FIELDS_NcCopy[2usize])?,
-            engine: src.int(&FIELDS_NcCopy[3usize])?,
+            dst: src.ap(&FIELDS_NcCopy[0])?,
+            src: src.ap(&FIELDS_NcCopy[1])?,
+            dtype: src.opt_int(&FIELDS_NcCopy[2])?,
+            engine: src.int(&FIELDS_NcCopy[3])?,
         })
     }
     #[allow(non_snake_case)]
@@ -24765,13 +24765,13 @@ pub mod klr {
         src: &F,
     ) -> Result<ops::NcDmaCopy<'a>, F::Error> {
         Ok(ops::NcDmaCopy {
-            dst: src.ap(&FIELDS_NcDmaCopy[0usize])?,
-            src: src.ap(&FIELDS_NcDmaCopy[1usize])?,
-            compute_op: src.int(&FIELDS_NcDmaCopy[2usize])?,
-            oobMode: src.int(&FIELDS_NcDmaCopy[3usize])?,
-            dgeMode: src.int(&FIELDS_NcDmaCopy[4usize])?,
-            uniqueIndices: src.boolean(&FIELDS_NcDmaCopy[5usize])?,
-            engine: src.int(&FIELDS_NcDmaCopy[6usize])?,
+            dst: src.ap(&FIELDS_NcDmaCopy[0])?,
+            src: src.ap(&FIELDS_NcDmaCopy[1])?,
+            compute_op: src.int(&FIELDS_NcDmaCopy[2])?,
+            oobMode: src.int(&FIELDS_NcDmaCopy[3])?,
+            dgeMode: src.int(&FIELDS_NcDmaCopy[4])?,
+            uniqueIndices: src.boolean(&FIELDS_NcDmaCopy[5])?,
+            engine: src.int(&FIELDS_NcDmaCopy[6])?,
         })
     }
     #[allow(non_snake_case)]
@@ -24779,10 +24779,10 @@ pub mod klr {
         src: &F,
     ) -> Result<ops::DmaCompute<'a>, F::Error> {
         Ok(ops::DmaCompute {
-            dst: src.ap(&FIELDS_DmaCompute[0usize])?,
-            srcs: src.aps(&FIELDS_DmaCompute[1usize])?,
-            scales: src.imms(&FIELDS_DmaCompute[2usize])?,
-            reduceOp: src.int(&FIELDS_DmaCompute[3usize])?,
+            dst: src.ap(&FIELDS_DmaCompute[0])?,
+            srcs: src.aps(&FIELDS_DmaCompute[1])?,
+            scales: src.imms(&FIELDS_DmaCompute[2])?,
+            reduceOp: src.int(&FIELDS_DmaCompute[3])?,
         })
     }
     #[allow(non_snake_case)]
@@ -24790,10 +24790,10 @@ pub mod klr {
         src: &F,
     ) -> Result<ops::DmaTranspose<'a>, F::Error> {
         Ok(ops::DmaTranspose {
-            dst: src.ap(&FIELDS_DmaTranspose[0usize])?,
-            src: src.ap(&FIELDS_DmaTranspose[1usize])?,
-            dgeMode: src.int(&FIELDS_DmaTranspose[2usize])?,
-            oobMode: src.int(&FIELDS_DmaTranspose[3usize])?,
+            dst: src.ap(&FIELDS_DmaTranspose[0])?,
+            src: src.ap(&FIELDS_DmaTranspose[1])?,
+            dgeMode: src.int(&FIELDS_DmaTranspose[2])?,
+            oobMode: src.int(&FIELDS_DmaTranspose[3])?,
         })
     }
     #[allow(non_snake_case)]
@@ -24801,8 +24801,8 @@ pub mod klr {
         src: &F,
     ) -> Result<ops::TensorLoad<'a>, F::Error> {
         Ok(ops::TensorLoad {
-            regName: src.text(&FIELDS_TensorLoad[0usize])?,
-            srcRef: src.ap(&FIELDS_TensorLoad[1usize])?,
+            regName: src.text(&FIELDS_TensorLoad[0])?,
+            srcRef: src.ap(&FIELDS_TensorLoad[1])?,
         })
     }
     #[allow(non_snake_case)]
@@ -24810,8 +24810,8 @@ pub mod klr {
         src: &F,
     ) -> Result<ops::TensorStore<'a>, F::Error> {
         Ok(ops::TensorStore {
-            regName: src.text(&FIELDS_TensorStore[0usize])?,
-            dstRef: src.ap(&FIELDS_TensorStore[1usize])?,
+            regName: src.text(&FIELDS_TensorStore[0])?,
+            dstRef: src.ap(&FIELDS_TensorStore[1])?,
         })
     }
     #[allow(non_snake_case)]
@@ -24819,10 +24819,10 @@ pub mod klr {
         src: &F,
     ) -> Result<ops::NcLocalGather<'a>, F::Error> {
         Ok(ops::NcLocalGather {
-            out: src.ap(&FIELDS_NcLocalGather[0usize])?,
-            data: src.ap(&FIELDS_NcLocalGather[1usize])?,
-            index: src.ap(&FIELDS_NcLocalGather[2usize])?,
-            num_valid_indices: src.imm(&FIELDS_NcLocalGather[3usize])?,
+            out: src.ap(&FIELDS_NcLocalGather[0])?,
+            data: src.ap(&FIELDS_NcLocalGather[1])?,
+            index: src.ap(&FIELDS_NcLocalGather[2])?,
+            num_valid_indices: src.imm(&FIELDS_NcLocalGather[3])?,
         })
     }
     #[allow(non_snake_case)]
@@ -24830,9 +24830,9 @@ pub mod klr {
         src: &F,
     ) -> Result<ops::NcNGather<'a>, F::Error> {
         Ok(ops::NcNGather {
-            out: src.ap(&FIELDS_NcNGather[0usize])?,
-            data: src.ap(&FIELDS_NcNGather[1usize])?,
-            index: src.ap(&FIELDS_NcNGather[2usize])?,
+            out: src.ap(&FIELDS_NcNGather[0])?,
+            data: src.ap(&FIELDS_NcNGather[1])?,
+            index: src.ap(&FIELDS_NcNGather[2])?,
         })
     }
     #[allow(non_snake_case)]
@@ -24840,15 +24840,15 @@ pub mod klr {
         src: &F,
     ) -> Result<ops::NcRangeSelect<'a>, F::Error> {
         Ok(ops::NcRangeSelect {
-            r#in: src.ap(&FIELDS_NcRangeSelect[0usize])?,
-            rangeT: src.ap(&FIELDS_NcRangeSelect[1usize])?,
-            cmp0: src.int(&FIELDS_NcRangeSelect[2usize])?,
-            cmp1: src.int(&FIELDS_NcRangeSelect[3usize])?,
-            redOp: src.int(&FIELDS_NcRangeSelect[4usize])?,
-            bound0: src.imm(&FIELDS_NcRangeSelect[5usize])?,
-            bound1: src.imm(&FIELDS_NcRangeSelect[6usize])?,
-            fill: src.opt_ap(&FIELDS_NcRangeSelect[7usize])?,
-            mode: src.int(&FIELDS_NcRangeSelect[8usize])?,
+            r#in: src.ap(&FIELDS_NcRangeSelect[0])?,
+            rangeT: src.ap(&FIELDS_NcRangeSelect[1])?,
+            cmp0: src.int(&FIELDS_NcRangeSelect[2])?,
+            cmp1: src.int(&FIELDS_NcRangeSelect[3])?,
+            redOp: src.int(&FIELDS_NcRangeSelect[4])?,
+            bound0: src.imm(&FIELDS_NcRangeSelect[5])?,
+            bound1: src.imm(&FIELDS_NcRangeSelect[6])?,
+            fill: src.opt_ap(&FIELDS_NcRangeSelect[7])?,
+            mode: src.int(&FIELDS_NcRangeSelect[8])?,
         })
     }
     #[allow(non_snake_case)]
@@ -24856,9 +24856,9 @@ pub mod klr {
         src: &F,
     ) -> Result<ops::SelectReduce<'a>, F::Error> {
         Ok(ops::SelectReduce {
-            dst: src.ap(&FIELDS_SelectReduce[0usize])?,
-            onTrue: src.ap(&FIELDS_SelectReduce[1usize])?,
-            predicate: src.ap(&FIELDS_SelectReduce[2usize])?,
+            dst: src.ap(&FIELDS_SelectReduce[0])?,
+            onTrue: src.ap(&FIELDS_SelectReduce[1])?,
+            predicate: src.ap(&FIELDS_SelectReduce[2])?,
         })
     }
     #[allow(non_snake_case)]
@@ -24866,9 +24866,9 @@ pub mod klr {
         src: &F,
     ) -> Result<ops::BatchNormStats<'a>, F::Error> {
         Ok(ops::BatchNormStats {
-            dst: src.ap(&FIELDS_BatchNormStats[0usize])?,
-            src: src.ap(&FIELDS_BatchNormStats[1usize])?,
-            dtype: src.opt_int(&FIELDS_BatchNormStats[2usize])?,
+            dst: src.ap(&FIELDS_BatchNormStats[0])?,
+            src: src.ap(&FIELDS_BatchNormStats[1])?,
+            dtype: src.opt_int(&FIELDS_BatchNormStats[2])?,
         })
     }
     #[allow(non_snake_case)]
@@ -24876,17 +24876,17 @@ pub mod klr {
         src: &F,
     ) -> Result<ops::BatchNormAggregate<'a>, F::Error> {
         Ok(ops::BatchNormAggregate {
-            dst: src.ap(&FIELDS_BatchNormAggregate[0usize])?,
-            src: src.ap(&FIELDS_BatchNormAggregate[1usize])?,
-            dtype: src.opt_int(&FIELDS_BatchNormAggregate[2usize])?,
+            dst: src.ap(&FIELDS_BatchNormAggregate[0])?,
+            src: src.ap(&FIELDS_BatchNormAggregate[1])?,
+            dtype: src.opt_int(&FIELDS_BatchNormAggregate[2])?,
         })
     }
     #[allow(non_snake_case)]
     fn build_Shuffle<'a, F: Fields<'a>>(src: &F) -> Result<ops::Shuffle<'a>, F::Error> {
         Ok(ops::Shuffle {
-            dst: src.ap(&FIELDS_Shuffle[0usize])?,
-            src: src.ap(&FIELDS_Shuffle[1usize])?,
-            shuffleMask: src.imms(&FIELDS_Shuffle[2usize])?,
+            dst: src.ap(&FIELDS_Shuffle[0])?,
+            src: src.ap(&FIELDS_Shuffle[1])?,
+            shuffleMask: src.imms(&FIELDS_Shuffle[2])?,
         })
     }
     #[allow(non_snake_case)]
@@ -24894,9 +24894,9 @@ pub mod klr {
         src: &F,
     ) -> Result<ops::Transpose<'a>, F::Error> {
         Ok(ops::Transpose {
-            dst: src.ap(&FIELDS_Transpose[0usize])?,
-            src: src.ap(&FIELDS_Transpose[1usize])?,
-            engine: src.int(&FIELDS_Transpose[2usize])?,
+            dst: src.ap(&FIELDS_Transpose[0])?,
+            src: src.ap(&FIELDS_Transpose[1])?,
+            engine: src.int(&FIELDS_Transpose[2])?,
         })
     }
     impl<'a> Op<'a> {

@@ -942,7 +942,11 @@ fn op_enum(m: &KlrModel) -> TokenStream {
                         (Input::Text, false) => "text",
                         (Input::Text, true) => "opt_text",
                     };
-                    let (fid, g) = (ident(&f.name), format_ident!("{}", getter));
+                    let (fid, g, i) = (
+                        ident(&f.name),
+                        format_ident!("{}", getter),
+                        Literal::usize_unsuffixed(i),
+                    );
                     Some(quote!(#fid: src.#g(&#fields[#i])?,))
                 });
             quote! {
