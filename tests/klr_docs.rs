@@ -339,24 +339,27 @@ fn dmaspec_json_carries_the_klr_leaves() {
             .map(|x| x["name"].as_str().expect("a name").to_string())
             .collect()
     };
-    let model_names =
-        |it: &mut dyn Iterator<Item = &String>| -> Vec<String> { it.cloned().collect() };
-    assert_eq!(
-        names("leaves"),
-        model_names(&mut m.klr.leaves.iter().map(|l| &l.name))
-    );
-    assert_eq!(
-        names("layouts"),
-        model_names(&mut m.klr.layouts.iter().map(|l| &l.name))
-    );
-    assert_eq!(
-        names("enums"),
-        model_names(&mut m.klr.enums.iter().map(|l| &l.name))
-    );
-    assert_eq!(
-        names("tables"),
-        model_names(&mut m.klr.tables.iter().map(|l| &l.name))
-    );
+    let model_names: [(&str, Vec<String>); 4] = [
+        (
+            "leaves",
+            m.klr.leaves.iter().map(|l| l.name.clone()).collect(),
+        ),
+        (
+            "layouts",
+            m.klr.layouts.iter().map(|l| l.name.clone()).collect(),
+        ),
+        (
+            "enums",
+            m.klr.enums.iter().map(|t| t.name.clone()).collect(),
+        ),
+        (
+            "tables",
+            m.klr.tables.iter().map(|t| t.name.clone()).collect(),
+        ),
+    ];
+    for (key, expected) in model_names {
+        assert_eq!(names(key), expected, "klr.{key}");
+    }
     assert_eq!(
         klr["offsets"].as_array().map(Vec::len),
         Some(m.klr.offsets.len())

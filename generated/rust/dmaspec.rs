@@ -19103,14 +19103,7 @@ pub mod klr {
         MAX_UNEVALUATED,
     >;
     /// What a leaf returns for an op.
-    pub type Outcome<'a> = crate::runtime::klr::Outcome<
-        'a,
-        MAX_STAMPS,
-        MAX_BINDINGS,
-        MAX_EFFECTS,
-        MAX_SHOWN,
-        MAX_UNEVALUATED,
-    >;
+    pub type Outcome<'a> = crate::runtime::klr::Outcome<Node<'a>>;
     /// The klr enums, typed like every enum of the spec.
     pub mod enums {
         use super::super::{meta, visit, Arch};

@@ -7,7 +7,7 @@
 //! listed in the node's `unevaluated`, a fork or route that cannot be decided gives
 //! [`Outcome::Undetermined`]. Nothing here allocates: lists are borrowed slices and the
 //! node's lists are fixed-capacity [`Seq`]s whose capacities the generated module sizes
-//! from the spec (its `Node` and `Outcome` aliases).
+//! from the spec (its `Node` alias).
 
 use core::fmt;
 
@@ -364,25 +364,17 @@ impl<'a, const S: usize, const B: usize, const E: usize, const SH: usize, const 
     }
 }
 
-/// What a leaf returns for an op.
+/// What a leaf returns for an op: the node `N` it builds (the generated module's `Node`),
+/// or why it builds none.
 #[derive(Clone, Copy, Debug)]
-pub enum Outcome<
-    'a,
-    const STAMPS: usize,
-    const BINDINGS: usize,
-    const EFFECTS: usize,
-    const SHOWN: usize,
-    const UNEVALUATED: usize,
-> {
-    Node(Node<'a, STAMPS, BINDINGS, EFFECTS, SHOWN, UNEVALUATED>),
+pub enum Outcome<N> {
+    Node(N),
     Error(Error),
     Undetermined(Undetermined),
 }
 
-impl<'a, const S: usize, const B: usize, const E: usize, const SH: usize, const U: usize>
-    Outcome<'a, S, B, E, SH, U>
-{
-    pub fn node(&self) -> Option<&Node<'a, S, B, E, SH, U>> {
+impl<N> Outcome<N> {
+    pub fn node(&self) -> Option<&N> {
         match self {
             Outcome::Node(n) => Some(n),
             _ => None,

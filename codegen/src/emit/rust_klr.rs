@@ -54,7 +54,7 @@ pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
             /// The BIR node an op becomes, its lists sized for these leaves.
             pub type Node<'a> = #rt::klr::Node<'a, MAX_STAMPS, MAX_BINDINGS, MAX_EFFECTS, MAX_SHOWN, MAX_UNEVALUATED>;
             /// What a leaf returns for an op.
-            pub type Outcome<'a> = #rt::klr::Outcome<'a, MAX_STAMPS, MAX_BINDINGS, MAX_EFFECTS, MAX_SHOWN, MAX_UNEVALUATED>;
+            pub type Outcome<'a> = #rt::klr::Outcome<Node<'a>>;
             #enums
             #tables
             #ops
