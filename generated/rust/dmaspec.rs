@@ -20483,7 +20483,7 @@ pub mod klr {
     }
     /// The input fields of `klr::NcCopy`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_NcCopy: [FieldMeta; 4usize] = [
+    pub static FIELDS_NcCopy: [FieldMeta; 4] = [
         FieldMeta {
             name: "dst",
             input: Input::Ap,
@@ -20571,7 +20571,7 @@ pub mod klr {
     ];
     /// The input fields of `klr::NcDmaCopy`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_NcDmaCopy: [FieldMeta; 7usize] = [
+    pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
         FieldMeta {
             name: "dst",
             input: Input::Ap,
@@ -20752,7 +20752,7 @@ pub mod klr {
     ];
     /// The input fields of `klr::DmaCompute`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_DmaCompute: [FieldMeta; 4usize] = [
+    pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
         FieldMeta {
             name: "dst",
             input: Input::Ap,
@@ -20840,7 +20840,7 @@ pub mod klr {
     ];
     /// The input fields of `klr::DmaTranspose`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_DmaTranspose: [FieldMeta; 4usize] = [
+    pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
         FieldMeta {
             name: "dst",
             input: Input::Ap,
@@ -20928,7 +20928,7 @@ pub mod klr {
     ];
     /// The input fields of `klr::TensorLoad`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_TensorLoad: [FieldMeta; 2usize] = [FieldMeta {
+    pub static FIELDS_TensorLoad: [FieldMeta; 2] = [FieldMeta {
         name: "regName",
         input: Input::Text,
         optional: false,
@@ -20971,7 +20971,7 @@ pub mod klr {
     }];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_TensorStore: [FieldMeta; 2usize] = [FieldMeta {
+    pub static FIELDS_TensorStore: [FieldMeta; 2] = [FieldMeta {
         name: "regName",
         input: Input::Text,
         optional: false,
@@ -21014,7 +21014,7 @@ pub mod klr {
     }];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_NcLocalGather: [FieldMeta; 4usize] = [
+    pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
         FieldMeta {
             name: "out",
             input: Input::Ap,
@@ -21102,7 +21102,7 @@ pub mod klr {
     ];
     /// The input fields of `klr::NcNGather`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_NcNGather: [FieldMeta; 3usize] = [
+    pub static FIELDS_NcNGather: [FieldMeta; 3] = [
         FieldMeta {
             name: "out",
             input: Input::Ap,
@@ -21169,7 +21169,7 @@ pub mod klr {
     ];
     /// The input fields of `klr::NcRangeSelect`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_NcRangeSelect: [FieldMeta; 9usize] = [
+    pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
         FieldMeta {
             name: "in",
             input: Input::Ap,
@@ -21362,7 +21362,7 @@ pub mod klr {
     ];
     /// The input fields of `klr::SelectReduce`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_SelectReduce: [FieldMeta; 3usize] = [
+    pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
         FieldMeta {
             name: "dst",
             input: Input::Ap,
@@ -21429,7 +21429,7 @@ pub mod klr {
     ];
     /// The input fields of `klr::BatchNormStats`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_BatchNormStats: [FieldMeta; 3usize] = [
+    pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
         FieldMeta {
             name: "dst",
             input: Input::Ap,
@@ -21496,7 +21496,7 @@ pub mod klr {
     ];
     /// The input fields of `klr::BatchNormAggregate`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_BatchNormAggregate: [FieldMeta; 3usize] = [
+    pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
         FieldMeta {
             name: "dst",
             input: Input::Ap,
@@ -21563,74 +21563,70 @@ pub mod klr {
     ];
     /// The input fields of `klr::Shuffle`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_Shuffle: [FieldMeta; 3usize] = [
-        FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Output (addOutput).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[
-                meta::Evidence {
-                    source: "seed-003",
-                    cite: "seed-003 §10.2",
-                    name: None,
-                    names: Some("codegenTensorRef(klr.shuffle.dst)"),
-                    pin: None,
-                    value: None,
-                    confidence: confidence::seed003::READ_DIRECTLY,
-                    note: None,
-                },
-            ],
-        },
-        FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Input (addArgument).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[
-                meta::Evidence {
-                    source: "seed-003",
-                    cite: "seed-003 §10.2",
-                    name: None,
-                    names: Some("codegenTensorRef(klr.shuffle.src)"),
-                    pin: None,
-                    value: None,
-                    confidence: confidence::seed003::READ_DIRECTLY,
-                    note: None,
-                },
-            ],
-        },
-        FieldMeta {
-            name: "shuffleMask",
-            input: Input::Imms,
-            optional: false,
-            enum_ty: None,
-            offset: Some(32),
-            doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[
-                meta::Evidence {
-                    source: "seed-003",
-                    cite: "seed-003 §10.2",
-                    name: None,
-                    names: Some("klr.shuffle.shuffleMask /*list @+32*/"),
-                    pin: None,
-                    value: None,
-                    confidence: confidence::seed003::READ_DIRECTLY,
-                    note: None,
-                },
-            ],
-        },
-    ];
+    pub static FIELDS_Shuffle: [FieldMeta; 3] = [FieldMeta {
+        name: "dst",
+        input: Input::Ap,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "Output (addOutput).",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §10.2",
+                name: None,
+                names: Some("codegenTensorRef(klr.shuffle.dst)"),
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }, FieldMeta {
+        name: "src",
+        input: Input::Ap,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "Input (addArgument).",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §10.2",
+                name: None,
+                names: Some("codegenTensorRef(klr.shuffle.src)"),
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }, FieldMeta {
+        name: "shuffleMask",
+        input: Input::Imms,
+        optional: false,
+        enum_ty: None,
+        offset: Some(32),
+        doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §10.2",
+                name: None,
+                names: Some("klr.shuffle.shuffleMask /*list @+32*/"),
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The input fields of `klr::Transpose`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_Transpose: [FieldMeta; 3usize] = [
+    pub static FIELDS_Transpose: [FieldMeta; 3] = [
         FieldMeta {
             name: "dst",
             input: Input::Ap,
@@ -21697,74 +21693,70 @@ pub mod klr {
     ];
     /// The paths of `codegenNcCopy`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcCopy: [PathInfo; 3usize] = [
-        PathInfo {
-            name: "static",
-            when: Some("!dynamic(dst) && !dynamic(src)"),
-            class: "bir::InstTensorCopy",
-            it: Some(("InstTensorCopy", 23)),
-            prefix: Some("TensorCopy_"),
-            build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[
-                meta::Evidence {
-                    source: "seed-003",
-                    cite: "seed-003 §2",
-                    name: None,
-                    names: None,
-                    pin: Some("0xf2d7d0 call …addTensorCopyCustom"),
-                    value: None,
-                    confidence: confidence::seed003::BYTE_ANCHORED,
-                    note: None,
-                },
-            ],
-        },
-        PathInfo {
-            name: "dynamic dst",
-            when: Some("dynamic(dst)"),
-            class: "bir::InstTensorCopyDynamicSrc",
-            it: Some(("InstTensorCopyDynamicSrc", 24)),
-            prefix: Some("TensorCopyDynamicSrc_"),
-            build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[
-                meta::Evidence {
-                    source: "seed-003",
-                    cite: "seed-003 §2",
-                    name: None,
-                    names: Some("if (dyn_dst) // src-dynamic subclass"),
-                    pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"),
-                    value: None,
-                    confidence: confidence::seed003::BYTE_ANCHORED,
-                    note: None,
-                },
-            ],
-        },
-        PathInfo {
-            name: "dynamic src",
-            when: None,
-            class: "bir::InstTensorCopyDynamicDst",
-            it: Some(("InstTensorCopyDynamicDst", 25)),
-            prefix: Some("TensorCopyDynamicDst_"),
-            build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[
-                meta::Evidence {
-                    source: "seed-003",
-                    cite: "seed-003 §2",
-                    name: None,
-                    names: Some("else // dst-dynamic subclass"),
-                    pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""),
-                    value: None,
-                    confidence: confidence::seed003::BYTE_ANCHORED,
-                    note: None,
-                },
-            ],
-        },
-    ];
+    pub static PATHS_NcCopy: [PathInfo; 3] = [PathInfo {
+        name: "static",
+        when: Some("!dynamic(dst) && !dynamic(src)"),
+        class: "bir::InstTensorCopy",
+        it: Some(("InstTensorCopy", 23)),
+        prefix: Some("TensorCopy_"),
+        build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §2",
+                name: None,
+                names: None,
+                pin: Some("0xf2d7d0 call …addTensorCopyCustom"),
+                value: None,
+                confidence: confidence::seed003::BYTE_ANCHORED,
+                note: None,
+            },
+        ],
+    }, PathInfo {
+        name: "dynamic dst",
+        when: Some("dynamic(dst)"),
+        class: "bir::InstTensorCopyDynamicSrc",
+        it: Some(("InstTensorCopyDynamicSrc", 24)),
+        prefix: Some("TensorCopyDynamicSrc_"),
+        build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §2",
+                name: None,
+                names: Some("if (dyn_dst) // src-dynamic subclass"),
+                pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"),
+                value: None,
+                confidence: confidence::seed003::BYTE_ANCHORED,
+                note: None,
+            },
+        ],
+    }, PathInfo {
+        name: "dynamic src",
+        when: None,
+        class: "bir::InstTensorCopyDynamicDst",
+        it: Some(("InstTensorCopyDynamicDst", 25)),
+        prefix: Some("TensorCopyDynamicDst_"),
+        build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §2",
+                name: None,
+                names: Some("else // dst-dynamic subclass"),
+                pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""),
+                value: None,
+                confidence: confidence::seed003::BYTE_ANCHORED,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenNcDmaCopy`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcDmaCopy: [PathInfo; 2usize] = [PathInfo {
+    pub static PATHS_NcDmaCopy: [PathInfo; 2] = [PathInfo {
         name: "static",
         when: Some("!dynamic(dst) && !dynamic(src)"),
         class: "bir::InstDMACopy",
@@ -21817,7 +21809,7 @@ pub mod klr {
     }];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_DmaCompute: [PathInfo; 1usize] = [PathInfo {
+    pub static PATHS_DmaCompute: [PathInfo; 1] = [PathInfo {
         name: "fma",
         when: None,
         class: "bir::InstDMACopy",
@@ -21840,7 +21832,7 @@ pub mod klr {
     }];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_DmaTranspose: [PathInfo; 2usize] = [PathInfo {
+    pub static PATHS_DmaTranspose: [PathInfo; 2] = [PathInfo {
         name: "static",
         when: Some("!dynamic(src)"),
         class: "bir::InstDMACopy",
@@ -21883,7 +21875,7 @@ pub mod klr {
     }];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_GenericIndirectSave: [PathInfo; 1usize] = [PathInfo {
+    pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [PathInfo {
         name: "scatter",
         when: None,
         class: "bir::InstGenericIndirectSave",
@@ -21906,7 +21898,7 @@ pub mod klr {
     }];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_TensorLoad: [PathInfo; 1usize] = [PathInfo {
+    pub static PATHS_TensorLoad: [PathInfo; 1] = [PathInfo {
         name: "load",
         when: None,
         class: "bir::InstTensorLoad",
@@ -21929,7 +21921,7 @@ pub mod klr {
     }];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_TensorStore: [PathInfo; 1usize] = [PathInfo {
+    pub static PATHS_TensorStore: [PathInfo; 1] = [PathInfo {
         name: "store",
         when: None,
         class: "bir::InstTensorSave",
@@ -21952,7 +21944,7 @@ pub mod klr {
     }];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcLocalGather: [PathInfo; 1usize] = [PathInfo {
+    pub static PATHS_NcLocalGather: [PathInfo; 1] = [PathInfo {
         name: "gather",
         when: None,
         class: "bir::InstIndirectCopy",
@@ -21975,7 +21967,7 @@ pub mod klr {
     }];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcNGather: [PathInfo; 1usize] = [PathInfo {
+    pub static PATHS_NcNGather: [PathInfo; 1] = [PathInfo {
         name: "gather",
         when: None,
         class: "bir::InstGather",
@@ -21998,7 +21990,7 @@ pub mod klr {
     }];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcRangeSelect: [PathInfo; 1usize] = [PathInfo {
+    pub static PATHS_NcRangeSelect: [PathInfo; 1] = [PathInfo {
         name: "range select",
         when: None,
         class: "bir::InstRangeSelect",
@@ -22021,7 +22013,7 @@ pub mod klr {
     }];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_SelectReduce: [PathInfo; 1usize] = [PathInfo {
+    pub static PATHS_SelectReduce: [PathInfo; 1] = [PathInfo {
         name: "copy predicated",
         when: None,
         class: "bir::InstCopyPredicated",
@@ -22044,7 +22036,7 @@ pub mod klr {
     }];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_BatchNormStats: [PathInfo; 1usize] = [PathInfo {
+    pub static PATHS_BatchNormStats: [PathInfo; 1] = [PathInfo {
         name: "stats",
         when: None,
         class: "bir::InstBNStats",
@@ -22067,7 +22059,7 @@ pub mod klr {
     }];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_BatchNormAggregate: [PathInfo; 1usize] = [PathInfo {
+    pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [PathInfo {
         name: "aggregate",
         when: None,
         class: "bir::InstBNStatsAggregate",
@@ -22090,7 +22082,7 @@ pub mod klr {
     }];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_Shuffle: [PathInfo; 1usize] = [PathInfo {
+    pub static PATHS_Shuffle: [PathInfo; 1] = [PathInfo {
         name: "shuffle",
         when: None,
         class: "bir::InstStreamShuffle",
@@ -22113,7 +22105,7 @@ pub mod klr {
     }];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_Transpose: [PathInfo; 2usize] = [PathInfo {
+    pub static PATHS_Transpose: [PathInfo; 2] = [PathInfo {
         name: "stream",
         when: Some("dtype(dst) == BirDtype.fp32"),
         class: "bir::InstStreamTranspose",
@@ -22155,7 +22147,7 @@ pub mod klr {
         ],
     }];
     /// Every leaf, in spec order.
-    pub static LEAVES: [LeafMeta; 15usize] = [
+    pub static LEAVES: [LeafMeta; 15] = [
         LeafMeta {
             name: "NcCopy",
             op: "NcCopy",
@@ -24082,7 +24074,7 @@ pub mod klr {
                 offset: 0xf0,
                 class: "bir::InstIndirectCopy",
                 field: "num_valid_indices",
-                value: Value::Imm(*&op.num_valid_indices),
+                value: Value::Imm(op.num_valid_indices),
             });
         if true {
             n.effects

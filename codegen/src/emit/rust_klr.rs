@@ -342,7 +342,7 @@ fn meta(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
         let (doc, id, len) = (
             format!(" The input fields of `{}`.", l.qualified),
             fields_static(&l.name),
-            records.len(),
+            Literal::usize_unsuffixed(records.len()),
         );
         quote! {
             #[doc = #doc]
@@ -359,7 +359,7 @@ fn meta(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
         let (doc, id, len) = (
             format!(" The paths of `{}`.", l.function),
             paths_static(&l.name),
-            records.len(),
+            Literal::usize_unsuffixed(records.len()),
         );
         quote! {
             #[doc = #doc]
@@ -391,7 +391,7 @@ fn meta(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
             ))
         })
         .collect();
-    let len = leaves.len();
+    let len = Literal::usize_unsuffixed(leaves.len());
     quote! {
         #(#fields)*
         #(#paths)*
@@ -545,7 +545,14 @@ fn value_ex(c: &Cond, op: &Layout, field_enum: Option<&str>) -> TokenStream {
         },
         Ty::Bool => quote!(match #e { Some(v) => Value::Bool(v), None => #missing }),
         Ty::List1 => quote!(match #e { Some(v) => Value::One(v), None => #missing }),
-        Ty::Imm => quote!(Value::Imm(*#e)),
+        // An immediate field is read by value; `it` (an `each` entry) is a reference.
+        Ty::Imm => match &c.expr {
+            Expr::Field { name, .. } => {
+                let f = ident(name);
+                quote!(Value::Imm(op.#f))
+            }
+            _ => quote!(Value::Imm(*#e)),
+        },
         Ty::Imms => quote!(Value::Imms(#e)),
         _ => missing,
     }
