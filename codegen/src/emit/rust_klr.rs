@@ -316,6 +316,21 @@ fn paths_static(leaf: &str) -> syn::Ident {
     format_ident!("PATHS_{}", leaf)
 }
 
+/// `pub static <id>: [<ty>; N] = [records]`, named after a spec name.
+fn records_static(
+    doc: &str,
+    id: syn::Ident,
+    ty: TokenStream,
+    records: &[TokenStream],
+) -> TokenStream {
+    let len = Literal::usize_unsuffixed(records.len());
+    quote! {
+        #[doc = #doc]
+        #[allow(non_upper_case_globals)]
+        pub static #id: [#ty; #len] = [#(#records),*];
+    }
+}
+
 /// `FIELDS_<layout>`, `PATHS_<leaf>` and `LEAVES`, each record with its provenance.
 fn meta(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
     let embed = |l: Lit| cx.lits.embed(l);
@@ -339,16 +354,8 @@ fn meta(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
                 )))
             })
             .collect();
-        let (doc, id, len) = (
-            format!(" The input fields of `{}`.", l.qualified),
-            fields_static(&l.name),
-            Literal::usize_unsuffixed(records.len()),
-        );
-        quote! {
-            #[doc = #doc]
-            #[allow(non_upper_case_globals)]
-            pub static #id: [FieldMeta; #len] = [#(#records),*];
-        }
+        let doc = format!(" The input fields of `{}`.", l.qualified);
+        records_static(&doc, fields_static(&l.name), quote!(FieldMeta), &records)
     });
     let paths = m.leaves.iter().map(|l| {
         let records: Vec<TokenStream> = l
@@ -356,16 +363,8 @@ fn meta(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
             .iter()
             .map(|p| embed(path_info(cx, m, p)))
             .collect();
-        let (doc, id, len) = (
-            format!(" The paths of `{}`.", l.function),
-            paths_static(&l.name),
-            Literal::usize_unsuffixed(records.len()),
-        );
-        quote! {
-            #[doc = #doc]
-            #[allow(non_upper_case_globals)]
-            pub static #id: [PathInfo; #len] = [#(#records),*];
-        }
+        let doc = format!(" The paths of `{}`.", l.function);
+        records_static(&doc, paths_static(&l.name), quote!(PathInfo), &records)
     });
     let leaves: Vec<TokenStream> = m
         .leaves
