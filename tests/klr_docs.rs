@@ -296,3 +296,72 @@ fn tables_show_their_entries() {
         }
     }
 }
+
+/// `dmaspec.json` carries the klr model: seed 003 §2's `codegenNcCopy` (spec/klr/leaves/
+/// 01_copy.toml, the first `[[klr.leaf]]`) with its first check's exact message, kind,
+/// condition and provenance, and every leaf, layout, enum and table of the model.
+#[test]
+fn dmaspec_json_carries_the_klr_leaves() {
+    let text = std::fs::read_to_string("generated/dmaspec.json").expect("generated/dmaspec.json");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let klr = &v["klr"];
+    let leaves = klr["leaves"].as_array().expect("klr.leaves");
+    let copy = leaves
+        .iter()
+        .find(|l| l["name"] == "NcCopy")
+        .expect("leaf NcCopy");
+    assert_eq!(copy["function"], "codegenNcCopy");
+    assert_eq!(copy["va"], 0xf2d120);
+    assert_eq!(copy["section"], "§2");
+    assert_eq!(copy["confidence"]["tag"], "BYTE-ANCHORED");
+    assert_eq!(copy["evidence"][0]["names"], "codegenNcCopy @0xf2d120");
+    let check = &copy["steps"][0];
+    assert_eq!(check["step"], "check");
+    assert_eq!(
+        check["message"],
+        "Only one of src and dst can have dynamic access in tensor_copy."
+    );
+    assert_eq!(check["kind"], "throw");
+    assert_eq!(check["when"]["text"], "dynamic(dst) && dynamic(src)");
+    assert_eq!(check["confidence"]["tag"], "READ-DIRECTLY");
+    assert_eq!(check["evidence"][0]["source"], "seed-003");
+    let fork = &copy["steps"][1];
+    assert_eq!(fork["step"], "fork");
+    assert_eq!(fork["paths"][0]["name"], "static");
+    assert_eq!(fork["paths"][0]["prefix"], "TensorCopy_");
+
+    let m = model();
+    let names = |key: &str| -> Vec<String> {
+        klr[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("klr.{key}"))
+            .iter()
+            .map(|x| x["name"].as_str().expect("a name").to_string())
+            .collect()
+    };
+    let model_names: [(&str, Vec<String>); 4] = [
+        (
+            "leaves",
+            m.klr.leaves.iter().map(|l| l.name.clone()).collect(),
+        ),
+        (
+            "layouts",
+            m.klr.layouts.iter().map(|l| l.name.clone()).collect(),
+        ),
+        (
+            "enums",
+            m.klr.enums.iter().map(|t| t.name.clone()).collect(),
+        ),
+        (
+            "tables",
+            m.klr.tables.iter().map(|t| t.name.clone()).collect(),
+        ),
+    ];
+    for (key, expected) in model_names {
+        assert_eq!(names(key), expected, "klr.{key}");
+    }
+    assert_eq!(
+        klr["offsets"].as_array().map(Vec::len),
+        Some(m.klr.offsets.len())
+    );
+}

@@ -7,6 +7,34 @@ use dmaspec::words::klr::{
     self, Ap, Error, ErrorKind, Function, Imm, Node, Outcome, Value, enums::*, ops, tables,
 };
 
+/// A klr enum's value as an op field or a stamp carries it (an `i64`).
+trait Raw {
+    fn v(self) -> i64;
+}
+
+macro_rules! raw {
+    ($($t:ty),*) => {
+        $(impl Raw for $t {
+            fn v(self) -> i64 {
+                i64::from(self.raw())
+            }
+        })*
+    };
+}
+
+raw!(
+    DGEType,
+    DgeComputeOp,
+    AluOpType,
+    CopyMode,
+    TransposeOps,
+    EngineType,
+    KlrEngine,
+    BirDtype,
+    InstructionType,
+    DescriptorSubOpcode
+);
+
 const S2: &[i64] = &[128, 512];
 const S4: &[i64] = &[2, 4, 8, 16];
 
@@ -66,21 +94,25 @@ fn message(e: &Error) -> String {
 fn translate_dge_mode_table() {
     assert_eq!(tables::translateDGEMode, &[3, 1, 2, 0]);
     let expected = [
-        (0, DGEType::Unassigned),
-        (1, DGEType::SWDGE),
-        (2, DGEType::HWDGE),
-        (3, DGEType::None),
+        (0, DGEType::Unassigned.v()),
+        (1, DGEType::SWDGE.v()),
+        (2, DGEType::HWDGE.v()),
+        (3, DGEType::None.v()),
     ];
     for (mode, dge) in expected {
-        let op = dma(st(), st(), DgeComputeOp::none, mode, false, 0);
+        let op = dma(st(), st(), DgeComputeOp::none.v(), mode, false, 0);
         let n = node(klr::lower_NcDmaCopy(&op, &mut Function::new()));
-        assert_eq!(n.dge_type(), Some(dge), "dgeMode {mode}");
+        assert_eq!(n.enum_stamp("DGEType"), Some(dge), "dgeMode {mode}");
         assert_eq!(stamp(&n, 0xF8).0, "dge_type");
         let op = xpose(Ap::new(S4), Ap::new(S4), mode, 0);
         let n = node(klr::lower_DmaTranspose(&op, &mut Function::new()));
-        assert_eq!(n.dge_type(), Some(dge), "DmaTranspose dgeMode {mode}");
+        assert_eq!(
+            n.enum_stamp("DGEType"),
+            Some(dge),
+            "DmaTranspose dgeMode {mode}"
+        );
     }
-    assert_eq!(DGEType::name(3), Some("Unassigned"));
+    assert_eq!(DGEType::from_raw(3).name(), Some("Unassigned"));
 }
 
 /// §3.2: "if (m > 3) fatal" — in both leaves that call translateDGEMode (§3.2, §5).
@@ -88,7 +120,7 @@ fn translate_dge_mode_table() {
 fn translate_dge_mode_above_3_is_fatal() {
     for mode in [4, 5, 100] {
         let e = error(klr::lower_NcDmaCopy(
-            &dma(st(), st(), DgeComputeOp::none, mode, false, 0),
+            &dma(st(), st(), DgeComputeOp::none.v(), mode, false, 0),
             &mut Function::new(),
         ));
         assert_eq!(e.kind, ErrorKind::Fatal);
@@ -111,31 +143,31 @@ fn enums_and_tables() {
         tables::DTYPE_STRIDE_LUT,
         &[1, 1, 2, 1, 1, 1, 1, 1, 4, 4, 2, 2, 2, 2, 4, 4, 4, 4, 8, 8]
     );
-    assert_eq!(BirDtype::fp32, 16);
-    assert_eq!(tables::DTYPE_STRIDE_LUT[BirDtype::fp32 as usize], 4);
-    assert_eq!(TransposeOps::XZYW, 11);
+    assert_eq!(BirDtype::fp32.v(), 16);
+    assert_eq!(tables::DTYPE_STRIDE_LUT[BirDtype::fp32.v() as usize], 4);
+    assert_eq!(TransposeOps::XZYW.v(), 11);
     assert_eq!(tables::XZYW_perm, &[3, 1, 2, 0]);
-    assert_eq!((DgeComputeOp::none, DgeComputeOp::add), (1, 2));
-    assert_eq!(AluOpType::add, 4);
-    assert_eq!(CopyMode::Transpose, 1);
-    assert_eq!((EngineType::Pool, EngineType::ALL), (1, 7));
-    assert_eq!(KlrEngine::pe, 5);
+    assert_eq!((DgeComputeOp::none.v(), DgeComputeOp::add.v()), (1, 2));
+    assert_eq!(AluOpType::add.v(), 4);
+    assert_eq!(CopyMode::Transpose.v(), 1);
+    assert_eq!((EngineType::Pool.v(), EngineType::ALL.v()), (1, 7));
+    assert_eq!(KlrEngine::pe.v(), 5);
     let its: Vec<i64> = [
-        InstructionType::InstTensorCopy,
-        InstructionType::InstTensorCopyDynamicSrc,
-        InstructionType::InstTensorCopyDynamicDst,
-        InstructionType::InstIndirectCopy,
-        InstructionType::InstDMACopy,
-        InstructionType::InstBNStats,
-        InstructionType::InstBNStatsAggregate,
-        InstructionType::InstStreamShuffle,
-        InstructionType::InstStreamTranspose,
-        InstructionType::InstGenericIndirectSave,
-        InstructionType::InstCopyPredicated,
-        InstructionType::InstRangeSelect,
-        InstructionType::InstTensorLoad,
-        InstructionType::InstTensorSave,
-        InstructionType::InstGather,
+        InstructionType::InstTensorCopy.v(),
+        InstructionType::InstTensorCopyDynamicSrc.v(),
+        InstructionType::InstTensorCopyDynamicDst.v(),
+        InstructionType::InstIndirectCopy.v(),
+        InstructionType::InstDMACopy.v(),
+        InstructionType::InstBNStats.v(),
+        InstructionType::InstBNStatsAggregate.v(),
+        InstructionType::InstStreamShuffle.v(),
+        InstructionType::InstStreamTranspose.v(),
+        InstructionType::InstGenericIndirectSave.v(),
+        InstructionType::InstCopyPredicated.v(),
+        InstructionType::InstRangeSelect.v(),
+        InstructionType::InstTensorLoad.v(),
+        InstructionType::InstTensorSave.v(),
+        InstructionType::InstGather.v(),
     ]
     .to_vec();
     assert_eq!(
@@ -145,10 +177,10 @@ fn enums_and_tables() {
     // seed 000 §Dynamic / DGE / indirect arm: the descriptor sub-opcodes.
     assert_eq!(
         [
-            DescriptorSubOpcode::COPY,
-            DescriptorSubOpcode::CCE,
-            DescriptorSubOpcode::TRANSPOSE,
-            DescriptorSubOpcode::REPLICATE
+            DescriptorSubOpcode::COPY.v(),
+            DescriptorSubOpcode::CCE.v(),
+            DescriptorSubOpcode::TRANSPOSE.v(),
+            DescriptorSubOpcode::REPLICATE.v()
         ],
         [69, 70, 71, 72]
     );
@@ -178,7 +210,7 @@ fn nc_copy_static() {
     assert_eq!(n.path.build, "InstBuilder::addTensorCopyCustom @0xf2d7d0");
     assert_eq!(offsets(&n), [0x90], "engine and nothing else DMA-ish");
     assert_eq!(enum_raw(stamp(&n, 0x90).1), 3);
-    assert_eq!(n.dge_type(), None, "no DGEType");
+    assert_eq!(n.enum_stamp("DGEType"), None, "no DGEType");
 }
 
 /// §2 (B): one side dynamic; as the page writes it, dyn_dst takes TensorCopyDynamicSrc (24)
@@ -283,7 +315,7 @@ fn dma<'a>(
 #[test]
 fn nc_dma_copy_static() {
     let n = node(klr::lower_NcDmaCopy(
-        &dma(st(), st(), DgeComputeOp::none, 1, false, 0),
+        &dma(st(), st(), DgeComputeOp::none.v(), 1, false, 0),
         &mut Function::new(),
     ));
     assert_eq!(n.leaf, "NcDmaCopy");
@@ -298,7 +330,7 @@ fn nc_dma_copy_static() {
     assert_eq!(stamp(&n, 0x130), ("oob_is_err", Value::Bool(true)));
     assert!(n.effects.is_empty(), "same shapes: no canonicalisation");
     // oobMode 1 → oob_is_err false.
-    let mut op = dma(st(), st(), DgeComputeOp::none, 1, false, 0);
+    let mut op = dma(st(), st(), DgeComputeOp::none.v(), 1, false, 0);
     op.oobMode = 1;
     let n = node(klr::lower_NcDmaCopy(&op, &mut Function::new()));
     assert_eq!(stamp(&n, 0x130).1, Value::Bool(false));
@@ -309,7 +341,7 @@ fn nc_dma_copy_static() {
 fn nc_dma_copy_canonical_pattern_when_shapes_differ() {
     let other: &[i64] = &[64, 1024];
     let n = node(klr::lower_NcDmaCopy(
-        &dma(Ap::new(other), st(), DgeComputeOp::none, 1, false, 0),
+        &dma(Ap::new(other), st(), DgeComputeOp::none.v(), 1, false, 0),
         &mut Function::new(),
     ));
     assert!(
@@ -324,26 +356,30 @@ fn nc_dma_copy_canonical_pattern_when_shapes_differ() {
 fn nc_dma_copy_routes_to_scatter() {
     let dst = st().vector().indirect_dim(0).dtype(16);
     let n = node(klr::lower_NcDmaCopy(
-        &dma(dst, st(), DgeComputeOp::add, 1, false, 0),
+        &dma(dst, st(), DgeComputeOp::add.v(), 1, false, 0),
         &mut Function::new(),
     ));
     assert_eq!(n.leaf, "GenericIndirectSave");
     assert_eq!(n.routed_from, Some("NcDmaCopy"));
     assert_eq!(it(&n), Some(44));
     assert_eq!(n.path.prefix, Some("IndirectSaveAccumulate-"));
-    assert_eq!(n.dge_type(), None, "GenericIndirectSave sets no DGEType");
+    assert_eq!(
+        n.enum_stamp("DGEType"),
+        None,
+        "GenericIndirectSave sets no DGEType"
+    );
 }
 
 /// §3.1: with uniqueIndices (or compute_op none) the op stays a DMA; §3.4: add → +0x178 = 4.
 #[test]
 fn nc_dma_copy_accumulate_with_unique_indices() {
     let n = node(klr::lower_NcDmaCopy(
-        &dma(st(), st(), DgeComputeOp::add, 1, true, 0),
+        &dma(st(), st(), DgeComputeOp::add.v(), 1, true, 0),
         &mut Function::new(),
     ));
     assert_eq!(n.leaf, "NcDmaCopy");
     assert_eq!(stamp(&n, 0x178).0, "reduce cmd");
-    assert_eq!(enum_raw(stamp(&n, 0x178).1), AluOpType::add);
+    assert_eq!(enum_raw(stamp(&n, 0x178).1), AluOpType::add.v());
 }
 
 /// §3.4: the compute_op switch's default arm ("Unsupported DMA compute_op " + n); with
@@ -371,15 +407,15 @@ fn nc_dma_copy_unsupported_compute_op() {
 #[test]
 fn nc_dma_copy_engine_gate() {
     let n = node(klr::lower_NcDmaCopy(
-        &dma(st(), st(), DgeComputeOp::none, 2, false, 4),
+        &dma(st(), st(), DgeComputeOp::none.v(), 2, false, 4),
         &mut Function::new(),
     ));
-    assert_eq!(n.dge_type(), Some(DGEType::HWDGE));
+    assert_eq!(n.enum_stamp("DGEType"), Some(DGEType::HWDGE.v()));
     assert_eq!(stamp(&n, 0x90).0, "engine-id");
     assert_eq!(enum_raw(stamp(&n, 0x90).1), 4);
     for mode in [0, 1, 3] {
         let e = error(klr::lower_NcDmaCopy(
-            &dma(st(), st(), DgeComputeOp::none, mode, false, 4),
+            &dma(st(), st(), DgeComputeOp::none.v(), mode, false, 4),
             &mut Function::new(),
         ));
         assert_eq!(
@@ -387,7 +423,7 @@ fn nc_dma_copy_engine_gate() {
             "dma_copy engine can only be specified when HWDGE mode is used."
         );
         let n = node(klr::lower_NcDmaCopy(
-            &dma(st(), st(), DgeComputeOp::none, mode, false, 0),
+            &dma(st(), st(), DgeComputeOp::none.v(), mode, false, 0),
             &mut Function::new(),
         ));
         assert!(
@@ -404,7 +440,7 @@ fn nc_dma_copy_dynamic_legality() {
         &dma(
             st().scalar(),
             st().scalar(),
-            DgeComputeOp::none,
+            DgeComputeOp::none.v(),
             1,
             false,
             0,
@@ -417,7 +453,7 @@ fn nc_dma_copy_dynamic_legality() {
     );
     // dgeMode 3 → DGEType None.
     let e = error(klr::lower_NcDmaCopy(
-        &dma(st(), st().scalar(), DgeComputeOp::none, 3, false, 0),
+        &dma(st(), st().scalar(), DgeComputeOp::none.v(), 3, false, 0),
         &mut Function::new(),
     ));
     assert_eq!(
@@ -425,7 +461,7 @@ fn nc_dma_copy_dynamic_legality() {
         "DGE must be enabled when dynamic src access in DMA is used"
     );
     let e = error(klr::lower_NcDmaCopy(
-        &dma(st().scalar(), st(), DgeComputeOp::none, 3, false, 0),
+        &dma(st().scalar(), st(), DgeComputeOp::none.v(), 3, false, 0),
         &mut Function::new(),
     ));
     assert_eq!(
@@ -439,7 +475,7 @@ fn nc_dma_copy_dynamic_legality() {
 #[test]
 fn nc_dma_copy_dynamic_path() {
     let n = node(klr::lower_NcDmaCopy(
-        &dma(st(), st().scalar(), DgeComputeOp::none, 1, false, 0),
+        &dma(st(), st().scalar(), DgeComputeOp::none.v(), 1, false, 0),
         &mut Function::new(),
     ));
     assert_eq!(n.path.name, "dynamic");
@@ -462,7 +498,7 @@ fn nc_dma_copy_dynamic_path() {
             .contains("+0xA0")
     );
     let n = node(klr::lower_NcDmaCopy(
-        &dma(st().scalar(), st(), DgeComputeOp::none, 2, false, 0),
+        &dma(st().scalar(), st(), DgeComputeOp::none.v(), 2, false, 0),
         &mut Function::new(),
     ));
     let roles: Vec<(&str, Option<&str>)> = n.bindings.iter().map(|b| (b.role, b.operand)).collect();
@@ -480,7 +516,7 @@ fn nc_dma_copy_vector_indirect_dim() {
         &dma(
             st(),
             st().vector().indirect_dim(1),
-            DgeComputeOp::none,
+            DgeComputeOp::none.v(),
             1,
             true,
             0,
@@ -494,7 +530,7 @@ fn nc_dma_copy_vector_indirect_dim() {
         "When using vector offset, the only supported indirectDim is 0"
     );
     let n = node(klr::lower_NcDmaCopy(
-        &dma(st(), st().vector(), DgeComputeOp::none, 1, true, 0),
+        &dma(st(), st().vector(), DgeComputeOp::none.v(), 1, true, 0),
         &mut Function::new(),
     ));
     assert_eq!(n.unevaluated.len(), 1);
@@ -508,7 +544,7 @@ fn nc_dma_copy_vector_indirect_dim() {
 fn generic_indirect_save_main() {
     let dst = st().vector().indirect_dim(2).dtype(16);
     let n = node(klr::lower_GenericIndirectSave(
-        &dma(dst, st(), DgeComputeOp::add, 1, false, 0),
+        &dma(dst, st(), DgeComputeOp::add.v(), 1, false, 0),
         &mut Function::new(),
     ));
     assert_eq!(n.path.class, "bir::InstGenericIndirectSave");
@@ -533,7 +569,7 @@ fn generic_indirect_save_main() {
 #[test]
 fn generic_indirect_save_overwrite() {
     let n = node(klr::lower_GenericIndirectSave(
-        &dma(st().vector(), st(), DgeComputeOp::none, 1, false, 0),
+        &dma(st().vector(), st(), DgeComputeOp::none.v(), 1, false, 0),
         &mut Function::new(),
     ));
     assert_eq!(offsets(&n), [0x128]);
@@ -544,7 +580,14 @@ fn generic_indirect_save_overwrite() {
 #[test]
 fn generic_indirect_save_dynamic_src() {
     let e = error(klr::lower_NcDmaCopy(
-        &dma(st().vector(), st().scalar(), DgeComputeOp::add, 1, false, 0),
+        &dma(
+            st().vector(),
+            st().scalar(),
+            DgeComputeOp::add.v(),
+            1,
+            false,
+            0,
+        ),
         &mut Function::new(),
     ));
     assert_eq!(e.leaf, "GenericIndirectSave");
@@ -558,7 +601,7 @@ fn generic_indirect_save_dynamic_src() {
 #[test]
 fn generic_indirect_save_index_extraction() {
     let e = error(klr::lower_NcDmaCopy(
-        &dma(st(), st(), DgeComputeOp::add, 1, false, 0),
+        &dma(st(), st(), DgeComputeOp::add.v(), 1, false, 0),
         &mut Function::new(),
     ));
     assert_eq!(
@@ -567,7 +610,7 @@ fn generic_indirect_save_index_extraction() {
     );
     assert_eq!(e.helper, Some("extractDynamicApToStandAlone @0xf1e2c0"));
     let e = error(klr::lower_NcDmaCopy(
-        &dma(st().scalar(), st(), DgeComputeOp::add, 1, false, 0),
+        &dma(st().scalar(), st(), DgeComputeOp::add.v(), 1, false, 0),
         &mut Function::new(),
     ));
     assert_eq!(
@@ -587,7 +630,7 @@ fn dma_compute_main() {
         dst: st(),
         srcs: &srcs,
         scales: &scales,
-        reduceOp: AluOpType::add,
+        reduceOp: AluOpType::add.v(),
     };
     let n = node(klr::lower_DmaCompute(&op, &mut Function::new()));
     assert_eq!(it(&n), Some(32));
@@ -619,7 +662,7 @@ fn dma_compute_errors() {
         dst: st(),
         srcs: &srcs,
         scales: &scales,
-        reduceOp: AluOpType::add,
+        reduceOp: AluOpType::add.v(),
     };
     let e = error(klr::lower_DmaCompute(&op, &mut Function::new()));
     assert_eq!(message(&e), "scale values for dma_compute must be floats");
@@ -651,14 +694,14 @@ fn dma_transpose_static() {
     assert_eq!(stamp(&n, 0x128).0, "CopyMode");
     assert_eq!(enum_raw(stamp(&n, 0x128).1), 1);
     assert_eq!(enum_raw(stamp(&n, 0x158).1), 0x0B);
-    assert_eq!(enum_raw(stamp(&n, 0x90).1), EngineType::Pool);
+    assert_eq!(enum_raw(stamp(&n, 0x90).1), EngineType::Pool.v());
     assert_eq!(stamp(&n, 0x130).1, Value::Bool(false));
     // The DGEType passes through; HWDGE is forbidden downstream, not here.
     let n = node(klr::lower_DmaTranspose(
         &xpose(Ap::new(S4), Ap::new(S4), 2, 0),
         &mut Function::new(),
     ));
-    assert_eq!(n.dge_type(), Some(DGEType::HWDGE));
+    assert_eq!(n.enum_stamp("DGEType"), Some(DGEType::HWDGE.v()));
 }
 
 /// §5: a dynamic src takes insertElement<InstDMACopy> with the same markers.
@@ -720,7 +763,7 @@ fn tensor_load_store() {
     assert_eq!(it(&n), Some(75));
     assert_eq!(n.path.prefix, Some("TensorLoad-"));
     assert_eq!(offsets(&n), [0x90, 0x192]);
-    assert_eq!(enum_raw(stamp(&n, 0x90).1), EngineType::ALL);
+    assert_eq!(enum_raw(stamp(&n, 0x90).1), EngineType::ALL.v());
     assert_eq!(n.bindings.iter().next().unwrap().role, "argument");
     assert!(
         n.effects
@@ -922,7 +965,7 @@ fn transpose<'a>(dst: Ap<'a>, src: Ap<'a>, engine: i64) -> ops::Transpose<'a> {
 #[test]
 fn transpose_pe_guard() {
     let e = error(klr::lower_Transpose(
-        &transpose(st().dtype(16), st().dtype(16), KlrEngine::pe),
+        &transpose(st().dtype(16), st().dtype(16), KlrEngine::pe.v()),
         &mut Function::new(),
     ));
     assert_eq!(
@@ -1056,6 +1099,93 @@ fn roster_metadata() {
             ("dgeMode", Some(56)),
             ("uniqueIndices", Some(60)),
             ("engine", Some(64)),
+        ]
+    );
+}
+
+/// The klr enums are typed like every spec enum (spec/klr/enums.toml `bir::DGEType`:
+/// None 0, SWDGE 1, HWDGE 2, Unassigned 3), with an `Other` for a value no source names.
+#[test]
+fn klr_enums_are_typed_enums() {
+    assert_eq!(DGEType::from_raw(2), DGEType::HWDGE);
+    assert_eq!(DGEType::HWDGE.raw(), 2);
+    assert_eq!(DGEType::from_raw(3).name(), Some("Unassigned"));
+    assert_eq!(DGEType::from_raw(7), DGEType::Other(7));
+    assert_eq!(DGEType::Other(7).name(), None);
+    let e = &DGEType::ENUMERATORS[1];
+    assert_eq!(
+        (e.name, e.value, e.c_name),
+        ("SWDGE", 1, "bir::DGEType::SWDGE")
+    );
+    // The stamp of NcDmaCopy at +0xF8 names its enumerator (§3.2: dgeMode 2 → HWDGE).
+    let n = node(klr::lower_NcDmaCopy(
+        &dma(st(), st(), DgeComputeOp::none.v(), 2, false, 0),
+        &mut Function::new(),
+    ));
+    assert_eq!(
+        stamp(&n, 0xF8).1,
+        Value::Enum {
+            ty: "DGEType",
+            name: Some("HWDGE"),
+            raw: 2
+        }
+    );
+    assert_eq!(
+        klr::enum_value(klr::enums::ALL, "DgeComputeOp", "add"),
+        Some(2)
+    );
+}
+
+/// Leaves, their input fields and their paths carry their confidence and evidence
+/// (spec/klr/leaves/01_copy.toml `NcCopy`, spec/klr/klr_nodes.toml `klr::NcCopy.engine`).
+#[test]
+fn klr_metadata_carries_provenance() {
+    let leaf = klr::leaf("NcCopy").unwrap();
+    assert_eq!(leaf.confidence.tag, "BYTE-ANCHORED");
+    assert_eq!(leaf.evidence[0].cite, "seed-003 §2");
+    assert_eq!(leaf.evidence[0].names, Some("codegenNcCopy @0xf2d120"));
+    let engine = leaf.fields.iter().find(|f| f.name == "engine").unwrap();
+    assert_eq!(engine.confidence.tag, "READ-DIRECTLY");
+    assert_eq!(
+        engine.evidence[0].pin,
+        Some("codegenEngine(NcCopy.engine) @0xf2d5d5")
+    );
+    let static_path = &leaf.paths[0];
+    assert_eq!(static_path.name, "static");
+    assert_eq!(
+        static_path.evidence[0].pin,
+        Some("0xf2d7d0 call …addTensorCopyCustom")
+    );
+    // The node a leaf builds carries its path's provenance.
+    let n = node(klr::lower_NcCopy(
+        &copy(st(), st(), 0),
+        &mut Function::new(),
+    ));
+    assert_eq!(n.path, *static_path);
+}
+
+/// The generated klr module turns off no lint but the naming ones (spec names verbatim)
+/// and the `unreachable_patterns` every generated enum's `in_arch` allows.
+#[test]
+fn generated_klr_module_allows_only_naming_lints() {
+    let text = std::fs::read_to_string("generated/rust/dmaspec.rs").unwrap();
+    let start = text.find("\npub mod klr {").expect("the klr module");
+    let end = start + 1 + text[start + 1..].find("\n}\n").expect("its end");
+    let module = &text[start..end];
+    let mut allowed: Vec<&str> = Vec::new();
+    for (i, _) in module.match_indices("allow(") {
+        let rest = &module[i + "allow(".len()..];
+        let list = &rest[..rest.find(')').unwrap()];
+        allowed.extend(list.split(',').map(str::trim));
+    }
+    allowed.sort_unstable();
+    allowed.dedup();
+    assert_eq!(
+        allowed,
+        [
+            "non_snake_case",
+            "non_upper_case_globals",
+            "unreachable_patterns"
         ]
     );
 }

@@ -539,3 +539,44 @@ effect = "something"
         "this `effect` step has no evidence",
     );
 }
+
+/// Expressions are Rust expressions, parsed by syn: a syntax error is syn's, at the token.
+#[test]
+fn a_syntax_error_points_at_its_token() {
+    let bad = before_fork(&check("throw", "dynamic(x) n == 1"));
+    SPEC.only(&bad, "dynamic(x)", "n ==", "unexpected token");
+    // `&&n` is a reference in Rust, not a value of the rules.
+    let bad = before_fork(&check("throw", "dynamic(x) && && n"));
+    SPEC.only(&bad, "&& ", "&& n", "expected a value");
+}
+
+/// Operators bind as in Rust: `!n == E.a` is `(!n) == E.a`, and `!` needs a condition.
+#[test]
+fn not_binds_tighter_than_a_comparison() {
+    let bad = before_fork(&check("throw", "!n == E.a"));
+    SPEC.only(
+        &bad,
+        "when",
+        "n ==",
+        "`!` needs a condition, but this is int (E)",
+    );
+    let good = before_fork(&check("throw", "!(n == E.a)"));
+    SPEC.load(&good).expect("a negated comparison");
+}
+
+/// A condition nested thousands deep is an error at the level past the bound, not a
+/// stack overflow (the bound the validity rules use).
+#[test]
+fn a_deeply_nested_condition_is_an_error() {
+    let deep = format!("{}dynamic(x)", "!".repeat(10_000));
+    let bad = before_fork(&check("throw", &deep));
+    let errs = SPEC.errors(&bad);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0]
+            .message
+            .starts_with("the expression nests more than 64 levels deep here"),
+        "{}",
+        errs[0].message
+    );
+}

@@ -19086,772 +19086,1235 @@ pub const fn dtype_size(x: DTYPE) -> i64 {
 }
 /// Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the enums (`enums`) and tables (`tables`) they use.
 pub mod klr {
-    #![allow(
-        non_snake_case,
-        non_camel_case_types,
-        non_upper_case_globals,
-        unused_variables,
-        unused_mut,
-        unused_parens,
-        unused_braces,
-        unused_labels,
-        unused_assignments,
-        dead_code,
-        unreachable_code,
-        clippy::all
-    )]
-    pub const MAX_DIMS: usize = 8;
-    /// Whether an access is static or carries a runtime offset, and which flavour
-    /// (klr::BirAccessPattern: scalar offset present at +0x40, vector offset at +0x58;
-    /// isAccessDynamic is their OR; at most one is set).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub enum Dynamic {
-        Static,
-        /// A register-backed scalar offset.
-        Scalar,
-        /// A vector offset (a gather index).
-        Vector,
-    }
-    /// An access pattern as the leaves see it. `None` fields are unknown.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Ap<'a> {
-        /// Number of access-pattern pairs.
-        pub rank: u32,
-        pub shape: &'a [i64],
-        /// The BIR dtype id.
-        pub dtype: Option<i64>,
-        pub dynamic: Dynamic,
-        /// `AP[0].step`.
-        pub step0: Option<i64>,
-        /// The BirAccessPattern's indirect_dim (+0x60).
-        pub indirect_dim: Option<i64>,
-    }
-    impl<'a> Ap<'a> {
-        /// A static access of this shape; the rank is the shape's length.
-        pub const fn new(shape: &'a [i64]) -> Ap<'a> {
-            Ap {
-                rank: shape.len() as u32,
-                shape,
-                dtype: None,
-                dynamic: Dynamic::Static,
-                step0: None,
-                indirect_dim: None,
-            }
-        }
-        pub const fn rank(mut self, rank: u32) -> Self {
-            self.rank = rank;
-            self
-        }
-        pub const fn dtype(mut self, dtype: i64) -> Self {
-            self.dtype = Some(dtype);
-            self
-        }
-        pub const fn scalar(mut self) -> Self {
-            self.dynamic = Dynamic::Scalar;
-            self
-        }
-        pub const fn vector(mut self) -> Self {
-            self.dynamic = Dynamic::Vector;
-            self
-        }
-        pub const fn step0(mut self, step: i64) -> Self {
-            self.step0 = Some(step);
-            self
-        }
-        pub const fn indirect_dim(mut self, dim: i64) -> Self {
-            self.indirect_dim = Some(dim);
-            self
-        }
-    }
-    /// An immediate operand: an int, a float, or something that is not an immediate.
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    pub enum Imm {
-        Int(i64),
-        Float(f64),
-        /// Not an immediate (a tensor or register operand).
-        Other,
-    }
-    /// A fixed-capacity list (the module does not allocate).
-    #[derive(Clone, Copy, Debug)]
-    pub struct Seq<T: Copy, const N: usize> {
-        len: usize,
-        items: [Option<T>; N],
-    }
-    impl<T: Copy, const N: usize> Seq<T, N> {
-        pub const fn new() -> Self {
-            Seq { len: 0, items: [None; N] }
-        }
-        fn push(&mut self, t: T) {
-            if self.len < N {
-                self.items[self.len] = Some(t);
-                self.len += 1;
-            }
-        }
-        pub fn len(&self) -> usize {
-            self.len
-        }
-        pub fn is_empty(&self) -> bool {
-            self.len == 0
-        }
-        pub fn get(&self, i: usize) -> Option<&T> {
-            self.items.get(i).and_then(Option::as_ref)
-        }
-        pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
-            self.items[..self.len].iter().flatten()
-        }
-    }
-    impl<T: Copy, const N: usize> Default for Seq<T, N> {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-    /// A stamped or computed value.
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    pub enum Value<'a> {
-        Int(i64),
-        Bool(bool),
-        /// A value of a klr enum, with its enumerator when it has one.
-        Enum { ty: &'static str, name: Option<&'static str>, raw: i64 },
-        /// A one-element vector.
-        One(i64),
-        Imm(Imm),
-        Imms(&'a [Imm]),
-        /// A value the model does not compute; the text says what it is.
-        Opaque(&'static str),
-        /// Depends on an input the op description leaves out; the text is the expression.
-        Missing(&'static str),
-    }
-    /// A field the leaf writes on the node.
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    pub struct Stamp<'a> {
-        pub offset: u32,
-        /// The class (or base) that declares the field.
-        pub class: &'static str,
-        pub field: &'static str,
-        pub value: Value<'a>,
-    }
-    /// An operand binding: a klr field (or `what`) bound in a role (argument, output,
-    /// builder, operand, dynamic-ap, base).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Binding {
-        pub role: &'static str,
-        pub operand: Option<&'static str>,
-        pub what: Option<&'static str>,
-        pub note: Option<&'static str>,
-    }
-    /// Anything else the leaf does (kind note, node, warning, register).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Effect {
-        pub kind: &'static str,
-        pub text: &'static str,
-        /// The memo key, for an effect that happens once per key and function.
-        pub key: Option<i64>,
-    }
-    /// A computed value the spec lists in the results.
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    pub struct Shown<'a> {
-        pub name: &'static str,
-        pub value: Value<'a>,
-    }
-    /// A check (or conditional step) the model could not decide, or cannot evaluate at all.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Unevaluated {
-        pub what: &'static str,
-        pub condition: &'static str,
-    }
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum ErrorKind {
-        Throw,
-        Assert,
-        Fatal,
-    }
-    impl ErrorKind {
-        pub const fn name(self) -> &'static str {
-            match self {
-                ErrorKind::Throw => "throw",
-                ErrorKind::Assert => "assert",
-                ErrorKind::Fatal => "fatal",
-            }
-        }
-    }
-    /// The compiler's error for an op.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Error {
-        pub leaf: &'static str,
-        pub routed_from: Option<&'static str>,
-        pub kind: ErrorKind,
-        /// The exact message; empty when the source gives none.
-        pub message: &'static str,
-        /// Appended to the message (`"…" + to_string(n)`), or the index of a fatal lookup.
-        pub arg: Option<i64>,
-        /// The condition that failed, as the spec writes it.
-        pub condition: &'static str,
-        /// The callee that owns the check (or the table of a fatal lookup).
-        pub helper: Option<&'static str>,
-    }
-    impl Error {
-        /// The text the compiler reports: the message with its argument appended.
-        pub fn write_message(
-            &self,
-            f: &mut core::fmt::Formatter<'_>,
-        ) -> core::fmt::Result {
-            f.write_str(self.message)?;
-            if let Some(a) = self.arg {
-                if !self.message.is_empty() {
-                    write!(f, "{a}")?;
-                }
-            }
-            Ok(())
-        }
-    }
-    impl core::fmt::Display for Error {
-        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            if self.message.is_empty() {
-                match (self.kind, self.helper, self.arg) {
-                    (ErrorKind::Fatal, Some(h), Some(a)) => {
-                        write!(f, "fatal: {h} has no entry {a}")
-                    }
-                    _ => {
-                        write!(
-                            f, "{} failed (no message): {}", self.kind.name(), self
-                            .condition
-                        )
-                    }
-                }
-            } else {
-                self.write_message(f)
-            }
-        }
-    }
-    /// A fork or route the model cannot decide because an input it reads is left out.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Undetermined {
-        pub leaf: &'static str,
-        pub routed_from: Option<&'static str>,
-        /// `fork` or `route to <leaf>`.
-        pub at: &'static str,
-        pub condition: &'static str,
-    }
-    /// One way through a leaf and the BIR node it builds.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct PathInfo {
-        pub name: &'static str,
-        /// The condition that picks it (`None` for the last, the otherwise arm).
-        pub when: Option<&'static str>,
-        /// The qualified BIR class.
-        pub class: &'static str,
-        /// (InstructionType enumerator, IT), when the source gives one.
-        pub it: Option<(&'static str, i64)>,
-        pub prefix: Option<&'static str>,
-        pub build: &'static str,
-    }
-    /// The BIR node an op becomes.
-    #[derive(Clone, Copy, Debug)]
-    pub struct Node<'a> {
-        /// The leaf that built it.
-        pub leaf: &'static str,
-        /// The leaf that routed the op here.
-        pub routed_from: Option<&'static str>,
-        pub path: PathInfo,
-        pub stamps: Seq<Stamp<'a>, MAX_STAMPS>,
-        pub bindings: Seq<Binding, MAX_BINDINGS>,
-        pub effects: Seq<Effect, MAX_EFFECTS>,
-        pub shown: Seq<Shown<'a>, MAX_SHOWN>,
-        pub unevaluated: Seq<Unevaluated, MAX_UNEVALUATED>,
-    }
-    const NO_PATH: PathInfo = PathInfo {
-        name: "",
-        when: None,
-        class: "",
-        it: None,
-        prefix: None,
-        build: "",
-    };
-    impl<'a> Node<'a> {
-        fn start(leaf: &'static str, routed_from: Option<&'static str>) -> Self {
-            Node {
-                leaf,
-                routed_from,
-                path: NO_PATH,
-                stamps: Seq::new(),
-                bindings: Seq::new(),
-                effects: Seq::new(),
-                shown: Seq::new(),
-                unevaluated: Seq::new(),
-            }
-        }
-        /// The stamp at `offset`.
-        pub fn stamp(&self, offset: u32) -> Option<&Stamp<'a>> {
-            self.stamps.iter().find(|s| s.offset == offset)
-        }
-        /// The DGEType the node carries, if the leaf stamps one.
-        pub fn dge_type(&self) -> Option<i64> {
-            self.stamps
-                .iter()
-                .find_map(|s| match s.value {
-                    Value::Enum { ty: "DGEType", raw, .. } => Some(raw),
-                    _ => None,
-                })
-        }
-    }
-    /// What a leaf returns for an op.
-    #[derive(Clone, Copy, Debug)]
-    pub enum Outcome<'a> {
-        Node(Node<'a>),
-        Error(Error),
-        Undetermined(Undetermined),
-    }
-    impl<'a> Outcome<'a> {
-        pub fn node(&self) -> Option<&Node<'a>> {
-            match self {
-                Outcome::Node(n) => Some(n),
-                _ => None,
-            }
-        }
-        pub fn error(&self) -> Option<&Error> {
-            match self {
-                Outcome::Error(e) => Some(e),
-                _ => None,
-            }
-        }
-    }
-    /// The per-function state the leaves share: memoised effects (the identity matrix per
-    /// dtype, declared registers). One `Function` per op list.
-    #[derive(Clone, Debug)]
-    pub struct Function {
-        seen: [(u8, i64); 256],
-        len: usize,
-    }
-    impl Default for Function {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-    impl Function {
-        pub const fn new() -> Self {
-            Function {
-                seen: [(0, 0); 256],
-                len: 0,
-            }
-        }
-        /// Whether `(memo, key)` is new, recording it. An unknown key is always new.
-        fn first(&mut self, memo: u8, key: Option<i64>) -> bool {
-            let Some(key) = key else { return true };
-            if self.seen[..self.len].iter().any(|e| *e == (memo, key)) {
-                return false;
-            }
-            if self.len < self.seen.len() {
-                self.seen[self.len] = (memo, key);
-                self.len += 1;
-            }
-            true
-        }
-    }
-    /// A text memo key (FNV-1a).
-    fn text_key(s: &str) -> i64 {
-        let mut h: u64 = 0xcbf29ce484222325;
-        for b in s.bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x100000001b3);
-        }
-        h as i64
-    }
-    fn k_not(a: Option<bool>) -> Option<bool> {
-        a.map(|x| !x)
-    }
-    fn k_and(a: Option<bool>, b: Option<bool>) -> Option<bool> {
-        match (a, b) {
-            (Some(false), _) | (_, Some(false)) => Some(false),
-            (Some(true), Some(true)) => Some(true),
-            _ => None,
-        }
-    }
-    fn k_or(a: Option<bool>, b: Option<bool>) -> Option<bool> {
-        match (a, b) {
-            (Some(true), _) | (_, Some(true)) => Some(true),
-            (Some(false), Some(false)) => Some(false),
-            _ => None,
-        }
-    }
-    fn k_cmp<T: Copy>(
-        a: Option<T>,
-        b: Option<T>,
-        f: impl Fn(T, T) -> bool,
-    ) -> Option<bool> {
-        Some(f(a?, b?))
-    }
-    fn lookup(t: &[i64], k: Option<i64>) -> Option<i64> {
-        let k = k?;
-        if k < 0 {
-            return None;
-        }
-        t.get(k as usize).copied()
-    }
-    fn f_dynamic(a: &Ap) -> Option<bool> {
-        Some(a.dynamic != Dynamic::Static)
-    }
-    fn f_scalar_offset(a: &Ap) -> Option<bool> {
-        Some(a.dynamic == Dynamic::Scalar)
-    }
-    fn f_vector_offset(a: &Ap) -> Option<bool> {
-        Some(a.dynamic == Dynamic::Vector)
-    }
-    fn f_rank(a: &Ap) -> Option<i64> {
-        Some(a.rank as i64)
-    }
-    fn f_dtype(a: &Ap) -> Option<i64> {
-        a.dtype
-    }
-    fn f_step0(a: &Ap) -> Option<i64> {
-        a.step0
-    }
-    fn f_indirect_dim(a: &Ap) -> Option<i64> {
-        a.indirect_dim
-    }
-    fn f_same_shape(a: &Ap, b: &Ap) -> Option<bool> {
-        Some(a.shape == b.shape)
-    }
-    fn f_is_int(i: &Imm) -> Option<bool> {
-        Some(matches!(i, Imm::Int(_)))
-    }
-    fn f_is_float(i: &Imm) -> Option<bool> {
-        Some(matches!(i, Imm::Float(_)))
-    }
-    fn f_is_immediate(i: &Imm) -> Option<bool> {
-        Some(!matches!(i, Imm::Other))
-    }
-    /// How an op description carries a field.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum Input {
-        Ap,
-        Aps,
-        Imm,
-        Imms,
-        Int,
-        Bool,
-        Text,
-    }
-    /// An input field of a klr op.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct FieldMeta {
-        pub name: &'static str,
-        pub input: Input,
-        pub optional: bool,
-        /// The klr enum naming its values.
-        pub enum_ty: Option<&'static str>,
-        /// Its offset in the klr node, when the source gives it.
-        pub offset: Option<u32>,
-        pub doc: &'static str,
-    }
-    /// A leaf: the klr op it takes, where it lives, its input fields and its paths.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct LeafMeta {
-        pub name: &'static str,
-        /// The klr layout of its op.
-        pub op: &'static str,
-        pub qualified: &'static str,
-        pub function: &'static str,
-        pub va: u64,
-        pub section: &'static str,
-        pub fields: &'static [FieldMeta],
-        pub paths: &'static [PathInfo],
-    }
-    /// Where [`Op::build`] gets each field from (the CLI's JSON reader, for one).
-    pub trait Fields<'a> {
-        type Error;
-        fn ap(&self, f: &'static FieldMeta) -> Result<Ap<'a>, Self::Error>;
-        fn opt_ap(&self, f: &'static FieldMeta) -> Result<Option<Ap<'a>>, Self::Error>;
-        fn aps(&self, f: &'static FieldMeta) -> Result<&'a [Ap<'a>], Self::Error>;
-        fn imm(&self, f: &'static FieldMeta) -> Result<Imm, Self::Error>;
-        fn opt_imm(&self, f: &'static FieldMeta) -> Result<Option<Imm>, Self::Error>;
-        fn imms(&self, f: &'static FieldMeta) -> Result<&'a [Imm], Self::Error>;
-        fn int(&self, f: &'static FieldMeta) -> Result<i64, Self::Error>;
-        fn opt_int(&self, f: &'static FieldMeta) -> Result<Option<i64>, Self::Error>;
-        fn boolean(&self, f: &'static FieldMeta) -> Result<bool, Self::Error>;
-        fn text(&self, f: &'static FieldMeta) -> Result<&'a str, Self::Error>;
-        fn opt_text(
-            &self,
-            f: &'static FieldMeta,
-        ) -> Result<Option<&'a str>, Self::Error>;
-    }
-    /// The leaf called `name`.
-    pub fn leaf(name: &str) -> Option<&'static LeafMeta> {
-        LEAVES.iter().find(|l| l.name == name)
-    }
+    pub use crate::runtime::klr::*;
+    use super::{confidence, meta};
     pub const MAX_STAMPS: usize = 6;
     pub const MAX_BINDINGS: usize = 7;
     pub const MAX_EFFECTS: usize = 8;
     pub const MAX_SHOWN: usize = 1;
     pub const MAX_UNEVALUATED: usize = 13;
-    /// The klr enums, one type per enum with its enumerators as consts.
+    /// The BIR node an op becomes, its lists sized for these leaves.
+    pub type Node<'a> = crate::runtime::klr::Node<
+        'a,
+        MAX_STAMPS,
+        MAX_BINDINGS,
+        MAX_EFFECTS,
+        MAX_SHOWN,
+        MAX_UNEVALUATED,
+    >;
+    /// What a leaf returns for an op.
+    pub type Outcome<'a> = crate::runtime::klr::Outcome<Node<'a>>;
+    /// The klr enums, typed like every enum of the spec.
     pub mod enums {
-        /// Who generates a DMA's descriptors. `InstDMA::dge_type` at +0xF8 (ctor default 3 = Unassigned). Codegen resolves it at lowering time with `translateDGEMode`; a later pass (H33) assigns only the DGE engine-id, never the type. (`bir::DGEType`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct DGEType;
+        use super::super::{meta, visit, Arch};
+        /** Who generates a DMA's descriptors. `InstDMA::dge_type` at +0xF8 (ctor default 3 = Unassigned). Codegen resolves it at lowering time with `translateDGEMode`; a later pass (H33) assigns only the DGE engine-id, never the type.
+
+ Confidence: BYTE-ANCHORED (confirmed).*/
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u32)]
+        pub enum DGEType {
+            /// `bir::DGEType::None` = 0x0: no DGE
+            None = 0u32,
+            /// `bir::DGEType::SWDGE` = 0x1: software DGE: the compiler emits the descriptors
+            SWDGE = 1u32,
+            /// `bir::DGEType::HWDGE` = 0x2: hardware DGE: the engine generates the descriptors
+            HWDGE = 2u32,
+            /// `bir::DGEType::Unassigned` = 0x3: the InstDMA constructor default
+            Unassigned = 3u32,
+            /// A value no source names; kept so that it encodes back unchanged.
+            Other(u32) = 4u32,
+        }
+        impl Default for DGEType {
+            fn default() -> Self {
+                Self::None
+            }
+        }
         impl DGEType {
-            /// no DGE
-            pub const None: i64 = 0;
-            /// software DGE: the compiler emits the descriptors
-            pub const SWDGE: i64 = 1;
-            /// hardware DGE: the engine generates the descriptors
-            pub const HWDGE: i64 = 2;
-            /// the InstDMA constructor default
-            pub const Unassigned: i64 = 3;
-            pub const VALUES: &'static [(&'static str, i64)] = &[
-                ("None", 0),
-                ("SWDGE", 1),
-                ("HWDGE", 2),
-                ("Unassigned", 3),
+            pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
+                meta::EnumeratorMeta {
+                    name: "None",
+                    value: 0,
+                    c_name: "bir::DGEType::None",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "SWDGE",
+                    value: 1,
+                    c_name: "bir::DGEType::SWDGE",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "HWDGE",
+                    value: 2,
+                    c_name: "bir::DGEType::HWDGE",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "Unassigned",
+                    value: 3,
+                    c_name: "bir::DGEType::Unassigned",
+                    aliases: &[],
+                    arch: &[],
+                },
             ];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            #[inline]
+            pub const fn from_raw(raw: u32) -> Self {
+                match raw {
+                    0u32 => Self::None,
+                    1u32 => Self::SWDGE,
+                    2u32 => Self::HWDGE,
+                    3u32 => Self::Unassigned,
+                    other => Self::Other(other),
+                }
             }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            #[inline]
+            pub const fn raw(self) -> u32 {
+                if let Self::Other(v) = self {
+                    return v;
+                }
+                match self {
+                    Self::None => 0u32,
+                    Self::SWDGE => 1u32,
+                    Self::HWDGE => 2u32,
+                    Self::Unassigned => 3u32,
+                    Self::Other(_) => 4u32,
+                }
+            }
+            /// The enumerator's name, or `None` for a value the sources do not name.
+            pub const fn name(self) -> Option<&'static str> {
+                match self {
+                    Self::None => Some("None"),
+                    Self::SWDGE => Some("SWDGE"),
+                    Self::HWDGE => Some("HWDGE"),
+                    Self::Unassigned => Some("Unassigned"),
+                    Self::Other(_) => None,
+                }
+            }
+            /// Whether `arch` has this enumerator (values that are not enumerators: no).
+            pub const fn in_arch(self, arch: Arch) -> bool {
+                let _ = arch;
+                #[allow(unreachable_patterns)]
+                match self {
+                    Self::Other(_) => false,
+                    _ => true,
+                }
+            }
+            /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+            pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+                if self.in_arch(arch) { self.name() } else { None }
+            }
+            #[inline(always)]
+            pub const fn read(b: &[u8; 4]) -> Self {
+                Self::from_raw(u32::from_le_bytes(*b))
+            }
+            #[inline(always)]
+            pub fn write(&self, b: &mut [u8; 4]) {
+                *b = self.raw().to_le_bytes();
+            }
+            pub fn value(self, arch: Arch) -> visit::Value<'static> {
+                visit::Value::Enum {
+                    raw: self.raw() as u64,
+                    name: self.name_in(arch),
+                }
             }
         }
-        /// `klr::NcDmaCopy.compute_op` (+32). 1 is a plain copy, 2 an accumulating copy; any other value is rejected with "Unsupported DMA compute_op \<n>". (`klr::DgeComputeOp`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct DgeComputeOp;
+        /** `klr::NcDmaCopy.compute_op` (+32). 1 is a plain copy, 2 an accumulating copy; any other value is rejected with "Unsupported DMA compute_op \<n>".
+
+ Confidence: BYTE-ANCHORED (confirmed).*/
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u32)]
+        pub enum DgeComputeOp {
+            /// `klr::DgeComputeOp::none` = 0x1: plain copy
+            none = 1u32,
+            /// `klr::DgeComputeOp::add` = 0x2: accumulate into the destination
+            add = 2u32,
+            /// A value no source names; kept so that it encodes back unchanged.
+            Other(u32) = 0u32,
+        }
+        impl Default for DgeComputeOp {
+            fn default() -> Self {
+                Self::Other(0)
+            }
+        }
         impl DgeComputeOp {
-            /// plain copy
-            pub const none: i64 = 1;
-            /// accumulate into the destination
-            pub const add: i64 = 2;
-            pub const VALUES: &'static [(&'static str, i64)] = &[
-                ("none", 1),
-                ("add", 2),
+            pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
+                meta::EnumeratorMeta {
+                    name: "none",
+                    value: 1,
+                    c_name: "klr::DgeComputeOp::none",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "add",
+                    value: 2,
+                    c_name: "klr::DgeComputeOp::add",
+                    aliases: &[],
+                    arch: &[],
+                },
             ];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            #[inline]
+            pub const fn from_raw(raw: u32) -> Self {
+                match raw {
+                    1u32 => Self::none,
+                    2u32 => Self::add,
+                    other => Self::Other(other),
+                }
             }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            #[inline]
+            pub const fn raw(self) -> u32 {
+                if let Self::Other(v) = self {
+                    return v;
+                }
+                match self {
+                    Self::none => 1u32,
+                    Self::add => 2u32,
+                    Self::Other(_) => 0u32,
+                }
+            }
+            /// The enumerator's name, or `None` for a value the sources do not name.
+            pub const fn name(self) -> Option<&'static str> {
+                match self {
+                    Self::none => Some("none"),
+                    Self::add => Some("add"),
+                    Self::Other(_) => None,
+                }
+            }
+            /// Whether `arch` has this enumerator (values that are not enumerators: no).
+            pub const fn in_arch(self, arch: Arch) -> bool {
+                let _ = arch;
+                #[allow(unreachable_patterns)]
+                match self {
+                    Self::Other(_) => false,
+                    _ => true,
+                }
+            }
+            /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+            pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+                if self.in_arch(arch) { self.name() } else { None }
+            }
+            #[inline(always)]
+            pub const fn read(b: &[u8; 4]) -> Self {
+                Self::from_raw(u32::from_le_bytes(*b))
+            }
+            #[inline(always)]
+            pub fn write(&self, b: &mut [u8; 4]) {
+                *b = self.raw().to_le_bytes();
+            }
+            pub fn value(self, arch: Arch) -> visit::Value<'static> {
+                visit::Value::Enum {
+                    raw: self.raw() as u64,
+                    name: self.name_in(arch),
+                }
             }
         }
-        /// BIR ALU operation. Only `add` is given by seed 003: the value `codegenAluOp` must return for `DmaCompute.reduceOp`, the DMA reduce cmd at InstDMACopy+0x178, and InstGenericIndirectSave::op at +0x140. Other values are not given. (`bir::AluOpType`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct AluOpType;
+        /** BIR ALU operation. Only `add` is given by seed 003: the value `codegenAluOp` must return for `DmaCompute.reduceOp`, the DMA reduce cmd at InstDMACopy+0x178, and InstGenericIndirectSave::op at +0x140. Other values are not given.
+
+ Confidence: BYTE-ANCHORED (confirmed).*/
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u32)]
+        pub enum AluOpType {
+            /// `bir::AluOpType::add` = 0x4
+            add = 4u32,
+            /// A value no source names; kept so that it encodes back unchanged.
+            Other(u32) = 0u32,
+        }
+        impl Default for AluOpType {
+            fn default() -> Self {
+                Self::Other(0)
+            }
+        }
         impl AluOpType {
-            pub const add: i64 = 4;
-            pub const VALUES: &'static [(&'static str, i64)] = &[("add", 4)];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
+                name: "add",
+                value: 4,
+                c_name: "bir::AluOpType::add",
+                aliases: &[],
+                arch: &[],
+            }];
+            #[inline]
+            pub const fn from_raw(raw: u32) -> Self {
+                match raw {
+                    4u32 => Self::add,
+                    other => Self::Other(other),
+                }
             }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            #[inline]
+            pub const fn raw(self) -> u32 {
+                if let Self::Other(v) = self {
+                    return v;
+                }
+                match self {
+                    Self::add => 4u32,
+                    Self::Other(_) => 0u32,
+                }
+            }
+            /// The enumerator's name, or `None` for a value the sources do not name.
+            pub const fn name(self) -> Option<&'static str> {
+                match self {
+                    Self::add => Some("add"),
+                    Self::Other(_) => None,
+                }
+            }
+            /// Whether `arch` has this enumerator (values that are not enumerators: no).
+            pub const fn in_arch(self, arch: Arch) -> bool {
+                let _ = arch;
+                #[allow(unreachable_patterns)]
+                match self {
+                    Self::Other(_) => false,
+                    _ => true,
+                }
+            }
+            /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+            pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+                if self.in_arch(arch) { self.name() } else { None }
+            }
+            #[inline(always)]
+            pub const fn read(b: &[u8; 4]) -> Self {
+                Self::from_raw(u32::from_le_bytes(*b))
+            }
+            #[inline(always)]
+            pub fn write(&self, b: &mut [u8; 4]) {
+                *b = self.raw().to_le_bytes();
+            }
+            pub fn value(self, arch: Arch) -> visit::Value<'static> {
+                visit::Value::Enum {
+                    raw: self.raw() as u64,
+                    name: self.name_in(arch),
+                }
             }
         }
-        /// InstDMACopy+0x128. Only Transpose = 1 is given (written by codegenDmaTranspose); the value of a plain copy is not. (`bir::InstDMACopy::CopyMode`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct CopyMode;
+        /** InstDMACopy+0x128. Only Transpose = 1 is given (written by codegenDmaTranspose); the value of a plain copy is not.
+
+ Confidence: BYTE-ANCHORED (confirmed).*/
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u32)]
+        pub enum CopyMode {
+            /// `bir::CopyMode::Transpose` = 0x1
+            Transpose = 1u32,
+            /// A value no source names; kept so that it encodes back unchanged.
+            Other(u32) = 0u32,
+        }
+        impl Default for CopyMode {
+            fn default() -> Self {
+                Self::Other(0)
+            }
+        }
         impl CopyMode {
-            pub const Transpose: i64 = 1;
-            pub const VALUES: &'static [(&'static str, i64)] = &[("Transpose", 1)];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
+                name: "Transpose",
+                value: 1,
+                c_name: "bir::CopyMode::Transpose",
+                aliases: &[],
+                arch: &[],
+            }];
+            #[inline]
+            pub const fn from_raw(raw: u32) -> Self {
+                match raw {
+                    1u32 => Self::Transpose,
+                    other => Self::Other(other),
+                }
             }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            #[inline]
+            pub const fn raw(self) -> u32 {
+                if let Self::Other(v) = self {
+                    return v;
+                }
+                match self {
+                    Self::Transpose => 1u32,
+                    Self::Other(_) => 0u32,
+                }
+            }
+            /// The enumerator's name, or `None` for a value the sources do not name.
+            pub const fn name(self) -> Option<&'static str> {
+                match self {
+                    Self::Transpose => Some("Transpose"),
+                    Self::Other(_) => None,
+                }
+            }
+            /// Whether `arch` has this enumerator (values that are not enumerators: no).
+            pub const fn in_arch(self, arch: Arch) -> bool {
+                let _ = arch;
+                #[allow(unreachable_patterns)]
+                match self {
+                    Self::Other(_) => false,
+                    _ => true,
+                }
+            }
+            /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+            pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+                if self.in_arch(arch) { self.name() } else { None }
+            }
+            #[inline(always)]
+            pub const fn read(b: &[u8; 4]) -> Self {
+                Self::from_raw(u32::from_le_bytes(*b))
+            }
+            #[inline(always)]
+            pub fn write(&self, b: &mut [u8; 4]) {
+                *b = self.raw().to_le_bytes();
+            }
+            pub fn value(self, arch: Arch) -> visit::Value<'static> {
+                visit::Value::Enum {
+                    raw: self.raw() as u64,
+                    name: self.name_in(arch),
+                }
             }
         }
-        /// InstDMACopy+0x158. Only XZYW = 11 is given; its axis permutation is the table `XZYW_perm`. (`bir::InstDMACopy::TransposeOps`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct TransposeOps;
+        /** InstDMACopy+0x158. Only XZYW = 11 is given; its axis permutation is the table `XZYW_perm`.
+
+ Confidence: BYTE-ANCHORED (confirmed).*/
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u32)]
+        pub enum TransposeOps {
+            /// `bir::TransposeOps::XZYW` = 0xb: source \[W,Z,Y,X\] → destination \[X,Z,Y,W\]: swap the outermost and innermost axes
+            XZYW = 11u32,
+            /// A value no source names; kept so that it encodes back unchanged.
+            Other(u32) = 0u32,
+        }
+        impl Default for TransposeOps {
+            fn default() -> Self {
+                Self::Other(0)
+            }
+        }
         impl TransposeOps {
-            /// source \[W,Z,Y,X\] → destination \[X,Z,Y,W\]: swap the outermost and innermost axes
-            pub const XZYW: i64 = 11;
-            pub const VALUES: &'static [(&'static str, i64)] = &[("XZYW", 11)];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
+                name: "XZYW",
+                value: 11,
+                c_name: "bir::TransposeOps::XZYW",
+                aliases: &[],
+                arch: &[],
+            }];
+            #[inline]
+            pub const fn from_raw(raw: u32) -> Self {
+                match raw {
+                    11u32 => Self::XZYW,
+                    other => Self::Other(other),
+                }
             }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            #[inline]
+            pub const fn raw(self) -> u32 {
+                if let Self::Other(v) = self {
+                    return v;
+                }
+                match self {
+                    Self::XZYW => 11u32,
+                    Self::Other(_) => 0u32,
+                }
+            }
+            /// The enumerator's name, or `None` for a value the sources do not name.
+            pub const fn name(self) -> Option<&'static str> {
+                match self {
+                    Self::XZYW => Some("XZYW"),
+                    Self::Other(_) => None,
+                }
+            }
+            /// Whether `arch` has this enumerator (values that are not enumerators: no).
+            pub const fn in_arch(self, arch: Arch) -> bool {
+                let _ = arch;
+                #[allow(unreachable_patterns)]
+                match self {
+                    Self::Other(_) => false,
+                    _ => true,
+                }
+            }
+            /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+            pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+                if self.in_arch(arch) { self.name() } else { None }
+            }
+            #[inline(always)]
+            pub const fn read(b: &[u8; 4]) -> Self {
+                Self::from_raw(u32::from_le_bytes(*b))
+            }
+            #[inline(always)]
+            pub fn write(&self, b: &mut [u8; 4]) {
+                *b = self.raw().to_le_bytes();
+            }
+            pub fn value(self, arch: Arch) -> visit::Value<'static> {
+                visit::Value::Enum {
+                    raw: self.raw() as u64,
+                    name: self.name_in(arch),
+                }
             }
         }
-        /// The engine-id a BIR instruction carries at +0x90. Seed 003 gives Pool = 1 (DmaTranspose) and ALL = 7 (TensorLoad/TensorStore); the other ordinals are from the instruction-bundle page. 0 is what an SW/None DMA leaves for H33's assign_*_engine pass (seed 003 §3.4); the page gives it no name. (`bir::EngineType`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct EngineType;
+        /** The engine-id a BIR instruction carries at +0x90. Seed 003 gives Pool = 1 (DmaTranspose) and ALL = 7 (TensorLoad/TensorStore); the other ordinals are from the instruction-bundle page. 0 is what an SW/None DMA leaves for H33's assign_*_engine pass (seed 003 §3.4); the page gives it no name.
+
+ Confidence: BYTE-ANCHORED (confirmed).*/
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u32)]
+        pub enum EngineType {
+            /// `bir::EngineType::Pool` = 0x1: seed 003 §5
+            Pool = 1u32,
+            /// `bir::EngineType::Act` = 0x2: instruction-bundle page only
+            Act = 2u32,
+            /// `bir::EngineType::PE` = 0x3: instruction-bundle page only
+            PE = 3u32,
+            /// `bir::EngineType::DMA` = 0x4: instruction-bundle page only
+            DMA = 4u32,
+            /// `bir::EngineType::DVE` = 0x5: instruction-bundle page only
+            DVE = 5u32,
+            /// `bir::EngineType::SP` = 0x6: instruction-bundle page only
+            SP = 6u32,
+            /// `bir::EngineType::ALL` = 0x7: seed 003 §8: a pre-lowering placeholder not yet engine-pinned
+            ALL = 7u32,
+            /// A value no source names; kept so that it encodes back unchanged.
+            Other(u32) = 0u32,
+        }
+        impl Default for EngineType {
+            fn default() -> Self {
+                Self::Other(0)
+            }
+        }
         impl EngineType {
-            /// seed 003 §5
-            pub const Pool: i64 = 1;
-            /// instruction-bundle page only
-            pub const Act: i64 = 2;
-            /// instruction-bundle page only
-            pub const PE: i64 = 3;
-            /// instruction-bundle page only
-            pub const DMA: i64 = 4;
-            /// instruction-bundle page only
-            pub const DVE: i64 = 5;
-            /// instruction-bundle page only
-            pub const SP: i64 = 6;
-            /// seed 003 §8: a pre-lowering placeholder not yet engine-pinned
-            pub const ALL: i64 = 7;
-            pub const VALUES: &'static [(&'static str, i64)] = &[
-                ("Pool", 1),
-                ("Act", 2),
-                ("PE", 3),
-                ("DMA", 4),
-                ("DVE", 5),
-                ("SP", 6),
-                ("ALL", 7),
+            pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
+                meta::EnumeratorMeta {
+                    name: "Pool",
+                    value: 1,
+                    c_name: "bir::EngineType::Pool",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "Act",
+                    value: 2,
+                    c_name: "bir::EngineType::Act",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "PE",
+                    value: 3,
+                    c_name: "bir::EngineType::PE",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "DMA",
+                    value: 4,
+                    c_name: "bir::EngineType::DMA",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "DVE",
+                    value: 5,
+                    c_name: "bir::EngineType::DVE",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "SP",
+                    value: 6,
+                    c_name: "bir::EngineType::SP",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "ALL",
+                    value: 7,
+                    c_name: "bir::EngineType::ALL",
+                    aliases: &[],
+                    arch: &[],
+                },
             ];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            #[inline]
+            pub const fn from_raw(raw: u32) -> Self {
+                match raw {
+                    1u32 => Self::Pool,
+                    2u32 => Self::Act,
+                    3u32 => Self::PE,
+                    4u32 => Self::DMA,
+                    5u32 => Self::DVE,
+                    6u32 => Self::SP,
+                    7u32 => Self::ALL,
+                    other => Self::Other(other),
+                }
             }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            #[inline]
+            pub const fn raw(self) -> u32 {
+                if let Self::Other(v) = self {
+                    return v;
+                }
+                match self {
+                    Self::Pool => 1u32,
+                    Self::Act => 2u32,
+                    Self::PE => 3u32,
+                    Self::DMA => 4u32,
+                    Self::DVE => 5u32,
+                    Self::SP => 6u32,
+                    Self::ALL => 7u32,
+                    Self::Other(_) => 0u32,
+                }
+            }
+            /// The enumerator's name, or `None` for a value the sources do not name.
+            pub const fn name(self) -> Option<&'static str> {
+                match self {
+                    Self::Pool => Some("Pool"),
+                    Self::Act => Some("Act"),
+                    Self::PE => Some("PE"),
+                    Self::DMA => Some("DMA"),
+                    Self::DVE => Some("DVE"),
+                    Self::SP => Some("SP"),
+                    Self::ALL => Some("ALL"),
+                    Self::Other(_) => None,
+                }
+            }
+            /// Whether `arch` has this enumerator (values that are not enumerators: no).
+            pub const fn in_arch(self, arch: Arch) -> bool {
+                let _ = arch;
+                #[allow(unreachable_patterns)]
+                match self {
+                    Self::Other(_) => false,
+                    _ => true,
+                }
+            }
+            /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+            pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+                if self.in_arch(arch) { self.name() } else { None }
+            }
+            #[inline(always)]
+            pub const fn read(b: &[u8; 4]) -> Self {
+                Self::from_raw(u32::from_le_bytes(*b))
+            }
+            #[inline(always)]
+            pub fn write(&self, b: &mut [u8; 4]) {
+                *b = self.raw().to_le_bytes();
+            }
+            pub fn value(self, arch: Arch) -> visit::Value<'static> {
+                visit::Value::Enum {
+                    raw: self.raw() as u64,
+                    name: self.name_in(arch),
+                }
             }
         }
-        /// The klr-side engine of a `klr::Transpose` (+0x28), compared raw before any translation. Only pe = 5 is given. (Other leaves pass their klr `engine` through `codegenEngine`, whose mapping seed 003 does not give.) (`klr::Engine`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct KlrEngine;
+        /** The klr-side engine of a `klr::Transpose` (+0x28), compared raw before any translation. Only pe = 5 is given. (Other leaves pass their klr `engine` through `codegenEngine`, whose mapping seed 003 does not give.)
+
+ Confidence: BYTE-ANCHORED (confirmed).*/
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u32)]
+        pub enum KlrEngine {
+            /// `klr::Engine::pe` = 0x5
+            pe = 5u32,
+            /// A value no source names; kept so that it encodes back unchanged.
+            Other(u32) = 0u32,
+        }
+        impl Default for KlrEngine {
+            fn default() -> Self {
+                Self::Other(0)
+            }
+        }
         impl KlrEngine {
-            pub const pe: i64 = 5;
-            pub const VALUES: &'static [(&'static str, i64)] = &[("pe", 5)];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
+                name: "pe",
+                value: 5,
+                c_name: "klr::Engine::pe",
+                aliases: &[],
+                arch: &[],
+            }];
+            #[inline]
+            pub const fn from_raw(raw: u32) -> Self {
+                match raw {
+                    5u32 => Self::pe,
+                    other => Self::Other(other),
+                }
             }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            #[inline]
+            pub const fn raw(self) -> u32 {
+                if let Self::Other(v) = self {
+                    return v;
+                }
+                match self {
+                    Self::pe => 5u32,
+                    Self::Other(_) => 0u32,
+                }
+            }
+            /// The enumerator's name, or `None` for a value the sources do not name.
+            pub const fn name(self) -> Option<&'static str> {
+                match self {
+                    Self::pe => Some("pe"),
+                    Self::Other(_) => None,
+                }
+            }
+            /// Whether `arch` has this enumerator (values that are not enumerators: no).
+            pub const fn in_arch(self, arch: Arch) -> bool {
+                let _ = arch;
+                #[allow(unreachable_patterns)]
+                match self {
+                    Self::Other(_) => false,
+                    _ => true,
+                }
+            }
+            /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+            pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+                if self.in_arch(arch) { self.name() } else { None }
+            }
+            #[inline(always)]
+            pub const fn read(b: &[u8; 4]) -> Self {
+                Self::from_raw(u32::from_le_bytes(*b))
+            }
+            #[inline(always)]
+            pub fn write(&self, b: &mut [u8; 4]) {
+                *b = self.raw().to_le_bytes();
+            }
+            pub fn value(self, arch: Arch) -> visit::Value<'static> {
+                visit::Value::Enum {
+                    raw: self.raw() as u64,
+                    name: self.name_in(arch),
+                }
             }
         }
-        /// BIR element type. Seed 003 names only fp32 = 16 (the Transpose fork); 19 is the dtype stamped on the identity generator's affine-select (+400) and is not named. `DTYPE_STRIDE_LUT` gives the element width of ids 0..19. (`bir::Dtype`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct BirDtype;
+        /** BIR element type. Seed 003 names only fp32 = 16 (the Transpose fork); 19 is the dtype stamped on the identity generator's affine-select (+400) and is not named. `DTYPE_STRIDE_LUT` gives the element width of ids 0..19.
+
+ Confidence: BYTE-ANCHORED (confirmed).*/
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u32)]
+        pub enum BirDtype {
+            /// `bir::Dtype::fp32` = 0x10
+            fp32 = 16u32,
+            /// A value no source names; kept so that it encodes back unchanged.
+            Other(u32) = 0u32,
+        }
+        impl Default for BirDtype {
+            fn default() -> Self {
+                Self::Other(0)
+            }
+        }
         impl BirDtype {
-            pub const fp32: i64 = 16;
-            pub const VALUES: &'static [(&'static str, i64)] = &[("fp32", 16)];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
+                name: "fp32",
+                value: 16,
+                c_name: "bir::Dtype::fp32",
+                aliases: &[],
+                arch: &[],
+            }];
+            #[inline]
+            pub const fn from_raw(raw: u32) -> Self {
+                match raw {
+                    16u32 => Self::fp32,
+                    other => Self::Other(other),
+                }
             }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            #[inline]
+            pub const fn raw(self) -> u32 {
+                if let Self::Other(v) = self {
+                    return v;
+                }
+                match self {
+                    Self::fp32 => 16u32,
+                    Self::Other(_) => 0u32,
+                }
+            }
+            /// The enumerator's name, or `None` for a value the sources do not name.
+            pub const fn name(self) -> Option<&'static str> {
+                match self {
+                    Self::fp32 => Some("fp32"),
+                    Self::Other(_) => None,
+                }
+            }
+            /// Whether `arch` has this enumerator (values that are not enumerators: no).
+            pub const fn in_arch(self, arch: Arch) -> bool {
+                let _ = arch;
+                #[allow(unreachable_patterns)]
+                match self {
+                    Self::Other(_) => false,
+                    _ => true,
+                }
+            }
+            /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+            pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+                if self.in_arch(arch) { self.name() } else { None }
+            }
+            #[inline(always)]
+            pub const fn read(b: &[u8; 4]) -> Self {
+                Self::from_raw(u32::from_le_bytes(*b))
+            }
+            #[inline(always)]
+            pub fn write(&self, b: &mut [u8; 4]) {
+                *b = self.raw().to_le_bytes();
+            }
+            pub fn value(self, arch: Arch) -> visit::Value<'static> {
+                visit::Value::Enum {
+                    raw: self.raw() as u64,
+                    name: self.name_in(arch),
+                }
             }
         }
-        /// The BIR node kinds (IT) the leaves build, cross-checked by seed 003 to its InstructionType table, plus the ones it mentions downstream. `InstMatmult` (the PE transpose) has no IT on the page. (`bir::InstructionType`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct InstructionType;
+        /** The BIR node kinds (IT) the leaves build, cross-checked by seed 003 to its InstructionType table, plus the ones it mentions downstream. `InstMatmult` (the PE transpose) has no IT on the page.
+
+ Confidence: READ-DIRECTLY (confirmed).*/
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u32)]
+        pub enum InstructionType {
+            /// `bir::InstructionType::GenericCopy` = 0x1: never a codegen\<NcCopy> output (§2)
+            GenericCopy = 1u32,
+            /// `bir::InstructionType::Load` = 0x13: the static-AP plain load (§8), not built here
+            Load = 19u32,
+            /// `bir::InstructionType::Save` = 0x16: the static-AP plain save (§8), not built here
+            Save = 22u32,
+            /// `bir::InstructionType::InstTensorCopy` = 0x17
+            InstTensorCopy = 23u32,
+            /// `bir::InstructionType::InstTensorCopyDynamicSrc` = 0x18
+            InstTensorCopyDynamicSrc = 24u32,
+            /// `bir::InstructionType::InstTensorCopyDynamicDst` = 0x19
+            InstTensorCopyDynamicDst = 25u32,
+            /// `bir::InstructionType::InstIndirectCopy` = 0x1a
+            InstIndirectCopy = 26u32,
+            /// `bir::InstructionType::InstDMACopy` = 0x20
+            InstDMACopy = 32u32,
+            /// `bir::InstructionType::InstBNStats` = 0x22
+            InstBNStats = 34u32,
+            /// `bir::InstructionType::InstBNStatsAggregate` = 0x23
+            InstBNStatsAggregate = 35u32,
+            /// `bir::InstructionType::InstStreamShuffle` = 0x27
+            InstStreamShuffle = 39u32,
+            /// `bir::InstructionType::InstStreamTranspose` = 0x28
+            InstStreamTranspose = 40u32,
+            /// `bir::InstructionType::ReadVarAddr` = 0x29: H06 expansion of IT 44 (§7), not built here
+            ReadVarAddr = 41u32,
+            /// `bir::InstructionType::InstGenericIndirectSave` = 0x2c
+            InstGenericIndirectSave = 44u32,
+            /// `bir::InstructionType::InstIndirectSave` = 0x2d: H06 expansion of IT 44 (§7), not built here
+            InstIndirectSave = 45u32,
+            /// `bir::InstructionType::IndirectSaveAccumulate` = 0x2e: H06 expansion of IT 44 when op != default (§7), not built here
+            IndirectSaveAccumulate = 46u32,
+            /// `bir::InstructionType::Select` = 0x33: has no machine emitter (§9.4), not built here
+            Select = 51u32,
+            /// `bir::InstructionType::InstCopyPredicated` = 0x34
+            InstCopyPredicated = 52u32,
+            /// `bir::InstructionType::InstRangeSelect` = 0x3f
+            InstRangeSelect = 63u32,
+            /// `bir::InstructionType::InstTensorLoad` = 0x4b
+            InstTensorLoad = 75u32,
+            /// `bir::InstructionType::InstTensorSave` = 0x4c
+            InstTensorSave = 76u32,
+            /// `bir::InstructionType::InstGather` = 0x5c
+            InstGather = 92u32,
+            /// A value no source names; kept so that it encodes back unchanged.
+            Other(u32) = 0u32,
+        }
+        impl Default for InstructionType {
+            fn default() -> Self {
+                Self::Other(0)
+            }
+        }
         impl InstructionType {
-            /// never a codegen\<NcCopy> output (§2)
-            pub const GenericCopy: i64 = 1;
-            /// the static-AP plain load (§8), not built here
-            pub const Load: i64 = 19;
-            /// the static-AP plain save (§8), not built here
-            pub const Save: i64 = 22;
-            pub const InstTensorCopy: i64 = 23;
-            pub const InstTensorCopyDynamicSrc: i64 = 24;
-            pub const InstTensorCopyDynamicDst: i64 = 25;
-            pub const InstIndirectCopy: i64 = 26;
-            pub const InstDMACopy: i64 = 32;
-            pub const InstBNStats: i64 = 34;
-            pub const InstBNStatsAggregate: i64 = 35;
-            pub const InstStreamShuffle: i64 = 39;
-            pub const InstStreamTranspose: i64 = 40;
-            /// H06 expansion of IT 44 (§7), not built here
-            pub const ReadVarAddr: i64 = 41;
-            pub const InstGenericIndirectSave: i64 = 44;
-            /// H06 expansion of IT 44 (§7), not built here
-            pub const InstIndirectSave: i64 = 45;
-            /// H06 expansion of IT 44 when op != default (§7), not built here
-            pub const IndirectSaveAccumulate: i64 = 46;
-            /// has no machine emitter (§9.4), not built here
-            pub const Select: i64 = 51;
-            pub const InstCopyPredicated: i64 = 52;
-            pub const InstRangeSelect: i64 = 63;
-            pub const InstTensorLoad: i64 = 75;
-            pub const InstTensorSave: i64 = 76;
-            pub const InstGather: i64 = 92;
-            pub const VALUES: &'static [(&'static str, i64)] = &[
-                ("GenericCopy", 1),
-                ("Load", 19),
-                ("Save", 22),
-                ("InstTensorCopy", 23),
-                ("InstTensorCopyDynamicSrc", 24),
-                ("InstTensorCopyDynamicDst", 25),
-                ("InstIndirectCopy", 26),
-                ("InstDMACopy", 32),
-                ("InstBNStats", 34),
-                ("InstBNStatsAggregate", 35),
-                ("InstStreamShuffle", 39),
-                ("InstStreamTranspose", 40),
-                ("ReadVarAddr", 41),
-                ("InstGenericIndirectSave", 44),
-                ("InstIndirectSave", 45),
-                ("IndirectSaveAccumulate", 46),
-                ("Select", 51),
-                ("InstCopyPredicated", 52),
-                ("InstRangeSelect", 63),
-                ("InstTensorLoad", 75),
-                ("InstTensorSave", 76),
-                ("InstGather", 92),
+            pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
+                meta::EnumeratorMeta {
+                    name: "GenericCopy",
+                    value: 1,
+                    c_name: "bir::InstructionType::GenericCopy",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "Load",
+                    value: 19,
+                    c_name: "bir::InstructionType::Load",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "Save",
+                    value: 22,
+                    c_name: "bir::InstructionType::Save",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstTensorCopy",
+                    value: 23,
+                    c_name: "bir::InstructionType::InstTensorCopy",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstTensorCopyDynamicSrc",
+                    value: 24,
+                    c_name: "bir::InstructionType::InstTensorCopyDynamicSrc",
+                    aliases: &["TensorCopyDynamicSrc"],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstTensorCopyDynamicDst",
+                    value: 25,
+                    c_name: "bir::InstructionType::InstTensorCopyDynamicDst",
+                    aliases: &["TensorCopyDynamicDst"],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstIndirectCopy",
+                    value: 26,
+                    c_name: "bir::InstructionType::InstIndirectCopy",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstDMACopy",
+                    value: 32,
+                    c_name: "bir::InstructionType::InstDMACopy",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstBNStats",
+                    value: 34,
+                    c_name: "bir::InstructionType::InstBNStats",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstBNStatsAggregate",
+                    value: 35,
+                    c_name: "bir::InstructionType::InstBNStatsAggregate",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstStreamShuffle",
+                    value: 39,
+                    c_name: "bir::InstructionType::InstStreamShuffle",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstStreamTranspose",
+                    value: 40,
+                    c_name: "bir::InstructionType::InstStreamTranspose",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "ReadVarAddr",
+                    value: 41,
+                    c_name: "bir::InstructionType::ReadVarAddr",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstGenericIndirectSave",
+                    value: 44,
+                    c_name: "bir::InstructionType::InstGenericIndirectSave",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstIndirectSave",
+                    value: 45,
+                    c_name: "bir::InstructionType::InstIndirectSave",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "IndirectSaveAccumulate",
+                    value: 46,
+                    c_name: "bir::InstructionType::IndirectSaveAccumulate",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "Select",
+                    value: 51,
+                    c_name: "bir::InstructionType::Select",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstCopyPredicated",
+                    value: 52,
+                    c_name: "bir::InstructionType::InstCopyPredicated",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstRangeSelect",
+                    value: 63,
+                    c_name: "bir::InstructionType::InstRangeSelect",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstTensorLoad",
+                    value: 75,
+                    c_name: "bir::InstructionType::InstTensorLoad",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstTensorSave",
+                    value: 76,
+                    c_name: "bir::InstructionType::InstTensorSave",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "InstGather",
+                    value: 92,
+                    c_name: "bir::InstructionType::InstGather",
+                    aliases: &[],
+                    arch: &[],
+                },
             ];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+            #[inline]
+            pub const fn from_raw(raw: u32) -> Self {
+                match raw {
+                    1u32 => Self::GenericCopy,
+                    19u32 => Self::Load,
+                    22u32 => Self::Save,
+                    23u32 => Self::InstTensorCopy,
+                    24u32 => Self::InstTensorCopyDynamicSrc,
+                    25u32 => Self::InstTensorCopyDynamicDst,
+                    26u32 => Self::InstIndirectCopy,
+                    32u32 => Self::InstDMACopy,
+                    34u32 => Self::InstBNStats,
+                    35u32 => Self::InstBNStatsAggregate,
+                    39u32 => Self::InstStreamShuffle,
+                    40u32 => Self::InstStreamTranspose,
+                    41u32 => Self::ReadVarAddr,
+                    44u32 => Self::InstGenericIndirectSave,
+                    45u32 => Self::InstIndirectSave,
+                    46u32 => Self::IndirectSaveAccumulate,
+                    51u32 => Self::Select,
+                    52u32 => Self::InstCopyPredicated,
+                    63u32 => Self::InstRangeSelect,
+                    75u32 => Self::InstTensorLoad,
+                    76u32 => Self::InstTensorSave,
+                    92u32 => Self::InstGather,
+                    other => Self::Other(other),
+                }
             }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+            #[inline]
+            pub const fn raw(self) -> u32 {
+                if let Self::Other(v) = self {
+                    return v;
+                }
+                match self {
+                    Self::GenericCopy => 1u32,
+                    Self::Load => 19u32,
+                    Self::Save => 22u32,
+                    Self::InstTensorCopy => 23u32,
+                    Self::InstTensorCopyDynamicSrc => 24u32,
+                    Self::InstTensorCopyDynamicDst => 25u32,
+                    Self::InstIndirectCopy => 26u32,
+                    Self::InstDMACopy => 32u32,
+                    Self::InstBNStats => 34u32,
+                    Self::InstBNStatsAggregate => 35u32,
+                    Self::InstStreamShuffle => 39u32,
+                    Self::InstStreamTranspose => 40u32,
+                    Self::ReadVarAddr => 41u32,
+                    Self::InstGenericIndirectSave => 44u32,
+                    Self::InstIndirectSave => 45u32,
+                    Self::IndirectSaveAccumulate => 46u32,
+                    Self::Select => 51u32,
+                    Self::InstCopyPredicated => 52u32,
+                    Self::InstRangeSelect => 63u32,
+                    Self::InstTensorLoad => 75u32,
+                    Self::InstTensorSave => 76u32,
+                    Self::InstGather => 92u32,
+                    Self::Other(_) => 0u32,
+                }
+            }
+            /// The enumerator's name, or `None` for a value the sources do not name.
+            pub const fn name(self) -> Option<&'static str> {
+                match self {
+                    Self::GenericCopy => Some("GenericCopy"),
+                    Self::Load => Some("Load"),
+                    Self::Save => Some("Save"),
+                    Self::InstTensorCopy => Some("InstTensorCopy"),
+                    Self::InstTensorCopyDynamicSrc => Some("InstTensorCopyDynamicSrc"),
+                    Self::InstTensorCopyDynamicDst => Some("InstTensorCopyDynamicDst"),
+                    Self::InstIndirectCopy => Some("InstIndirectCopy"),
+                    Self::InstDMACopy => Some("InstDMACopy"),
+                    Self::InstBNStats => Some("InstBNStats"),
+                    Self::InstBNStatsAggregate => Some("InstBNStatsAggregate"),
+                    Self::InstStreamShuffle => Some("InstStreamShuffle"),
+                    Self::InstStreamTranspose => Some("InstStreamTranspose"),
+                    Self::ReadVarAddr => Some("ReadVarAddr"),
+                    Self::InstGenericIndirectSave => Some("InstGenericIndirectSave"),
+                    Self::InstIndirectSave => Some("InstIndirectSave"),
+                    Self::IndirectSaveAccumulate => Some("IndirectSaveAccumulate"),
+                    Self::Select => Some("Select"),
+                    Self::InstCopyPredicated => Some("InstCopyPredicated"),
+                    Self::InstRangeSelect => Some("InstRangeSelect"),
+                    Self::InstTensorLoad => Some("InstTensorLoad"),
+                    Self::InstTensorSave => Some("InstTensorSave"),
+                    Self::InstGather => Some("InstGather"),
+                    Self::Other(_) => None,
+                }
+            }
+            /// Whether `arch` has this enumerator (values that are not enumerators: no).
+            pub const fn in_arch(self, arch: Arch) -> bool {
+                let _ = arch;
+                #[allow(unreachable_patterns)]
+                match self {
+                    Self::Other(_) => false,
+                    _ => true,
+                }
+            }
+            /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+            pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+                if self.in_arch(arch) { self.name() } else { None }
+            }
+            #[inline(always)]
+            pub const fn read(b: &[u8; 4]) -> Self {
+                Self::from_raw(u32::from_le_bytes(*b))
+            }
+            #[inline(always)]
+            pub fn write(&self, b: &mut [u8; 4]) {
+                *b = self.raw().to_le_bytes();
+            }
+            pub fn value(self, arch: Arch) -> visit::Value<'static> {
+                visit::Value::Enum {
+                    raw: self.raw() as u64,
+                    name: self.name_in(arch),
+                }
             }
         }
-        /// The four BIR DMA descriptor sub-opcodes H37 lower_dma splits an InstDMACopy into (seed 003 §12: InstDMADescriptor{Copy,Transpose,Replicate}). Seed 000 gives their numbers and notes that they are not separately encoded: they fold into the one DIRECT2D/0xDA record via the +0x0F byte and the compute-op byte. (`bir::InstDMADescriptor`)
-        #[derive(Clone, Copy, Debug)]
-        pub struct DescriptorSubOpcode;
-        impl DescriptorSubOpcode {
-            pub const COPY: i64 = 69;
-            /// CCE / reduce
-            pub const CCE: i64 = 70;
-            /// seed 000: TRANSPOSE is IT 32 with I+336 == 1
-            pub const TRANSPOSE: i64 = 71;
-            pub const REPLICATE: i64 = 72;
-            pub const VALUES: &'static [(&'static str, i64)] = &[
-                ("COPY", 69),
-                ("CCE", 70),
-                ("TRANSPOSE", 71),
-                ("REPLICATE", 72),
-            ];
-            pub fn name(v: i64) -> Option<&'static str> {
-                Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0)
+        /** The four BIR DMA descriptor sub-opcodes H37 lower_dma splits an InstDMACopy into (seed 003 §12: InstDMADescriptor{Copy,Transpose,Replicate}). Seed 000 gives their numbers and notes that they are not separately encoded: they fold into the one DIRECT2D/0xDA record via the +0x0F byte and the compute-op byte.
+
+ Confidence: CONFIRMED (confirmed).*/
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u32)]
+        pub enum DescriptorSubOpcode {
+            /// `bir::COPY` = 0x45
+            COPY = 69u32,
+            /// `bir::CCE` = 0x46: CCE / reduce
+            CCE = 70u32,
+            /// `bir::TRANSPOSE` = 0x47: seed 000: TRANSPOSE is IT 32 with I+336 == 1
+            TRANSPOSE = 71u32,
+            /// `bir::REPLICATE` = 0x48
+            REPLICATE = 72u32,
+            /// A value no source names; kept so that it encodes back unchanged.
+            Other(u32) = 0u32,
+        }
+        impl Default for DescriptorSubOpcode {
+            fn default() -> Self {
+                Self::Other(0)
             }
-            pub fn value(name: &str) -> Option<i64> {
-                Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1)
+        }
+        impl DescriptorSubOpcode {
+            pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
+                meta::EnumeratorMeta {
+                    name: "COPY",
+                    value: 69,
+                    c_name: "bir::COPY",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "CCE",
+                    value: 70,
+                    c_name: "bir::CCE",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "TRANSPOSE",
+                    value: 71,
+                    c_name: "bir::TRANSPOSE",
+                    aliases: &[],
+                    arch: &[],
+                },
+                meta::EnumeratorMeta {
+                    name: "REPLICATE",
+                    value: 72,
+                    c_name: "bir::REPLICATE",
+                    aliases: &[],
+                    arch: &[],
+                },
+            ];
+            #[inline]
+            pub const fn from_raw(raw: u32) -> Self {
+                match raw {
+                    69u32 => Self::COPY,
+                    70u32 => Self::CCE,
+                    71u32 => Self::TRANSPOSE,
+                    72u32 => Self::REPLICATE,
+                    other => Self::Other(other),
+                }
+            }
+            #[inline]
+            pub const fn raw(self) -> u32 {
+                if let Self::Other(v) = self {
+                    return v;
+                }
+                match self {
+                    Self::COPY => 69u32,
+                    Self::CCE => 70u32,
+                    Self::TRANSPOSE => 71u32,
+                    Self::REPLICATE => 72u32,
+                    Self::Other(_) => 0u32,
+                }
+            }
+            /// The enumerator's name, or `None` for a value the sources do not name.
+            pub const fn name(self) -> Option<&'static str> {
+                match self {
+                    Self::COPY => Some("COPY"),
+                    Self::CCE => Some("CCE"),
+                    Self::TRANSPOSE => Some("TRANSPOSE"),
+                    Self::REPLICATE => Some("REPLICATE"),
+                    Self::Other(_) => None,
+                }
+            }
+            /// Whether `arch` has this enumerator (values that are not enumerators: no).
+            pub const fn in_arch(self, arch: Arch) -> bool {
+                let _ = arch;
+                #[allow(unreachable_patterns)]
+                match self {
+                    Self::Other(_) => false,
+                    _ => true,
+                }
+            }
+            /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+            pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+                if self.in_arch(arch) { self.name() } else { None }
+            }
+            #[inline(always)]
+            pub const fn read(b: &[u8; 4]) -> Self {
+                Self::from_raw(u32::from_le_bytes(*b))
+            }
+            #[inline(always)]
+            pub fn write(&self, b: &mut [u8; 4]) {
+                *b = self.raw().to_le_bytes();
+            }
+            pub fn value(self, arch: Arch) -> visit::Value<'static> {
+                visit::Value::Enum {
+                    raw: self.raw() as u64,
+                    name: self.name_in(arch),
+                }
             }
         }
         /// Every enum: (name, enumerators).
-        pub const ALL: &[(&str, &[(&str, i64)])] = &[
-            ("DGEType", DGEType::VALUES),
-            ("DgeComputeOp", DgeComputeOp::VALUES),
-            ("AluOpType", AluOpType::VALUES),
-            ("CopyMode", CopyMode::VALUES),
-            ("TransposeOps", TransposeOps::VALUES),
-            ("EngineType", EngineType::VALUES),
-            ("KlrEngine", KlrEngine::VALUES),
-            ("BirDtype", BirDtype::VALUES),
-            ("InstructionType", InstructionType::VALUES),
-            ("DescriptorSubOpcode", DescriptorSubOpcode::VALUES),
+        pub const ALL: &super::Enums = &[
+            ("DGEType", DGEType::ENUMERATORS),
+            ("DgeComputeOp", DgeComputeOp::ENUMERATORS),
+            ("AluOpType", AluOpType::ENUMERATORS),
+            ("CopyMode", CopyMode::ENUMERATORS),
+            ("TransposeOps", TransposeOps::ENUMERATORS),
+            ("EngineType", EngineType::ENUMERATORS),
+            ("KlrEngine", KlrEngine::ENUMERATORS),
+            ("BirDtype", BirDtype::ENUMERATORS),
+            ("InstructionType", InstructionType::ENUMERATORS),
+            ("DescriptorSubOpcode", DescriptorSubOpcode::ENUMERATORS),
         ];
-        /// The enumerator of `v` in enum `ty`.
-        pub fn name(ty: &str, v: i64) -> Option<&'static str> {
-            ALL.iter().find(|e| e.0 == ty)?.1.iter().find(|e| e.1 == v).map(|e| e.0)
-        }
-        /// The value of enumerator `name` of enum `ty`.
-        pub fn value(ty: &str, name: &str) -> Option<i64> {
-            ALL.iter().find(|e| e.0 == ty)?.1.iter().find(|e| e.0 == name).map(|e| e.1)
-        }
     }
     /// The klr tables, indexed from 0.
+    #[allow(non_upper_case_globals)]
     pub mod tables {
         /// klr `dgeMode` → bir::DGEType: klr 0 → Unassigned, 1 → SWDGE, 2 → HWDGE, 3 → None. A mode above 3 is fatal (the page gives no message). (`translateDGEMode @0xf14b60`) An index past the end is fatal.
-        pub const translateDGEMode: &[i64] = &[3, 1, 2, 0];
+        pub const translateDGEMode: &[i64] = &[3i64, 1i64, 2i64, 0i64];
         /// Element width in bytes per BIR dtype id 0..19; byte-identical to the simulator's stride table. What happens past id 19 is not given here (an encoder elsewhere asserts "Unknown dtype" for an index above 0x13, seed 000). (`qword_1DE98C0`) Past the end: not given.
         pub const DTYPE_STRIDE_LUT: &[i64] = &[
-            1, 1, 2, 1, 1, 1, 1, 1, 4, 4, 2, 2, 2, 2, 4, 4, 4, 4, 8, 8,
+            1i64, 1i64, 2i64, 1i64, 1i64, 1i64, 1i64, 1i64, 4i64, 4i64, 2i64, 2i64, 2i64,
+            2i64, 4i64, 4i64, 4i64, 4i64, 8i64, 8i64,
         ];
         /// The axis permutation of TransposeOps XZYW (11): destination axis i takes source axis perm\[i\]; source \[W,Z,Y,X\] = AP\[0..3\] → destination \[X,Z,Y,W\]. (`TransposeOps::XZYW`) Past the end: not given.
-        pub const XZYW_perm: &[i64] = &[3, 1, 2, 0];
+        pub const XZYW_perm: &[i64] = &[3i64, 1i64, 2i64, 0i64];
     }
     /// The klr ops the leaves take: their input fields.
+    #[allow(non_snake_case)]
     pub mod ops {
-        #[allow(unused_imports)]
         use super::{Ap, Imm};
         /// `klr::NcCopy`: The same-memory-space (SBUF→SBUF / on-engine) copy. Four to_string fields.
         #[derive(Clone, Copy, Debug, PartialEq)]
@@ -20019,6 +20482,7 @@ pub mod klr {
         }
     }
     /// The input fields of `klr::NcCopy`.
+    #[allow(non_upper_case_globals)]
     pub static FIELDS_NcCopy: [FieldMeta; 4] = [
         FieldMeta {
             name: "dst",
@@ -20027,6 +20491,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(0),
             doc: "Destination.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "src",
@@ -20035,6 +20512,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(16),
             doc: "Source.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "dtype",
@@ -20043,6 +20533,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(32),
             doc: "Optional output dtype; the leaf does not branch on it.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "engine",
@@ -20051,9 +20554,23 @@ pub mod klr {
             enum_ty: None,
             offset: Some(40),
             doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §2",
+                    name: None,
+                    names: None,
+                    pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"),
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
     ];
     /// The input fields of `klr::NcDmaCopy`.
+    #[allow(non_upper_case_globals)]
     pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
         FieldMeta {
             name: "dst",
@@ -20062,6 +20579,29 @@ pub mod klr {
             enum_ty: None,
             offset: Some(0),
             doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §7",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "src",
@@ -20070,6 +20610,29 @@ pub mod klr {
             enum_ty: None,
             offset: Some(16),
             doc: "Source; the data being scattered on the GenericIndirectSave path.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §7",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "compute_op",
@@ -20078,6 +20641,19 @@ pub mod klr {
             enum_ty: Some("DgeComputeOp"),
             offset: Some(32),
             doc: "1 = none (plain copy), 2 = add (accumulate).",
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §3.1",
+                    name: None,
+                    names: None,
+                    pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"),
+                    value: None,
+                    confidence: confidence::seed003::BYTE_ANCHORED,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "oobMode",
@@ -20086,6 +20662,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(40),
             doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §3.4",
+                    name: None,
+                    names: Some("klr.oob[+0x28] != 1"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "dgeMode",
@@ -20094,6 +20683,29 @@ pub mod klr {
             enum_ty: None,
             offset: Some(56),
             doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §3.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "uniqueIndices",
@@ -20102,6 +20714,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(60),
             doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).",
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §3.1",
+                    name: None,
+                    names: None,
+                    pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"),
+                    value: None,
+                    confidence: confidence::seed003::BYTE_ANCHORED,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "engine",
@@ -20110,9 +20735,23 @@ pub mod klr {
             enum_ty: None,
             offset: Some(64),
             doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §3.4",
+                    name: None,
+                    names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
     ];
     /// The input fields of `klr::DmaCompute`.
+    #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
         FieldMeta {
             name: "dst",
@@ -20121,6 +20760,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(0),
             doc: "Destination.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "srcs",
@@ -20129,6 +20781,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(16),
             doc: "The sources.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "scales",
@@ -20137,6 +20802,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(40),
             doc: "One scale per source; each must be a float immediate.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "reduceOp",
@@ -20145,9 +20823,23 @@ pub mod klr {
             enum_ty: Some("AluOpType"),
             offset: Some(64),
             doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §4",
+                    name: None,
+                    names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
     ];
     /// The input fields of `klr::DmaTranspose`.
+    #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
         FieldMeta {
             name: "dst",
@@ -20156,6 +20848,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(0),
             doc: "Destination; must be rank 4.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "src",
@@ -20164,6 +20869,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(16),
             doc: "Source; must be rank 4; dynamic or static.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "dgeMode",
@@ -20172,6 +20890,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(44),
             doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §5",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "oobMode",
@@ -20180,47 +20911,109 @@ pub mod klr {
             enum_ty: None,
             offset: Some(48),
             doc: "`oob_is_err` (+0x130) is `oobMode != 1`.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §5",
+                    name: None,
+                    names: Some("klr.oob[+48] != 1"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
     ];
     /// The input fields of `klr::TensorLoad`.
-    pub static FIELDS_TensorLoad: [FieldMeta; 2] = [
-        FieldMeta {
-            name: "regName",
-            input: Input::Text,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.",
-        },
-        FieldMeta {
-            name: "srcRef",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "The region read; bound with addArgument.",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static FIELDS_TensorLoad: [FieldMeta; 2] = [FieldMeta {
+        name: "regName",
+        input: Input::Text,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §8",
+                name: None,
+                names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"),
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }, FieldMeta {
+        name: "srcRef",
+        input: Input::Ap,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "The region read; bound with addArgument.",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §8",
+                name: None,
+                names: Some("codegenTensorRef(srcRef)"),
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The input fields of `klr::TensorStore`.
-    pub static FIELDS_TensorStore: [FieldMeta; 2] = [
-        FieldMeta {
-            name: "regName",
-            input: Input::Text,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "The named scalar register holding the runtime address.",
-        },
-        FieldMeta {
-            name: "dstRef",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "The region written; bound with addOutput.",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static FIELDS_TensorStore: [FieldMeta; 2] = [FieldMeta {
+        name: "regName",
+        input: Input::Text,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "The named scalar register holding the runtime address.",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §8",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }, FieldMeta {
+        name: "dstRef",
+        input: Input::Ap,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "The region written; bound with addOutput.",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §8",
+                name: None,
+                names: Some("AP bind: addOutput (dest AP)"),
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The input fields of `klr::NcLocalGather`.
+    #[allow(non_upper_case_globals)]
     pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
         FieldMeta {
             name: "out",
@@ -20229,6 +21022,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(0),
             doc: "The gathered rows (out0).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "data",
@@ -20237,6 +21043,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(16),
             doc: "The data source (arg0).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "index",
@@ -20245,6 +21064,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(32),
             doc: "The index/offset vector, u16 (arg1); 16-partition blocks.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "num_valid_indices",
@@ -20253,9 +21085,23 @@ pub mod klr {
             enum_ty: None,
             offset: Some(48),
             doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
     ];
     /// The input fields of `klr::NcNGather`.
+    #[allow(non_upper_case_globals)]
     pub static FIELDS_NcNGather: [FieldMeta; 3] = [
         FieldMeta {
             name: "out",
@@ -20264,6 +21110,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(0),
             doc: "Output.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.2",
+                    name: None,
+                    names: Some("out_ap = codegenTensorRef(node[+0])"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "data",
@@ -20272,6 +21131,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(16),
             doc: "Params / data source.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.2",
+                    name: None,
+                    names: Some("data_ap = codegenTensorRef(node[+16])"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "index",
@@ -20280,9 +21152,23 @@ pub mod klr {
             enum_ty: None,
             offset: Some(32),
             doc: "int32 indices.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.2",
+                    name: None,
+                    names: Some("index_ap = codegenTensorRef(node[+32])"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
     ];
     /// The input fields of `klr::NcRangeSelect`.
+    #[allow(non_upper_case_globals)]
     pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
         FieldMeta {
             name: "in",
@@ -20291,6 +21177,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(0),
             doc: "Input.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.3",
+                    name: None,
+                    names: Some("in = codegenTensorRef(node[+0])"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "rangeT",
@@ -20299,6 +21198,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(24),
             doc: "The range tensor.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.3",
+                    name: None,
+                    names: Some("rangeT = codegenTensorRef(node[+0x18])"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "cmp0",
@@ -20307,6 +21219,19 @@ pub mod klr {
             enum_ty: Some("AluOpType"),
             offset: Some(48),
             doc: "First bound's compare op (through codegenAluOp; the op description carries the result).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.3",
+                    name: None,
+                    names: Some("cmp0 = codegenAluOp(node[+0x30])"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "cmp1",
@@ -20315,6 +21240,19 @@ pub mod klr {
             enum_ty: Some("AluOpType"),
             offset: Some(56),
             doc: "Second bound's compare op.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.3",
+                    name: None,
+                    names: Some("cmp1 = codegenAluOp(node[+0x38])"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "redOp",
@@ -20323,6 +21261,19 @@ pub mod klr {
             enum_ty: Some("AluOpType"),
             offset: Some(64),
             doc: "The reduce op.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.3",
+                    name: None,
+                    names: Some("redOp = codegenAluOp(node[+0x40])"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "bound0",
@@ -20331,6 +21282,19 @@ pub mod klr {
             enum_ty: None,
             offset: None,
             doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.3",
+                    name: None,
+                    names: Some("variant<InstArg,float> bound0"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "bound1",
@@ -20339,6 +21303,19 @@ pub mod klr {
             enum_ty: None,
             offset: None,
             doc: "Upper bound.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.3",
+                    name: None,
+                    names: Some("variant<InstArg,float> bound1"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "fill",
@@ -20347,6 +21324,19 @@ pub mod klr {
             enum_ty: None,
             offset: None,
             doc: "Fill value outside the band.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.3",
+                    name: None,
+                    names: Some("optional<InstArg> fill"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "mode",
@@ -20355,9 +21345,23 @@ pub mod klr {
             enum_ty: None,
             offset: None,
             doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.3",
+                    name: None,
+                    names: Some("int mode"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
     ];
     /// The input fields of `klr::SelectReduce`.
+    #[allow(non_upper_case_globals)]
     pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
         FieldMeta {
             name: "dst",
@@ -20366,6 +21370,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(0),
             doc: "Destination of the predicated copy (t0).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.4",
+                    name: None,
+                    names: Some("t0 = codegenTensorRef(node[+0])"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "onTrue",
@@ -20374,6 +21391,19 @@ pub mod klr {
             enum_ty: None,
             offset: Some(16),
             doc: "The source taken where the predicate holds (t1).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.4",
+                    name: None,
+                    names: Some("t1 = codegenTensorRef(node[+16])"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "predicate",
@@ -20382,9 +21412,23 @@ pub mod klr {
             enum_ty: None,
             offset: Some(32),
             doc: "The predicate (t2).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.4",
+                    name: None,
+                    names: Some("t2 = codegenTensorRef(node[+32])"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
     ];
     /// The input fields of `klr::BatchNormStats`.
+    #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
         FieldMeta {
             name: "dst",
@@ -20393,6 +21437,19 @@ pub mod klr {
             enum_ty: None,
             offset: None,
             doc: "Output (6 elements per partition, [INFERRED] from the wire schema).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §10.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "src",
@@ -20401,6 +21458,19 @@ pub mod klr {
             enum_ty: None,
             offset: None,
             doc: "Input.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §10.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "dtype",
@@ -20409,9 +21479,23 @@ pub mod klr {
             enum_ty: None,
             offset: None,
             doc: "Not branched on by the leaf.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §10.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
+    #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
         FieldMeta {
             name: "dst",
@@ -20420,6 +21504,19 @@ pub mod klr {
             enum_ty: None,
             offset: None,
             doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §10.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "src",
@@ -20428,6 +21525,19 @@ pub mod klr {
             enum_ty: None,
             offset: None,
             doc: "Input (K Welford triples).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §10.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "dtype",
@@ -20436,36 +21546,86 @@ pub mod klr {
             enum_ty: None,
             offset: None,
             doc: "Not branched on by the leaf.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §10.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
     ];
     /// The input fields of `klr::Shuffle`.
-    pub static FIELDS_Shuffle: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Output (addOutput).",
-        },
-        FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Input (addArgument).",
-        },
-        FieldMeta {
-            name: "shuffleMask",
-            input: Input::Imms,
-            optional: false,
-            enum_ty: None,
-            offset: Some(32),
-            doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static FIELDS_Shuffle: [FieldMeta; 3] = [FieldMeta {
+        name: "dst",
+        input: Input::Ap,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "Output (addOutput).",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §10.2",
+                name: None,
+                names: Some("codegenTensorRef(klr.shuffle.dst)"),
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }, FieldMeta {
+        name: "src",
+        input: Input::Ap,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "Input (addArgument).",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §10.2",
+                name: None,
+                names: Some("codegenTensorRef(klr.shuffle.src)"),
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }, FieldMeta {
+        name: "shuffleMask",
+        input: Input::Imms,
+        optional: false,
+        enum_ty: None,
+        offset: Some(32),
+        doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §10.2",
+                name: None,
+                names: Some("klr.shuffle.shuffleMask /*list @+32*/"),
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The input fields of `klr::Transpose`.
+    #[allow(non_upper_case_globals)]
     pub static FIELDS_Transpose: [FieldMeta; 3] = [
         FieldMeta {
             name: "dst",
@@ -20474,6 +21634,19 @@ pub mod klr {
             enum_ty: None,
             offset: None,
             doc: "Output; its dtype picks the path.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §6",
+                    name: None,
+                    names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "src",
@@ -20482,6 +21655,19 @@ pub mod klr {
             enum_ty: None,
             offset: None,
             doc: "Input.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §6",
+                    name: None,
+                    names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         FieldMeta {
             name: "engine",
@@ -20490,213 +21676,476 @@ pub mod klr {
             enum_ty: Some("KlrEngine"),
             offset: Some(40),
             doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.",
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §6",
+                    name: None,
+                    names: None,
+                    pin: Some("cmp [rsi+28h],5 @0xf28fd1"),
+                    value: None,
+                    confidence: confidence::seed003::BYTE_ANCHORED,
+                    note: None,
+                },
+            ],
         },
     ];
     /// The paths of `codegenNcCopy`.
-    pub static PATHS_NcCopy: [PathInfo; 3] = [
-        PathInfo {
-            name: "static",
-            when: Some("!dynamic(dst) && !dynamic(src)"),
-            class: "bir::InstTensorCopy",
-            it: Some(("InstTensorCopy", 23)),
-            prefix: Some("TensorCopy_"),
-            build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
-        },
-        PathInfo {
-            name: "dynamic dst",
-            when: Some("dynamic(dst)"),
-            class: "bir::InstTensorCopyDynamicSrc",
-            it: Some(("InstTensorCopyDynamicSrc", 24)),
-            prefix: Some("TensorCopyDynamicSrc_"),
-            build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
-        },
-        PathInfo {
-            name: "dynamic src",
-            when: None,
-            class: "bir::InstTensorCopyDynamicDst",
-            it: Some(("InstTensorCopyDynamicDst", 25)),
-            prefix: Some("TensorCopyDynamicDst_"),
-            build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_NcCopy: [PathInfo; 3] = [PathInfo {
+        name: "static",
+        when: Some("!dynamic(dst) && !dynamic(src)"),
+        class: "bir::InstTensorCopy",
+        it: Some(("InstTensorCopy", 23)),
+        prefix: Some("TensorCopy_"),
+        build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §2",
+                name: None,
+                names: None,
+                pin: Some("0xf2d7d0 call …addTensorCopyCustom"),
+                value: None,
+                confidence: confidence::seed003::BYTE_ANCHORED,
+                note: None,
+            },
+        ],
+    }, PathInfo {
+        name: "dynamic dst",
+        when: Some("dynamic(dst)"),
+        class: "bir::InstTensorCopyDynamicSrc",
+        it: Some(("InstTensorCopyDynamicSrc", 24)),
+        prefix: Some("TensorCopyDynamicSrc_"),
+        build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §2",
+                name: None,
+                names: Some("if (dyn_dst) // src-dynamic subclass"),
+                pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"),
+                value: None,
+                confidence: confidence::seed003::BYTE_ANCHORED,
+                note: None,
+            },
+        ],
+    }, PathInfo {
+        name: "dynamic src",
+        when: None,
+        class: "bir::InstTensorCopyDynamicDst",
+        it: Some(("InstTensorCopyDynamicDst", 25)),
+        prefix: Some("TensorCopyDynamicDst_"),
+        build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §2",
+                name: None,
+                names: Some("else // dst-dynamic subclass"),
+                pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""),
+                value: None,
+                confidence: confidence::seed003::BYTE_ANCHORED,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenNcDmaCopy`.
-    pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
-        PathInfo {
-            name: "static",
-            when: Some("!dynamic(dst) && !dynamic(src)"),
-            class: "bir::InstDMACopy",
-            it: Some(("InstDMACopy", 32)),
-            prefix: Some("dma_copy_"),
-            build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9",
-        },
-        PathInfo {
-            name: "dynamic",
-            when: None,
-            class: "bir::InstDMACopy",
-            it: Some(("InstDMACopy", 32)),
-            prefix: Some("DynamicDMACopy-"),
-            build: "insertElement<InstDMACopy>",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_NcDmaCopy: [PathInfo; 2] = [PathInfo {
+        name: "static",
+        when: Some("!dynamic(dst) && !dynamic(src)"),
+        class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)),
+        prefix: Some("dma_copy_"),
+        build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §3.3",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::BYTE_ANCHORED,
+                note: None,
+            },
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §13",
+                name: None,
+                names: None,
+                pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"),
+                value: None,
+                confidence: confidence::seed003::BYTE_ANCHORED,
+                note: None,
+            },
+        ],
+    }, PathInfo {
+        name: "dynamic",
+        when: None,
+        class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)),
+        prefix: Some("DynamicDMACopy-"),
+        build: "insertElement<InstDMACopy>",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §3.3",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenDmaCompute`.
-    pub static PATHS_DmaCompute: [PathInfo; 1] = [
-        PathInfo {
-            name: "fma",
-            when: None,
-            class: "bir::InstDMACopy",
-            it: Some(("InstDMACopy", 32)),
-            prefix: Some("DMACompute"),
-            build: "InstBuilder::addDmaCopyFma @0xf1e054",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_DmaCompute: [PathInfo; 1] = [PathInfo {
+        name: "fma",
+        when: None,
+        class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)),
+        prefix: Some("DMACompute"),
+        build: "InstBuilder::addDmaCopyFma @0xf1e054",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §4",
+                name: None,
+                names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"),
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenDmaTranspose`.
-    pub static PATHS_DmaTranspose: [PathInfo; 2] = [
-        PathInfo {
-            name: "static",
-            when: Some("!dynamic(src)"),
-            class: "bir::InstDMACopy",
-            it: Some(("InstDMACopy", 32)),
-            prefix: Some("DMATranspose-"),
-            build: "InstBuilder::addInstruction<InstDMACopy>",
-        },
-        PathInfo {
-            name: "dynamic",
-            when: None,
-            class: "bir::InstDMACopy",
-            it: Some(("InstDMACopy", 32)),
-            prefix: Some("DMATranspose-"),
-            build: "insertElement<InstDMACopy>",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_DmaTranspose: [PathInfo; 2] = [PathInfo {
+        name: "static",
+        when: Some("!dynamic(src)"),
+        class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)),
+        prefix: Some("DMATranspose-"),
+        build: "InstBuilder::addInstruction<InstDMACopy>",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §5",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }, PathInfo {
+        name: "dynamic",
+        when: None,
+        class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)),
+        prefix: Some("DMATranspose-"),
+        build: "insertElement<InstDMACopy>",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §5",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenGenericIndirectSave`.
-    pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [
-        PathInfo {
-            name: "scatter",
-            when: None,
-            class: "bir::InstGenericIndirectSave",
-            it: Some(("InstGenericIndirectSave", 44)),
-            prefix: Some("IndirectSaveAccumulate-"),
-            build: "insertElement<InstGenericIndirectSave>",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [PathInfo {
+        name: "scatter",
+        when: None,
+        class: "bir::InstGenericIndirectSave",
+        it: Some(("InstGenericIndirectSave", 44)),
+        prefix: Some("IndirectSaveAccumulate-"),
+        build: "insertElement<InstGenericIndirectSave>",
+        confidence: confidence::seed003::READ_OFF_CALL_SITE,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §7",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_OFF_CALL_SITE,
+                note: Some("the exact operand-to-arg mapping is read off the call-site argument order"),
+            },
+        ],
+    }];
     /// The paths of `codegenTensorLoad`.
-    pub static PATHS_TensorLoad: [PathInfo; 1] = [
-        PathInfo {
-            name: "load",
-            when: None,
-            class: "bir::InstTensorLoad",
-            it: Some(("InstTensorLoad", 75)),
-            prefix: Some("TensorLoad-"),
-            build: "insertElement<InstTensorLoad>",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_TensorLoad: [PathInfo; 1] = [PathInfo {
+        name: "load",
+        when: None,
+        class: "bir::InstTensorLoad",
+        it: Some(("InstTensorLoad", 75)),
+        prefix: Some("TensorLoad-"),
+        build: "insertElement<InstTensorLoad>",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §8",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::BYTE_ANCHORED,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenTensorStore`.
-    pub static PATHS_TensorStore: [PathInfo; 1] = [
-        PathInfo {
-            name: "store",
-            when: None,
-            class: "bir::InstTensorSave",
-            it: Some(("InstTensorSave", 76)),
-            prefix: Some("TensorStore-"),
-            build: "insertElement<InstTensorSave>",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_TensorStore: [PathInfo; 1] = [PathInfo {
+        name: "store",
+        when: None,
+        class: "bir::InstTensorSave",
+        it: Some(("InstTensorSave", 76)),
+        prefix: Some("TensorStore-"),
+        build: "insertElement<InstTensorSave>",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §8",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::BYTE_ANCHORED,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenNcLocalGather`.
-    pub static PATHS_NcLocalGather: [PathInfo; 1] = [
-        PathInfo {
-            name: "gather",
-            when: None,
-            class: "bir::InstIndirectCopy",
-            it: Some(("InstIndirectCopy", 26)),
-            prefix: Some("LocalGather-"),
-            build: "insertElement<InstIndirectCopy> @0xf2abda",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_NcLocalGather: [PathInfo; 1] = [PathInfo {
+        name: "gather",
+        when: None,
+        class: "bir::InstIndirectCopy",
+        it: Some(("InstIndirectCopy", 26)),
+        prefix: Some("LocalGather-"),
+        build: "insertElement<InstIndirectCopy> @0xf2abda",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §9.1",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenNcNGather`.
-    pub static PATHS_NcNGather: [PathInfo; 1] = [
-        PathInfo {
-            name: "gather",
-            when: None,
-            class: "bir::InstGather",
-            it: Some(("InstGather", 92)),
-            prefix: Some("Gather-"),
-            build: "insertElement<InstGather> @0xf2a6d7",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_NcNGather: [PathInfo; 1] = [PathInfo {
+        name: "gather",
+        when: None,
+        class: "bir::InstGather",
+        it: Some(("InstGather", 92)),
+        prefix: Some("Gather-"),
+        build: "insertElement<InstGather> @0xf2a6d7",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §9.2",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenNcRangeSelect`.
-    pub static PATHS_NcRangeSelect: [PathInfo; 1] = [
-        PathInfo {
-            name: "range select",
-            when: None,
-            class: "bir::InstRangeSelect",
-            it: Some(("InstRangeSelect", 63)),
-            prefix: None,
-            build: "InstBuilder::addRangeSelectReduce @0xf1c633",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_NcRangeSelect: [PathInfo; 1] = [PathInfo {
+        name: "range select",
+        when: None,
+        class: "bir::InstRangeSelect",
+        it: Some(("InstRangeSelect", 63)),
+        prefix: None,
+        build: "InstBuilder::addRangeSelectReduce @0xf1c633",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §9.3",
+                name: None,
+                names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"),
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenSelectReduce`.
-    pub static PATHS_SelectReduce: [PathInfo; 1] = [
-        PathInfo {
-            name: "copy predicated",
-            when: None,
-            class: "bir::InstCopyPredicated",
-            it: Some(("InstCopyPredicated", 52)),
-            prefix: Some("SelectReduce-"),
-            build: "insertElement<InstCopyPredicated> @0xf271ef",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_SelectReduce: [PathInfo; 1] = [PathInfo {
+        name: "copy predicated",
+        when: None,
+        class: "bir::InstCopyPredicated",
+        it: Some(("InstCopyPredicated", 52)),
+        prefix: Some("SelectReduce-"),
+        build: "insertElement<InstCopyPredicated> @0xf271ef",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §9.4",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenBatchNormStats`.
-    pub static PATHS_BatchNormStats: [PathInfo; 1] = [
-        PathInfo {
-            name: "stats",
-            when: None,
-            class: "bir::InstBNStats",
-            it: Some(("InstBNStats", 34)),
-            prefix: None,
-            build: "InstBuilder::addBNStats @0xf1af6f",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_BatchNormStats: [PathInfo; 1] = [PathInfo {
+        name: "stats",
+        when: None,
+        class: "bir::InstBNStats",
+        it: Some(("InstBNStats", 34)),
+        prefix: None,
+        build: "InstBuilder::addBNStats @0xf1af6f",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §10.1",
+                name: None,
+                names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"),
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenBatchNormAggregate`.
-    pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [
-        PathInfo {
-            name: "aggregate",
-            when: None,
-            class: "bir::InstBNStatsAggregate",
-            it: Some(("InstBNStatsAggregate", 35)),
-            prefix: None,
-            build: "InstBuilder::addBNAggr @0xf1b26f",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [PathInfo {
+        name: "aggregate",
+        when: None,
+        class: "bir::InstBNStatsAggregate",
+        it: Some(("InstBNStatsAggregate", 35)),
+        prefix: None,
+        build: "InstBuilder::addBNAggr @0xf1b26f",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §10.1",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenShuffle`.
-    pub static PATHS_Shuffle: [PathInfo; 1] = [
-        PathInfo {
-            name: "shuffle",
-            when: None,
-            class: "bir::InstStreamShuffle",
-            it: Some(("InstStreamShuffle", 39)),
-            prefix: Some("StreamShuffle-"),
-            build: "insertElement<InstStreamShuffle>",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_Shuffle: [PathInfo; 1] = [PathInfo {
+        name: "shuffle",
+        when: None,
+        class: "bir::InstStreamShuffle",
+        it: Some(("InstStreamShuffle", 39)),
+        prefix: Some("StreamShuffle-"),
+        build: "insertElement<InstStreamShuffle>",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §10.2",
+                name: None,
+                names: None,
+                pin: None,
+                value: None,
+                confidence: confidence::seed003::READ_DIRECTLY,
+                note: None,
+            },
+        ],
+    }];
     /// The paths of `codegenTranspose`.
-    pub static PATHS_Transpose: [PathInfo; 2] = [
-        PathInfo {
-            name: "stream",
-            when: Some("dtype(dst) == BirDtype.fp32"),
-            class: "bir::InstStreamTranspose",
-            it: Some(("InstStreamTranspose", 40)),
-            prefix: Some("StreamTranspose-"),
-            build: "insertElement<InstStreamTranspose> @0xf2947d",
-        },
-        PathInfo {
-            name: "matmult",
-            when: None,
-            class: "bir::InstMatmult",
-            it: None,
-            prefix: Some("matmult_TP_"),
-            build: "InstBuilder::addMatmult @0xf292f9",
-        },
-    ];
+    #[allow(non_upper_case_globals)]
+    pub static PATHS_Transpose: [PathInfo; 2] = [PathInfo {
+        name: "stream",
+        when: Some("dtype(dst) == BirDtype.fp32"),
+        class: "bir::InstStreamTranspose",
+        it: Some(("InstStreamTranspose", 40)),
+        prefix: Some("StreamTranspose-"),
+        build: "insertElement<InstStreamTranspose> @0xf2947d",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §6",
+                name: None,
+                names: None,
+                pin: Some("insertElement<InstStreamTranspose> @0xf2947d"),
+                value: None,
+                confidence: confidence::seed003::BYTE_ANCHORED,
+                note: None,
+            },
+        ],
+    }, PathInfo {
+        name: "matmult",
+        when: None,
+        class: "bir::InstMatmult",
+        it: None,
+        prefix: Some("matmult_TP_"),
+        build: "InstBuilder::addMatmult @0xf292f9",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[
+            meta::Evidence {
+                source: "seed-003",
+                cite: "seed-003 §6",
+                name: None,
+                names: None,
+                pin: Some("call addMatmult @0xf292f9"),
+                value: None,
+                confidence: confidence::seed003::BYTE_ANCHORED,
+                note: None,
+            },
+        ],
+    }];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
         LeafMeta {
@@ -20708,6 +22157,19 @@ pub mod klr {
             section: "§2",
             fields: &FIELDS_NcCopy,
             paths: &PATHS_NcCopy,
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §2",
+                    name: None,
+                    names: Some("codegenNcCopy @0xf2d120"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::BYTE_ANCHORED,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "NcDmaCopy",
@@ -20718,6 +22180,29 @@ pub mod klr {
             section: "§3",
             fields: &FIELDS_NcDmaCopy,
             paths: &PATHS_NcDmaCopy,
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::BYTE_ANCHORED,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §13",
+                    name: None,
+                    names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::BYTE_ANCHORED,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "DmaCompute",
@@ -20728,6 +22213,29 @@ pub mod klr {
             section: "§4",
             fields: &FIELDS_DmaCompute,
             paths: &PATHS_DmaCompute,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §13",
+                    name: None,
+                    names: None,
+                    pin: Some("addDmaCopyFma @0xf1e054"),
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "DmaTranspose",
@@ -20738,6 +22246,19 @@ pub mod klr {
             section: "§5",
             fields: &FIELDS_DmaTranspose,
             paths: &PATHS_DmaTranspose,
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §5",
+                    name: None,
+                    names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::BYTE_ANCHORED,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "GenericIndirectSave",
@@ -20748,6 +22269,19 @@ pub mod klr {
             section: "§7",
             fields: &FIELDS_NcDmaCopy,
             paths: &PATHS_GenericIndirectSave,
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §7",
+                    name: None,
+                    names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"),
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::BYTE_ANCHORED,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "TensorLoad",
@@ -20758,6 +22292,29 @@ pub mod klr {
             section: "§8",
             fields: &FIELDS_TensorLoad,
             paths: &PATHS_TensorLoad,
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §8",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::BYTE_ANCHORED,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §13",
+                    name: None,
+                    names: None,
+                    pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"),
+                    value: None,
+                    confidence: confidence::seed003::BYTE_ANCHORED,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "TensorStore",
@@ -20768,6 +22325,19 @@ pub mod klr {
             section: "§8",
             fields: &FIELDS_TensorStore,
             paths: &PATHS_TensorStore,
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §8",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::BYTE_ANCHORED,
+                    note: Some("Store is symmetric"),
+                },
+            ],
         },
         LeafMeta {
             name: "NcLocalGather",
@@ -20778,6 +22348,29 @@ pub mod klr {
             section: "§9.1",
             fields: &FIELDS_NcLocalGather,
             paths: &PATHS_NcLocalGather,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §13",
+                    name: None,
+                    names: None,
+                    pin: Some("insertElement<InstIndirectCopy> @0xf2abda"),
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "NcNGather",
@@ -20788,6 +22381,29 @@ pub mod klr {
             section: "§9.2",
             fields: &FIELDS_NcNGather,
             paths: &PATHS_NcNGather,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §13",
+                    name: None,
+                    names: None,
+                    pin: Some("insertElement<InstGather> @0xf2a6d7"),
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "NcRangeSelect",
@@ -20798,6 +22414,29 @@ pub mod klr {
             section: "§9.3",
             fields: &FIELDS_NcRangeSelect,
             paths: &PATHS_NcRangeSelect,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.3",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §13",
+                    name: None,
+                    names: None,
+                    pin: Some("addRangeSelectReduce @0xf1c633"),
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "SelectReduce",
@@ -20808,6 +22447,29 @@ pub mod klr {
             section: "§9.4",
             fields: &FIELDS_SelectReduce,
             paths: &PATHS_SelectReduce,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §9.4",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §13",
+                    name: None,
+                    names: None,
+                    pin: Some("insertElement<InstCopyPredicated> @0xf271ef"),
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "BatchNormStats",
@@ -20818,6 +22480,29 @@ pub mod klr {
             section: "§10.1",
             fields: &FIELDS_BatchNormStats,
             paths: &PATHS_BatchNormStats,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §10.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §13",
+                    name: None,
+                    names: None,
+                    pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"),
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "BatchNormAggregate",
@@ -20828,6 +22513,29 @@ pub mod klr {
             section: "§10.1",
             fields: &FIELDS_BatchNormAggregate,
             paths: &PATHS_BatchNormAggregate,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §10.1",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §13",
+                    name: None,
+                    names: None,
+                    pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"),
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "Shuffle",
@@ -20838,6 +22546,19 @@ pub mod klr {
             section: "§10.2",
             fields: &FIELDS_Shuffle,
             paths: &PATHS_Shuffle,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §10.2",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+            ],
         },
         LeafMeta {
             name: "Transpose",
@@ -20848,47 +22569,72 @@ pub mod klr {
             section: "§6",
             fields: &FIELDS_Transpose,
             paths: &PATHS_Transpose,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §6",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: None,
+                },
+                meta::Evidence {
+                    source: "seed-003",
+                    cite: "seed-003 §13",
+                    name: None,
+                    names: None,
+                    pin: None,
+                    value: None,
+                    confidence: confidence::seed003::READ_DIRECTLY,
+                    note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"),
+                },
+            ],
         },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_NcCopy<'a>(op: &ops::NcCopy<'a>, fx: &mut Function) -> Outcome<'a> {
         lower_NcCopy_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_NcCopy_from<'a>(
         op: &ops::NcCopy<'a>,
-        fx: &mut Function,
+        _fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "NcCopy";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        {
-            match k_and(f_dynamic(&op.dst), f_dynamic(&op.src)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "Only one of src and dst can have dynamic access in tensor_copy.",
-                        arg: None,
+        let mut n = Node::new(leaf, routed_from);
+        match eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Throw,
+                    message: "Only one of src and dst can have dynamic access in tensor_copy.",
+                    arg: None,
+                    condition: "dynamic(dst) && dynamic(src)",
+                    helper: None,
+                });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "Only one of src and dst can have dynamic access in tensor_copy.",
                         condition: "dynamic(dst) && dynamic(src)",
-                        helper: None,
                     });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Only one of src and dst can have dynamic access in tensor_copy.",
-                            condition: "dynamic(dst) && dynamic(src)",
-                        });
-                }
             }
         }
-        path = 'fork: {
-            match k_and(k_not(f_dynamic(&op.dst)), k_not(f_dynamic(&op.src))) {
+        let path: usize = 'fork: {
+            match eval::and(
+                eval::not(eval::dynamic(&op.dst)),
+                eval::not(eval::dynamic(&op.src)),
+            ) {
                 Some(true) => break 'fork 0,
                 Some(false) => {}
                 None => {
@@ -20900,7 +22646,7 @@ pub mod klr {
                     });
                 }
             }
-            match f_dynamic(&op.dst) {
+            match eval::dynamic(&op.dst) {
                 Some(true) => break 'fork 1,
                 Some(false) => {}
                 None => {
@@ -20968,9 +22714,15 @@ pub mod klr {
                 });
         }
         if matches!(path, 1 | 2) {
-            match k_or(
-                k_and(f_dynamic(&op.dst), k_not(f_scalar_offset(&op.dst))),
-                k_and(f_dynamic(&op.src), k_not(f_scalar_offset(&op.src))),
+            match eval::or(
+                eval::and(
+                    eval::dynamic(&op.dst),
+                    eval::not(eval::scalar_offset(&op.dst)),
+                ),
+                eval::and(
+                    eval::dynamic(&op.src),
+                    eval::not(eval::scalar_offset(&op.src)),
+                ),
             ) {
                 Some(true) => {
                     return Outcome::Error(Error {
@@ -20994,7 +22746,7 @@ pub mod klr {
             }
         }
         if matches!(path, 1 | 2) {
-            match k_or(f_vector_offset(&op.dst), f_vector_offset(&op.src)) {
+            match eval::or(eval::vector_offset(&op.dst), eval::vector_offset(&op.src)) {
                 Some(true) => {
                     return Outcome::Error(Error {
                         leaf,
@@ -21044,46 +22796,45 @@ pub mod klr {
                     });
             }
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x90,
-                    class: "bir::Instruction",
-                    field: "engine-id",
-                    value: match Some(op.engine) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "EngineType",
-                                name: enums::EngineType::name(v),
-                                raw: v,
-                            }
+        n.stamps
+            .push(Stamp {
+                offset: 0x90,
+                class: "bir::Instruction",
+                field: "engine-id",
+                value: match Some(op.engine) {
+                    Some(v) => {
+                        Value::Enum {
+                            ty: "EngineType",
+                            name: enumerator(enums::EngineType::ENUMERATORS, v),
+                            raw: v,
                         }
-                        None => Value::Missing("engine"),
-                    },
-                });
-        }
+                    }
+                    None => Value::Missing("engine"),
+                },
+            });
         Outcome::Node(n)
     }
     /// `codegenNcDmaCopy` @0xf2fa40 (seed 003 §3): The DRAM↔SBUF transfer. Resolves the DGEType at lowering time (not left Unassigned); the engine only under HWDGE; QoS is never set here (+0x1D8 stays at the ctor default Unassigned, or holds the DynamicAPINFO on the dynamic path).
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_NcDmaCopy<'a>(
         op: &ops::NcDmaCopy<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_NcDmaCopy_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_NcDmaCopy_from<'a>(
         op: &ops::NcDmaCopy<'a>,
         fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "NcDmaCopy";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        match k_not(
-            k_or(
-                k_cmp(Some(op.compute_op), Some(1i64), |a, b| a == b),
+        let mut n = Node::new(leaf, routed_from);
+        match eval::not(
+            eval::or(
+                eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a == b),
                 Some(op.uniqueIndices),
             ),
         ) {
@@ -21099,91 +22850,101 @@ pub mod klr {
             }
         }
         let v_dge: Option<i64> = match Some(op.dgeMode) {
-            Some(k) if k < 0 || k as u64 >= tables::translateDGEMode.len() as u64 => {
+            Some(k) => {
+                match usize::try_from(k)
+                    .ok()
+                    .and_then(|i| tables::translateDGEMode.get(i))
+                {
+                    Some(v) => Some(*v),
+                    None => {
+                        return Outcome::Error(Error {
+                            leaf,
+                            routed_from,
+                            kind: ErrorKind::Fatal,
+                            message: "",
+                            arg: Some(k),
+                            condition: "translateDGEMode(dgeMode)",
+                            helper: Some("translateDGEMode @0xf14b60"),
+                        });
+                    }
+                }
+            }
+            None => None,
+        };
+        match eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)) {
+            Some(true) => {
                 return Outcome::Error(Error {
                     leaf,
                     routed_from,
-                    kind: ErrorKind::Fatal,
-                    message: "",
-                    arg: Some(k),
-                    condition: "translateDGEMode(dgeMode)",
-                    helper: Some("translateDGEMode @0xf14b60"),
+                    kind: ErrorKind::Throw,
+                    message: "Only one of the src and dst can contain dynamic access.",
+                    arg: None,
+                    condition: "dynamic(dst) && dynamic(src)",
+                    helper: None,
                 });
             }
-            Some(k) => Some(tables::translateDGEMode[k as usize]),
-            None => None,
-        };
-        {
-            match k_and(f_dynamic(&op.dst), f_dynamic(&op.src)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "Only one of the src and dst can contain dynamic access.",
-                        arg: None,
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "Only one of the src and dst can contain dynamic access.",
                         condition: "dynamic(dst) && dynamic(src)",
-                        helper: None,
                     });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Only one of the src and dst can contain dynamic access.",
-                            condition: "dynamic(dst) && dynamic(src)",
-                        });
-                }
             }
         }
-        {
-            match k_and(f_dynamic(&op.src), k_cmp(v_dge, Some(0i64), |a, b| a == b)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "DGE must be enabled when dynamic src access in DMA is used",
-                        arg: None,
+        match eval::and(
+            eval::dynamic(&op.src),
+            eval::cmp(v_dge, Some(0i64), |a, b| a == b),
+        ) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Throw,
+                    message: "DGE must be enabled when dynamic src access in DMA is used",
+                    arg: None,
+                    condition: "dynamic(src) && dge == DGEType.None",
+                    helper: None,
+                });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "DGE must be enabled when dynamic src access in DMA is used",
                         condition: "dynamic(src) && dge == DGEType.None",
-                        helper: None,
                     });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "DGE must be enabled when dynamic src access in DMA is used",
-                            condition: "dynamic(src) && dge == DGEType.None",
-                        });
-                }
             }
         }
-        {
-            match k_and(f_dynamic(&op.dst), k_cmp(v_dge, Some(0i64), |a, b| a == b)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "DGE must be enabled when dynamic dst access in DMA is used",
-                        arg: None,
+        match eval::and(
+            eval::dynamic(&op.dst),
+            eval::cmp(v_dge, Some(0i64), |a, b| a == b),
+        ) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Throw,
+                    message: "DGE must be enabled when dynamic dst access in DMA is used",
+                    arg: None,
+                    condition: "dynamic(dst) && dge == DGEType.None",
+                    helper: None,
+                });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "DGE must be enabled when dynamic dst access in DMA is used",
                         condition: "dynamic(dst) && dge == DGEType.None",
-                        helper: None,
                     });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "DGE must be enabled when dynamic dst access in DMA is used",
-                            condition: "dynamic(dst) && dge == DGEType.None",
-                        });
-                }
             }
         }
-        path = 'fork: {
-            match k_and(k_not(f_dynamic(&op.dst)), k_not(f_dynamic(&op.src))) {
+        let path: usize = 'fork: {
+            match eval::and(
+                eval::not(eval::dynamic(&op.dst)),
+                eval::not(eval::dynamic(&op.src)),
+            ) {
                 Some(true) => break 'fork 0,
                 Some(false) => {}
                 None => {
@@ -21219,7 +22980,7 @@ pub mod klr {
                 });
         }
         if path == 1 {
-            match f_dynamic(&op.src) {
+            match eval::dynamic(&op.src) {
                 Some(true) => {
                     n.bindings
                         .push(Binding {
@@ -21240,7 +23001,7 @@ pub mod klr {
                         })
                 }
             }
-            match f_dynamic(&op.dst) {
+            match eval::dynamic(&op.dst) {
                 Some(true) => {
                     n.bindings
                         .push(Binding {
@@ -21261,7 +23022,7 @@ pub mod klr {
                         })
                 }
             }
-            match f_dynamic(&op.src) {
+            match eval::dynamic(&op.src) {
                 Some(true) => {
                     n.bindings
                         .push(Binding {
@@ -21282,7 +23043,7 @@ pub mod klr {
                         })
                 }
             }
-            match f_dynamic(&op.dst) {
+            match eval::dynamic(&op.dst) {
                 Some(true) => {
                     n.bindings
                         .push(Binding {
@@ -21305,7 +23066,7 @@ pub mod klr {
             }
         }
         if matches!(path, 0) {
-            match k_not(f_same_shape(&op.src, &op.dst)) {
+            match eval::not(eval::same_shape(&op.src, &op.dst)) {
                 Some(true) => {
                     if true {
                         n.effects
@@ -21327,14 +23088,14 @@ pub mod klr {
             }
         }
         if matches!(path, 1) {
-            match k_or(
-                k_and(
-                    f_vector_offset(&op.src),
-                    k_cmp(f_indirect_dim(&op.src), Some(0i64), |a, b| a != b),
+            match eval::or(
+                eval::and(
+                    eval::vector_offset(&op.src),
+                    eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b),
                 ),
-                k_and(
-                    f_vector_offset(&op.dst),
-                    k_cmp(f_indirect_dim(&op.dst), Some(0i64), |a, b| a != b),
+                eval::and(
+                    eval::vector_offset(&op.dst),
+                    eval::cmp(eval::indirect_dim(&op.dst), Some(0i64), |a, b| a != b),
                 ),
             ) {
                 Some(true) => {
@@ -21389,203 +23150,188 @@ pub mod klr {
                     });
             }
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf8,
-                    class: "bir::InstDMA",
-                    field: "dge_type",
-                    value: match v_dge {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "DGEType",
-                                name: enums::DGEType::name(v),
-                                raw: v,
-                            }
+        n.stamps
+            .push(Stamp {
+                offset: 0xf8,
+                class: "bir::InstDMA",
+                field: "dge_type",
+                value: match v_dge {
+                    Some(v) => {
+                        Value::Enum {
+                            ty: "DGEType",
+                            name: enumerator(enums::DGEType::ENUMERATORS, v),
+                            raw: v,
                         }
-                        None => Value::Missing("dge"),
-                    },
-                });
-        }
-        {
-            match k_cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
-                Some(true) => {
-                    n.stamps
-                        .push(Stamp {
-                            offset: 0x178,
-                            class: "bir::InstDMACopy",
-                            field: "reduce cmd",
-                            value: match Some(4i64) {
-                                Some(v) => {
-                                    Value::Enum {
-                                        ty: "AluOpType",
-                                        name: enums::AluOpType::name(v),
-                                        raw: v,
-                                    }
+                    }
+                    None => Value::Missing("dge"),
+                },
+            });
+        match eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
+            Some(true) => {
+                n.stamps
+                    .push(Stamp {
+                        offset: 0x178,
+                        class: "bir::InstDMACopy",
+                        field: "reduce cmd",
+                        value: match Some(4i64) {
+                            Some(v) => {
+                                Value::Enum {
+                                    ty: "AluOpType",
+                                    name: enumerator(enums::AluOpType::ENUMERATORS, v),
+                                    raw: v,
                                 }
-                                None => Value::Missing("AluOpType.add"),
-                            },
-                        });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "stamp of reduce cmd at +0x178",
-                            condition: "compute_op == DgeComputeOp.add",
-                        })
-                }
+                            }
+                            None => Value::Missing("AluOpType.add"),
+                        },
+                    });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "stamp of reduce cmd at +0x178",
+                        condition: "compute_op == DgeComputeOp.add",
+                    })
             }
         }
-        {
-            match k_and(
-                k_cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
-                k_cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "Unsupported DMA compute_op ",
-                        arg: Some(op.compute_op),
+        match eval::and(
+            eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
+            eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
+        ) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Throw,
+                    message: "Unsupported DMA compute_op ",
+                    arg: Some(op.compute_op),
+                    condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
+                    helper: None,
+                });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "Unsupported DMA compute_op ",
                         condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                        helper: None,
                     });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Unsupported DMA compute_op ",
-                            condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                        });
-                }
             }
         }
-        {
-            match k_cmp(v_dge, Some(2i64), |a, b| a == b) {
-                Some(true) => {
-                    n.stamps
-                        .push(Stamp {
-                            offset: 0x90,
-                            class: "bir::Instruction",
-                            field: "engine-id",
-                            value: match Some(op.engine) {
-                                Some(v) => {
-                                    Value::Enum {
-                                        ty: "EngineType",
-                                        name: enums::EngineType::name(v),
-                                        raw: v,
-                                    }
+        match eval::cmp(v_dge, Some(2i64), |a, b| a == b) {
+            Some(true) => {
+                n.stamps
+                    .push(Stamp {
+                        offset: 0x90,
+                        class: "bir::Instruction",
+                        field: "engine-id",
+                        value: match Some(op.engine) {
+                            Some(v) => {
+                                Value::Enum {
+                                    ty: "EngineType",
+                                    name: enumerator(enums::EngineType::ENUMERATORS, v),
+                                    raw: v,
                                 }
-                                None => Value::Missing("engine"),
-                            },
-                        });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "stamp of engine-id at +0x90",
-                            condition: "dge == DGEType.HWDGE",
-                        })
-                }
-            }
-        }
-        {
-            match k_and(
-                k_cmp(v_dge, Some(2i64), |a, b| a != b),
-                k_cmp(Some(op.engine), Some(0i64), |a, b| a != b),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "dma_copy engine can only be specified when HWDGE mode is used.",
-                        arg: None,
-                        condition: "dge != DGEType.HWDGE && engine != 0",
-                        helper: None,
+                            }
+                            None => Value::Missing("engine"),
+                        },
                     });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "dma_copy engine can only be specified when HWDGE mode is used.",
-                            condition: "dge != DGEType.HWDGE && engine != 0",
-                        });
-                }
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "stamp of engine-id at +0x90",
+                        condition: "dge == DGEType.HWDGE",
+                    })
             }
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x150,
-                    class: "bir::InstDMACopy",
-                    field: "variant tag",
-                    value: Value::Opaque("reset"),
+        match eval::and(
+            eval::cmp(v_dge, Some(2i64), |a, b| a != b),
+            eval::cmp(Some(op.engine), Some(0i64), |a, b| a != b),
+        ) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Throw,
+                    message: "dma_copy engine can only be specified when HWDGE mode is used.",
+                    arg: None,
+                    condition: "dge != DGEType.HWDGE && engine != 0",
+                    helper: None,
                 });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "dma_copy engine can only be specified when HWDGE mode is used.",
+                        condition: "dge != DGEType.HWDGE && engine != 0",
+                    });
+            }
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x130,
-                    class: "bir::InstDMACopy",
-                    field: "oob_is_err",
-                    value: match k_cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
-                        Some(v) => Value::Bool(v),
-                        None => Value::Missing("oobMode != 1"),
-                    },
-                });
-        }
+        n.stamps
+            .push(Stamp {
+                offset: 0x150,
+                class: "bir::InstDMACopy",
+                field: "variant tag",
+                value: Value::Opaque("reset"),
+            });
+        n.stamps
+            .push(Stamp {
+                offset: 0x130,
+                class: "bir::InstDMACopy",
+                field: "oob_is_err",
+                value: match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
+                    Some(v) => Value::Bool(v),
+                    None => Value::Missing("oobMode != 1"),
+                },
+            });
         Outcome::Node(n)
     }
     /// `codegenDmaCompute` @0xf1d9e0 (seed 003 §4): The DMA-FMA: dst = Σ_i scales\[i\] · srcs\[i\] with the reduce pinned to add (the multi-source generalisation of NcDmaCopy's compute_op = add). The builder owns IT, engine and DGE assignment: the leaf stamps none of +0xF8 / +0x90 / +0x128.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_DmaCompute<'a>(
         op: &ops::DmaCompute<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_DmaCompute_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_DmaCompute_from<'a>(
         op: &ops::DmaCompute<'a>,
-        fx: &mut Function,
+        _fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "DmaCompute";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        {
-            match k_cmp(Some(op.reduceOp), Some(4i64), |a, b| a != b) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "dma_compute currently only supports nl.add as its reduce op!",
-                        arg: None,
+        let mut n = Node::new(leaf, routed_from);
+        match eval::cmp(Some(op.reduceOp), Some(4i64), |a, b| a != b) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Throw,
+                    message: "dma_compute currently only supports nl.add as its reduce op!",
+                    arg: None,
+                    condition: "reduceOp != AluOpType.add",
+                    helper: None,
+                });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "dma_compute currently only supports nl.add as its reduce op!",
                         condition: "reduceOp != AluOpType.add",
-                        helper: None,
                     });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "dma_compute currently only supports nl.add as its reduce op!",
-                            condition: "reduceOp != AluOpType.add",
-                        });
-                }
             }
         }
         {
             let mut unknown = false;
             for it in op.scales.iter() {
-                match k_not(f_is_float(it)) {
+                match eval::not(eval::is_float(it)) {
                     Some(true) => {
                         return Outcome::Error(Error {
                             leaf,
@@ -21609,7 +23355,7 @@ pub mod klr {
                     });
             }
         }
-        path = 'fork: { 0 };
+        let path: usize = 0;
         n.path = PATHS_DmaCompute[path];
         if path == 0 {
             n.bindings
@@ -21639,58 +23385,55 @@ pub mod klr {
     /// `codegenDmaTranspose` @0xf2dd10 (seed 003 §5): The DMA-descriptor transpose (HBM↔SB, rank 4), one of the three transposes. The engine is pinned to Pool directly (no codegenEngine). The DGEType passes through whatever dgeMode maps to: the verifier, not codegen, forbids HWDGE on a transpose.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_DmaTranspose<'a>(
         op: &ops::DmaTranspose<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_DmaTranspose_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_DmaTranspose_from<'a>(
         op: &ops::DmaTranspose<'a>,
-        fx: &mut Function,
+        _fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "DmaTranspose";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        {
-            match k_or(
-                k_cmp(f_rank(&op.dst), Some(4i64), |a, b| a != b),
-                k_cmp(f_rank(&op.src), Some(4i64), |a, b| a != b),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern",
-                        arg: None,
+        let mut n = Node::new(leaf, routed_from);
+        match eval::or(
+            eval::cmp(eval::rank(&op.dst), Some(4i64), |a, b| a != b),
+            eval::cmp(eval::rank(&op.src), Some(4i64), |a, b| a != b),
+        ) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Throw,
+                    message: "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern",
+                    arg: None,
+                    condition: "rank(dst) != 4 || rank(src) != 4",
+                    helper: None,
+                });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern",
                         condition: "rank(dst) != 4 || rank(src) != 4",
-                        helper: None,
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern",
-                            condition: "rank(dst) != 4 || rank(src) != 4",
-                        });
-                }
-            }
-        }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "src AP rebuilt to a canonical 4-element pattern: base MemoryLocation::fullAP(dst MemLoc), APPair[0] copied verbatim, padded with the filler at xmmword_1DD1FE0 when fullAP has fewer than 4 pairs (XZYW expects [W,Z,Y,X] = AP[0..3])",
-                        key: None,
                     });
             }
         }
-        path = 'fork: {
-            match k_not(f_dynamic(&op.src)) {
+        if true {
+            n.effects
+                .push(Effect {
+                    kind: "note",
+                    text: "src AP rebuilt to a canonical 4-element pattern: base MemoryLocation::fullAP(dst MemLoc), APPair[0] copied verbatim, padded with the filler at xmmword_1DD1FE0 when fullAP has fewer than 4 pairs (XZYW expects [W,Z,Y,X] = AP[0..3])",
+                    key: None,
+                });
+        }
+        let path: usize = 'fork: {
+            match eval::not(eval::dynamic(&op.src)) {
                 Some(true) => break 'fork 0,
                 Some(false) => {}
                 None => {
@@ -21738,9 +23481,9 @@ pub mod klr {
                 });
         }
         if matches!(path, 1) {
-            match k_and(
-                f_vector_offset(&op.src),
-                k_cmp(f_indirect_dim(&op.src), Some(0i64), |a, b| a != b),
+            match eval::and(
+                eval::vector_offset(&op.src),
+                eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b),
             ) {
                 Some(true) => {
                     return Outcome::Error(Error {
@@ -21783,134 +23526,130 @@ pub mod klr {
                     });
             }
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x128,
-                    class: "bir::InstDMACopy",
-                    field: "CopyMode",
-                    value: match Some(1i64) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "CopyMode",
-                                name: enums::CopyMode::name(v),
-                                raw: v,
-                            }
+        n.stamps
+            .push(Stamp {
+                offset: 0x128,
+                class: "bir::InstDMACopy",
+                field: "CopyMode",
+                value: match Some(1i64) {
+                    Some(v) => {
+                        Value::Enum {
+                            ty: "CopyMode",
+                            name: enumerator(enums::CopyMode::ENUMERATORS, v),
+                            raw: v,
                         }
-                        None => Value::Missing("CopyMode.Transpose"),
-                    },
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x158,
-                    class: "bir::InstDMACopy",
-                    field: "TransposeOps",
-                    value: match Some(11i64) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "TransposeOps",
-                                name: enums::TransposeOps::name(v),
-                                raw: v,
-                            }
+                    }
+                    None => Value::Missing("CopyMode.Transpose"),
+                },
+            });
+        n.stamps
+            .push(Stamp {
+                offset: 0x158,
+                class: "bir::InstDMACopy",
+                field: "TransposeOps",
+                value: match Some(11i64) {
+                    Some(v) => {
+                        Value::Enum {
+                            ty: "TransposeOps",
+                            name: enumerator(enums::TransposeOps::ENUMERATORS, v),
+                            raw: v,
                         }
-                        None => Value::Missing("TransposeOps.XZYW"),
-                    },
-                });
-        }
+                    }
+                    None => Value::Missing("TransposeOps.XZYW"),
+                },
+            });
         let v_dge: Option<i64> = match Some(op.dgeMode) {
-            Some(k) if k < 0 || k as u64 >= tables::translateDGEMode.len() as u64 => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Fatal,
-                    message: "",
-                    arg: Some(k),
-                    condition: "translateDGEMode(dgeMode)",
-                    helper: Some("translateDGEMode @0xf14b60"),
-                });
+            Some(k) => {
+                match usize::try_from(k)
+                    .ok()
+                    .and_then(|i| tables::translateDGEMode.get(i))
+                {
+                    Some(v) => Some(*v),
+                    None => {
+                        return Outcome::Error(Error {
+                            leaf,
+                            routed_from,
+                            kind: ErrorKind::Fatal,
+                            message: "",
+                            arg: Some(k),
+                            condition: "translateDGEMode(dgeMode)",
+                            helper: Some("translateDGEMode @0xf14b60"),
+                        });
+                    }
+                }
             }
-            Some(k) => Some(tables::translateDGEMode[k as usize]),
             None => None,
         };
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf8,
-                    class: "bir::InstDMA",
-                    field: "dge_type",
-                    value: match v_dge {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "DGEType",
-                                name: enums::DGEType::name(v),
-                                raw: v,
-                            }
+        n.stamps
+            .push(Stamp {
+                offset: 0xf8,
+                class: "bir::InstDMA",
+                field: "dge_type",
+                value: match v_dge {
+                    Some(v) => {
+                        Value::Enum {
+                            ty: "DGEType",
+                            name: enumerator(enums::DGEType::ENUMERATORS, v),
+                            raw: v,
                         }
-                        None => Value::Missing("dge"),
-                    },
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x90,
-                    class: "bir::Instruction",
-                    field: "engine-id",
-                    value: match Some(1i64) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "EngineType",
-                                name: enums::EngineType::name(v),
-                                raw: v,
-                            }
+                    }
+                    None => Value::Missing("dge"),
+                },
+            });
+        n.stamps
+            .push(Stamp {
+                offset: 0x90,
+                class: "bir::Instruction",
+                field: "engine-id",
+                value: match Some(1i64) {
+                    Some(v) => {
+                        Value::Enum {
+                            ty: "EngineType",
+                            name: enumerator(enums::EngineType::ENUMERATORS, v),
+                            raw: v,
                         }
-                        None => Value::Missing("EngineType.Pool"),
-                    },
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x150,
-                    class: "bir::InstDMACopy",
-                    field: "variant tag",
-                    value: Value::Opaque("reset"),
-                });
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x130,
-                    class: "bir::InstDMACopy",
-                    field: "oob_is_err",
-                    value: match k_cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
-                        Some(v) => Value::Bool(v),
-                        None => Value::Missing("oobMode != 1"),
-                    },
-                });
-        }
+                    }
+                    None => Value::Missing("EngineType.Pool"),
+                },
+            });
+        n.stamps
+            .push(Stamp {
+                offset: 0x150,
+                class: "bir::InstDMACopy",
+                field: "variant tag",
+                value: Value::Opaque("reset"),
+            });
+        n.stamps
+            .push(Stamp {
+                offset: 0x130,
+                class: "bir::InstDMACopy",
+                field: "oob_is_err",
+                value: match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
+                    Some(v) => Value::Bool(v),
+                    None => Value::Missing("oobMode != 1"),
+                },
+            });
         Outcome::Node(n)
     }
     /// `codegenGenericIndirectSave` @0xf2eb10 (seed 003 §7): The index-driven scatter, reached only as the NcDmaCopy fall-through: dst is the index-addressed scatter target, src the data. Stamps no DGEType, engine or QoS. H06 lower_generic_indirect later expands it (ReadVarAddr 41 → TensorScalarPtr → Memset → TensorScalarPtr → IndirectSave 45, or IndirectSaveAccumulate 46 when op != default).
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_GenericIndirectSave<'a>(
         op: &ops::NcDmaCopy<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_GenericIndirectSave_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_GenericIndirectSave_from<'a>(
         op: &ops::NcDmaCopy<'a>,
-        fx: &mut Function,
+        _fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "GenericIndirectSave";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        path = 'fork: { 0 };
+        let mut n = Node::new(leaf, routed_from);
+        let path: usize = 0;
         n.path = PATHS_GenericIndirectSave[path];
         if path == 0 {
             n.bindings
@@ -21941,223 +23680,204 @@ pub mod klr {
                     ),
                 });
         }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
-            }
+        if true {
+            n.effects
+                .push(Effect {
+                    kind: "register",
+                    text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
+                    key: None,
+                });
         }
-        {
-            match f_dynamic(&op.src) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "When unique_index=False, dynamic access in src is not supported",
-                        arg: None,
+        match eval::dynamic(&op.src) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Throw,
+                    message: "When unique_index=False, dynamic access in src is not supported",
+                    arg: None,
+                    condition: "dynamic(src)",
+                    helper: None,
+                });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "When unique_index=False, dynamic access in src is not supported",
                         condition: "dynamic(src)",
-                        helper: None,
                     });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "When unique_index=False, dynamic access in src is not supported",
-                            condition: "dynamic(src)",
-                        });
-                }
             }
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x128,
-                    class: "bir::InstGenericIndirectSave",
-                    field: "indirect_dims",
-                    value: match f_indirect_dim(&op.dst) {
-                        Some(v) => Value::One(v),
-                        None => Value::Missing("[indirect_dim(dst)]"),
-                    },
-                });
-        }
-        {
-            match k_cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
-                Some(true) => {
-                    n.stamps
-                        .push(Stamp {
-                            offset: 0x140,
-                            class: "bir::InstGenericIndirectSave",
-                            field: "op",
-                            value: match Some(4i64) {
-                                Some(v) => {
-                                    Value::Enum {
-                                        ty: "AluOpType",
-                                        name: enums::AluOpType::name(v),
-                                        raw: v,
-                                    }
+        n.stamps
+            .push(Stamp {
+                offset: 0x128,
+                class: "bir::InstGenericIndirectSave",
+                field: "indirect_dims",
+                value: match eval::indirect_dim(&op.dst) {
+                    Some(v) => Value::One(v),
+                    None => Value::Missing("[indirect_dim(dst)]"),
+                },
+            });
+        match eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
+            Some(true) => {
+                n.stamps
+                    .push(Stamp {
+                        offset: 0x140,
+                        class: "bir::InstGenericIndirectSave",
+                        field: "op",
+                        value: match Some(4i64) {
+                            Some(v) => {
+                                Value::Enum {
+                                    ty: "AluOpType",
+                                    name: enumerator(enums::AluOpType::ENUMERATORS, v),
+                                    raw: v,
                                 }
-                                None => Value::Missing("AluOpType.add"),
-                            },
-                        });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "stamp of op at +0x140",
-                            condition: "compute_op == DgeComputeOp.add",
-                        })
-                }
-            }
-        }
-        {
-            match k_and(
-                k_cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
-                k_cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "Unsupported DMA compute_op ",
-                        arg: Some(op.compute_op),
-                        condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                        helper: None,
+                            }
+                            None => Value::Missing("AluOpType.add"),
+                        },
                     });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Unsupported DMA compute_op ",
-                            condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                        });
-                }
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "stamp of op at +0x140",
+                        condition: "compute_op == DgeComputeOp.add",
+                    })
             }
         }
-        {
-            match k_not(f_dynamic(&op.dst)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "cannot extract dynamic ap from a static access!",
-                        arg: None,
-                        condition: "!dynamic(dst)",
-                        helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "cannot extract dynamic ap from a static access!",
-                            condition: "!dynamic(dst)",
-                        });
-                }
-            }
-        }
-        {
-            match f_scalar_offset(&op.dst) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call",
-                        arg: None,
-                        condition: "scalar_offset(dst)",
-                        helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call",
-                            condition: "scalar_offset(dst)",
-                        });
-                }
-            }
-        }
-        {
-            match k_not(f_vector_offset(&op.dst)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "dynamic access should have vector offset.",
-                        arg: None,
-                        condition: "!vector_offset(dst)",
-                        helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
-                    });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "dynamic access should have vector offset.",
-                            condition: "!vector_offset(dst)",
-                        });
-                }
-            }
-        }
-        let v_elemBytes: Option<i64> = lookup(
-            tables::DTYPE_STRIDE_LUT,
-            f_dtype(&op.dst),
-        );
-        {
-            n.shown
-                .push(Shown {
-                    name: "elemBytes",
-                    value: match v_elemBytes {
-                        Some(v) => Value::Int(v),
-                        None => Value::Missing("DTYPE_STRIDE_LUT(dtype(dst))"),
-                    },
+        match eval::and(
+            eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
+            eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
+        ) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Throw,
+                    message: "Unsupported DMA compute_op ",
+                    arg: Some(op.compute_op),
+                    condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
+                    helper: None,
                 });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "Unsupported DMA compute_op ",
+                        condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
+                    });
+            }
         }
+        match eval::not(eval::dynamic(&op.dst)) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Assert,
+                    message: "cannot extract dynamic ap from a static access!",
+                    arg: None,
+                    condition: "!dynamic(dst)",
+                    helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
+                });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "cannot extract dynamic ap from a static access!",
+                        condition: "!dynamic(dst)",
+                    });
+            }
+        }
+        match eval::scalar_offset(&op.dst) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Assert,
+                    message: "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call",
+                    arg: None,
+                    condition: "scalar_offset(dst)",
+                    helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
+                });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call",
+                        condition: "scalar_offset(dst)",
+                    });
+            }
+        }
+        match eval::not(eval::vector_offset(&op.dst)) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Assert,
+                    message: "dynamic access should have vector offset.",
+                    arg: None,
+                    condition: "!vector_offset(dst)",
+                    helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
+                });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "dynamic access should have vector offset.",
+                        condition: "!vector_offset(dst)",
+                    });
+            }
+        }
+        let v_elemBytes: Option<i64> = eval::lookup(
+            tables::DTYPE_STRIDE_LUT,
+            eval::dtype(&op.dst),
+        );
+        n.shown
+            .push(Shown {
+                name: "elemBytes",
+                value: match v_elemBytes {
+                    Some(v) => Value::Int(v),
+                    None => Value::Missing("DTYPE_STRIDE_LUT(dtype(dst))"),
+                },
+            });
         Outcome::Node(n)
     }
     /// `codegenTensorLoad` @0xf26a60 (seed 003 §8): The address is held in a named RegisterAccess (a signed-int scalar register minted on engine ALL), not a compile-time AP. The register supplies the dynamic offset; the AP only describes the region.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_TensorLoad<'a>(
         op: &ops::TensorLoad<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_TensorLoad_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_TensorLoad_from<'a>(
         op: &ops::TensorLoad<'a>,
         fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "TensorLoad";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
+        let mut n = Node::new(leaf, routed_from);
         let mut memo_register: Option<bool> = None;
+        if *memo_register
+            .get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName))))
         {
-            if *memo_register
-                .get_or_insert_with(|| fx.first(0, Some(text_key(op.regName))))
-            {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared",
-                        key: None,
-                    });
-            }
+            n.effects
+                .push(Effect {
+                    kind: "register",
+                    text: "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared",
+                    key: None,
+                });
         }
-        path = 'fork: { 0 };
+        let path: usize = 0;
         n.path = PATHS_TensorLoad[path];
         if path == 0 {
             n.bindings
@@ -22170,78 +23890,71 @@ pub mod klr {
                     ),
                 });
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x90,
-                    class: "bir::Instruction",
-                    field: "engine-id",
-                    value: match Some(7i64) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "EngineType",
-                                name: enums::EngineType::name(v),
-                                raw: v,
-                            }
+        n.stamps
+            .push(Stamp {
+                offset: 0x90,
+                class: "bir::Instruction",
+                field: "engine-id",
+                value: match Some(7i64) {
+                    Some(v) => {
+                        Value::Enum {
+                            ty: "EngineType",
+                            name: enumerator(enums::EngineType::ENUMERATORS, v),
+                            raw: v,
                         }
-                        None => Value::Missing("EngineType.ALL"),
-                    },
+                    }
+                    None => Value::Missing("EngineType.ALL"),
+                },
+            });
+        if true {
+            n.effects
+                .push(Effect {
+                    kind: "register",
+                    text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
+                    key: None,
                 });
         }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
-            }
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x192,
-                    class: "bir::InstTensorLoad",
-                    field: "input RegisterAccess chain head",
-                    value: Value::Opaque(
-                        "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
-                    ),
-                });
-        }
+        n.stamps
+            .push(Stamp {
+                offset: 0x192,
+                class: "bir::InstTensorLoad",
+                field: "input RegisterAccess chain head",
+                value: Value::Opaque(
+                    "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
+                ),
+            });
         Outcome::Node(n)
     }
     /// `codegenTensorStore` @0xf266c0 (seed 003 §8): The store twin of TensorLoad: the output chain head and addOutput.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_TensorStore<'a>(
         op: &ops::TensorStore<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_TensorStore_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_TensorStore_from<'a>(
         op: &ops::TensorStore<'a>,
         fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "TensorStore";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
+        let mut n = Node::new(leaf, routed_from);
         let mut memo_register: Option<bool> = None;
+        if *memo_register
+            .get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName))))
         {
-            if *memo_register
-                .get_or_insert_with(|| fx.first(0, Some(text_key(op.regName))))
-            {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared",
-                        key: None,
-                    });
-            }
+            n.effects
+                .push(Effect {
+                    kind: "register",
+                    text: "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared",
+                    key: None,
+                });
         }
-        path = 'fork: { 0 };
+        let path: usize = 0;
         n.path = PATHS_TensorStore[path];
         if path == 0 {
             n.bindings
@@ -22252,95 +23965,86 @@ pub mod klr {
                     note: Some("addOutput<PhysicalAccessPattern>: the destination AP"),
                 });
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x90,
-                    class: "bir::Instruction",
-                    field: "engine-id",
-                    value: match Some(7i64) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "EngineType",
-                                name: enums::EngineType::name(v),
-                                raw: v,
-                            }
+        n.stamps
+            .push(Stamp {
+                offset: 0x90,
+                class: "bir::Instruction",
+                field: "engine-id",
+                value: match Some(7i64) {
+                    Some(v) => {
+                        Value::Enum {
+                            ty: "EngineType",
+                            name: enumerator(enums::EngineType::ENUMERATORS, v),
+                            raw: v,
                         }
-                        None => Value::Missing("EngineType.ALL"),
-                    },
+                    }
+                    None => Value::Missing("EngineType.ALL"),
+                },
+            });
+        if true {
+            n.effects
+                .push(Effect {
+                    kind: "register",
+                    text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
+                    key: None,
                 });
         }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
-            }
-        }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x160,
-                    class: "bir::InstTensorSave",
-                    field: "output RegisterAccess chain head",
-                    value: Value::Opaque(
-                        "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
-                    ),
-                });
-        }
+        n.stamps
+            .push(Stamp {
+                offset: 0x160,
+                class: "bir::InstTensorSave",
+                field: "output RegisterAccess chain head",
+                value: Value::Opaque(
+                    "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
+                ),
+            });
         Outcome::Node(n)
     }
     /// `codegenNcLocalGather` @0xf2a9c0 (seed 003 §9.1): SBUF→SBUF row gather with a compile-time-validated 16-partition-block geometry and a runtime u16 offset vector. Past num_valid_indices the simulator fills -1 and skips.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_NcLocalGather<'a>(
         op: &ops::NcLocalGather<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_NcLocalGather_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_NcLocalGather_from<'a>(
         op: &ops::NcLocalGather<'a>,
-        fx: &mut Function,
+        _fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "NcLocalGather";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        {
-            match k_not(f_is_int(&op.num_valid_indices)) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "num_valid_indices for local gather must be an integer",
-                        arg: None,
+        let mut n = Node::new(leaf, routed_from);
+        match eval::not(eval::is_int(&op.num_valid_indices)) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Assert,
+                    message: "num_valid_indices for local gather must be an integer",
+                    arg: None,
+                    condition: "!is_int(num_valid_indices)",
+                    helper: None,
+                });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "num_valid_indices for local gather must be an integer",
                         condition: "!is_int(num_valid_indices)",
-                        helper: None,
                     });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "num_valid_indices for local gather must be an integer",
-                            condition: "!is_int(num_valid_indices)",
-                        });
-                }
             }
         }
-        {
-            n.unevaluated
-                .push(Unevaluated {
-                    what: "an assert with no message",
-                    condition: "numElePerIdxVal == dst.getEltsPerPartition() / num_valid_indices, where numElePerIdxVal = (data.eltsBytes / DTYPE_STRIDE_LUT[dtype(data)]) / blocks and blocks = ceil(index.numElements / 16)",
-                });
-        }
-        path = 'fork: { 0 };
+        n.unevaluated
+            .push(Unevaluated {
+                what: "an assert with no message",
+                condition: "numElePerIdxVal == dst.getEltsPerPartition() / num_valid_indices, where numElePerIdxVal = (data.eltsBytes / DTYPE_STRIDE_LUT[dtype(data)]) / blocks and blocks = ceil(index.numElements / 16)",
+            });
+        let path: usize = 0;
         n.path = PATHS_NcLocalGather[path];
         if path == 0 {
             n.bindings
@@ -22365,45 +24069,42 @@ pub mod klr {
                     note: Some("out0: the gathered rows"),
                 });
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf0,
-                    class: "bir::InstIndirectCopy",
-                    field: "num_valid_indices",
-                    value: Value::Imm(*&op.num_valid_indices),
+        n.stamps
+            .push(Stamp {
+                offset: 0xf0,
+                class: "bir::InstIndirectCopy",
+                field: "num_valid_indices",
+                value: Value::Imm(op.num_valid_indices),
+            });
+        if true {
+            n.effects
+                .push(Effect {
+                    kind: "register",
+                    text: "finalize(codegen+0xE0, ic)",
+                    key: None,
                 });
-        }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "finalize(codegen+0xE0, ic)",
-                        key: None,
-                    });
-            }
         }
         Outcome::Node(n)
     }
     /// `codegenNcNGather` @0xf2a590 (seed 003 §9.2): Per-partition int32 gather; runtime bounds-assert, no valid count.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_NcNGather<'a>(
         op: &ops::NcNGather<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_NcNGather_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_NcNGather_from<'a>(
-        op: &ops::NcNGather<'a>,
-        fx: &mut Function,
+        _op: &ops::NcNGather<'a>,
+        _fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "NcNGather";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        path = 'fork: { 0 };
+        let mut n = Node::new(leaf, routed_from);
+        let path: usize = 0;
         n.path = PATHS_NcNGather[path];
         if path == 0 {
             n.bindings
@@ -22428,46 +24129,43 @@ pub mod klr {
                     note: None,
                 });
         }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "finalize(codegen+0xE0, g)",
-                        key: None,
-                    });
-            }
+        if true {
+            n.effects
+                .push(Effect {
+                    kind: "register",
+                    text: "finalize(codegen+0xE0, g)",
+                    key: None,
+                });
         }
         Outcome::Node(n)
     }
     /// `codegenNcRangeSelect` @0xf1c210 (seed 003 §9.3): Below bound0 → fill; inside \[bound0, bound1\] → keep in\[i\]; above → fill; with a max reduce over survivors. The only one of the four indexed leaves that uses a typed builder, whose demangled signature is the operand contract. The builder names the node; the page gives no prefix.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_NcRangeSelect<'a>(
         op: &ops::NcRangeSelect<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_NcRangeSelect_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_NcRangeSelect_from<'a>(
         op: &ops::NcRangeSelect<'a>,
-        fx: &mut Function,
+        _fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "NcRangeSelect";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "accum = codegenAccumCmd(node); cmp0, cmp1, redOp = codegenAluOp(node[+0x30 / +0x38 / +0x40])",
-                        key: None,
-                    });
-            }
+        let mut n = Node::new(leaf, routed_from);
+        if true {
+            n.effects
+                .push(Effect {
+                    kind: "note",
+                    text: "accum = codegenAccumCmd(node); cmp0, cmp1, redOp = codegenAluOp(node[+0x30 / +0x38 / +0x40])",
+                    key: None,
+                });
         }
-        path = 'fork: { 0 };
+        let path: usize = 0;
         n.path = PATHS_NcRangeSelect[path];
         if path == 0 {
             n.bindings
@@ -22520,38 +24218,37 @@ pub mod klr {
                     note: Some("optional<AluOpType> reduceOp"),
                 });
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf0,
-                    class: "bir::InstRangeSelect",
-                    field: "mode",
-                    value: match Some(op.mode) {
-                        Some(v) => Value::Int(v),
-                        None => Value::Missing("mode"),
-                    },
-                });
-        }
+        n.stamps
+            .push(Stamp {
+                offset: 0xf0,
+                class: "bir::InstRangeSelect",
+                field: "mode",
+                value: match Some(op.mode) {
+                    Some(v) => Value::Int(v),
+                    None => Value::Missing("mode"),
+                },
+            });
         Outcome::Node(n)
     }
     /// `codegenSelectReduce` @0xf270a0 (seed 003 §9.4): Despite the name, builds InstCopyPredicated (52), not RangeSelect: a predicated copy (out ← preds ? src : out) fused with a second-output reduce. Codegen emits it directly because Select (51) has no machine emitter.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_SelectReduce<'a>(
         op: &ops::SelectReduce<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_SelectReduce_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_SelectReduce_from<'a>(
-        op: &ops::SelectReduce<'a>,
-        fx: &mut Function,
+        _op: &ops::SelectReduce<'a>,
+        _fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "SelectReduce";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        path = 'fork: { 0 };
+        let mut n = Node::new(leaf, routed_from);
+        let path: usize = 0;
         n.path = PATHS_SelectReduce[path];
         if path == 0 {
             n.bindings
@@ -22592,36 +24289,35 @@ pub mod klr {
                     ),
                 });
         }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "finalize(codegen+0xE0, cp)",
-                        key: None,
-                    });
-            }
+        if true {
+            n.effects
+                .push(Effect {
+                    kind: "register",
+                    text: "finalize(codegen+0xE0, cp)",
+                    key: None,
+                });
         }
         Outcome::Node(n)
     }
     /// `codegenBatchNormStats` @0xf1add0 (seed 003 §10.1): Byte-for-byte the same control flow as BatchNormAggregate (two codegenTensorRef, two SmallVector\<APPair,4> via sub_F12B40, one builder call); only the builder differs. The output AP is 6 elements per partition (two interleaved Welford triples) — \[INFERRED\]: the builder bodies are extern in libBIR. The builder names the node; the page gives no prefix.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_BatchNormStats<'a>(
         op: &ops::BatchNormStats<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_BatchNormStats_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_BatchNormStats_from<'a>(
-        op: &ops::BatchNormStats<'a>,
-        fx: &mut Function,
+        _op: &ops::BatchNormStats<'a>,
+        _fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "BatchNormStats";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        path = 'fork: { 0 };
+        let mut n = Node::new(leaf, routed_from);
+        let path: usize = 0;
         n.path = PATHS_BatchNormStats[path];
         if path == 0 {
             n.bindings
@@ -22648,37 +24344,36 @@ pub mod klr {
                     note: None,
                 });
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf0,
-                    class: "bir::InstBNStats",
-                    field: "apply_transpose",
-                    value: Value::Opaque(
-                        "the builder's first uint argument (MaybeAffine<bool>, variant tag +0x110); the page does not say what the leaf passes",
-                    ),
-                });
-        }
+        n.stamps
+            .push(Stamp {
+                offset: 0xf0,
+                class: "bir::InstBNStats",
+                field: "apply_transpose",
+                value: Value::Opaque(
+                    "the builder's first uint argument (MaybeAffine<bool>, variant tag +0x110); the page does not say what the leaf passes",
+                ),
+            });
         Outcome::Node(n)
     }
     /// `codegenBatchNormAggregate` @0xf1b0d0 (seed 003 §10.1): BNStats with a different builder: the merge math lives in the executor. Input AP %3 == 0 (K Welford triples), output exactly 2 elements per partition (mean, population variance) — \[INFERRED\]. Carries no own JSON field. The builder names the node; the page gives no prefix.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_BatchNormAggregate<'a>(
         op: &ops::BatchNormAggregate<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_BatchNormAggregate_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_BatchNormAggregate_from<'a>(
-        op: &ops::BatchNormAggregate<'a>,
-        fx: &mut Function,
+        _op: &ops::BatchNormAggregate<'a>,
+        _fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "BatchNormAggregate";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
-        path = 'fork: { 0 };
+        let mut n = Node::new(leaf, routed_from);
+        let path: usize = 0;
         n.path = PATHS_BatchNormAggregate[path];
         if path == 0 {
             n.bindings
@@ -22710,21 +24405,22 @@ pub mod klr {
     /// `codegenShuffle` @0xf28130 (seed 003 §10.2): A partition permutation within aligned 32-partition blocks (out_part\[block+i\] = in_part\[block+mask\[i\]\]). The mask must be static: codegen's enforcement of the compile-time permutation. The simulator also asserts a 32-entry mask, no dtype cast and each entry \< 32; codegen does not.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_Shuffle<'a>(op: &ops::Shuffle<'a>, fx: &mut Function) -> Outcome<'a> {
         lower_Shuffle_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_Shuffle_from<'a>(
         op: &ops::Shuffle<'a>,
-        fx: &mut Function,
+        _fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "Shuffle";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
+        let mut n = Node::new(leaf, routed_from);
         {
             let mut unknown = false;
             for it in op.shuffleMask.iter() {
-                match k_not(f_is_immediate(it)) {
+                match eval::not(eval::is_immediate(it)) {
                     Some(true) => {
                         return Outcome::Error(Error {
                             leaf,
@@ -22748,7 +24444,7 @@ pub mod klr {
                     });
             }
         }
-        path = 'fork: { 0 };
+        let path: usize = 0;
         n.path = PATHS_Shuffle[path];
         if path == 0 {
             n.bindings
@@ -22766,70 +24462,65 @@ pub mod klr {
                     note: None,
                 });
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf0,
-                    class: "bir::InstStreamShuffle",
-                    field: "shuffle map",
-                    value: Value::Imms(op.shuffleMask),
+        n.stamps
+            .push(Stamp {
+                offset: 0xf0,
+                class: "bir::InstStreamShuffle",
+                field: "shuffle map",
+                value: Value::Imms(op.shuffleMask),
+            });
+        if true {
+            n.effects
+                .push(Effect {
+                    kind: "register",
+                    text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
+                    key: None,
                 });
-        }
-        {
-            if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
-            }
         }
         Outcome::Node(n)
     }
     /// `codegenTranspose` @0xf28fb0 (seed 003 §6): Forks on the destination dtype: fp32 → the DVE 32×32 stream transpose; anything else → a PE matmul against a memoised 128×128 identity. A PE-tagged Transpose is illegal here (the front-end must already have rewritten it to nc_matmul). Touches neither InstDMACopy, CopyMode nor TransposeOps.
     ///
     /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+    #[allow(non_snake_case)]
     pub fn lower_Transpose<'a>(
         op: &ops::Transpose<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
         lower_Transpose_from(op, fx, None)
     }
+    #[allow(non_snake_case)]
     fn lower_Transpose_from<'a>(
         op: &ops::Transpose<'a>,
         fx: &mut Function,
         routed_from: Option<&'static str>,
     ) -> Outcome<'a> {
         let leaf: &'static str = "Transpose";
-        let mut n = Node::start(leaf, routed_from);
-        let mut path: usize = usize::MAX;
+        let mut n = Node::new(leaf, routed_from);
         let mut memo_identity: Option<bool> = None;
-        {
-            match k_cmp(Some(op.engine), Some(5i64), |a, b| a == b) {
-                Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!",
-                        arg: None,
+        match eval::cmp(Some(op.engine), Some(5i64), |a, b| a == b) {
+            Some(true) => {
+                return Outcome::Error(Error {
+                    leaf,
+                    routed_from,
+                    kind: ErrorKind::Throw,
+                    message: "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!",
+                    arg: None,
+                    condition: "engine == KlrEngine.pe",
+                    helper: None,
+                });
+            }
+            Some(false) => {}
+            None => {
+                n.unevaluated
+                    .push(Unevaluated {
+                        what: "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!",
                         condition: "engine == KlrEngine.pe",
-                        helper: None,
                     });
-                }
-                Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!",
-                            condition: "engine == KlrEngine.pe",
-                        });
-                }
             }
         }
-        path = 'fork: {
-            match k_cmp(f_dtype(&op.dst), Some(16i64), |a, b| a == b) {
+        let path: usize = 'fork: {
+            match eval::cmp(eval::dtype(&op.dst), Some(16i64), |a, b| a == b) {
                 Some(true) => break 'fork 0,
                 Some(false) => {}
                 None => {
@@ -22886,9 +24577,9 @@ pub mod klr {
                 });
         }
         if matches!(path, 0) {
-            match k_or(
-                k_cmp(f_step0(&op.src), Some(32i64), |a, b| a > b),
-                k_cmp(f_step0(&op.dst), Some(32i64), |a, b| a > b),
+            match eval::or(
+                eval::cmp(eval::step0(&op.src), Some(32i64), |a, b| a > b),
+                eval::cmp(eval::step0(&op.dst), Some(32i64), |a, b| a > b),
             ) {
                 Some(true) => {
                     return Outcome::Error(Error {
@@ -22932,52 +24623,52 @@ pub mod klr {
             }
         }
         if matches!(path, 1) {
-            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
+            if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.effects
                     .push(Effect {
                         kind: "node",
                         text: "InstBuilder::addSBTensor(\"COMPILER-GENERATED-id.\" + Dtype2string(dtype)): a 128×128 SBUF tensor",
-                        key: f_dtype(&op.dst),
+                        key: eval::dtype(&op.dst),
                     });
             }
         }
         if matches!(path, 1) {
-            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
+            if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.effects
                     .push(Effect {
                         kind: "warning",
                         text: "Emitting dynamic Identity matrix generation code, this might affect performance.",
-                        key: f_dtype(&op.dst),
+                        key: eval::dtype(&op.dst),
                     });
             }
         }
         if matches!(path, 1) {
-            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
+            if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.effects
                     .push(Effect {
                         kind: "warning",
                         text: "You can bypass this by pass in an explicit identity matrix and use nc_matmul for transpose",
-                        key: f_dtype(&op.dst),
+                        key: eval::dtype(&op.dst),
                     });
             }
         }
         if matches!(path, 1) {
-            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
+            if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.effects
                     .push(Effect {
                         kind: "node",
                         text: "InstBuilder::addMemset(name + \"_memset\", Id, AP): zero the tensor",
-                        key: f_dtype(&op.dst),
+                        key: eval::dtype(&op.dst),
                     });
             }
         }
         if matches!(path, 1) {
-            if *memo_identity.get_or_insert_with(|| fx.first(1, f_dtype(&op.dst))) {
+            if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.effects
                     .push(Effect {
                         kind: "node",
                         text: "InstBuilder::addUnaryInstruction<InstTensorScalarAffineSelect>(name + \"=IDAffineSelect(mask,fill=1)\", Id, Id, …): the p == e diagonal set to 1.0f (inst+404 = 0x3F800000, dtype +400 = 19)",
-                        key: f_dtype(&op.dst),
+                        key: eval::dtype(&op.dst),
                     });
             }
         }
@@ -23015,17 +24706,15 @@ pub mod klr {
                     },
                 });
         }
-        {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x90,
-                    class: "bir::Instruction",
-                    field: "engine-id",
-                    value: Value::Opaque(
-                        "not given: §11 lists Transpose among the writers of +0x90, but neither the value nor the path; §6 shows no such store",
-                    ),
-                });
-        }
+        n.stamps
+            .push(Stamp {
+                offset: 0x90,
+                class: "bir::Instruction",
+                field: "engine-id",
+                value: Value::Opaque(
+                    "not given: §11 lists Transpose among the writers of +0x90, but neither the value nor the path; §6 shows no such store",
+                ),
+            });
         Outcome::Node(n)
     }
     /// A klr op for one of the leaves (the leaf decides how it is lowered).
@@ -23047,6 +24736,7 @@ pub mod klr {
         Shuffle(ops::Shuffle<'a>),
         Transpose(ops::Transpose<'a>),
     }
+    #[allow(non_snake_case)]
     fn build_NcCopy<'a, F: Fields<'a>>(src: &F) -> Result<ops::NcCopy<'a>, F::Error> {
         Ok(ops::NcCopy {
             dst: src.ap(&FIELDS_NcCopy[0])?,
@@ -23055,6 +24745,7 @@ pub mod klr {
             engine: src.int(&FIELDS_NcCopy[3])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_NcDmaCopy<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::NcDmaCopy<'a>, F::Error> {
@@ -23068,6 +24759,7 @@ pub mod klr {
             engine: src.int(&FIELDS_NcDmaCopy[6])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_DmaCompute<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::DmaCompute<'a>, F::Error> {
@@ -23078,6 +24770,7 @@ pub mod klr {
             reduceOp: src.int(&FIELDS_DmaCompute[3])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_DmaTranspose<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::DmaTranspose<'a>, F::Error> {
@@ -23088,6 +24781,7 @@ pub mod klr {
             oobMode: src.int(&FIELDS_DmaTranspose[3])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_TensorLoad<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::TensorLoad<'a>, F::Error> {
@@ -23096,6 +24790,7 @@ pub mod klr {
             srcRef: src.ap(&FIELDS_TensorLoad[1])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_TensorStore<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::TensorStore<'a>, F::Error> {
@@ -23104,6 +24799,7 @@ pub mod klr {
             dstRef: src.ap(&FIELDS_TensorStore[1])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_NcLocalGather<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::NcLocalGather<'a>, F::Error> {
@@ -23114,6 +24810,7 @@ pub mod klr {
             num_valid_indices: src.imm(&FIELDS_NcLocalGather[3])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_NcNGather<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::NcNGather<'a>, F::Error> {
@@ -23123,6 +24820,7 @@ pub mod klr {
             index: src.ap(&FIELDS_NcNGather[2])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_NcRangeSelect<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::NcRangeSelect<'a>, F::Error> {
@@ -23138,6 +24836,7 @@ pub mod klr {
             mode: src.int(&FIELDS_NcRangeSelect[8])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_SelectReduce<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::SelectReduce<'a>, F::Error> {
@@ -23147,6 +24846,7 @@ pub mod klr {
             predicate: src.ap(&FIELDS_SelectReduce[2])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_BatchNormStats<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::BatchNormStats<'a>, F::Error> {
@@ -23156,6 +24856,7 @@ pub mod klr {
             dtype: src.opt_int(&FIELDS_BatchNormStats[2])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_BatchNormAggregate<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::BatchNormAggregate<'a>, F::Error> {
@@ -23165,6 +24866,7 @@ pub mod klr {
             dtype: src.opt_int(&FIELDS_BatchNormAggregate[2])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_Shuffle<'a, F: Fields<'a>>(src: &F) -> Result<ops::Shuffle<'a>, F::Error> {
         Ok(ops::Shuffle {
             dst: src.ap(&FIELDS_Shuffle[0])?,
@@ -23172,6 +24874,7 @@ pub mod klr {
             shuffleMask: src.imms(&FIELDS_Shuffle[2])?,
         })
     }
+    #[allow(non_snake_case)]
     fn build_Transpose<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::Transpose<'a>, F::Error> {
@@ -23207,30 +24910,30 @@ pub mod klr {
             leaf: &str,
             src: &F,
         ) -> Option<Result<Op<'a>, F::Error>> {
-            Some(
-                match leaf {
-                    "NcCopy" => build_NcCopy(src).map(Op::NcCopy),
-                    "NcDmaCopy" => build_NcDmaCopy(src).map(Op::NcDmaCopy),
-                    "DmaCompute" => build_DmaCompute(src).map(Op::DmaCompute),
-                    "DmaTranspose" => build_DmaTranspose(src).map(Op::DmaTranspose),
-                    "GenericIndirectSave" => {
-                        build_NcDmaCopy(src).map(Op::GenericIndirectSave)
-                    }
-                    "TensorLoad" => build_TensorLoad(src).map(Op::TensorLoad),
-                    "TensorStore" => build_TensorStore(src).map(Op::TensorStore),
-                    "NcLocalGather" => build_NcLocalGather(src).map(Op::NcLocalGather),
-                    "NcNGather" => build_NcNGather(src).map(Op::NcNGather),
-                    "NcRangeSelect" => build_NcRangeSelect(src).map(Op::NcRangeSelect),
-                    "SelectReduce" => build_SelectReduce(src).map(Op::SelectReduce),
-                    "BatchNormStats" => build_BatchNormStats(src).map(Op::BatchNormStats),
-                    "BatchNormAggregate" => {
-                        build_BatchNormAggregate(src).map(Op::BatchNormAggregate)
-                    }
-                    "Shuffle" => build_Shuffle(src).map(Op::Shuffle),
-                    "Transpose" => build_Transpose(src).map(Op::Transpose),
-                    _ => return None,
-                },
-            )
+            match leaf {
+                "NcCopy" => Some(build_NcCopy(src).map(Op::NcCopy)),
+                "NcDmaCopy" => Some(build_NcDmaCopy(src).map(Op::NcDmaCopy)),
+                "DmaCompute" => Some(build_DmaCompute(src).map(Op::DmaCompute)),
+                "DmaTranspose" => Some(build_DmaTranspose(src).map(Op::DmaTranspose)),
+                "GenericIndirectSave" => {
+                    Some(build_NcDmaCopy(src).map(Op::GenericIndirectSave))
+                }
+                "TensorLoad" => Some(build_TensorLoad(src).map(Op::TensorLoad)),
+                "TensorStore" => Some(build_TensorStore(src).map(Op::TensorStore)),
+                "NcLocalGather" => Some(build_NcLocalGather(src).map(Op::NcLocalGather)),
+                "NcNGather" => Some(build_NcNGather(src).map(Op::NcNGather)),
+                "NcRangeSelect" => Some(build_NcRangeSelect(src).map(Op::NcRangeSelect)),
+                "SelectReduce" => Some(build_SelectReduce(src).map(Op::SelectReduce)),
+                "BatchNormStats" => {
+                    Some(build_BatchNormStats(src).map(Op::BatchNormStats))
+                }
+                "BatchNormAggregate" => {
+                    Some(build_BatchNormAggregate(src).map(Op::BatchNormAggregate))
+                }
+                "Shuffle" => Some(build_Shuffle(src).map(Op::Shuffle)),
+                "Transpose" => Some(build_Transpose(src).map(Op::Transpose)),
+                _ => None,
+            }
         }
     }
     /// Lowers one op with its leaf.
@@ -23252,6 +24955,10 @@ pub mod klr {
             Op::Shuffle(o) => lower_Shuffle(o, fx),
             Op::Transpose(o) => lower_Transpose(o, fx),
         }
+    }
+    /// The leaf called `name`.
+    pub fn leaf(name: &str) -> Option<&'static LeafMeta> {
+        find_leaf(&LEAVES, name)
     }
 }
 /// How a runtime lowers pseudo words to real ones, from the spec's `[[lowering]]`:

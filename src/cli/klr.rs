@@ -19,6 +19,9 @@ use serde_json::{Map, Value as Json, json};
 
 use super::CliError;
 
+/// The klr enum of a node's DGE type (`bir::DGEType`, spec/klr/enums.toml).
+const DGE_TYPE: &str = "DGEType";
+
 #[derive(Subcommand, Debug)]
 pub enum KlrCommand {
     /// Lower a list of klr ops (JSON) with the seed-003 leaves: one result per op, the BIR
@@ -198,11 +201,11 @@ fn int(v: &Json, enum_ty: Option<&str>) -> Result<i64, String> {
     match v {
         Json::Number(n) => n.as_i64().ok_or_else(|| format!("`{n}` is not an integer")),
         Json::String(s) => match enum_ty {
-            Some(ty) => klr::enums::value(ty, s).ok_or_else(|| {
+            Some(ty) => klr::enum_value(klr::enums::ALL, ty, s).ok_or_else(|| {
                 let names: Vec<&str> = klr::enums::ALL
                     .iter()
                     .find(|e| e.0 == ty)
-                    .map(|e| e.1.iter().map(|x| x.0).collect())
+                    .map(|e| e.1.iter().map(|x| x.name).collect())
                     .unwrap_or_default();
                 format!("`{s}` is not a `{ty}` ({})", names.join(", "))
             }),
@@ -468,8 +471,8 @@ fn node_json(n: &Node<'_>) -> Json {
     o.insert("construction".into(), json!(n.path.build));
     o.insert(
         "dge_type".into(),
-        match n.dge_type() {
-            Some(v) => json!({"raw": v, "name": klr::enums::name("DGEType", v)}),
+        match n.enum_stamp(DGE_TYPE) {
+            Some(v) => json!({"raw": v, "name": klr::enum_name(klr::enums::ALL, DGE_TYPE, v)}),
             None => Json::Null,
         },
     );
@@ -586,11 +589,11 @@ pub fn render_table(ops: &[OwnedOp]) -> String {
                 n.path.prefix.unwrap_or("(not given)")
             );
             let _ = writeln!(o, "    construction  {}", n.path.build);
-            if let Some(d) = n.dge_type() {
+            if let Some(d) = n.enum_stamp(DGE_TYPE) {
                 let _ = writeln!(
                     o,
                     "    DGEType       {} ({d})",
-                    klr::enums::name("DGEType", d).unwrap_or("?")
+                    klr::enum_name(klr::enums::ALL, DGE_TYPE, d).unwrap_or("?")
                 );
             }
             if !n.stamps.is_empty() {

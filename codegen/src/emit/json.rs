@@ -16,6 +16,11 @@
 //! - `lowerings`: the pseudo-word lowerings (`spec/lowering/`): per selector value the real
 //!   word, its routes per ABI version and every field mapping (places as byte offset / bit
 //!   range, transform, confidence, `inferred`, note, evidence).
+//! - `klr`: seed 003's KLR→BIR leaves (`spec/klr/`): `enums`, `tables`, `layouts` (klr
+//!   ops and BIR classes, fields by offset), `leaves` (each with its ordered `steps`:
+//!   checks with their exact messages, routes, lets, the fork and its paths, stamps and
+//!   effects; conditions as written and as typed expressions), and the `offsets` and
+//!   `transposes` reference tables; every record with its confidence and evidence.
 
 use serde::Serialize;
 
@@ -33,6 +38,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
         words: model.words().map(|w| word(model, w)).collect(),
         rules: rules(model),
         lowerings: &model.lowerings,
+        klr: &model.klr,
     };
     let mut text = serde_json::to_string_pretty(&doc).expect("the model serializes");
     text.push('\n');
@@ -54,6 +60,8 @@ struct Doc<'m> {
     /// Pseudo-word lowerings: per selector value the real word, routes and every field
     /// mapping with its confidence (`inferred`: not stated by the sources).
     lowerings: &'m [crate::model::lowering::Lowering],
+    /// Seed 003's KLR→BIR leaves, their layouts, enums, tables and provenance.
+    klr: &'m crate::model::klr::KlrModel,
 }
 
 #[derive(Serialize)]

@@ -14,7 +14,7 @@ pub const MAX_EXPR_DEPTH: usize = 64;
 
 /// Where (byte range in `text`) the expression first nests deeper than [`MAX_EXPR_DEPTH`].
 /// Text that does not lex is left to syn, which reports it.
-pub(super) fn too_deep(text: &str) -> Option<Range<usize>> {
+pub(crate) fn too_deep(text: &str) -> Option<Range<usize>> {
     let tokens: TokenStream = text.parse().ok()?;
     // The lexer and `TokenStream`'s drop are iterative; walk the groups with a stack too.
     // Each level: (rest of its tokens, tokens counted since its start or last comma).

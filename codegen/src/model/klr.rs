@@ -252,7 +252,9 @@ pub struct Step {
     #[serde(flatten)]
     pub kind: StepKind,
     /// The fork paths the step is limited to (indices into the fork's paths); empty
-    /// means every path (or the step comes before the fork).
+    /// means every path (or the step comes before the fork). In JSON `on_paths`: a fork
+    /// step's own `paths` share the object.
+    #[serde(rename = "on_paths")]
     pub paths: Vec<usize>,
     pub doc: Option<String>,
     pub note: Option<String>,

@@ -1,15 +1,9 @@
 //! The small expression language of the klr rules: conditions, stamped values and `let`
 //! values over a klr op's input fields.
 //!
-//! ```text
-//! expr    := or
-//! or      := and ( "||" and )*
-//! and     := unary ( "&&" unary )*
-//! unary   := "!" unary | cmp
-//! cmp     := atom ( ("==" | "!=" | "<" | "<=" | ">" | ">=") atom )?
-//! atom    := INT | "true" | "false" | "(" expr ")" | "[" expr "]"
-//!          | Enum "." Value | name "(" args ")" | name
-//! ```
+//! The text is a Rust expression, parsed by syn as the validity rules are, of:
+//! integers, `true` / `false`, `!`, `&&`, `||`, the comparisons, `( … )`, `[x]` (a
+//! one-element list), `Enum.Value`, `name(args)` and `name`. Operators bind as in Rust.
 //!
 //! A name is an input field of the op, a `let` value, or `it` (the entry an `each` check
 //! is looking at). Calls are the built-in functions of [`Func`] or a klr table. Every
@@ -293,117 +287,56 @@ fn err<T>(start: usize, end: usize, message: impl Into<String>) -> Result<T, Exp
     })
 }
 
-#[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    Name(String),
-    Int(i64),
-    Punct(&'static str),
-}
+type Spanned = (Expr, usize, usize);
 
-fn lex(s: &str) -> Result<Vec<(Tok, usize, usize)>, ExprError> {
-    const PUNCT: &[&str] = &[
-        "&&", "||", "==", "!=", "<=", ">=", "<", ">", "!", "(", ")", "[", "]", ",", ".",
-    ];
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    'outer: while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            out.push((Tok::Name(s[start..i].to_string()), start, i));
-            continue;
-        }
-        if c.is_ascii_digit() {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            let text = s[start..i].replace('_', "");
-            let v = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-                Some(h) => i64::from_str_radix(h, 16),
-                None => text.parse(),
-            };
-            match v {
-                Ok(v) => out.push((Tok::Int(v), start, i)),
-                Err(_) => return err(start, i, format!("`{}` is not an integer", &s[start..i])),
-            }
-            continue;
-        }
-        for p in PUNCT {
-            if s[i..].starts_with(p) {
-                out.push((Tok::Punct(p), i, i + p.len()));
-                i += p.len();
-                continue 'outer;
-            }
-        }
-        let len = s[i..].chars().next().map_or(1, char::len_utf8);
-        return err(i, i + len, format!("unexpected `{}`", &s[i..i + len]));
+/// Parses `text` as a Rust expression (syn, as the validity rules are parsed) and
+/// type-checks it; operators bind as in Rust.
+pub fn parse(text: &str, env: &dyn Env) -> Result<Expr, ExprError> {
+    if text.trim().is_empty() {
+        return err(0, text.len(), "empty expression");
     }
-    Ok(out)
+    // syn and the checker recurse once per level, as for the validity rules.
+    if let Some(at) = crate::load::rule_depth::too_deep(text) {
+        return err(
+            at.start,
+            at.end,
+            format!(
+                "the expression nests more than {} levels deep here (every name, number, \
+                 operator and bracket on one path is a level): split it with a `let`",
+                crate::load::rule_depth::MAX_EXPR_DEPTH
+            ),
+        );
+    }
+    let e: syn::Expr = syn::parse_str(text).map_err(|e| {
+        let r = e.span().byte_range();
+        ExprError {
+            start: r.start,
+            end: r.end.max(r.start + 1),
+            message: e.to_string(),
+        }
+    })?;
+    Checker { env }.expr(&e).map(|x| x.0)
 }
 
-struct Parser<'e> {
-    toks: Vec<(Tok, usize, usize)>,
-    pos: usize,
-    end: usize,
+/// The byte range of a syntax node in the expression text.
+fn range(node: &impl syn::spanned::Spanned) -> (usize, usize) {
+    let r = node.span().byte_range();
+    (r.start, r.end)
+}
+
+/// A bare name (`dst`, `translateDGEMode`), or `None` for any other path.
+fn bare_name(e: &syn::Expr) -> Option<String> {
+    match e {
+        syn::Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
+        _ => None,
+    }
+}
+
+struct Checker<'e> {
     env: &'e dyn Env,
 }
 
-/// Parses and type-checks `text`.
-pub fn parse(text: &str, env: &dyn Env) -> Result<Expr, ExprError> {
-    let toks = lex(text)?;
-    let mut p = Parser {
-        toks,
-        pos: 0,
-        end: text.len(),
-        env,
-    };
-    if p.toks.is_empty() {
-        return err(0, text.len(), "empty expression");
-    }
-    let e = p.or()?;
-    if let Some((_, s, e2)) = p.toks.get(p.pos) {
-        return err(*s, *e2, "unexpected text after the expression");
-    }
-    Ok(e.0)
-}
-
-type Spanned = (Expr, usize, usize);
-
-impl Parser<'_> {
-    fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.pos).map(|t| &t.0)
-    }
-    fn here(&self) -> (usize, usize) {
-        self.toks
-            .get(self.pos)
-            .map_or((self.end, self.end), |t| (t.1, t.2))
-    }
-    fn eat(&mut self, p: &str) -> bool {
-        if self.peek() == Some(&Tok::Punct(leak(p))) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-    fn expect(&mut self, p: &str) -> Result<usize, ExprError> {
-        let (s, e) = self.here();
-        if self.eat(p) {
-            Ok(e)
-        } else {
-            err(s, e.max(s + 1), format!("expected `{p}`"))
-        }
-    }
-
+impl Checker<'_> {
     fn bool_operand(&self, x: &Spanned, op: &str) -> Result<(), ExprError> {
         if x.0.ty() != Ty::Bool {
             return err(
@@ -415,68 +348,101 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn or(&mut self) -> Result<Spanned, ExprError> {
-        let mut l = self.and()?;
-        while self.eat("||") {
-            let r = self.and()?;
-            self.bool_operand(&l, "||")?;
-            self.bool_operand(&r, "||")?;
-            let (s, e) = (l.1, r.2);
-            l = (
-                Expr::Or {
-                    l: Box::new(l.0),
-                    r: Box::new(r.0),
+    fn expr(&self, e: &syn::Expr) -> Result<Spanned, ExprError> {
+        let (s, end) = range(e);
+        match e {
+            syn::Expr::Binary(b) => {
+                let (l, r) = (self.expr(&b.left)?, self.expr(&b.right)?);
+                let cmp = match b.op {
+                    syn::BinOp::Or(_) | syn::BinOp::And(_) => {
+                        let or = matches!(b.op, syn::BinOp::Or(_));
+                        let sym = if or { "||" } else { "&&" };
+                        self.bool_operand(&l, sym)?;
+                        self.bool_operand(&r, sym)?;
+                        let (l, r) = (Box::new(l.0), Box::new(r.0));
+                        let e = if or {
+                            Expr::Or { l, r }
+                        } else {
+                            Expr::And { l, r }
+                        };
+                        return Ok((e, s, end));
+                    }
+                    syn::BinOp::Eq(_) => CmpOp::Eq,
+                    syn::BinOp::Ne(_) => CmpOp::Ne,
+                    syn::BinOp::Lt(_) => CmpOp::Lt,
+                    syn::BinOp::Le(_) => CmpOp::Le,
+                    syn::BinOp::Gt(_) => CmpOp::Gt,
+                    syn::BinOp::Ge(_) => CmpOp::Ge,
+                    _ => {
+                        let (os, oe) = range(&b.op);
+                        return err(os, oe, "expected `&&`, `||` or a comparison");
+                    }
+                };
+                self.cmp(cmp, l, r)
+            }
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
+                let x = self.expr(&u.expr)?;
+                self.bool_operand(&x, "!")?;
+                Ok((Expr::Not { e: Box::new(x.0) }, s, end))
+            }
+            syn::Expr::Paren(p) => Ok((self.expr(&p.expr)?.0, s, end)),
+            syn::Expr::Lit(l) => match &l.lit {
+                syn::Lit::Int(i) => match i.base10_parse::<i64>() {
+                    Ok(value) if i.suffix().is_empty() => Ok((Expr::Int { value }, s, end)),
+                    _ => err(s, end, format!("`{i}` is not an integer")),
                 },
-                s,
-                e,
-            );
+                syn::Lit::Bool(b) => Ok((Expr::Bool { value: b.value }, s, end)),
+                _ => err(s, end, "expected a value"),
+            },
+            syn::Expr::Array(a) if a.elems.len() == 1 => {
+                let x = self.expr(&a.elems[0])?;
+                if !matches!(x.0.ty(), Ty::Int { .. }) {
+                    return err(
+                        x.1,
+                        x.2,
+                        format!("a `[…]` list holds an int, not {}", x.0.ty().name()),
+                    );
+                }
+                Ok((Expr::List1 { e: Box::new(x.0) }, s, end))
+            }
+            syn::Expr::Field(f) => {
+                let (Some(en), syn::Member::Named(v)) = (bare_name(&f.base), &f.member) else {
+                    return err(s, end, "expected `Enum.Value`");
+                };
+                let v = v.to_string();
+                match self.env.enum_value(&en, &v) {
+                    Ok(value) => Ok((
+                        Expr::Const {
+                            enum_: en,
+                            name: v,
+                            value,
+                        },
+                        s,
+                        end,
+                    )),
+                    Err(msg) => err(s, end, msg),
+                }
+            }
+            syn::Expr::Call(c) => {
+                let Some(name) = bare_name(&c.func) else {
+                    return err(s, end, "expected a function or table name");
+                };
+                let args = c
+                    .args
+                    .iter()
+                    .map(|a| self.expr(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.call(name, args, s, end)
+            }
+            syn::Expr::Path(_) => match bare_name(e) {
+                Some(name) => self.named(name, s, end),
+                None => err(s, end, "expected a name"),
+            },
+            _ => err(s, end, "expected a value"),
         }
-        Ok(l)
     }
 
-    fn and(&mut self) -> Result<Spanned, ExprError> {
-        let mut l = self.unary()?;
-        while self.eat("&&") {
-            let r = self.unary()?;
-            self.bool_operand(&l, "&&")?;
-            self.bool_operand(&r, "&&")?;
-            let (s, e) = (l.1, r.2);
-            l = (
-                Expr::And {
-                    l: Box::new(l.0),
-                    r: Box::new(r.0),
-                },
-                s,
-                e,
-            );
-        }
-        Ok(l)
-    }
-
-    fn unary(&mut self) -> Result<Spanned, ExprError> {
-        let (s, _) = self.here();
-        if self.eat("!") {
-            let x = self.unary()?;
-            self.bool_operand(&x, "!")?;
-            let e = x.2;
-            return Ok((Expr::Not { e: Box::new(x.0) }, s, e));
-        }
-        self.cmp()
-    }
-
-    fn cmp(&mut self) -> Result<Spanned, ExprError> {
-        let l = self.atom()?;
-        let op = match self.peek() {
-            Some(Tok::Punct("==")) => CmpOp::Eq,
-            Some(Tok::Punct("!=")) => CmpOp::Ne,
-            Some(Tok::Punct("<")) => CmpOp::Lt,
-            Some(Tok::Punct("<=")) => CmpOp::Le,
-            Some(Tok::Punct(">")) => CmpOp::Gt,
-            Some(Tok::Punct(">=")) => CmpOp::Ge,
-            _ => return Ok(l),
-        };
-        self.pos += 1;
-        let r = self.atom()?;
+    fn cmp(&self, op: CmpOp, l: Spanned, r: Spanned) -> Result<Spanned, ExprError> {
         let (lt, rt) = (l.0.ty(), r.0.ty());
         let ok = match (&lt, &rt) {
             (Ty::Int { enum_: a }, Ty::Int { enum_: b }) => {
@@ -514,148 +480,87 @@ impl Parser<'_> {
         ))
     }
 
-    fn atom(&mut self) -> Result<Spanned, ExprError> {
-        let (s, e) = self.here();
-        let Some(tok) = self.peek().cloned() else {
-            return err(s, s + 1, "expected a value");
-        };
-        self.pos += 1;
-        match tok {
-            Tok::Int(v) => Ok((Expr::Int { value: v }, s, e)),
-            Tok::Punct("(") => {
-                let x = self.or()?;
-                let end = self.expect(")")?;
-                Ok((x.0, s, end))
-            }
-            Tok::Punct("[") => {
-                let x = self.or()?;
-                if !matches!(x.0.ty(), Ty::Int { .. }) {
-                    return err(
-                        x.1,
-                        x.2,
-                        format!("a `[…]` list holds an int, not {}", x.0.ty().name()),
-                    );
-                }
-                let end = self.expect("]")?;
-                Ok((Expr::List1 { e: Box::new(x.0) }, s, end))
-            }
-            Tok::Punct(p) => err(s, e, format!("expected a value, found `{p}`")),
-            Tok::Name(name) => self.named(name, s, e),
-        }
-    }
-
-    fn named(&mut self, name: String, s: usize, e: usize) -> Result<Spanned, ExprError> {
-        if name == "true" || name == "false" {
-            return Ok((
-                Expr::Bool {
-                    value: name == "true",
-                },
-                s,
-                e,
-            ));
-        }
-        if self.eat(".") {
-            let (vs, ve) = self.here();
-            let Some(Tok::Name(v)) = self.peek().cloned() else {
-                return err(vs, ve.max(vs + 1), "expected an enumerator name after `.`");
-            };
-            self.pos += 1;
-            return match self.env.enum_value(&name, &v) {
-                Ok(value) => Ok((
-                    Expr::Const {
-                        enum_: name,
-                        name: v,
-                        value,
-                    },
-                    s,
-                    ve,
-                )),
-                Err(msg) => err(s, ve, msg),
-            };
-        }
-        if self.eat("(") {
-            let mut args: Vec<Spanned> = Vec::new();
-            if !self.eat(")") {
-                loop {
-                    args.push(self.or()?);
-                    if self.eat(")") {
-                        break;
-                    }
-                    self.expect(",")?;
-                }
-            }
-            let end = self.toks[self.pos - 1].2;
-            if let Some(func) = Func::ALL.iter().copied().find(|f| f.name() == name) {
-                let params = func.params();
-                if params.len() != args.len() {
-                    return err(
-                        s,
-                        end,
-                        format!(
-                            "`{name}` takes {} argument(s), not {}",
-                            params.len(),
-                            args.len()
-                        ),
-                    );
-                }
-                for (a, p) in args.iter().zip(params) {
-                    if &a.0.ty() != p {
-                        return err(
-                            a.1,
-                            a.2,
-                            format!(
-                                "`{name}` needs {}, but this is {}",
-                                p.name(),
-                                a.0.ty().name()
-                            ),
-                        );
-                    }
-                }
-                return Ok((
-                    Expr::Call {
-                        func,
-                        args: args.into_iter().map(|a| a.0).collect(),
-                    },
+    /// A call of a built-in function or a klr table.
+    fn call(
+        &self,
+        name: String,
+        mut args: Vec<Spanned>,
+        s: usize,
+        end: usize,
+    ) -> Result<Spanned, ExprError> {
+        if let Some(func) = Func::ALL.iter().copied().find(|f| f.name() == name) {
+            let params = func.params();
+            if params.len() != args.len() {
+                return err(
                     s,
                     end,
-                ));
+                    format!(
+                        "`{name}` takes {} argument(s), not {}",
+                        params.len(),
+                        args.len()
+                    ),
+                );
             }
-            if let Some((fatal, enum_)) = self.env.table(&name) {
-                if args.len() != 1 {
-                    return err(s, end, format!("table `{name}` takes one index"));
-                }
-                let a = args.pop().expect("one argument");
-                if !matches!(a.0.ty(), Ty::Int { .. }) {
+            for (a, p) in args.iter().zip(params) {
+                if &a.0.ty() != p {
                     return err(
                         a.1,
                         a.2,
                         format!(
-                            "table `{name}` is indexed by an int, not {}",
+                            "`{name}` needs {}, but this is {}",
+                            p.name(),
                             a.0.ty().name()
                         ),
                     );
                 }
-                return Ok((
-                    Expr::Table {
-                        name,
-                        arg: Box::new(a.0),
-                        fatal,
-                        enum_,
-                    },
-                    s,
-                    end,
-                ));
             }
-            let known: Vec<&str> = Func::ALL.iter().map(|f| f.name()).collect();
-            return err(
+            return Ok((
+                Expr::Call {
+                    func,
+                    args: args.into_iter().map(|a| a.0).collect(),
+                },
                 s,
-                e,
-                format!(
-                    "unknown function `{name}` (built in: {}; or a klr table)",
-                    known.join(", ")
-                ),
-            );
+                end,
+            ));
         }
+        if let Some((fatal, enum_)) = self.env.table(&name) {
+            let (Some(a), true) = (args.pop(), args.is_empty()) else {
+                return err(s, end, format!("table `{name}` takes one index"));
+            };
+            if !matches!(a.0.ty(), Ty::Int { .. }) {
+                return err(
+                    a.1,
+                    a.2,
+                    format!(
+                        "table `{name}` is indexed by an int, not {}",
+                        a.0.ty().name()
+                    ),
+                );
+            }
+            return Ok((
+                Expr::Table {
+                    name,
+                    arg: Box::new(a.0),
+                    fatal,
+                    enum_,
+                },
+                s,
+                end,
+            ));
+        }
+        let known: Vec<&str> = Func::ALL.iter().map(|f| f.name()).collect();
+        err(
+            s,
+            end,
+            format!(
+                "unknown function `{name}` (built in: {}; or a klr table)",
+                known.join(", ")
+            ),
+        )
+    }
+
+    /// A bare name: `it`, a `let` value or an input field.
+    fn named(&self, name: String, s: usize, e: usize) -> Result<Spanned, ExprError> {
         if name == "it" {
             return match self.env.it() {
                 Some(ty) => Ok((Expr::It { ty }, s, e)),
@@ -675,12 +580,4 @@ impl Parser<'_> {
             ),
         }
     }
-}
-
-/// The static spelling of a punctuation token, for comparisons.
-fn leak(p: &str) -> &'static str {
-    const PUNCT: &[&str] = &[
-        "&&", "||", "==", "!=", "<=", ">=", "<", ">", "!", "(", ")", "[", "]", ",", ".",
-    ];
-    PUNCT.iter().find(|x| **x == p).copied().unwrap_or("")
 }

@@ -10,24 +10,24 @@
 
 use std::fmt::Write as _;
 
-use super::{BANNER, code, para, text};
+use super::{BANNER, Pages, code, para, text};
 use crate::model::klr::*;
-use crate::model::{Confidence, Evidence, Model, TypeKind};
+use crate::model::{Model, TypeKind};
 
 pub const DIR: &str = "docs/klr";
 
 /// Files under `generated/`, as (relative path, contents).
-pub fn pages(model: &Model) -> Vec<(String, String)> {
-    let m = &model.klr;
+pub(super) fn pages(cx: &Pages<'_>) -> Vec<(String, String)> {
+    let m = &cx.model.klr;
     if m.leaves.is_empty() && m.layouts.is_empty() {
         return Vec::new();
     }
     let mut out = vec![
-        (format!("{DIR}/README.md"), index(m)),
-        (format!("{DIR}/layouts.md"), layouts(m)),
+        (format!("{DIR}/README.md"), index(cx, m)),
+        (format!("{DIR}/layouts.md"), layouts(cx, m)),
     ];
     for l in &m.leaves {
-        out.push((format!("{DIR}/leaves/{}.md", l.name), leaf_page(m, l)));
+        out.push((format!("{DIR}/leaves/{}.md", l.name), leaf_page(cx, m, l)));
     }
     out
 }
@@ -55,42 +55,6 @@ pub fn index_section(model: &Model) -> String {
 
 fn hex(v: usize) -> String {
     format!("`{v:#x}`")
-}
-
-fn conf(c: &Confidence) -> String {
-    format!("{} ({})", code(&c.tag, true), c.level)
-}
-
-/// Evidence as one table cell / line.
-fn evidence(ev: &[Evidence]) -> String {
-    let parts: Vec<String> = ev
-        .iter()
-        .map(|e| {
-            let mut bits = Vec::new();
-            if let Some(n) = &e.name {
-                bits.push(format!("as {}", code(n, true)));
-            }
-            if let Some(n) = &e.names {
-                bits.push(code(n, true));
-            }
-            if let Some(p) = &e.pin {
-                bits.push(format!("pin {}", code(p, true)));
-            }
-            if let Some(v) = &e.value {
-                bits.push(format!("value {}", text(v)));
-            }
-            if let Some(n) = &e.note {
-                bits.push(text(n));
-            }
-            let tag = format!(" [{}]", text(&e.confidence.tag));
-            if bits.is_empty() {
-                format!("{}{tag}", text(&e.cite))
-            } else {
-                format!("{}: {}{tag}", text(&e.cite), bits.join("; "))
-            }
-        })
-        .collect();
-    parts.join("<br>")
 }
 
 fn node_name(m: &KlrModel, p: &Path) -> String {
@@ -141,7 +105,7 @@ fn leaf_builds(m: &KlrModel, l: &KlrLeaf) -> Vec<String> {
     out
 }
 
-fn index(m: &KlrModel) -> String {
+fn index(cx: &Pages<'_>, m: &KlrModel) -> String {
     let mut o = String::from(BANNER);
     o.push_str("# KLR→BIR data-movement leaves (seed 003)\n\n");
     o.push_str(
@@ -257,7 +221,7 @@ fn index(m: &KlrModel) -> String {
             "{}: {}\n\nConfidence {}.\n",
             code(&t.c_name, false),
             para(&t.doc),
-            conf(&t.confidence)
+            cx.confidence_inline(&t.confidence)
         );
         o.push_str("| value | name | note |\n|---|---|---|\n");
         for v in values {
@@ -269,7 +233,9 @@ fn index(m: &KlrModel) -> String {
                 text(v.doc.as_deref().unwrap_or(""))
             );
         }
-        let _ = writeln!(o, "\nEvidence: {}\n", evidence(&t.evidence));
+        o.push_str("\nEvidence:\n\n");
+        cx.evidence_list(&t.evidence, &mut o);
+        o.push('\n');
     }
 
     o.push_str("## Tables\n\n");
@@ -283,7 +249,11 @@ fn index(m: &KlrModel) -> String {
             OutOfRange::Fatal => "An index past the end is fatal.",
             OutOfRange::Unknown => "What an index past the end gives is not stated.",
         };
-        let _ = writeln!(o, "{d}\n\n{past} Confidence {}.\n", conf(&t.confidence));
+        let _ = writeln!(
+            o,
+            "{d}\n\n{past} Confidence {}.\n",
+            cx.confidence_inline(&t.confidence)
+        );
         let key = t.key.as_deref().unwrap_or("index");
         let val = t.enum_.as_deref().or(t.value.as_deref()).unwrap_or("value");
         let _ = writeln!(o, "| {} | {} |\n|---|---|", text(key), text(val));
@@ -294,12 +264,14 @@ fn index(m: &KlrModel) -> String {
             };
             let _ = writeln!(o, "| {i} | {shown} |");
         }
-        let _ = writeln!(o, "\nEvidence: {}\n", evidence(&t.evidence));
+        o.push_str("\nEvidence:\n\n");
+        cx.evidence_list(&t.evidence, &mut o);
+        o.push('\n');
     }
     o
 }
 
-fn layouts(m: &KlrModel) -> String {
+fn layouts(cx: &Pages<'_>, m: &KlrModel) -> String {
     let mut o = String::from(BANNER);
     o.push_str("# Layouts (seed 003)\n\n");
     o.push_str(
@@ -336,8 +308,8 @@ fn layouts(m: &KlrModel) -> String {
             let _ = writeln!(
                 o,
                 "Confidence {}. Evidence: {}. Spec: `spec/{}:{}`.\n",
-                conf(&l.confidence),
-                evidence(&l.evidence),
+                cx.confidence_inline(&l.confidence),
+                cx.evidence_cell(&l.evidence),
                 l.file,
                 l.line
             );
@@ -369,11 +341,11 @@ fn layouts(m: &KlrModel) -> String {
                 let mut d = text(&f.doc);
                 for a in &f.alternatives {
                     d.push_str(&format!(
-                        "<br>**Alternative reading** {}: {} [{}] ({})",
+                        "<br>**Alternative reading** {}: {} · {} · {}",
                         code(&a.name, true),
                         text(&a.doc),
-                        text(&a.confidence.tag),
-                        evidence(&a.evidence)
+                        cx.confidence_inline(&a.confidence),
+                        cx.evidence_cell(&a.evidence)
                     ));
                 }
                 let _ = writeln!(
@@ -386,8 +358,8 @@ fn layouts(m: &KlrModel) -> String {
                     text(&f.ty),
                     input,
                     d,
-                    conf(&f.confidence),
-                    evidence(&f.evidence)
+                    cx.confidence_cell(&f.confidence),
+                    cx.evidence_cell(&f.evidence)
                 );
             }
             o.push('\n');
@@ -396,7 +368,7 @@ fn layouts(m: &KlrModel) -> String {
     o
 }
 
-fn leaf_page(m: &KlrModel, l: &KlrLeaf) -> String {
+fn leaf_page(cx: &Pages<'_>, m: &KlrModel, l: &KlrLeaf) -> String {
     let mut o = String::from(BANNER);
     let _ = writeln!(o, "# {}\n", l.name);
     let op = m.layout(&l.op);
@@ -417,8 +389,8 @@ fn leaf_page(m: &KlrModel, l: &KlrLeaf) -> String {
     let _ = writeln!(
         o,
         "Confidence {}. Evidence: {}. Spec: `spec/{}:{}`. Back to the [roster](../README.md).\n",
-        conf(&l.confidence),
-        evidence(&l.evidence),
+        cx.confidence_inline(&l.confidence),
+        cx.evidence_cell(&l.evidence),
         l.file,
         l.line
     );
@@ -629,8 +601,8 @@ fn leaf_page(m: &KlrModel, l: &KlrLeaf) -> String {
         let _ = writeln!(
             o,
             "    — {} · {} · `spec/{}:{}`",
-            conf(&s.confidence),
-            evidence(&s.evidence),
+            cx.confidence_inline(&s.confidence),
+            cx.evidence_cell(&s.evidence),
             l.file,
             s.line
         );

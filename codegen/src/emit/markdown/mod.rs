@@ -51,7 +51,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
     out.push(("docs/conflicts.md".to_string(), cx.conflicts_page()));
     out.push(("docs/coverage.md".to_string(), cx.coverage_page()));
     out.push((rules::PAGE.to_string(), rules::page(&cx)));
-    out.extend(klr::pages(model));
+    out.extend(klr::pages(&cx));
     out.push((lowering::PAGE.to_string(), lowering::page(&cx)));
     out
 }

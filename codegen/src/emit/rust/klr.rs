@@ -1,59 +1,99 @@
 //! The Rust target for seed 003's KLR→BIR leaves: `pub mod klr` inside the generated
-//! file (`dmaspec::words::klr`).
+//! file (`dmaspec::words::klr`), written against the runtime's `klr` module.
 //!
 //! Per klr layout an op struct (`ops::NcDmaCopy`, its input fields); per leaf a function
 //! `lower_<Leaf>(&op, &mut Function) -> Outcome` that runs the leaf's steps in order and
 //! returns the BIR node it builds (class, IT, name prefix, every stamped field as offset +
-//! name + value, the operand bindings, effects) or the exact error; the enums and tables as
-//! consts; metadata (`LEAVES`) and a [`Fields`]-driven constructor so that a front end
-//! (the CLI's JSON reader) can build any op generically.
+//! name + value, the operand bindings, effects) or the exact error; the enums (rendered as
+//! every spec enum is) and tables; metadata with provenance (`LEAVES`) and a
+//! `Fields`-driven constructor so that a front end (the CLI's JSON reader) can build any
+//! op generically. Conditions compile to the runtime's three-valued `eval` functions.
 //!
-//! Values are three-valued: an input the op description leaves out (a dtype, a step)
-//! makes the conditions that read it unknown; a check that cannot be decided is listed in
-//! the node's `unevaluated`, a fork or route that cannot be decided gives
-//! `Outcome::Undetermined`. The module is `no_std` (no allocation): lists are borrowed
-//! slices and the node's lists are fixed-capacity [`Seq`]s sized from the spec.
+//! Leaf, layout and table names are the spec's verbatim (`lower_NcCopy`,
+//! `tables::translateDGEMode`), so the items that carry them allow the naming lints.
 
-use std::fmt::Write as _;
+use std::str::FromStr;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
 
-use crate::model::Model;
-use crate::model::klr::*;
+use super::data::Lit;
+use super::{Cx, ident};
 use crate::model::klr_expr::{CmpOp, Expr, Ty};
+use crate::model::klr::*;
+use crate::model::TypeKind;
 
-/// The `pub mod klr { … }` item.
-pub fn items(model: &Model) -> TokenStream {
-    let code = render(&model.klr);
-    code.parse().expect("generated klr Rust tokenizes")
+/// The `pub mod klr { … }` item; `rt` is the runtime's path.
+pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
+    let m = &cx.model.klr;
+    let s = sizes(m);
+    let [stamps, bindings, effects, shown, unevaluated] =
+        [s.stamps, s.bindings, s.effects, s.shown, s.unevaluated].map(Literal::usize_unsuffixed);
+    let provenance = provenance_imports(m);
+    let enums = enums(cx, m);
+    let tables = tables(m);
+    let ops = ops(m);
+    let meta = meta(cx, m);
+    let leaves = m.leaves.iter().map(|l| leaf_fn(m, l));
+    let op_enum = op_enum(m);
+    let module_doc = doc(
+        "Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one \
+         `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the \
+         enums (`enums`) and tables (`tables`) they use.",
+    );
+    quote! {
+        #module_doc
+        pub mod klr {
+            pub use #rt::klr::*;
+            #provenance
+            pub const MAX_STAMPS: usize = #stamps;
+            pub const MAX_BINDINGS: usize = #bindings;
+            pub const MAX_EFFECTS: usize = #effects;
+            pub const MAX_SHOWN: usize = #shown;
+            pub const MAX_UNEVALUATED: usize = #unevaluated;
+            /// The BIR node an op becomes, its lists sized for these leaves.
+            pub type Node<'a> = #rt::klr::Node<'a, MAX_STAMPS, MAX_BINDINGS, MAX_EFFECTS, MAX_SHOWN, MAX_UNEVALUATED>;
+            /// What a leaf returns for an op.
+            pub type Outcome<'a> = #rt::klr::Outcome<Node<'a>>;
+            #enums
+            #tables
+            #ops
+            #meta
+            #(#leaves)*
+            #op_enum
+            /// The leaf called `name`.
+            pub fn leaf(name: &str) -> Option<&'static LeafMeta> {
+                find_leaf(&LEAVES, name)
+            }
+        }
+    }
 }
 
-fn lit(s: &str) -> String {
-    format!("{s:?}")
+/// `#[doc]` attributes, one per line of `text`.
+fn doc(text: &str) -> TokenStream {
+    let lines = crate::emit::escape_doc(text)
+        .lines()
+        .map(|l| format!(" {l}"))
+        .collect::<Vec<_>>();
+    quote!(#(#[doc = #lines])*)
 }
 
-fn opt_lit(s: Option<&str>) -> String {
+/// `v` as an `i64` literal (negative values as a negated literal).
+fn int(v: i64) -> TokenStream {
+    let abs = Literal::from_str(&format!("{}i64", v.unsigned_abs())).expect("an integer literal");
+    if v < 0 { quote!(-#abs) } else { quote!(#abs) }
+}
+
+/// An offset as the sources write it, in hex.
+fn hex(v: usize) -> Literal {
+    Literal::from_str(&format!("{v:#x}")).expect("a hex literal")
+}
+
+fn opt_str(s: Option<&str>) -> TokenStream {
     match s {
-        Some(s) => format!("Some({s:?})"),
-        None => "None".into(),
+        Some(s) => quote!(Some(#s)),
+        None => quote!(None),
     }
-}
-
-/// A spec name as a Rust identifier (raw when it is a keyword).
-fn ident(name: &str) -> String {
-    if syn::parse_str::<syn::Ident>(name).is_ok() {
-        name.to_string()
-    } else {
-        format!("r#{name}")
-    }
-}
-
-fn doc(text: &str) -> String {
-    let mut out = String::new();
-    for line in crate::emit::escape_doc(text).lines() {
-        let _ = writeln!(out, "#[doc = {:?}]", format!(" {line}"));
-    }
-    out
 }
 
 /// Whether the op struct of `layout` borrows (has a field of lifetime `'a`).
@@ -66,433 +106,51 @@ fn borrows(m: &KlrModel, layout: &str) -> bool {
     })
 }
 
-fn op_ty(m: &KlrModel, layout: &str) -> String {
+fn op_ty(m: &KlrModel, layout: &str) -> TokenStream {
+    let id = ident(layout);
     if borrows(m, layout) {
-        format!("ops::{layout}<'a>")
+        quote!(ops::#id<'a>)
     } else {
-        format!("ops::{layout}")
+        quote!(ops::#id)
     }
 }
 
-fn field_ty(f: &LayoutField) -> String {
-    let base = match f.input.expect("input field") {
-        Input::Ap => "Ap<'a>",
-        Input::Aps => "&'a [Ap<'a>]",
-        Input::Imm => "Imm",
-        Input::Imms => "&'a [Imm]",
-        Input::Int => "i64",
-        Input::Bool => "bool",
-        Input::Text => "&'a str",
+fn field_ty(input: Input, optional: bool) -> TokenStream {
+    let base = match input {
+        Input::Ap => quote!(Ap<'a>),
+        Input::Aps => quote!(&'a [Ap<'a>]),
+        Input::Imm => quote!(Imm),
+        Input::Imms => quote!(&'a [Imm]),
+        Input::Int => quote!(i64),
+        Input::Bool => quote!(bool),
+        Input::Text => quote!(&'a str),
     };
-    if f.optional {
-        format!("Option<{base}>")
+    if optional {
+        quote!(Option<#base>)
     } else {
-        base.to_string()
+        base
     }
 }
 
-const RUNTIME: &str = r#"
-pub const MAX_DIMS: usize = 8;
-
-/// Whether an access is static or carries a runtime offset, and which flavour
-/// (klr::BirAccessPattern: scalar offset present at +0x40, vector offset at +0x58;
-/// isAccessDynamic is their OR; at most one is set).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dynamic {
-    Static,
-    /// A register-backed scalar offset.
-    Scalar,
-    /// A vector offset (a gather index).
-    Vector,
-}
-
-/// An access pattern as the leaves see it. `None` fields are unknown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ap<'a> {
-    /// Number of access-pattern pairs.
-    pub rank: u32,
-    pub shape: &'a [i64],
-    /// The BIR dtype id.
-    pub dtype: Option<i64>,
-    pub dynamic: Dynamic,
-    /// `AP[0].step`.
-    pub step0: Option<i64>,
-    /// The BirAccessPattern's indirect_dim (+0x60).
-    pub indirect_dim: Option<i64>,
-}
-
-impl<'a> Ap<'a> {
-    /// A static access of this shape; the rank is the shape's length.
-    pub const fn new(shape: &'a [i64]) -> Ap<'a> {
-        Ap { rank: shape.len() as u32, shape, dtype: None, dynamic: Dynamic::Static, step0: None, indirect_dim: None }
-    }
-    pub const fn rank(mut self, rank: u32) -> Self { self.rank = rank; self }
-    pub const fn dtype(mut self, dtype: i64) -> Self { self.dtype = Some(dtype); self }
-    pub const fn scalar(mut self) -> Self { self.dynamic = Dynamic::Scalar; self }
-    pub const fn vector(mut self) -> Self { self.dynamic = Dynamic::Vector; self }
-    pub const fn step0(mut self, step: i64) -> Self { self.step0 = Some(step); self }
-    pub const fn indirect_dim(mut self, dim: i64) -> Self { self.indirect_dim = Some(dim); self }
-}
-
-/// An immediate operand: an int, a float, or something that is not an immediate.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Imm {
-    Int(i64),
-    Float(f64),
-    /// Not an immediate (a tensor or register operand).
-    Other,
-}
-
-/// A fixed-capacity list (the module does not allocate).
-#[derive(Clone, Copy, Debug)]
-pub struct Seq<T: Copy, const N: usize> {
-    len: usize,
-    items: [Option<T>; N],
-}
-
-impl<T: Copy, const N: usize> Seq<T, N> {
-    pub const fn new() -> Self { Seq { len: 0, items: [None; N] } }
-    fn push(&mut self, t: T) {
-        if self.len < N {
-            self.items[self.len] = Some(t);
-            self.len += 1;
-        }
-    }
-    pub fn len(&self) -> usize { self.len }
-    pub fn is_empty(&self) -> bool { self.len == 0 }
-    pub fn get(&self, i: usize) -> Option<&T> { self.items.get(i).and_then(Option::as_ref) }
-    pub fn iter(&self) -> impl Iterator<Item = &T> + '_ { self.items[..self.len].iter().flatten() }
-}
-
-impl<T: Copy, const N: usize> Default for Seq<T, N> {
-    fn default() -> Self { Self::new() }
-}
-
-/// A stamped or computed value.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value<'a> {
-    Int(i64),
-    Bool(bool),
-    /// A value of a klr enum, with its enumerator when it has one.
-    Enum { ty: &'static str, name: Option<&'static str>, raw: i64 },
-    /// A one-element vector.
-    One(i64),
-    Imm(Imm),
-    Imms(&'a [Imm]),
-    /// A value the model does not compute; the text says what it is.
-    Opaque(&'static str),
-    /// Depends on an input the op description leaves out; the text is the expression.
-    Missing(&'static str),
-}
-
-/// A field the leaf writes on the node.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Stamp<'a> {
-    pub offset: u32,
-    /// The class (or base) that declares the field.
-    pub class: &'static str,
-    pub field: &'static str,
-    pub value: Value<'a>,
-}
-
-/// An operand binding: a klr field (or `what`) bound in a role (argument, output,
-/// builder, operand, dynamic-ap, base).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Binding {
-    pub role: &'static str,
-    pub operand: Option<&'static str>,
-    pub what: Option<&'static str>,
-    pub note: Option<&'static str>,
-}
-
-/// Anything else the leaf does (kind note, node, warning, register).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Effect {
-    pub kind: &'static str,
-    pub text: &'static str,
-    /// The memo key, for an effect that happens once per key and function.
-    pub key: Option<i64>,
-}
-
-/// A computed value the spec lists in the results.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Shown<'a> {
-    pub name: &'static str,
-    pub value: Value<'a>,
-}
-
-/// A check (or conditional step) the model could not decide, or cannot evaluate at all.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Unevaluated {
-    pub what: &'static str,
-    pub condition: &'static str,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorKind {
-    Throw,
-    Assert,
-    Fatal,
-}
-
-impl ErrorKind {
-    pub const fn name(self) -> &'static str {
-        match self { ErrorKind::Throw => "throw", ErrorKind::Assert => "assert", ErrorKind::Fatal => "fatal" }
+/// `use super::{confidence, meta};` for what the metadata records name.
+fn provenance_imports(m: &KlrModel) -> TokenStream {
+    let klr_layouts = || m.layouts.iter().filter(|l| l.side == Side::Klr);
+    let records = !m.leaves.is_empty() || klr_layouts().any(|l| !m.inputs(&l.name).is_empty());
+    let evidence = m
+        .leaves
+        .iter()
+        .any(|l| !l.evidence.is_empty() || l.paths().iter().any(|p| !p.evidence.is_empty()))
+        || klr_layouts().any(|l| m.inputs(&l.name).iter().any(|f| !f.evidence.is_empty()));
+    match (records, evidence) {
+        (true, true) => quote!(
+            use super::{confidence, meta};
+        ),
+        (true, false) => quote!(
+            use super::confidence;
+        ),
+        _ => TokenStream::new(),
     }
 }
-
-/// The compiler's error for an op.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Error {
-    pub leaf: &'static str,
-    pub routed_from: Option<&'static str>,
-    pub kind: ErrorKind,
-    /// The exact message; empty when the source gives none.
-    pub message: &'static str,
-    /// Appended to the message (`"…" + to_string(n)`), or the index of a fatal lookup.
-    pub arg: Option<i64>,
-    /// The condition that failed, as the spec writes it.
-    pub condition: &'static str,
-    /// The callee that owns the check (or the table of a fatal lookup).
-    pub helper: Option<&'static str>,
-}
-
-impl Error {
-    /// The text the compiler reports: the message with its argument appended.
-    pub fn write_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.message)?;
-        if let Some(a) = self.arg {
-            if !self.message.is_empty() {
-                write!(f, "{a}")?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl core::fmt::Display for Error {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        if self.message.is_empty() {
-            match (self.kind, self.helper, self.arg) {
-                (ErrorKind::Fatal, Some(h), Some(a)) => write!(f, "fatal: {h} has no entry {a}"),
-                _ => write!(f, "{} failed (no message): {}", self.kind.name(), self.condition),
-            }
-        } else {
-            self.write_message(f)
-        }
-    }
-}
-
-/// A fork or route the model cannot decide because an input it reads is left out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Undetermined {
-    pub leaf: &'static str,
-    pub routed_from: Option<&'static str>,
-    /// `fork` or `route to <leaf>`.
-    pub at: &'static str,
-    pub condition: &'static str,
-}
-
-/// One way through a leaf and the BIR node it builds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PathInfo {
-    pub name: &'static str,
-    /// The condition that picks it (`None` for the last, the otherwise arm).
-    pub when: Option<&'static str>,
-    /// The qualified BIR class.
-    pub class: &'static str,
-    /// (InstructionType enumerator, IT), when the source gives one.
-    pub it: Option<(&'static str, i64)>,
-    pub prefix: Option<&'static str>,
-    pub build: &'static str,
-}
-
-/// The BIR node an op becomes.
-#[derive(Clone, Copy, Debug)]
-pub struct Node<'a> {
-    /// The leaf that built it.
-    pub leaf: &'static str,
-    /// The leaf that routed the op here.
-    pub routed_from: Option<&'static str>,
-    pub path: PathInfo,
-    pub stamps: Seq<Stamp<'a>, MAX_STAMPS>,
-    pub bindings: Seq<Binding, MAX_BINDINGS>,
-    pub effects: Seq<Effect, MAX_EFFECTS>,
-    pub shown: Seq<Shown<'a>, MAX_SHOWN>,
-    pub unevaluated: Seq<Unevaluated, MAX_UNEVALUATED>,
-}
-
-const NO_PATH: PathInfo = PathInfo { name: "", when: None, class: "", it: None, prefix: None, build: "" };
-
-impl<'a> Node<'a> {
-    fn start(leaf: &'static str, routed_from: Option<&'static str>) -> Self {
-        Node {
-            leaf,
-            routed_from,
-            path: NO_PATH,
-            stamps: Seq::new(),
-            bindings: Seq::new(),
-            effects: Seq::new(),
-            shown: Seq::new(),
-            unevaluated: Seq::new(),
-        }
-    }
-    /// The stamp at `offset`.
-    pub fn stamp(&self, offset: u32) -> Option<&Stamp<'a>> {
-        self.stamps.iter().find(|s| s.offset == offset)
-    }
-    /// The DGEType the node carries, if the leaf stamps one.
-    pub fn dge_type(&self) -> Option<i64> {
-        self.stamps.iter().find_map(|s| match s.value {
-            Value::Enum { ty: "DGEType", raw, .. } => Some(raw),
-            _ => None,
-        })
-    }
-}
-
-/// What a leaf returns for an op.
-#[derive(Clone, Copy, Debug)]
-pub enum Outcome<'a> {
-    Node(Node<'a>),
-    Error(Error),
-    Undetermined(Undetermined),
-}
-
-impl<'a> Outcome<'a> {
-    pub fn node(&self) -> Option<&Node<'a>> {
-        match self { Outcome::Node(n) => Some(n), _ => None }
-    }
-    pub fn error(&self) -> Option<&Error> {
-        match self { Outcome::Error(e) => Some(e), _ => None }
-    }
-}
-
-/// The per-function state the leaves share: memoised effects (the identity matrix per
-/// dtype, declared registers). One `Function` per op list.
-#[derive(Clone, Debug)]
-pub struct Function {
-    seen: [(u8, i64); 256],
-    len: usize,
-}
-
-impl Default for Function {
-    fn default() -> Self { Self::new() }
-}
-
-impl Function {
-    pub const fn new() -> Self { Function { seen: [(0, 0); 256], len: 0 } }
-    /// Whether `(memo, key)` is new, recording it. An unknown key is always new.
-    fn first(&mut self, memo: u8, key: Option<i64>) -> bool {
-        let Some(key) = key else { return true };
-        if self.seen[..self.len].iter().any(|e| *e == (memo, key)) {
-            return false;
-        }
-        if self.len < self.seen.len() {
-            self.seen[self.len] = (memo, key);
-            self.len += 1;
-        }
-        true
-    }
-}
-
-/// A text memo key (FNV-1a).
-fn text_key(s: &str) -> i64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in s.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h as i64
-}
-
-fn k_not(a: Option<bool>) -> Option<bool> { a.map(|x| !x) }
-fn k_and(a: Option<bool>, b: Option<bool>) -> Option<bool> {
-    match (a, b) {
-        (Some(false), _) | (_, Some(false)) => Some(false),
-        (Some(true), Some(true)) => Some(true),
-        _ => None,
-    }
-}
-fn k_or(a: Option<bool>, b: Option<bool>) -> Option<bool> {
-    match (a, b) {
-        (Some(true), _) | (_, Some(true)) => Some(true),
-        (Some(false), Some(false)) => Some(false),
-        _ => None,
-    }
-}
-fn k_cmp<T: Copy>(a: Option<T>, b: Option<T>, f: impl Fn(T, T) -> bool) -> Option<bool> {
-    Some(f(a?, b?))
-}
-fn lookup(t: &[i64], k: Option<i64>) -> Option<i64> {
-    let k = k?;
-    if k < 0 { return None; }
-    t.get(k as usize).copied()
-}
-
-fn f_dynamic(a: &Ap) -> Option<bool> { Some(a.dynamic != Dynamic::Static) }
-fn f_scalar_offset(a: &Ap) -> Option<bool> { Some(a.dynamic == Dynamic::Scalar) }
-fn f_vector_offset(a: &Ap) -> Option<bool> { Some(a.dynamic == Dynamic::Vector) }
-fn f_rank(a: &Ap) -> Option<i64> { Some(a.rank as i64) }
-fn f_dtype(a: &Ap) -> Option<i64> { a.dtype }
-fn f_step0(a: &Ap) -> Option<i64> { a.step0 }
-fn f_indirect_dim(a: &Ap) -> Option<i64> { a.indirect_dim }
-fn f_same_shape(a: &Ap, b: &Ap) -> Option<bool> { Some(a.shape == b.shape) }
-fn f_is_int(i: &Imm) -> Option<bool> { Some(matches!(i, Imm::Int(_))) }
-fn f_is_float(i: &Imm) -> Option<bool> { Some(matches!(i, Imm::Float(_))) }
-fn f_is_immediate(i: &Imm) -> Option<bool> { Some(!matches!(i, Imm::Other)) }
-
-/// How an op description carries a field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Input { Ap, Aps, Imm, Imms, Int, Bool, Text }
-
-/// An input field of a klr op.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FieldMeta {
-    pub name: &'static str,
-    pub input: Input,
-    pub optional: bool,
-    /// The klr enum naming its values.
-    pub enum_ty: Option<&'static str>,
-    /// Its offset in the klr node, when the source gives it.
-    pub offset: Option<u32>,
-    pub doc: &'static str,
-}
-
-/// A leaf: the klr op it takes, where it lives, its input fields and its paths.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LeafMeta {
-    pub name: &'static str,
-    /// The klr layout of its op.
-    pub op: &'static str,
-    pub qualified: &'static str,
-    pub function: &'static str,
-    pub va: u64,
-    pub section: &'static str,
-    pub fields: &'static [FieldMeta],
-    pub paths: &'static [PathInfo],
-}
-
-/// Where [`Op::build`] gets each field from (the CLI's JSON reader, for one).
-pub trait Fields<'a> {
-    type Error;
-    fn ap(&self, f: &'static FieldMeta) -> Result<Ap<'a>, Self::Error>;
-    fn opt_ap(&self, f: &'static FieldMeta) -> Result<Option<Ap<'a>>, Self::Error>;
-    fn aps(&self, f: &'static FieldMeta) -> Result<&'a [Ap<'a>], Self::Error>;
-    fn imm(&self, f: &'static FieldMeta) -> Result<Imm, Self::Error>;
-    fn opt_imm(&self, f: &'static FieldMeta) -> Result<Option<Imm>, Self::Error>;
-    fn imms(&self, f: &'static FieldMeta) -> Result<&'a [Imm], Self::Error>;
-    fn int(&self, f: &'static FieldMeta) -> Result<i64, Self::Error>;
-    fn opt_int(&self, f: &'static FieldMeta) -> Result<Option<i64>, Self::Error>;
-    fn boolean(&self, f: &'static FieldMeta) -> Result<bool, Self::Error>;
-    fn text(&self, f: &'static FieldMeta) -> Result<&'a str, Self::Error>;
-    fn opt_text(&self, f: &'static FieldMeta) -> Result<Option<&'a str>, Self::Error>;
-}
-
-/// The leaf called `name`.
-pub fn leaf(name: &str) -> Option<&'static LeafMeta> {
-    LEAVES.iter().find(|l| l.name == name)
-}
-"#;
 
 struct Sizes {
     stamps: usize,
@@ -538,92 +196,37 @@ fn sizes(m: &KlrModel) -> Sizes {
     s
 }
 
-/// Renders the module's source text.
-fn render(m: &KlrModel) -> String {
-    let mut o = String::new();
-    o.push_str(&doc(
-        "Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one \
-         `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the \
-         enums (`enums`) and tables (`tables`) they use.",
-    ));
-    o.push_str("pub mod klr {\n");
-    o.push_str(
-        "#![allow(non_snake_case, non_camel_case_types, non_upper_case_globals, unused_variables, \
-         unused_mut, unused_parens, unused_braces, unused_labels, unused_assignments, dead_code, unreachable_code, clippy::all)]\n",
-    );
-    o.push_str(RUNTIME);
-    let s = sizes(m);
-    let _ = writeln!(o, "pub const MAX_STAMPS: usize = {};", s.stamps);
-    let _ = writeln!(o, "pub const MAX_BINDINGS: usize = {};", s.bindings);
-    let _ = writeln!(o, "pub const MAX_EFFECTS: usize = {};", s.effects);
-    let _ = writeln!(o, "pub const MAX_SHOWN: usize = {};", s.shown);
-    let _ = writeln!(o, "pub const MAX_UNEVALUATED: usize = {};", s.unevaluated);
-    enums(m, &mut o);
-    tables(m, &mut o);
-    ops(m, &mut o);
-    meta(m, &mut o);
-    for l in &m.leaves {
-        leaf_fn(m, l, &mut o);
-    }
-    op_enum(m, &mut o);
-    o.push_str("}\n");
-    o
-}
-
-fn enums(m: &KlrModel, o: &mut String) {
-    o.push_str(
-        "/// The klr enums, one type per enum with its enumerators as consts.\npub mod enums {\n",
-    );
-    let mut all = Vec::new();
+/// The klr enums, each rendered as every spec enum is, and `ALL` by name.
+fn enums(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
+    let mut defs = Vec::new();
+    let mut names = Vec::new();
+    let mut ids = Vec::new();
     for t in &m.enums {
-        let crate::model::TypeKind::Enum { values, .. } = &t.kind else {
+        let TypeKind::Enum { repr, values } = &t.kind else {
             continue;
         };
-        o.push_str(&doc(&format!("{} (`{}`)", t.doc, t.c_name)));
-        let _ = writeln!(o, "#[derive(Clone, Copy, Debug)] pub struct {};", t.name);
-        let _ = writeln!(o, "impl {} {{", t.name);
-        for v in values {
-            if let Some(d) = &v.doc {
-                o.push_str(&doc(d));
-            }
-            let _ = writeln!(o, "pub const {}: i64 = {};", ident(&v.name), v.value);
-        }
-        let pairs: Vec<String> = values
-            .iter()
-            .map(|v| format!("({:?}, {})", v.name, v.value))
-            .collect();
-        let _ = writeln!(
-            o,
-            "pub const VALUES: &'static [(&'static str, i64)] = &[{}];",
-            pairs.join(", ")
-        );
-        o.push_str(
-            "pub fn name(v: i64) -> Option<&'static str> { Self::VALUES.iter().find(|e| e.1 == v).map(|e| e.0) }\n\
-             pub fn value(name: &str) -> Option<i64> { Self::VALUES.iter().find(|e| e.0 == name).map(|e| e.1) }\n}\n",
-        );
-        all.push(t.name.clone());
+        defs.push(cx.enum_def(t, *repr, values));
+        names.push(t.name.as_str());
+        ids.push(ident(&t.name));
     }
-    let list: Vec<String> = all
-        .iter()
-        .map(|n| format!("({n:?}, {n}::VALUES)"))
-        .collect();
-    let _ = writeln!(
-        o,
-        "/// Every enum: (name, enumerators).\npub const ALL: &[(&str, &[(&str, i64)])] = &[{}];",
-        list.join(", ")
-    );
-    o.push_str(
-        "/// The enumerator of `v` in enum `ty`.\n\
-         pub fn name(ty: &str, v: i64) -> Option<&'static str> { ALL.iter().find(|e| e.0 == ty)?.1.iter().find(|e| e.1 == v).map(|e| e.0) }\n\
-         /// The value of enumerator `name` of enum `ty`.\n\
-         pub fn value(ty: &str, name: &str) -> Option<i64> { ALL.iter().find(|e| e.0 == ty)?.1.iter().find(|e| e.0 == name).map(|e| e.1) }\n",
-    );
-    o.push_str("}\n");
+    let imports = (!defs.is_empty()).then(|| {
+        quote!(
+            use super::super::{meta, visit, Arch};
+        )
+    });
+    quote! {
+        /// The klr enums, typed like every enum of the spec.
+        pub mod enums {
+            #imports
+            #(#defs)*
+            /// Every enum: (name, enumerators).
+            pub const ALL: &super::Enums = &[#((#names, #ids::ENUMERATORS)),*];
+        }
+    }
 }
 
-fn tables(m: &KlrModel, o: &mut String) {
-    o.push_str("/// The klr tables, indexed from 0.\npub mod tables {\n");
-    for t in &m.tables {
+fn tables(m: &KlrModel) -> TokenStream {
+    let tables = m.tables.iter().map(|t| {
         let mut d = t.doc.clone();
         if let Some(f) = &t.function {
             d.push_str(&format!(" (`{f}`)"));
@@ -632,595 +235,762 @@ fn tables(m: &KlrModel, o: &mut String) {
             OutOfRange::Fatal => " An index past the end is fatal.",
             OutOfRange::Unknown => " Past the end: not given.",
         });
-        o.push_str(&doc(&d));
-        let entries: Vec<String> = t.entries.iter().map(|e| e.to_string()).collect();
-        let _ = writeln!(
-            o,
-            "pub const {}: &[i64] = &[{}];",
-            ident(&t.name),
-            entries.join(", ")
-        );
+        let doc = doc(&d);
+        let id = ident(&t.name);
+        let entries = t.entries.iter().map(|e| int(*e));
+        quote! {
+            #doc
+            pub const #id: &[i64] = &[#(#entries),*];
+        }
+    });
+    quote! {
+        /// The klr tables, indexed from 0.
+        #[allow(non_upper_case_globals)]
+        pub mod tables {
+            #(#tables)*
+        }
     }
-    o.push_str("}\n");
 }
 
-fn ops(m: &KlrModel, o: &mut String) {
-    o.push_str("/// The klr ops the leaves take: their input fields.\npub mod ops {\n#[allow(unused_imports)] use super::{Ap, Imm};\n");
-    for l in m.layouts.iter().filter(|l| l.side == Side::Klr) {
-        o.push_str(&doc(&format!("`{}`: {}", l.qualified, l.doc)));
-        let life = if borrows(m, &l.name) { "<'a>" } else { "" };
-        let _ = writeln!(
-            o,
-            "#[derive(Clone, Copy, Debug, PartialEq)] pub struct {}{life} {{",
-            l.name
-        );
-        for f in m.inputs(&l.name) {
+fn ops(m: &KlrModel) -> TokenStream {
+    let klr = || m.layouts.iter().filter(|l| l.side == Side::Klr);
+    let inputs = || {
+        klr()
+            .flat_map(|l| m.inputs(&l.name))
+            .filter_map(|f| f.input)
+    };
+    let mut uses = Vec::new();
+    if inputs().any(|i| matches!(i, Input::Ap | Input::Aps)) {
+        uses.push(quote!(Ap));
+    }
+    if inputs().any(|i| matches!(i, Input::Imm | Input::Imms)) {
+        uses.push(quote!(Imm));
+    }
+    let imports = (!uses.is_empty()).then(|| quote!(use super::{#(#uses),*};));
+    let structs = klr().map(|l| {
+        let struct_doc = doc(&format!("`{}`: {}", l.qualified, l.doc));
+        let id = ident(&l.name);
+        let life = borrows(m, &l.name).then(|| quote!(<'a>));
+        let fields = m.inputs(&l.name).into_iter().filter_map(|f| {
+            let ty = field_ty(f.input?, f.optional);
             let mut d = f.doc.clone();
             if let Some(off) = f.offset {
                 d = format!("{d} (klr +{off:#x})");
             }
-            o.push_str(&doc(&d));
-            let _ = writeln!(o, "pub {}: {},", ident(&f.name), field_ty(f));
+            let (doc, id) = (doc(&d), ident(&f.name));
+            Some(quote!(#doc pub #id: #ty,))
+        });
+        quote! {
+            #struct_doc
+            #[derive(Clone, Copy, Debug, PartialEq)]
+            pub struct #id #life { #(#fields)* }
         }
-        o.push_str("}\n");
+    });
+    quote! {
+        /// The klr ops the leaves take: their input fields.
+        #[allow(non_snake_case)]
+        pub mod ops {
+            #imports
+            #(#structs)*
+        }
     }
-    o.push_str("}\n");
 }
 
-fn path_info(p: &Path, m: &KlrModel) -> String {
-    let class = m
-        .layout(&p.class)
-        .map_or(p.class.clone(), |l| l.qualified.clone());
-    let it = match &p.it {
-        Some((n, v)) => format!("Some(({n:?}, {v}))"),
-        None => "None".into(),
-    };
-    format!(
-        "PathInfo {{ name: {}, when: {}, class: {}, it: {it}, prefix: {}, build: {} }}",
-        lit(&p.name),
-        opt_lit(p.when.as_ref().map(|w| w.text.as_str())),
-        lit(&class),
-        opt_lit(p.prefix.as_deref()),
-        lit(&p.build)
-    )
+fn input_name(i: Input) -> &'static str {
+    match i {
+        Input::Ap => "Input::Ap",
+        Input::Aps => "Input::Aps",
+        Input::Imm => "Input::Imm",
+        Input::Imms => "Input::Imms",
+        Input::Int => "Input::Int",
+        Input::Bool => "Input::Bool",
+        Input::Text => "Input::Text",
+    }
 }
 
-fn meta(m: &KlrModel, o: &mut String) {
-    for l in m.layouts.iter().filter(|l| l.side == Side::Klr) {
-        let fields: Vec<String> = m
+fn fields_static(layout: &str) -> syn::Ident {
+    format_ident!("FIELDS_{}", layout)
+}
+
+fn paths_static(leaf: &str) -> syn::Ident {
+    format_ident!("PATHS_{}", leaf)
+}
+
+/// `pub static <id>: [<ty>; N] = [records]`, named after a spec name.
+fn records_static(
+    doc: &str,
+    id: syn::Ident,
+    ty: TokenStream,
+    records: &[TokenStream],
+) -> TokenStream {
+    let len = Literal::usize_unsuffixed(records.len());
+    quote! {
+        #[doc = #doc]
+        #[allow(non_upper_case_globals)]
+        pub static #id: [#ty; #len] = [#(#records),*];
+    }
+}
+
+/// `FIELDS_<layout>`, `PATHS_<leaf>` and `LEAVES`, each record with its provenance.
+fn meta(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
+    let embed = |l: Lit| cx.lits.embed(l);
+    let fields = m.layouts.iter().filter(|l| l.side == Side::Klr).map(|l| {
+        let records: Vec<TokenStream> = m
             .inputs(&l.name)
-            .iter()
-            .map(|f| {
-                let input = match f.input.expect("input") {
-                    Input::Ap => "Ap",
-                    Input::Aps => "Aps",
-                    Input::Imm => "Imm",
-                    Input::Imms => "Imms",
-                    Input::Int => "Int",
-                    Input::Bool => "Bool",
-                    Input::Text => "Text",
-                };
-                format!(
-                    "FieldMeta {{ name: {}, input: Input::{input}, optional: {}, enum_ty: {}, offset: {}, doc: {} }}",
-                    lit(&f.name),
-                    f.optional,
-                    opt_lit(f.enum_.as_deref()),
-                    f.offset.map_or("None".into(), |x| format!("Some({x})")),
-                    lit(&f.doc)
-                )
+            .into_iter()
+            .filter_map(|f| {
+                Some(embed(Lit::record(
+                    "FieldMeta",
+                    [
+                        ("name", Lit::str(&f.name)),
+                        ("input", Lit::code(input_name(f.input?))),
+                        ("optional", Lit::num(f.optional)),
+                        ("enum_ty", Lit::opt_str(f.enum_.as_deref())),
+                        ("offset", Lit::opt(f.offset.map(Lit::num))),
+                        ("doc", Lit::str(&f.doc)),
+                        ("confidence", cx.confidence(&f.confidence)),
+                        ("evidence", cx.evidence(&f.evidence)),
+                    ],
+                )))
             })
             .collect();
-        let _ = writeln!(
-            o,
-            "/// The input fields of `{}`.\npub static FIELDS_{}: [FieldMeta; {}] = [{}];",
-            l.qualified,
-            l.name,
-            fields.len(),
-            fields.join(", ")
-        );
-    }
-    for l in &m.leaves {
-        let paths: Vec<String> = l.paths().iter().map(|p| path_info(p, m)).collect();
-        let _ = writeln!(
-            o,
-            "/// The paths of `{}`.\npub static PATHS_{}: [PathInfo; {}] = [{}];",
-            l.function,
-            l.name,
-            paths.len(),
-            paths.join(", ")
-        );
-    }
-    let leaves: Vec<String> = m
+        let doc = format!(" The input fields of `{}`.", l.qualified);
+        records_static(&doc, fields_static(&l.name), quote!(FieldMeta), &records)
+    });
+    let paths = m.leaves.iter().map(|l| {
+        let records: Vec<TokenStream> = l
+            .paths()
+            .iter()
+            .map(|p| embed(path_info(cx, m, p)))
+            .collect();
+        let doc = format!(" The paths of `{}`.", l.function);
+        records_static(&doc, paths_static(&l.name), quote!(PathInfo), &records)
+    });
+    let leaves: Vec<TokenStream> = m
         .leaves
         .iter()
         .map(|l| {
-            let q = m.layout(&l.op).map_or(l.op.clone(), |x| x.qualified.clone());
-            format!(
-                "LeafMeta {{ name: {}, op: {}, qualified: {}, function: {}, va: {:#x}, section: {}, fields: &FIELDS_{}, paths: &PATHS_{} }}",
-                lit(&l.name),
-                lit(&l.op),
-                lit(&q),
-                lit(&l.function),
-                l.va,
-                lit(&l.section),
-                l.op,
-                l.name
-            )
+            let q = m
+                .layout(&l.op)
+                .map_or(l.op.as_str(), |x| x.qualified.as_str());
+            embed(Lit::record(
+                "LeafMeta",
+                [
+                    ("name", Lit::str(&l.name)),
+                    ("op", Lit::str(&l.op)),
+                    ("qualified", Lit::str(q)),
+                    ("function", Lit::str(&l.function)),
+                    ("va", Lit::code(format!("{:#x}", l.va))),
+                    ("section", Lit::str(&l.section)),
+                    ("fields", Lit::code(format!("&{}", fields_static(&l.op)))),
+                    ("paths", Lit::code(format!("&{}", paths_static(&l.name)))),
+                    ("confidence", cx.confidence(&l.confidence)),
+                    ("evidence", cx.evidence(&l.evidence)),
+                ],
+            ))
         })
         .collect();
-    let _ = writeln!(
-        o,
-        "/// Every leaf, in spec order.\npub static LEAVES: [LeafMeta; {}] = [{}];",
-        leaves.len(),
-        leaves.join(", ")
-    );
+    let len = Literal::usize_unsuffixed(leaves.len());
+    quote! {
+        #(#fields)*
+        #(#paths)*
+        /// Every leaf, in spec order.
+        pub static LEAVES: [LeafMeta; #len] = [#(#leaves),*];
+    }
+}
+
+fn path_info(cx: &Cx<'_>, m: &KlrModel, p: &Path) -> Lit {
+    let class = m
+        .layout(&p.class)
+        .map_or(p.class.as_str(), |l| l.qualified.as_str());
+    let it =
+        p.it.as_ref()
+            .map(|(n, v)| Lit::code(format!("({}, {v})", Lit::str(n).text())));
+    Lit::record(
+        "PathInfo",
+        [
+            ("name", Lit::str(&p.name)),
+            (
+                "when",
+                Lit::opt_str(p.when.as_ref().map(|w| w.text.as_str())),
+            ),
+            ("class", Lit::str(class)),
+            ("it", Lit::opt(it)),
+            ("prefix", Lit::opt_str(p.prefix.as_deref())),
+            ("build", Lit::str(&p.build)),
+            ("confidence", cx.confidence(&p.confidence)),
+            ("evidence", cx.evidence(&p.evidence)),
+        ],
+    )
+}
+
+/// Every expression the leaf's steps hold.
+fn exprs(l: &KlrLeaf) -> Vec<&Expr> {
+    let mut out: Vec<&Cond> = Vec::new();
+    for s in &l.steps {
+        match &s.kind {
+            StepKind::Check { when, append, .. } => out.extend(when.iter().chain(append)),
+            StepKind::Route { when, .. } => out.push(when),
+            StepKind::Let { value, .. } => out.push(value),
+            StepKind::Fork { paths, .. } => {
+                for p in paths {
+                    out.extend(&p.when);
+                    out.extend(p.bind.iter().filter_map(|b| b.when.as_ref()));
+                }
+            }
+            StepKind::Stamp { value, when, .. } => {
+                if let StampValue::Expr { cond } = value {
+                    out.push(cond);
+                }
+                out.extend(when);
+            }
+            StepKind::Effect { when, memo, .. } => {
+                out.extend(when.iter().chain(memo.iter().map(|(_, k)| k)));
+            }
+        }
+    }
+    out.into_iter().map(|c| &c.expr).collect()
+}
+
+/// Whether `e` or one of its operands satisfies `f`.
+fn any(e: &Expr, f: &dyn Fn(&Expr) -> bool) -> bool {
+    f(e) || match e {
+        Expr::Call { args, .. } => args.iter().any(|a| any(a, f)),
+        Expr::Table { arg, .. } => any(arg, f),
+        Expr::Not { e } | Expr::List1 { e } => any(e, f),
+        Expr::And { l, r } | Expr::Or { l, r } | Expr::Cmp { l, r, .. } => any(l, f) || any(r, f),
+        _ => false,
+    }
 }
 
 /// Compiles an expression: `Option<bool>` / `Option<i64>` for conditions and ints, a
 /// reference for an access or immediate, a slice for a list.
-fn ex(e: &Expr, op: &Layout) -> String {
+fn ex(e: &Expr, op: &Layout) -> TokenStream {
     match e {
-        Expr::Int { value } => format!("Some({value}i64)"),
-        Expr::Bool { value } => format!("Some({value})"),
-        Expr::Const { value, .. } => format!("Some({value}i64)"),
+        Expr::Int { value } | Expr::Const { value, .. } => {
+            let v = int(*value);
+            quote!(Some(#v))
+        }
+        Expr::Bool { value } => quote!(Some(#value)),
         Expr::Field { name, ty } => {
-            let f = format!("op.{}", ident(name));
+            let f = ident(name);
             let optional = op.fields.iter().any(|x| &x.name == name && x.optional);
             match ty {
-                Ty::Ap | Ty::Imm => format!("&{f}"),
-                Ty::Int { .. } if optional => f,
-                Ty::Int { .. } | Ty::Bool => format!("Some({f})"),
-                _ => f,
+                Ty::Ap | Ty::Imm => quote!(&op.#f),
+                Ty::Int { .. } if optional => quote!(op.#f),
+                Ty::Int { .. } | Ty::Bool => quote!(Some(op.#f)),
+                _ => quote!(op.#f),
             }
         }
-        Expr::Var { name, .. } => format!("v_{name}"),
-        Expr::It { .. } => "it".into(),
+        Expr::Var { name, .. } => {
+            let v = format_ident!("v_{}", name);
+            quote!(#v)
+        }
+        Expr::It { .. } => quote!(it),
         Expr::Call { func, args } => {
-            let a: Vec<String> = args.iter().map(|x| ex(x, op)).collect();
-            format!("f_{}({})", func.name(), a.join(", "))
+            let f = format_ident!("{}", func.name());
+            let a = args.iter().map(|x| ex(x, op));
+            quote!(eval::#f(#(#a),*))
         }
         Expr::Table { name, arg, .. } => {
-            format!("lookup(tables::{}, {})", ident(name), ex(arg, op))
+            let (t, a) = (ident(name), ex(arg, op));
+            quote!(eval::lookup(tables::#t, #a))
         }
-        Expr::Not { e } => format!("k_not({})", ex(e, op)),
-        Expr::And { l, r } => format!("k_and({}, {})", ex(l, op), ex(r, op)),
-        Expr::Or { l, r } => format!("k_or({}, {})", ex(l, op), ex(r, op)),
+        Expr::Not { e } => {
+            let e = ex(e, op);
+            quote!(eval::not(#e))
+        }
+        Expr::And { l, r } => {
+            let (l, r) = (ex(l, op), ex(r, op));
+            quote!(eval::and(#l, #r))
+        }
+        Expr::Or { l, r } => {
+            let (l, r) = (ex(l, op), ex(r, op));
+            quote!(eval::or(#l, #r))
+        }
         Expr::Cmp { op: c, l, r } => {
             let sym = match c {
-                CmpOp::Eq => "==",
-                CmpOp::Ne => "!=",
-                CmpOp::Lt => "<",
-                CmpOp::Le => "<=",
-                CmpOp::Gt => ">",
-                CmpOp::Ge => ">=",
+                CmpOp::Eq => quote!(==),
+                CmpOp::Ne => quote!(!=),
+                CmpOp::Lt => quote!(<),
+                CmpOp::Le => quote!(<=),
+                CmpOp::Gt => quote!(>),
+                CmpOp::Ge => quote!(>=),
             };
-            format!("k_cmp({}, {}, |a, b| a {sym} b)", ex(l, op), ex(r, op))
+            let (l, r) = (ex(l, op), ex(r, op));
+            quote!(eval::cmp(#l, #r, |a, b| a #sym b))
         }
         Expr::List1 { e } => ex(e, op),
     }
 }
 
 /// Compiles a value expression into a `Value`.
-fn value_ex(c: &Cond, op: &Layout, field_enum: Option<&str>) -> String {
-    let missing = format!("Value::Missing({})", lit(&c.text));
+fn value_ex(c: &Cond, op: &Layout, field_enum: Option<&str>) -> TokenStream {
+    let text = &c.text;
+    let missing = quote!(Value::Missing(#text));
+    let e = ex(&c.expr, op);
     match c.expr.ty() {
         Ty::Int { enum_ } => match enum_.as_deref().or(field_enum) {
-            Some(en) => format!(
-                "match {} {{ Some(v) => Value::Enum {{ ty: {}, name: enums::{en}::name(v), raw: v }}, None => {missing} }}",
-                ex(&c.expr, op),
-                lit(en)
-            ),
-            None => format!(
-                "match {} {{ Some(v) => Value::Int(v), None => {missing} }}",
-                ex(&c.expr, op)
-            ),
+            Some(en) => {
+                let id = ident(en);
+                quote! {
+                    match #e {
+                        Some(v) => Value::Enum { ty: #en, name: enumerator(enums::#id::ENUMERATORS, v), raw: v },
+                        None => #missing,
+                    }
+                }
+            }
+            None => quote!(match #e { Some(v) => Value::Int(v), None => #missing }),
         },
-        Ty::Bool => format!(
-            "match {} {{ Some(v) => Value::Bool(v), None => {missing} }}",
-            ex(&c.expr, op)
-        ),
-        Ty::List1 => format!(
-            "match {} {{ Some(v) => Value::One(v), None => {missing} }}",
-            ex(&c.expr, op)
-        ),
-        Ty::Imm => format!("Value::Imm(*{})", ex(&c.expr, op)),
-        Ty::Imms => format!("Value::Imms({})", ex(&c.expr, op)),
+        Ty::Bool => quote!(match #e { Some(v) => Value::Bool(v), None => #missing }),
+        Ty::List1 => quote!(match #e { Some(v) => Value::One(v), None => #missing }),
+        // An immediate field is read by value; `it` (an `each` entry) is a reference.
+        Ty::Imm => match &c.expr {
+            Expr::Field { name, .. } => {
+                let f = ident(name);
+                quote!(Value::Imm(op.#f))
+            }
+            _ => quote!(Value::Imm(*#e)),
+        },
+        Ty::Imms => quote!(Value::Imms(#e)),
         _ => missing,
     }
 }
 
-/// `body`, run only on the guard's paths.
-fn guarded(guard: &str, body: &str) -> String {
-    if guard == "true" {
-        format!("{{ {body} }}")
-    } else {
-        format!("if {guard} {{ {body} }}")
+/// `body`, run only on the guard's fork paths.
+fn guarded(guard: &Option<TokenStream>, body: TokenStream) -> TokenStream {
+    match guard {
+        Some(g) => quote!(if #g { #body }),
+        None => body,
     }
 }
 
-fn path_guard(paths: &[usize]) -> String {
-    if paths.is_empty() {
-        "true".into()
-    } else {
-        let alts: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
-        format!("matches!(path, {})", alts.join(" | "))
-    }
+fn path_guard(paths: &[usize]) -> Option<TokenStream> {
+    (!paths.is_empty()).then(|| {
+        let paths = paths.iter().map(|p| Literal::usize_unsuffixed(*p));
+        quote!(matches!(path, #(#paths)|*))
+    })
 }
 
-fn leaf_fn(m: &KlrModel, l: &KlrLeaf, o: &mut String) {
-    let Some(op) = m.layout(&l.op) else { return };
-    let opty = op_ty(m, &l.op);
-    let mut d = format!(
-        "`{}` @{:#x} (seed 003 {}): {}",
-        l.function, l.va, l.section, l.doc
-    );
-    d.push_str("\n\nRuns the leaf's steps in order; see `generated/docs/klr/` for the rule list.");
-    o.push_str(&doc(&d));
-    let _ = writeln!(
-        o,
-        "pub fn lower_{n}<'a>(op: &{opty}, fx: &mut Function) -> Outcome<'a> {{ lower_{n}_from(op, fx, None) }}",
-        n = l.name
-    );
-    let _ = writeln!(
-        o,
-        "fn lower_{n}_from<'a>(op: &{opty}, fx: &mut Function, routed_from: Option<&'static str>) -> Outcome<'a> {{",
-        n = l.name
-    );
-    let _ = writeln!(o, "let leaf: &'static str = {};", lit(&l.name));
-    o.push_str("let mut n = Node::start(leaf, routed_from);\nlet mut path: usize = usize::MAX;\n");
-    // One lazily-decided flag per memo.
-    let mut memos: Vec<&str> = Vec::new();
-    for s in &l.steps {
-        if let StepKind::Effect {
-            memo: Some((name, _)),
-            ..
-        } = &s.kind
-            && !memos.contains(&name.as_str())
-        {
-            memos.push(name);
+/// `match cond { true => then, false => nothing, unknown => unevaluated }`.
+fn decide(cond: &Cond, op: &Layout, then: TokenStream, what: &str) -> TokenStream {
+    let (c, text) = (ex(&cond.expr, op), &cond.text);
+    quote! {
+        match #c {
+            Some(true) => { #then }
+            Some(false) => {}
+            None => n.unevaluated.push(Unevaluated { what: #what, condition: #text }),
         }
     }
-    for mm in &memos {
-        let _ = writeln!(o, "let mut memo_{mm}: Option<bool> = None;");
-    }
-    let memo_id = |name: &str| {
-        // Stable across leaves: the memo's index among every memo name of the model.
-        let mut all: Vec<&str> = Vec::new();
-        for l in &m.leaves {
-            for s in &l.steps {
-                if let StepKind::Effect {
-                    memo: Some((n, _)), ..
-                } = &s.kind
-                    && !all.contains(&n.as_str())
-                {
-                    all.push(n);
-                }
+}
+
+/// Every memo name of the model, in first-use order: a memo's id is its index.
+fn memo_names(m: &KlrModel) -> Vec<&str> {
+    let mut all: Vec<&str> = Vec::new();
+    for l in &m.leaves {
+        for s in &l.steps {
+            if let StepKind::Effect {
+                memo: Some((n, _)), ..
+            } = &s.kind
+                && !all.contains(&n.as_str())
+            {
+                all.push(n);
             }
         }
-        all.iter().position(|x| *x == name).unwrap_or(0)
+    }
+    all
+}
+
+fn leaf_fn(m: &KlrModel, l: &KlrLeaf) -> TokenStream {
+    let Some(op) = m.layout(&l.op) else {
+        return TokenStream::new();
     };
-    let paths = l.paths();
-    for s in &l.steps {
-        let guard = path_guard(&s.paths);
-        match &s.kind {
-            StepKind::Check {
-                message,
-                kind,
-                when,
-                opaque,
-                each,
-                append,
-                helper,
-            } => {
-                let kind = match kind {
-                    CheckKind::Throw => "ErrorKind::Throw",
-                    CheckKind::Assert => "ErrorKind::Assert",
-                    CheckKind::Fatal => "ErrorKind::Fatal",
-                };
-                let cond_text = when
-                    .as_ref()
-                    .map(|w| w.text.clone())
-                    .or_else(|| opaque.clone())
-                    .unwrap_or_default();
-                let what = if message.is_empty() {
-                    "an assert with no message".to_string()
-                } else {
-                    message.clone()
-                };
-                let unevaluated = format!(
-                    "n.unevaluated.push(Unevaluated {{ what: {}, condition: {} }});",
-                    lit(&what),
-                    lit(&cond_text)
-                );
-                let Some(w) = when else {
-                    let _ = writeln!(o, "{}", guarded(&guard, &unevaluated));
-                    continue;
-                };
-                let arg = append.as_ref().map_or("None".into(), |a| ex(&a.expr, op));
-                let err = format!(
-                    "return Outcome::Error(Error {{ leaf, routed_from, kind: {kind}, message: {}, arg: {arg}, condition: {}, helper: {} }})",
-                    lit(message),
-                    lit(&w.text),
-                    opt_lit(helper.as_deref())
-                );
-                let cond = ex(&w.expr, op);
-                match each {
-                    Some(list) => {
-                        let body = format!(
-                            "let mut unknown = false; for it in op.{}.iter() {{ match {cond} {{ Some(true) => {err}, Some(false) => {{}}, None => unknown = true }} }} if unknown {{ {unevaluated} }}",
-                            ident(list)
-                        );
-                        let _ = writeln!(o, "{}", guarded(&guard, &body));
-                    }
-                    None => {
-                        let body = format!(
-                            "match {cond} {{ Some(true) => {err}, Some(false) => {{}}, None => {{ {unevaluated} }} }}"
-                        );
-                        let _ = writeln!(o, "{}", guarded(&guard, &body));
-                    }
-                }
-            }
-            StepKind::Route { to, when } => {
-                let _ = writeln!(
-                    o,
-                    "match {} {{ Some(true) => return lower_{to}_from(op, fx, Some(leaf)), Some(false) => {{}}, None => return Outcome::Undetermined(Undetermined {{ leaf, routed_from, at: {}, condition: {} }}) }}",
-                    ex(&when.expr, op),
-                    lit(&format!("route to {to}")),
-                    lit(&when.text)
-                );
-            }
-            StepKind::Let { name, value, show } => {
-                let ty = if value.expr.ty() == Ty::Bool {
-                    "Option<bool>"
-                } else {
-                    "Option<i64>"
-                };
-                let rhs = match &value.expr {
-                    Expr::Table {
-                        name: t,
-                        arg,
-                        fatal: true,
-                        ..
-                    } => {
-                        let site = m
-                            .table(t)
-                            .and_then(|x| x.function.clone())
-                            .unwrap_or_else(|| t.clone());
-                        format!(
-                            "match {} {{ Some(k) if k < 0 || k as u64 >= tables::{t}.len() as u64 => return Outcome::Error(Error {{ leaf, routed_from, kind: ErrorKind::Fatal, message: \"\", arg: Some(k), condition: {}, helper: Some({}) }}), Some(k) => Some(tables::{t}[k as usize]), None => None }}",
-                            ex(arg, op),
-                            lit(&value.text),
-                            lit(&site)
-                        )
-                    }
-                    e => ex(e, op),
-                };
-                if guard == "true" {
-                    let _ = writeln!(o, "let v_{name}: {ty} = {rhs};");
-                } else {
-                    let _ = writeln!(
-                        o,
-                        "let v_{name}: {ty} = if {guard} {{ {rhs} }} else {{ None }};"
-                    );
-                }
-                if *show {
-                    let cond = Cond {
-                        text: value.text.clone(),
-                        expr: Expr::Var {
-                            name: name.clone(),
-                            ty: value.expr.ty(),
-                        },
-                    };
-                    let body = format!(
-                        "n.shown.push(Shown {{ name: {}, value: {} }});",
-                        lit(name),
-                        value_ex(&cond, op, None)
-                    );
-                    let _ = writeln!(o, "{}", guarded(&guard, &body));
-                }
-            }
-            StepKind::Fork { paths: ps, .. } => {
-                o.push_str("path = 'fork: {\n");
-                for (i, p) in ps.iter().enumerate() {
-                    match &p.when {
-                        Some(w) => {
-                            let _ = writeln!(
-                                o,
-                                "match {} {{ Some(true) => break 'fork {i}, Some(false) => {{}}, None => return Outcome::Undetermined(Undetermined {{ leaf, routed_from, at: {}, condition: {} }}) }}",
-                                ex(&w.expr, op),
-                                lit(&format!("fork to {}", p.name)),
-                                lit(&w.text)
-                            );
-                        }
-                        None => {
-                            let _ = writeln!(o, "{i}");
-                        }
-                    }
-                }
-                if ps.last().is_some_and(|p| p.when.is_some()) {
-                    let _ = writeln!(o, "{}", ps.len().saturating_sub(1));
-                }
-                o.push_str("};\n");
-                let _ = writeln!(o, "n.path = PATHS_{}[path];", l.name);
-                for (i, p) in ps.iter().enumerate() {
-                    let _ = writeln!(o, "if path == {i} {{");
-                    for b in &p.bind {
-                        let push = format!(
-                            "n.bindings.push(Binding {{ role: {}, operand: {}, what: {}, note: {} }});",
-                            lit(&b.role),
-                            opt_lit(b.operand.as_deref()),
-                            opt_lit(b.what.as_deref()),
-                            opt_lit(b.note.as_deref())
-                        );
-                        match &b.when {
-                            None => {
-                                let _ = writeln!(o, "{push}");
-                            }
-                            Some(w) => {
-                                let _ = writeln!(
-                                    o,
-                                    "match {} {{ Some(true) => {{ {push} }}, Some(false) => {{}}, None => n.unevaluated.push(Unevaluated {{ what: {}, condition: {} }}) }}",
-                                    ex(&w.expr, op),
-                                    lit(&format!(
-                                        "binding of {}",
-                                        b.operand.as_deref().or(b.what.as_deref()).unwrap_or("?")
-                                    )),
-                                    lit(&w.text)
-                                );
-                            }
-                        }
-                    }
-                    o.push_str("}\n");
-                }
-            }
-            StepKind::Stamp {
-                field,
-                offset,
-                value,
-                when,
-            } => {
-                // The declaring class: the first path's class chain that has it.
-                let decl = paths.iter().find_map(|p| m.class_field(&p.class, *offset));
-                let (class, fenum) = decl.map_or((String::new(), None), |(cl, f)| {
-                    (cl.qualified.clone(), f.enum_.clone())
-                });
-                let v = match value {
-                    StampValue::Expr { cond } => value_ex(cond, op, fenum.as_deref()),
-                    StampValue::Opaque { what } => format!("Value::Opaque({})", lit(what)),
-                };
-                let push = format!(
-                    "n.stamps.push(Stamp {{ offset: {offset:#x}, class: {}, field: {}, value: {v} }});",
-                    lit(&class),
-                    lit(field)
-                );
-                match when {
-                    None => {
-                        let _ = writeln!(o, "{}", guarded(&guard, &push));
-                    }
-                    Some(w) => {
-                        let body = format!(
-                            "match {} {{ Some(true) => {{ {push} }}, Some(false) => {{}}, None => n.unevaluated.push(Unevaluated {{ what: {}, condition: {} }}) }}",
-                            ex(&w.expr, op),
-                            lit(&format!("stamp of {field} at +{offset:#x}")),
-                            lit(&w.text)
-                        );
-                        let _ = writeln!(o, "{}", guarded(&guard, &body));
-                    }
-                }
-            }
-            StepKind::Effect {
-                text,
-                kind,
-                when,
-                memo,
-            } => {
-                let (first, key) = match memo {
-                    None => ("true".to_string(), "None".to_string()),
-                    Some((name, k)) => {
-                        let key = match k.expr.ty() {
-                            Ty::Text => format!("Some(text_key({}))", ex(&k.expr, op)),
-                            _ => ex(&k.expr, op),
-                        };
-                        let shown_key = match k.expr.ty() {
-                            Ty::Text => "None".to_string(),
-                            _ => key.clone(),
-                        };
-                        (
-                            format!(
-                                "*memo_{name}.get_or_insert_with(|| fx.first({}, {key}))",
-                                memo_id(name)
-                            ),
-                            shown_key,
-                        )
-                    }
-                };
-                let push = format!(
-                    "if {first} {{ n.effects.push(Effect {{ kind: {}, text: {}, key: {key} }}); }}",
-                    lit(kind.name()),
-                    lit(text)
-                );
-                match when {
-                    None => {
-                        let _ = writeln!(o, "{}", guarded(&guard, &push));
-                    }
-                    Some(w) => {
-                        let body = format!(
-                            "match {} {{ Some(true) => {{ {push} }}, Some(false) => {{}}, None => n.unevaluated.push(Unevaluated {{ what: {}, condition: {} }}) }}",
-                            ex(&w.expr, op),
-                            lit(text),
-                            lit(&w.text)
-                        );
-                        let _ = writeln!(o, "{}", guarded(&guard, &body));
-                    }
-                }
-            }
+    let opty = op_ty(m, &l.op);
+    let doc = doc(&format!(
+        "`{}` @{:#x} (seed 003 {}): {}\n\nRuns the leaf's steps in order; see `generated/docs/klr/` for the rule list.",
+        l.function, l.va, l.section, l.doc
+    ));
+    let all = exprs(l);
+    let routes = l.routes().next().is_some();
+    let memos: Vec<&str> = memo_names(m)
+        .into_iter()
+        .filter(|name| {
+            l.steps.iter().any(
+                |s| matches!(&s.kind, StepKind::Effect { memo: Some((n, _)), .. } if n == name),
+            )
+        })
+        .collect();
+    let reads_op = routes
+        || all
+            .iter()
+            .any(|e| any(e, &|x| matches!(x, Expr::Field { .. })))
+        || l.steps
+            .iter()
+            .any(|s| matches!(&s.kind, StepKind::Check { each: Some(_), .. }));
+    let op_arg = if reads_op { quote!(op) } else { quote!(_op) };
+    let fx_arg = if routes || !memos.is_empty() {
+        quote!(fx)
+    } else {
+        quote!(_fx)
+    };
+    let (name, lower, from) = (
+        &l.name,
+        format_ident!("lower_{}", l.name),
+        format_ident!("lower_{}_from", l.name),
+    );
+    let memo_flags = memos.iter().map(|mm| {
+        let id = format_ident!("memo_{}", mm);
+        quote!(let mut #id: Option<bool> = None;)
+    });
+    let body = l.steps.iter().map(|s| step(m, l, op, s, &all));
+    quote! {
+        #doc
+        #[allow(non_snake_case)]
+        pub fn #lower<'a>(op: &#opty, fx: &mut Function) -> Outcome<'a> {
+            #from(op, fx, None)
+        }
+        #[allow(non_snake_case)]
+        fn #from<'a>(#op_arg: &#opty, #fx_arg: &mut Function, routed_from: Option<&'static str>) -> Outcome<'a> {
+            let leaf: &'static str = #name;
+            let mut n = Node::new(leaf, routed_from);
+            #(#memo_flags)*
+            #(#body)*
+            Outcome::Node(n)
         }
     }
-    o.push_str("Outcome::Node(n)\n}\n");
 }
 
-fn op_enum(m: &KlrModel, o: &mut String) {
-    o.push_str("/// A klr op for one of the leaves (the leaf decides how it is lowered).\n#[derive(Clone, Copy, Debug, PartialEq)]\npub enum Op<'a> {\n");
-    for l in &m.leaves {
-        let _ = writeln!(o, "{}({}),", l.name, op_ty(m, &l.op));
-    }
-    if !m.leaves.iter().any(|l| borrows(m, &l.op)) {
-        o.push_str("#[doc(hidden)] _Life(core::marker::PhantomData<&'a ()>),\n");
-    }
-    o.push_str("}\n");
-    // Builders, one per klr layout.
-    for l in m.layouts.iter().filter(|l| l.side == Side::Klr) {
-        let opty = op_ty(m, &l.name);
-        let _ = writeln!(
-            o,
-            "fn build_{n}<'a, F: Fields<'a>>(src: &F) -> Result<{opty}, F::Error> {{ Ok(ops::{n} {{",
-            n = l.name
-        );
-        for (i, f) in m.inputs(&l.name).iter().enumerate() {
-            let getter = match (f.input.expect("input"), f.optional) {
-                (Input::Ap, false) => "ap",
-                (Input::Ap, true) => "opt_ap",
-                (Input::Aps, _) => "aps",
-                (Input::Imm, false) => "imm",
-                (Input::Imm, true) => "opt_imm",
-                (Input::Imms, _) => "imms",
-                (Input::Int, false) => "int",
-                (Input::Int, true) => "opt_int",
-                (Input::Bool, _) => "boolean",
-                (Input::Text, false) => "text",
-                (Input::Text, true) => "opt_text",
+/// The statements of one step of `l`; `all` is every expression of the leaf.
+fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&Expr]) -> TokenStream {
+    let guard = path_guard(&s.paths);
+    match &s.kind {
+        StepKind::Check {
+            message,
+            kind,
+            when,
+            opaque,
+            each,
+            append,
+            helper,
+        } => {
+            let kind = match kind {
+                CheckKind::Throw => quote!(ErrorKind::Throw),
+                CheckKind::Assert => quote!(ErrorKind::Assert),
+                CheckKind::Fatal => quote!(ErrorKind::Fatal),
             };
-            let _ = writeln!(
-                o,
-                "{}: src.{getter}(&FIELDS_{}[{i}])?,",
-                ident(&f.name),
-                l.name
-            );
+            let cond_text = when
+                .as_ref()
+                .map(|w| w.text.clone())
+                .or_else(|| opaque.clone())
+                .unwrap_or_default();
+            let what = if message.is_empty() {
+                "an assert with no message"
+            } else {
+                message.as_str()
+            };
+            let unevaluated =
+                quote!(n.unevaluated.push(Unevaluated { what: #what, condition: #cond_text }););
+            let Some(w) = when else {
+                return guarded(&guard, unevaluated);
+            };
+            let arg = append.as_ref().map_or(quote!(None), |a| ex(&a.expr, op));
+            let (text, helper) = (&w.text, opt_str(helper.as_deref()));
+            let err = quote! {
+                return Outcome::Error(Error { leaf, routed_from, kind: #kind, message: #message, arg: #arg, condition: #text, helper: #helper })
+            };
+            let cond = ex(&w.expr, op);
+            let body = match each {
+                Some(list) => {
+                    let list = ident(list);
+                    quote! {{
+                        let mut unknown = false;
+                        for it in op.#list.iter() {
+                            match #cond { Some(true) => #err, Some(false) => {} None => unknown = true }
+                        }
+                        if unknown { #unevaluated }
+                    }}
+                }
+                None => quote! {
+                    match #cond { Some(true) => #err, Some(false) => {} None => { #unevaluated } }
+                },
+            };
+            guarded(&guard, body)
         }
-        o.push_str("}) }\n");
+        StepKind::Route { to, when } => {
+            let (cond, text) = (ex(&when.expr, op), &when.text);
+            let at = format!("route to {to}");
+            let from = format_ident!("lower_{}_from", to);
+            quote! {
+                match #cond {
+                    Some(true) => return #from(op, fx, Some(leaf)),
+                    Some(false) => {}
+                    None => return Outcome::Undetermined(Undetermined { leaf, routed_from, at: #at, condition: #text }),
+                }
+            }
+        }
+        StepKind::Let { name, value, show } => {
+            let ty = if value.expr.ty() == Ty::Bool {
+                quote!(Option<bool>)
+            } else {
+                quote!(Option<i64>)
+            };
+            let rhs = match &value.expr {
+                Expr::Table {
+                    name: t,
+                    arg,
+                    fatal: true,
+                    ..
+                } => {
+                    let site = m.table(t).and_then(|x| x.function.as_deref()).unwrap_or(t);
+                    let (tid, a, text) = (ident(t), ex(arg, op), &value.text);
+                    quote! {
+                        match #a {
+                            Some(k) => match usize::try_from(k).ok().and_then(|i| tables::#tid.get(i)) {
+                                Some(v) => Some(*v),
+                                None => return Outcome::Error(Error { leaf, routed_from, kind: ErrorKind::Fatal, message: "", arg: Some(k), condition: #text, helper: Some(#site) }),
+                            },
+                            None => None,
+                        }
+                    }
+                }
+                e => ex(e, op),
+            };
+            let read = *show
+                || all
+                    .iter()
+                    .any(|e| any(e, &|x| matches!(x, Expr::Var { name: v, .. } if v == name)));
+            let var = if read {
+                format_ident!("v_{}", name)
+            } else {
+                format_ident!("_v_{}", name)
+            };
+            let mut out = match &guard {
+                None => quote!(let #var: #ty = #rhs;),
+                Some(g) => quote!(let #var: #ty = if #g { #rhs } else { None };),
+            };
+            if *show {
+                let cond = Cond {
+                    text: value.text.clone(),
+                    expr: Expr::Var {
+                        name: name.clone(),
+                        ty: value.expr.ty(),
+                    },
+                };
+                let v = value_ex(&cond, op, None);
+                out.extend(guarded(
+                    &guard,
+                    quote!(n.shown.push(Shown { name: #name, value: #v });),
+                ));
+            }
+            out
+        }
+        StepKind::Fork { paths: ps, .. } => fork(l, op, ps),
+        StepKind::Stamp {
+            field,
+            offset,
+            value,
+            when,
+        } => {
+            // The declaring class: the first path's class chain that has it.
+            let decl = l
+                .paths()
+                .iter()
+                .find_map(|p| m.class_field(&p.class, *offset));
+            let (class, fenum) = decl.map_or(("", None), |(cl, f)| {
+                (cl.qualified.as_str(), f.enum_.as_deref())
+            });
+            let v = match value {
+                StampValue::Expr { cond } => value_ex(cond, op, fenum),
+                StampValue::Opaque { what } => quote!(Value::Opaque(#what)),
+            };
+            let off = hex(*offset);
+            let push = quote!(n.stamps.push(Stamp { offset: #off, class: #class, field: #field, value: #v }););
+            let body = match when {
+                None => push,
+                Some(w) => decide(w, op, push, &format!("stamp of {field} at +{offset:#x}")),
+            };
+            guarded(&guard, body)
+        }
+        StepKind::Effect {
+            text,
+            kind,
+            when,
+            memo,
+        } => {
+            let (first, key) = match memo {
+                None => (quote!(true), quote!(None)),
+                Some((name, k)) => {
+                    let e = ex(&k.expr, op);
+                    let (key, shown) = match k.expr.ty() {
+                        Ty::Text => (quote!(Some(eval::text_key(#e))), quote!(None)),
+                        _ => (e.clone(), e),
+                    };
+                    let id = memo_names(m).iter().position(|x| x == name).unwrap_or(0);
+                    let id = Literal::u8_unsuffixed(u8::try_from(id).unwrap_or(u8::MAX));
+                    let flag = format_ident!("memo_{}", name);
+                    (
+                        quote!(*#flag.get_or_insert_with(|| fx.first(#id, #key))),
+                        shown,
+                    )
+                }
+            };
+            let kind = kind.name();
+            let push = quote! {
+                if #first { n.effects.push(Effect { kind: #kind, text: #text, key: #key }); }
+            };
+            let body = match when {
+                None => push,
+                Some(w) => decide(w, op, push, text),
+            };
+            guarded(&guard, body)
+        }
     }
-    o.push_str("impl<'a> Op<'a> {\n/// The leaf this op is for.\npub fn leaf(&self) -> &'static str { match self {\n");
-    for l in &m.leaves {
-        let _ = writeln!(o, "Op::{n}(_) => {n:?},", n = l.name);
+}
+
+/// The fork: `let path = …;` (the first path whose condition holds), the node's path
+/// and each path's bindings.
+fn fork(l: &KlrLeaf, op: &Layout, ps: &[Path]) -> TokenStream {
+    let arms = ps.iter().enumerate().filter_map(|(i, p)| {
+        let w = p.when.as_ref()?;
+        let (cond, text, at) = (ex(&w.expr, op), &w.text, format!("fork to {}", p.name));
+        let i = Literal::usize_unsuffixed(i);
+        Some(quote! {
+            match #cond {
+                Some(true) => break 'fork #i,
+                Some(false) => {}
+                None => return Outcome::Undetermined(Undetermined { leaf, routed_from, at: #at, condition: #text }),
+            }
+        })
+    });
+    let arms: Vec<_> = arms.collect();
+    // The otherwise arm (the last path), also when the last path has a condition.
+    let last = Literal::usize_unsuffixed(ps.len().saturating_sub(1));
+    let pick = if arms.is_empty() {
+        quote!(#last)
+    } else {
+        quote!('fork: { #(#arms)* #last })
+    };
+    let paths = paths_static(&l.name);
+    let binds = ps.iter().enumerate().filter(|(_, p)| !p.bind.is_empty()).map(|(i, p)| {
+        let pushes = p.bind.iter().map(|b| {
+            let (role, operand, what, note) = (
+                &b.role,
+                opt_str(b.operand.as_deref()),
+                opt_str(b.what.as_deref()),
+                opt_str(b.note.as_deref()),
+            );
+            let push = quote!(n.bindings.push(Binding { role: #role, operand: #operand, what: #what, note: #note }););
+            match &b.when {
+                None => push,
+                Some(w) => {
+                    let of = b.operand.as_deref().or(b.what.as_deref()).unwrap_or("?");
+                    decide(w, op, push, &format!("binding of {of}"))
+                }
+            }
+        });
+        let i = Literal::usize_unsuffixed(i);
+        quote!(if path == #i { #(#pushes)* })
+    });
+    quote! {
+        let path: usize = #pick;
+        n.path = #paths[path];
+        #(#binds)*
     }
-    if !m.leaves.iter().any(|l| borrows(m, &l.op)) {
-        o.push_str("Op::_Life(_) => \"\",\n");
+}
+
+/// `Op` (one variant per leaf), its `Fields`-driven builders and `lower`.
+fn op_enum(m: &KlrModel) -> TokenStream {
+    let borrowed = m.leaves.iter().any(|l| borrows(m, &l.op));
+    let names: Vec<_> = m.leaves.iter().map(|l| ident(&l.name)).collect();
+    let strs: Vec<_> = m.leaves.iter().map(|l| l.name.as_str()).collect();
+    let tys = m.leaves.iter().map(|l| op_ty(m, &l.op));
+    let lowers = m.leaves.iter().map(|l| format_ident!("lower_{}", l.name));
+    let builds: Vec<_> = m
+        .leaves
+        .iter()
+        .map(|l| format_ident!("build_{}", l.op))
+        .collect();
+    // An `Op` that borrows nothing still takes `'a`; the variant cannot be built.
+    let (life, life_arm) = if borrowed {
+        (TokenStream::new(), TokenStream::new())
+    } else {
+        (
+            quote!(#[doc(hidden)] _Life(core::marker::PhantomData<&'a ()>, core::convert::Infallible),),
+            quote!(Op::_Life(_, never) => match *never {},),
+        )
+    };
+    // One builder per klr layout a leaf takes.
+    let mut used: Vec<&str> = m.leaves.iter().map(|l| l.op.as_str()).collect();
+    used.sort_unstable();
+    used.dedup();
+    let builders = m
+        .layouts
+        .iter()
+        .filter(|l| l.side == Side::Klr && used.contains(&l.name.as_str()))
+        .map(|l| {
+            let (opty, id, fields) = (op_ty(m, &l.name), ident(&l.name), fields_static(&l.name));
+            let build = format_ident!("build_{}", l.name);
+            let inits = m
+                .inputs(&l.name)
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, f)| {
+                    let getter = match (f.input?, f.optional) {
+                        (Input::Ap, false) => "ap",
+                        (Input::Ap, true) => "opt_ap",
+                        (Input::Aps, _) => "aps",
+                        (Input::Imm, false) => "imm",
+                        (Input::Imm, true) => "opt_imm",
+                        (Input::Imms, _) => "imms",
+                        (Input::Int, false) => "int",
+                        (Input::Int, true) => "opt_int",
+                        (Input::Bool, _) => "boolean",
+                        (Input::Text, false) => "text",
+                        (Input::Text, true) => "opt_text",
+                    };
+                    let (fid, g, i) = (
+                        ident(&f.name),
+                        format_ident!("{}", getter),
+                        Literal::usize_unsuffixed(i),
+                    );
+                    Some(quote!(#fid: src.#g(&#fields[#i])?,))
+                });
+            quote! {
+                #[allow(non_snake_case)]
+                fn #build<'a, F: Fields<'a>>(src: &F) -> Result<#opty, F::Error> {
+                    Ok(ops::#id { #(#inits)* })
+                }
+            }
+        });
+    let (src, fx) = if m.leaves.is_empty() {
+        (quote!(_src), quote!(_fx))
+    } else {
+        (quote!(src), quote!(fx))
+    };
+    quote! {
+        /// A klr op for one of the leaves (the leaf decides how it is lowered).
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub enum Op<'a> {
+            #(#names(#tys),)*
+            #life
+        }
+        #(#builders)*
+        impl<'a> Op<'a> {
+            /// The leaf this op is for.
+            pub fn leaf(&self) -> &'static str {
+                match self { #(Op::#names(_) => #strs,)* #life_arm }
+            }
+            /// Builds the op of leaf `leaf` from `src`; `None` for an unknown leaf.
+            pub fn build<F: Fields<'a>>(leaf: &str, #src: &F) -> Option<Result<Op<'a>, F::Error>> {
+                match leaf {
+                    #(#strs => Some(#builds(src).map(Op::#names)),)*
+                    _ => None,
+                }
+            }
+        }
+        /// Lowers one op with its leaf.
+        pub fn lower<'a>(op: &Op<'a>, #fx: &mut Function) -> Outcome<'a> {
+            match op { #(Op::#names(o) => #lowers(o, fx),)* #life_arm }
+        }
     }
-    o.push_str("} }\n/// Builds the op of leaf `leaf` from `src`; `None` for an unknown leaf.\npub fn build<F: Fields<'a>>(leaf: &str, src: &F) -> Option<Result<Op<'a>, F::Error>> {\nSome(match leaf {\n");
-    for l in &m.leaves {
-        let _ = writeln!(
-            o,
-            "{:?} => build_{}(src).map(Op::{}),",
-            l.name, l.op, l.name
-        );
-    }
-    o.push_str("_ => return None,\n}) }\n}\n");
-    o.push_str("/// Lowers one op with its leaf.\npub fn lower<'a>(op: &Op<'a>, fx: &mut Function) -> Outcome<'a> {\nmatch op {\n");
-    for l in &m.leaves {
-        let _ = writeln!(o, "Op::{n}(o) => lower_{n}(o, fx),", n = l.name);
-    }
-    if !m.leaves.iter().any(|l| borrows(m, &l.op)) {
-        o.push_str("Op::_Life(_) => unreachable!(),\n");
-    }
-    o.push_str("}\n}\n");
 }

@@ -180,7 +180,7 @@ fn types_half(cx: &Cx<'_>, rt: &TokenStream) -> Vec<TokenStream> {
     items.push(cx.confidences(rt));
     items.extend(cx.model.types.iter().map(|t| cx.type_def(t)));
     items.push(tables::items(cx.model));
-    items.push(klr::items(cx.model));
+    items.push(klr::items(cx, rt));
     items.push(lowering::items(cx, rt));
     items
 }
