@@ -9,11 +9,4 @@ fn main() {
         .runtime("crate::runtime")
         .compile()
         .unwrap_or_else(|e| report(e));
-    // The same spec as a downstream crate would generate it (runtime at ::dmaspec), so
-    // tests/downstream_builder.rs proves that path compiles and works.
-    dmaspec_codegen::Builder::new()
-        .spec_dir("spec")
-        .file_name("downstream.rs")
-        .compile()
-        .unwrap_or_else(|e| report(e));
 }

@@ -1,8 +1,8 @@
 //! Decoding speed against the peers, in one run on identical input.
 //!
 //! ```sh
-//! cargo bench --bench decode            # ~4 min on 2 cores
-//! python3 scripts/bench_table.py        # the table of ratios, from target/criterion
+//! cargo bench -p dmaspec-benches --bench decode   # ~4 min on 2 cores
+//! python3 scripts/bench_table.py                  # the table of ratios, from target/criterion
 //! ```
 //!
 //! Groups (every benchmark processes a whole stream per iteration; criterion's throughput

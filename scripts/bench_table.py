@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Prints the benchmark tables (Markdown) from criterion's output of `cargo bench --bench decode`.
+"""Prints the benchmark tables (Markdown) from criterion's output of
+`cargo bench -p dmaspec-benches --bench decode`.
 
     python3 scripts/bench_table.py [target/criterion]
 
@@ -46,7 +47,7 @@ def table(rows, header):
 def main():
     data = load()
     if not data:
-        sys.exit(f"no criterion results under {ROOT}; run `cargo bench --bench decode` first")
+        sys.exit(f"no criterion results under {ROOT}; run `cargo bench -p dmaspec-benches --bench decode` first")
     checks = []
 
     d2d = data.get("d2d", {})

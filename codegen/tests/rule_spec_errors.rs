@@ -3,14 +3,12 @@
 //! bad composite… is a spec error at the file, line and column of the offending text,
 //! inside the expression string where that is where the fault is.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::spec::Fixture;
 use dmaspec_codegen::load::load_files;
 use dmaspec_codegen::model::rules::{BinOp, Expr, RuleKind};
 use dmaspec_codegen::{Model, SpecError, SpecErrors};
+use dmaspec_testkit::spec::Fixture;
 
 /// Confidence, a source, two architectures, an OPCODE enum, a DTYPE-like enum, a flags
 /// type, a bitfield with a rule, and the word `W` (opcode 0x10) the snippets add rules to.
@@ -419,7 +417,7 @@ fn unknown_source_in_rule_evidence() {
 fn unions_are_read_through_their_discriminator() {
     // A union's arm members depend on the discriminator; rules may only read the
     // discriminator (this prelude has no union, so check the message on the real spec).
-    let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
+    let spec = dmaspec_testkit::root().join("spec");
     let mut files: Vec<(PathBuf, String)> = dmaspec_codegen::spec_files(&spec)
         .into_iter()
         .map(|p| {

@@ -6,14 +6,12 @@
 //! architectures and an `OPCODE` enum. Positions are 1-based; each assertion also checks
 //! that the text at the reported position is the value the error is about.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::model;
-use common::spec::{Fixture, bad_path, check, root};
 use dmaspec_codegen::SpecErrors;
 use dmaspec_codegen::load::load_files;
+use dmaspec_testkit::model;
+use dmaspec_testkit::spec::{Fixture, bad_path, check, root};
 
 /// The smallest valid spec the bad snippets build on: confidence levels, a scale with two
 /// tags (`HIGH`, `LOW`), one source (`src`), architectures `a1` and `a2`, and an `OPCODE`

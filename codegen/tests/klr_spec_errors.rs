@@ -6,9 +6,7 @@
 //! position is found by searching the snippet for the token, and the error must point
 //! exactly there.
 
-mod common;
-
-use common::spec::Fixture;
+use dmaspec_testkit::spec::Fixture;
 
 const PRELUDE: &str = r#"[confidence]
 levels = [

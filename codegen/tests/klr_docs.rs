@@ -3,16 +3,12 @@
 //! the Markdown and compared with the loaded model, and every leaf page carries every
 //! message, path and stamp of its leaf. (`generated_fresh` checks the files are current.)
 
-mod common;
-
-use std::path::Path;
-
-use common::model;
 use dmaspec_codegen::Model;
 use dmaspec_codegen::model::klr::{KlrLeaf, StepKind};
+use dmaspec_testkit::{model, root};
 
 fn page(rel: &str) -> String {
-    std::fs::read_to_string(Path::new("generated/docs/klr").join(rel))
+    std::fs::read_to_string(root().join("generated/docs/klr").join(rel))
         .unwrap_or_else(|e| panic!("generated/docs/klr/{rel}: {e}"))
 }
 

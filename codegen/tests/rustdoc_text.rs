@@ -33,7 +33,7 @@ fn bare_markup(doc: &str) -> Option<String> {
 
 #[test]
 fn generated_rust_docs_escape_markup_in_spec_prose() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/generated/rust/dmaspec.rs");
+    let path = dmaspec_testkit::root().join("generated/rust/dmaspec.rs");
     let code = std::fs::read_to_string(path).expect("generated/rust/dmaspec.rs");
     let bad: Vec<String> = docs(&code).into_iter().filter_map(bare_markup).collect();
     assert!(

@@ -8,16 +8,15 @@
 //! headers must compile with gcc (C11) and g++ (C++17), `-Wall -Wextra -Werror -pedantic`.
 //!
 //! `DMASPEC_RANDOM_SPECS=N` sets the number of specs (default 24); the crate builds under
-//! `target/random-spec-compile/`. gcc and g++ must be on PATH.
-
-mod common;
+//! `target/downstream/random-specs/`. gcc and g++ must be on PATH.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
-use common::cc::{C_FLAGS, CXX_FLAGS, require};
 use dmaspec_codegen::emit::c;
+use dmaspec_testkit::cc::{C_FLAGS, CXX_FLAGS, require};
+use dmaspec_testkit::downstream;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRunner};
@@ -601,11 +600,10 @@ fn every_accepted_random_spec_generates_code_that_compiles() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(24);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = root.join("target/random-spec-compile");
-    let krate = dir.join("crate");
+    let krate = downstream::dir().join("random-specs");
+    let specs = krate.join("specs");
     let _ = std::fs::remove_dir_all(krate.join("src"));
-    let _ = std::fs::remove_dir_all(dir.join("specs"));
+    let _ = std::fs::remove_dir_all(&specs);
     std::fs::create_dir_all(krate.join("src")).unwrap();
 
     let mut accepted: Vec<usize> = Vec::new();
@@ -620,7 +618,7 @@ fn every_accepted_random_spec_generates_code_that_compiles() {
         let seed = any::<u64>().new_tree(&mut runner).unwrap().current();
         eprintln!("spec {n}: seed {seed:#018x}");
         tried += 1;
-        let spec_dir = dir.join(format!("specs/{n}"));
+        let spec_dir = specs.join(n.to_string());
         let shape = [Some(Shape::NoArch), Some(Shape::NoRules)]
             .get(n)
             .copied()
@@ -674,7 +672,7 @@ fn every_accepted_random_spec_generates_code_that_compiles() {
     for n in &accepted {
         let _ = writeln!(
             lib,
-            "/// Spec {n} (target/random-spec-compile/specs/{n}).\n\
+            "/// Spec {n} (target/downstream/random-specs/specs/{n}).\n\
              #[allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]\n\
              pub mod spec{n} {{ include!(\"spec{n}.rs\"); }}"
         );
@@ -684,26 +682,8 @@ fn every_accepted_random_spec_generates_code_that_compiles() {
         format!("//! Random specs, generated.\n#![no_std]\n{lib}"),
     )
     .unwrap();
-    std::fs::write(
-        krate.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"random-specs\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
-             [dependencies]\ndmaspec = {{ path = {:?}, default-features = false }}\n\n[workspace]\n",
-            root.display().to_string()
-        ),
-    )
-    .unwrap();
-    std::fs::copy(root.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run(
-        Command::new(cargo)
-            .args(["build", "--quiet", "--offline", "--lib"])
-            .current_dir(&krate)
-            .env("CARGO_TARGET_DIR", dir.join("target"))
-            .env("RUSTFLAGS", "-D warnings")
-            .env_remove("RUSTDOCFLAGS"),
-        "cargo build of the random-spec crate",
-    );
+    downstream::manifest(&krate, "random-specs", "");
+    downstream::cargo(&krate, &["build", "--quiet", "--lib"]);
     let rate = accepted.len() as f64 / tried.max(1) as f64;
     eprintln!(
         "random specs: {} of {tried} accepted ({:.0}%), all compile",

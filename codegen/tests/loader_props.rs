@@ -12,11 +12,11 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-#[path = "../fuzz/fuzz_targets/spec_tree.rs"]
+#[path = "../../fuzz/fuzz_targets/spec_tree.rs"]
 mod spec_tree;
 
 fn real() -> Vec<(PathBuf, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
+    let dir = dmaspec_testkit::root().join("spec");
     spec_files(&dir)
         .into_iter()
         .map(|p| {

@@ -7,10 +7,8 @@
 //! prelude declaring the confidence scale, a source, an `OPCODE` enum, a selector enum and
 //! three small words: the pseudo `P`, its extension `E` and the real word `T`.
 
-mod common;
-
-use common::spec::Fixture;
 use dmaspec_codegen::model::lowering::{ExtensionUse, Source, Transform};
+use dmaspec_testkit::spec::Fixture;
 
 const PRELUDE: &str = r#"[confidence]
 levels = [
@@ -432,7 +430,7 @@ fn kinds_abis_and_messages() {
 
 #[test]
 fn the_real_spec_loads_with_its_lowering() {
-    let m = common::model();
+    let m = dmaspec_testkit::model();
     assert_eq!(m.lowerings.len(), 1);
     assert_eq!(m.lowerings[0].kinds.len(), 4);
 }

@@ -1,16 +1,14 @@
 //! The Markdown and JSON targets, rendered from the real spec: the tables they print must
 //! say what the model (and through it the sources) says.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::model;
 use dmaspec_codegen::emit::{json, markdown};
 use dmaspec_codegen::model::{
     Alternative, BitsType, ByteClass, Evidence, Model, Role, TypeDef, TypeKind,
 };
+use dmaspec_testkit::model;
 
 fn docs(m: &Model) -> BTreeMap<String, String> {
     markdown::render(m).into_iter().collect()

@@ -1,0 +1,132 @@
+//! A bad snippet, `bad.toml`, loaded next to a valid prelude, `prelude.toml`, both in
+//! memory under a virtual spec directory; and the checks on the errors it yields.
+//! Positions are 1-based, columns in characters.
+
+use std::path::PathBuf;
+
+use dmaspec_codegen::load::load_files;
+use dmaspec_codegen::{Model, SpecError, SpecErrors};
+
+/// Where the in-memory files pretend to live.
+pub fn root() -> PathBuf {
+    PathBuf::from("virtual-spec")
+}
+
+pub fn bad_path() -> PathBuf {
+    root().join("bad.toml")
+}
+
+/// The valid prelude (its TOML text) the bad snippets of one test file build on.
+pub struct Fixture(pub &'static str);
+
+impl Fixture {
+    /// The prelude as a spec file.
+    pub fn file(&self) -> (PathBuf, String) {
+        (root().join("prelude.toml"), self.0.to_string())
+    }
+
+    /// Loads the prelude alone.
+    pub fn prelude(&self) -> Result<Model, SpecErrors> {
+        load_files(&root(), vec![self.file()])
+    }
+
+    /// Loads the prelude and `bad` (as `bad.toml`).
+    pub fn load(&self, bad: &str) -> Result<Model, SpecErrors> {
+        load_files(&root(), vec![self.file(), (bad_path(), bad.to_string())])
+    }
+
+    /// The errors of `bad`, which must not load.
+    #[track_caller]
+    pub fn errors(&self, bad: &str) -> Vec<SpecError> {
+        match self.load(bad) {
+            Ok(_) => panic!("the spec loaded, but it should have been rejected:\n{bad}"),
+            Err(e) => e.0,
+        }
+    }
+
+    /// `bad` yields exactly one error, at `line`:`column` where `token` starts, whose
+    /// message contains `message`.
+    #[track_caller]
+    pub fn only_at(&self, bad: &str, line: usize, column: usize, token: &str, message: &str) {
+        let errs = self.errors(bad);
+        assert_eq!(
+            errs.len(),
+            1,
+            "expected one error, got:\n{}",
+            SpecErrors(errs.clone())
+        );
+        check(&errs[0], bad, line, column, token, message);
+    }
+
+    /// `bad` yields exactly one error, at the first `token` after the first `after`,
+    /// whose message contains `message`.
+    #[track_caller]
+    pub fn only(&self, bad: &str, after: &str, token: &str, message: &str) {
+        let (line, column) = position(bad, after, token);
+        self.only_at(bad, line, column, token, message);
+    }
+
+    /// One of the errors of `bad` is at the first `token` after the first `after` and
+    /// its message contains `message`.
+    #[track_caller]
+    pub fn among(&self, bad: &str, after: &str, token: &str, message: &str) {
+        let (line, column) = position(bad, after, token);
+        let errs = self.errors(bad);
+        let found = errs.iter().any(|e| {
+            e.file == bad_path()
+                && e.line == line
+                && e.column == column
+                && e.message.contains(message)
+        });
+        assert!(
+            found,
+            "expected an error at {line}:{column} (`{token}`) saying `{message}`, got:\n{}",
+            SpecErrors(errs)
+        );
+    }
+}
+
+/// 1-based (line, column) of the first `token` after the first `after` in `text`.
+#[track_caller]
+pub fn position(text: &str, after: &str, token: &str) -> (usize, usize) {
+    let start = text
+        .find(after)
+        .unwrap_or_else(|| panic!("`{after}` not in the snippet"));
+    let at = start
+        + text[start..]
+            .find(token)
+            .unwrap_or_else(|| panic!("`{token}` not after `{after}`"));
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap().chars().count() + 1;
+    (line, column)
+}
+
+/// The text of `src` at `line` and `column` to the end of the line.
+pub fn text_at(src: &str, line: usize, column: usize) -> String {
+    let l = src.lines().nth(line - 1).unwrap_or_default();
+    l.chars().skip(column - 1).collect()
+}
+
+/// Checks one error's file (`bad.toml`), line, column and message, and that `token`
+/// starts there in `bad`.
+#[track_caller]
+pub fn check(e: &SpecError, bad: &str, line: usize, column: usize, token: &str, message: &str) {
+    assert_eq!(e.file, bad_path(), "wrong file in {e}");
+    assert!(
+        e.line == line && e.column == column,
+        "expected {line}:{column}, got {}:{} in {e}",
+        e.line,
+        e.column
+    );
+    let there = text_at(bad, line, column);
+    assert!(
+        there.starts_with(token),
+        "expected `{token}` at {line}:{column}, the snippet has `{there}` (error: {e})"
+    );
+    assert!(
+        e.message.contains(message),
+        "expected the message to contain `{message}`, got `{}`",
+        e.message
+    );
+}
