@@ -6,7 +6,8 @@ use std::ops::Range;
 
 use serde_spanned::Spanned;
 
-use super::{At, Loader, Room, Scope, check_ident};
+use super::names::check_ident;
+use super::{At, Loader, Room, Scope};
 use crate::diagnostics::suggest;
 use crate::model::klr::*;
 use crate::model::klr_expr::{self, Env, Ty};

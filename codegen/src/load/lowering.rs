@@ -9,9 +9,9 @@ use serde_spanned::Spanned;
 use super::{At, Cause, Loader, Scope};
 use crate::diagnostics::suggest;
 use crate::model::lowering::*;
-use crate::model::{BitsType, Confidence, Evidence, Model, Role, TypeDef, TypeKind, TypeRef};
+use crate::model::{BitsType, Confidence, Model, Role, TypeDef, TypeKind, TypeRef};
+use crate::schema::RawFile;
 use crate::schema::lowering::*;
-use crate::schema::{RawEvidence, RawFile};
 
 /// What a resolved path holds, for comparing the two sides of a mapping.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -351,29 +351,6 @@ impl Loader {
             );
         }
         found
-    }
-
-    /// Evidence that must not be empty; `what` names the owner in the error.
-    fn required_evidence(
-        &mut self,
-        at: At,
-        raw: &[RawEvidence],
-        conf: &Confidence,
-        scope: &Scope,
-        span: std::ops::Range<usize>,
-        what: &str,
-    ) -> Vec<Evidence> {
-        if raw.is_empty() {
-            self.err(
-                at,
-                span,
-                format!(
-                    "{what} has no evidence: cite the source that states it (for an INFERRED \
-                     claim, what it is inferred from)"
-                ),
-            );
-        }
-        self.evidence(at, raw, conf, scope)
     }
 
     /// A tag, and whether it is INFERRED (then `note` must say why).

@@ -285,7 +285,7 @@ impl Loader {
     /// A field's accessor, setter and `_mut` accessor on its view.
     fn view_member(&mut self, claims: &mut Claims, view_ns: &str, member: &Name) {
         // A name that is no identifier is reported already and has no methods to build.
-        if super::ident_error(member.spec).is_some() {
+        if ident_error(member.spec).is_some() {
             return;
         }
         for generated in rust::view_methods(member.spec) {
@@ -308,7 +308,7 @@ impl Loader {
             desc: format!("{what} `{}`", name.get_ref()),
             spec: name.get_ref(),
         };
-        if let Some(e) = super::ident_error(c) {
+        if let Some(e) = ident_error(c) {
             self.err(at, name.span(), format!("the C name of {}: {e}", who.desc));
         } else if c::reserved(c) {
             self.err(
@@ -348,4 +348,25 @@ fn flag(at: At, b: &RawFlagBit) -> Name<'_> {
 
 fn c_prefix(prefix: &Option<String>, c_name: &str) -> String {
     prefix.clone().unwrap_or_else(|| format!("{c_name}_"))
+}
+
+pub(super) fn check_ident(l: &mut Loader, at: At, name: &Spanned<String>) {
+    if let Some(msg) = ident_error(name.get_ref()) {
+        l.err(at, name.span(), msg);
+    }
+}
+
+/// Why `s` is not a valid identifier (letters, digits, `_`; not starting with a digit).
+pub(super) fn ident_error(s: &str) -> Option<String> {
+    let ok = s
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ok {
+        return Some(format!(
+            "`{s}` is not a valid identifier (letters, digits, `_`)"
+        ));
+    }
+    rust_error(s)
 }
