@@ -272,7 +272,7 @@ impl Loader {
                             "`{name}` (offset {}) runs past the end of `{}` ({})",
                             o.get_ref(),
                             r.name.get_ref(),
-                            crate::emit::plural(total, "byte")
+                            crate::naming::plural(total, "byte")
                         ),
                     );
                 }

@@ -416,8 +416,8 @@ impl Loader {
                     format!(
                         "`{}` (offset {start}, {}) runs past the end of `{owner}` ({})",
                         f.name.get_ref(),
-                        crate::emit::plural(*len, "byte"),
-                        crate::emit::plural(size, "byte")
+                        crate::naming::plural(*len, "byte"),
+                        crate::naming::plural(size, "byte")
                     ),
                 );
             }

@@ -29,13 +29,16 @@ mod rules;
 mod words;
 
 use cascade::Cause;
-pub(crate) use files::discover;
+pub(crate) use files::{SpecFiles, discover, read};
 use nesting::Room;
-use provenance::Provenance;
 
 /// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
 pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
-    let read = files::read(dir)?;
+    load_read(dir, files::read(dir)?)
+}
+
+/// Loads the files [`files::read`] found below `dir`.
+pub(crate) fn load_read(dir: &Path, read: SpecFiles) -> Result<Model, SpecErrors> {
     load(dir, read.files, read.errors)
 }
 
@@ -165,13 +168,13 @@ impl Loader {
     }
 
     fn resolve(&mut self, raws: Vec<(usize, RawFile)>) -> Model {
-        let Provenance {
-            levels,
-            scales,
-            sources,
-            archs,
-            tags,
-        } = self.provenance(&raws);
+        let declared = self.provenance(&raws);
+        let (levels, scales, sources, archs) = (
+            declared.levels,
+            declared.scales,
+            declared.sources,
+            declared.archs,
+        );
 
         // Number every named type first so that declarations may refer to each other in
         // any order and across files.
@@ -185,7 +188,7 @@ impl Loader {
             decls.extend(raw.structs.iter().map(|r| (at, Decl::Struct(r))));
         }
         let mut scope = Scope {
-            tags,
+            tags: declared.tags,
             sources: sources
                 .iter()
                 .map(|s| (s.id.clone(), s.scale.clone()))

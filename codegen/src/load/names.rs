@@ -10,7 +10,7 @@ use std::ops::Range;
 use serde_spanned::Spanned;
 
 use super::{At, Decl, Loader};
-use crate::emit::{c, rust};
+use crate::naming::{c, rust};
 use crate::schema::rules::RawRule;
 use crate::schema::*;
 

@@ -616,7 +616,7 @@ impl Checker<'_> {
                             value: v.value as i64,
                         },
                     );
-                    match arch_condition(self.model, &v.arch) {
+                    match arch_condition(&self.model.archs, &v.arch) {
                         None => eq,
                         Some(cond) => bin(BinOp::And, eq, cond),
                     }
@@ -678,7 +678,7 @@ impl Checker<'_> {
                             ),
                         ));
                     };
-                    let body = set.inline(self.model, ri);
+                    let body = set.inline(&self.model.archs, ri);
                     return Ok(Typed {
                         ty: Ty::Bool,
                         expr: rebase(&body, place.offset, &place.path, &place.c_path),

@@ -4,8 +4,8 @@
 use proc_macro2::Span;
 use syn::spanned::Spanned as _;
 
-use crate::emit::c::member;
 use crate::model::{BitsType, Int, Model, TypeKind, TypeRef};
+use crate::naming::c::member;
 
 /// A value's type while checking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

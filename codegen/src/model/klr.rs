@@ -4,7 +4,8 @@
 use serde::Serialize;
 
 use super::klr_expr::{Expr, Ty};
-use crate::model::{Alternative, Confidence, Evidence, TypeDef, TypeKind};
+use super::provenance::{Confidence, Evidence};
+use super::words::{Alternative, TypeDef, TypeKind};
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct KlrModel {

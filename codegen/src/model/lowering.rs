@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::model::{Confidence, Evidence};
+use super::provenance::{Confidence, Evidence};
 
 /// A field of a word, by path, resolved to where its bits are.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

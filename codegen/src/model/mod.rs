@@ -8,6 +8,7 @@ pub mod klr;
 pub mod klr_expr;
 pub mod lowering;
 pub mod provenance;
+mod query;
 pub mod rules;
 pub mod words;
 
