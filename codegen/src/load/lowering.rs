@@ -6,7 +6,7 @@
 
 use serde_spanned::Spanned;
 
-use super::{At, Cause, Loader, Scope};
+use super::{Cause, FileId, Loader, Scope};
 use crate::diagnostics::suggest;
 use crate::model::lowering::*;
 use crate::model::{BitsType, Confidence, Model, Role, TypeDef, TypeKind, TypeRef};
@@ -318,7 +318,7 @@ impl Loader {
         let mut out: Vec<Lowering> = Vec::new();
         for (fi, raw) in raws {
             for r in &raw.lowering {
-                let at = At(*fi);
+                let at = FileId(*fi);
                 let taken = out.iter().any(|l| &l.name == r.name.get_ref());
                 if self.duplicate(at, &r.name, "lowering", taken) {
                     continue;
@@ -333,7 +333,7 @@ impl Loader {
 
     fn word<'m>(
         &mut self,
-        at: At,
+        at: FileId,
         name: &Spanned<String>,
         model: &'m Model,
     ) -> Option<&'m TypeDef> {
@@ -356,7 +356,7 @@ impl Loader {
     /// A tag, and whether it is INFERRED (then `note` must say why).
     fn tagged(
         &mut self,
-        at: At,
+        at: FileId,
         tag: &Spanned<String>,
         note: &Option<String>,
         scope: &Scope,
@@ -381,7 +381,7 @@ impl Loader {
     /// (the claim's own tag may be INFERRED while the facts it rests on are observed).
     fn message(
         &mut self,
-        at: At,
+        at: FileId,
         m: &RawMessage,
         doc_conf: &Confidence,
         scope: &Scope,
@@ -416,7 +416,7 @@ impl Loader {
 
     fn lowering(
         &mut self,
-        at: At,
+        at: FileId,
         r: &RawLowering,
         scope: &Scope,
         model: &Model,
@@ -571,7 +571,7 @@ impl Loader {
 
     fn kind(
         &mut self,
-        at: At,
+        at: FileId,
         k: &RawKind,
         cx: &KindCx<'_>,
         scope: &Scope,
@@ -745,18 +745,18 @@ impl Loader {
             }
             writers.push((mapping.to.path.clone(), mask));
             match &mapping.source {
-                Source::Pseudo { place } => {
+                Operand::Pseudo { place } => {
                     for (w, b) in read_pseudo.iter_mut().zip(place_mask(place, from.size)) {
                         *w |= b;
                     }
                 }
-                Source::Ext { place } => {
+                Operand::Ext { place } => {
                     let len = read_ext.len();
                     for (w, b) in read_ext.iter_mut().zip(place_mask(place, len)) {
                         *w |= b;
                     }
                 }
-                Source::Value { .. } => {}
+                Operand::Value { .. } => {}
             }
             mappings.push(mapping);
         }
@@ -789,7 +789,7 @@ impl Loader {
 
     fn mapping(
         &mut self,
-        at: At,
+        at: FileId,
         m: &RawMapping,
         sides: &Sides<'_>,
         scope: &Scope,
@@ -825,7 +825,7 @@ impl Loader {
             return None;
         }
         // The source side.
-        let source: Option<(Source, Option<Resolved>)> = match (&m.from, &m.value) {
+        let source: Option<(Operand, Option<Resolved>)> = match (&m.from, &m.value) {
             (Some(_), Some(v)) => {
                 self.err(at, v.span(), "a mapping has `from` or `value`, not both");
                 None
@@ -839,7 +839,7 @@ impl Loader {
                 None
             }
             (None, Some(v)) => Some((
-                Source::Value {
+                Operand::Value {
                     value: *v.get_ref(),
                 },
                 None,
@@ -872,9 +872,9 @@ impl Loader {
                     Ok(s) => {
                         let place = s.place.clone();
                         let src = if is_ext {
-                            Source::Ext { place }
+                            Operand::Ext { place }
                         } else {
-                            Source::Pseudo { place }
+                            Operand::Pseudo { place }
                         };
                         Some((src, Some(s)))
                     }
@@ -891,7 +891,7 @@ impl Loader {
         let via = match (via_name, &resolved) {
             (_, None) => {
                 // A constant: it must fit the target.
-                let Source::Value { value } = source else {
+                let Operand::Value { value } = source else {
                     unreachable!("no resolved source means a value")
                 };
                 let span = m.value.as_ref().map_or(m.to.span(), Spanned::span);

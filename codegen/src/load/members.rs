@@ -7,13 +7,13 @@ use serde_spanned::Spanned;
 
 use super::names::check_ident;
 use super::nesting::{self, Room};
-use super::{At, Loader, Scope};
+use super::{FileId, Loader, Scope};
 use crate::diagnostics::{did_you_mean, sorted_keys};
 use crate::model::*;
 use crate::schema::*;
 
 impl Loader {
-    pub(super) fn int_repr(&mut self, at: At, repr: &Spanned<String>) -> Int {
+    pub(super) fn int_repr(&mut self, at: FileId, repr: &Spanned<String>) -> Int {
         Int::parse(repr.get_ref()).unwrap_or_else(|| {
             self.err(
                 at,
@@ -30,7 +30,7 @@ impl Loader {
     /// Parses `T` or `T[N]` (nesting allowed: `u8[2][3]`).
     pub(super) fn type_ref(
         &mut self,
-        at: At,
+        at: FileId,
         ty: &Spanned<String>,
         scope: &Scope,
         room: &Room,
@@ -47,7 +47,7 @@ impl Loader {
 
     pub(super) fn alternatives(
         &mut self,
-        at: At,
+        at: FileId,
         raw: &[RawAlternative],
         scope: &Scope,
         primary: &Room,
@@ -98,7 +98,7 @@ impl Loader {
     /// Resolves one byte-placed member (struct field, union discriminator or arm member).
     pub(super) fn field(
         &mut self,
-        at: At,
+        at: FileId,
         f: &RawField,
         parent: &Confidence,
         scope: &Scope,
@@ -213,7 +213,7 @@ impl Loader {
     /// A constant must sit on a scalar (integer, enum or flags) and fit it.
     pub(super) fn constant(
         &mut self,
-        at: At,
+        at: FileId,
         c: &Spanned<u64>,
         ty: &TypeRef,
         scope: &Scope,
@@ -248,7 +248,7 @@ impl Loader {
         Some(value)
     }
 
-    pub(super) fn codec(&mut self, at: At, c: &RawCodec, ty: &TypeRef) -> Option<Codec> {
+    pub(super) fn codec(&mut self, at: FileId, c: &RawCodec, ty: &TypeRef) -> Option<Codec> {
         let value = *c.zero_means.get_ref();
         let TypeRef::Int { int } = ty else {
             self.err(
@@ -280,7 +280,7 @@ impl Loader {
     /// `[[struct.join]]`: parts must be unsigned integer fields of the struct, low first.
     pub(super) fn joins(
         &mut self,
-        at: At,
+        at: FileId,
         raw: &[RawJoin],
         fields: &[Field],
         parent: &Confidence,
@@ -363,7 +363,7 @@ impl Loader {
     /// every gap declared reserved or unknown.
     pub(super) fn check_tiling(
         &mut self,
-        at: At,
+        at: FileId,
         members: &[(&RawField, usize)],
         size: usize,
         owner: &str,
@@ -448,7 +448,7 @@ impl Loader {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn fields(
         &mut self,
-        at: At,
+        at: FileId,
         raw: &[RawField],
         extra: Option<(&RawField, usize)>,
         room: &Room,

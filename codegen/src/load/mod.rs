@@ -111,9 +111,9 @@ struct Loader {
     broken_members: Vec<(String, usize)>,
 }
 
-/// Where a declaration sits, for later errors.
+/// Which spec file a declaration is in (an index into `Loader::files`), for its errors.
 #[derive(Clone, Copy)]
-struct At(usize);
+struct FileId(usize);
 
 /// A declaration waiting to be resolved, in the order types are numbered.
 enum Decl<'r> {
@@ -162,7 +162,7 @@ struct Scope {
 }
 
 impl Loader {
-    fn err(&mut self, at: At, span: Range<usize>, msg: impl Into<String>) {
+    fn err(&mut self, at: FileId, span: Range<usize>, msg: impl Into<String>) {
         let e = self.files[at.0].error(span, msg);
         self.errors.push(e);
     }
@@ -178,9 +178,9 @@ impl Loader {
 
         // Number every named type first so that declarations may refer to each other in
         // any order and across files.
-        let mut decls: Vec<(At, Decl)> = Vec::new();
+        let mut decls: Vec<(FileId, Decl)> = Vec::new();
         for (fi, raw) in &raws {
-            let at = At(*fi);
+            let at = FileId(*fi);
             decls.extend(raw.enums.iter().map(|r| (at, Decl::Enum(r))));
             decls.extend(raw.flags.iter().map(|r| (at, Decl::Flags(r))));
             decls.extend(raw.bitfield.iter().map(|r| (at, Decl::Bitfield(r))));
@@ -282,7 +282,7 @@ impl Loader {
     }
 
     /// Reports `name` as a second declaration of a `what` when `taken`; returns `taken`.
-    fn duplicate(&mut self, at: At, name: &Spanned<String>, what: &str, taken: bool) -> bool {
+    fn duplicate(&mut self, at: FileId, name: &Spanned<String>, what: &str, taken: bool) -> bool {
         self.duplicate_in(at, name, what, "", taken)
     }
 
@@ -290,7 +290,7 @@ impl Loader {
     /// (empty for a top-level name).
     fn duplicate_in(
         &mut self,
-        at: At,
+        at: FileId,
         name: &Spanned<String>,
         what: &str,
         owner: &str,

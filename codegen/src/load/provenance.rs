@@ -7,7 +7,7 @@ use std::ops::Range;
 use serde_spanned::Spanned;
 
 use super::names::check_ident;
-use super::{At, Loader, Scope};
+use super::{FileId, Loader, Scope};
 use crate::diagnostics::{join, sorted_keys, suggest};
 use crate::model::{Arch, Confidence, Evidence, Level, Scale, Source};
 use crate::schema::{RawEvidence, RawFile};
@@ -64,7 +64,7 @@ impl Loader {
             if found.is_some() {
                 let span = c.levels.first().map_or(0..0, |l| l.name.span());
                 self.err(
-                    At(*fi),
+                    FileId(*fi),
                     span,
                     "the common confidence ordering is declared twice",
                 );
@@ -73,7 +73,7 @@ impl Loader {
             let mut levels: Vec<Level> = Vec::new();
             for l in &c.levels {
                 let taken = levels.iter().any(|x| &x.name == l.name.get_ref());
-                self.duplicate(At(*fi), &l.name, "confidence level", taken);
+                self.duplicate(FileId(*fi), &l.name, "confidence level", taken);
                 levels.push(Level {
                     name: l.name.get_ref().clone(),
                     doc: l.doc.clone(),
@@ -101,7 +101,7 @@ impl Loader {
         let mut scales: Vec<Scale> = Vec::new();
         let mut seen_tags: HashMap<String, String> = HashMap::new();
         for (fi, raw) in raws {
-            let at = At(*fi);
+            let at = FileId(*fi);
             for s in &raw.scale {
                 let taken = scales.iter().any(|x| &x.name == s.name.get_ref());
                 if self.duplicate(at, &s.name, "scale", taken) {
@@ -181,15 +181,19 @@ impl Loader {
         for (fi, raw) in raws {
             for s in &raw.source {
                 let taken = out.iter().any(|x| &x.id == s.id.get_ref());
-                if self.duplicate(At(*fi), &s.id, "source", taken) {
+                if self.duplicate(FileId(*fi), &s.id, "source", taken) {
                     continue;
                 }
                 if s.id.get_ref().contains(char::is_whitespace) {
-                    self.err(At(*fi), s.id.span(), "a source id cannot contain spaces");
+                    self.err(
+                        FileId(*fi),
+                        s.id.span(),
+                        "a source id cannot contain spaces",
+                    );
                 }
                 if !scales.iter().any(|x| &x.name == s.scale.get_ref()) {
                     self.err(
-                        At(*fi),
+                        FileId(*fi),
                         s.scale.span(),
                         format!("unknown confidence scale `{}`", s.scale.get_ref()),
                     );
@@ -211,10 +215,10 @@ impl Loader {
         for (fi, raw) in raws {
             for a in &raw.arch {
                 let taken = out.iter().any(|x| &x.name == a.name.get_ref());
-                if self.duplicate(At(*fi), &a.name, "architecture", taken) {
+                if self.duplicate(FileId(*fi), &a.name, "architecture", taken) {
                     continue;
                 }
-                check_ident(self, At(*fi), &a.name);
+                check_ident(self, FileId(*fi), &a.name);
                 out.push(Arch {
                     name: a.name.get_ref().clone(),
                     nc: a.nc,
@@ -229,7 +233,7 @@ impl Loader {
 
     pub(super) fn confidence(
         &mut self,
-        at: At,
+        at: FileId,
         tag: &Spanned<String>,
         scope: &Scope,
     ) -> Confidence {
@@ -254,7 +258,7 @@ impl Loader {
     /// The confidence `tag` names, or `default` (the enclosing declaration's) without one.
     pub(super) fn confidence_or(
         &mut self,
-        at: At,
+        at: FileId,
         tag: &Option<Spanned<String>>,
         default: &Confidence,
         scope: &Scope,
@@ -267,7 +271,7 @@ impl Loader {
 
     pub(super) fn evidence(
         &mut self,
-        at: At,
+        at: FileId,
         raw: &[RawEvidence],
         default: &Confidence,
         scope: &Scope,
@@ -289,7 +293,7 @@ impl Loader {
 
     pub(super) fn arch_list(
         &mut self,
-        at: At,
+        at: FileId,
         raw: &Option<Vec<Spanned<String>>>,
         scope: &Scope,
     ) -> Vec<String> {
@@ -320,7 +324,7 @@ impl Loader {
     }
 
     /// Reports that `what` (at `span`) cites nothing.
-    pub(super) fn missing_evidence(&mut self, at: At, span: Range<usize>, what: &str) {
+    pub(super) fn missing_evidence(&mut self, at: FileId, span: Range<usize>, what: &str) {
         self.err(
             at,
             span,
@@ -334,7 +338,7 @@ impl Loader {
     /// Evidence that must not be empty; `what` names the owner in the error.
     pub(super) fn required_evidence(
         &mut self,
-        at: At,
+        at: FileId,
         raw: &[RawEvidence],
         conf: &Confidence,
         scope: &Scope,
@@ -385,7 +389,7 @@ fn evidence_record(e: &RawEvidence, confidence: Confidence) -> Evidence {
     Evidence {
         source: source_id(&cite).to_string(),
         cite,
-        name: e.name.clone(),
+        alias: e.name.clone(),
         names: e.names.clone(),
         pin: e.pin.clone(),
         value: e.value.clone(),

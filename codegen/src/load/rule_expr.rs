@@ -4,7 +4,7 @@
 use proc_macro2::Span;
 use syn::spanned::Spanned as _;
 
-use super::rule_place::{Fail, PlaceKind, Seg, Ty, fits, int_range, place, segs};
+use super::rule_place::{Fail, PlaceKind, RuleType, Seg, fits, int_range, place, segs};
 use crate::diagnostics::suggest;
 use crate::model::rules::*;
 use crate::model::{Model, TypeKind};
@@ -17,17 +17,17 @@ pub(super) struct Checker<'a> {
 }
 
 pub(super) struct Typed {
-    pub ty: Ty,
+    pub ty: RuleType,
     pub expr: Expr,
 }
 
 impl Checker<'_> {
-    pub(super) fn ty_name(&self, t: Ty) -> String {
+    pub(super) fn ty_name(&self, t: RuleType) -> String {
         match t {
-            Ty::Int(lo, hi) => format!("an integer ({lo}..={hi})"),
-            Ty::Bool => "a condition".into(),
-            Ty::Enum(i) => format!("a `{}` value", self.model.types[i].name),
-            Ty::Flags(i) => format!("a `{}` flags value", self.model.types[i].name),
+            RuleType::Int(lo, hi) => format!("an integer ({lo}..={hi})"),
+            RuleType::Bool => "a condition".into(),
+            RuleType::Enum(i) => format!("a `{}` value", self.model.types[i].name),
+            RuleType::Flags(i) => format!("a `{}` flags value", self.model.types[i].name),
         }
     }
 
@@ -44,12 +44,12 @@ impl Checker<'_> {
                         .base10_parse::<i64>()
                         .map_err(|_| (n.span(), "integer literal out of range".to_string()))?;
                     Ok(Typed {
-                        ty: Ty::Int(v.into(), v.into()),
+                        ty: RuleType::Int(v.into(), v.into()),
                         expr: Expr::Int { value: v },
                     })
                 }
                 syn::Lit::Bool(b) => Ok(Typed {
-                    ty: Ty::Bool,
+                    ty: RuleType::Bool,
                     expr: Expr::Bool { value: b.value },
                 }),
                 _ => Err((
@@ -71,7 +71,7 @@ impl Checker<'_> {
                         if let Some(i) = self.rules.constants.iter().position(|c| c.name == name) {
                             let v = i128::from(self.rules.constants[i].value);
                             return Ok(Typed {
-                                ty: Ty::Int(v, v),
+                                ty: RuleType::Int(v, v),
                                 expr: Expr::Const { index: i },
                             });
                         }
@@ -79,7 +79,7 @@ impl Checker<'_> {
                             let lo = self.model.archs.iter().map(|a| a.nc).min().unwrap_or(0);
                             let hi = self.model.archs.iter().map(|a| a.nc).max().unwrap_or(0);
                             return Ok(Typed {
-                                ty: Ty::Int(lo.into(), hi.into()),
+                                ty: RuleType::Int(lo.into(), hi.into()),
                                 expr: Expr::Nc,
                             });
                         }
@@ -125,21 +125,21 @@ impl Checker<'_> {
                 let a = self.expr(owner, &u.expr)?;
                 match u.op {
                     syn::UnOp::Not(_) => {
-                        if a.ty != Ty::Bool {
+                        if a.ty != RuleType::Bool {
                             return Err((
                                 u.expr.span(),
                                 format!("`!` needs a condition; this is {}", self.ty_name(a.ty)),
                             ));
                         }
                         Ok(Typed {
-                            ty: Ty::Bool,
+                            ty: RuleType::Bool,
                             expr: not(a.expr),
                         })
                     }
                     syn::UnOp::Neg(_) => {
                         let (lo, hi) = self.int(&a, u.expr.span())?;
                         Ok(Typed {
-                            ty: Ty::Int(-hi, -lo),
+                            ty: RuleType::Int(-hi, -lo),
                             expr: Expr::Neg {
                                 arg: Box::new(a.expr),
                             },
@@ -166,8 +166,8 @@ impl Checker<'_> {
 
     /// Like [`Self::expr`], but a bare name that is no field, constant or `nc` may be an
     /// enumerator of `hint` (the enum on the other side of a comparison).
-    fn expr_in(&self, owner: usize, e: &syn::Expr, hint: Ty) -> Result<Typed, Fail> {
-        if let (Ty::Enum(ei), syn::Expr::Path(p)) = (hint, e)
+    fn expr_in(&self, owner: usize, e: &syn::Expr, hint: RuleType) -> Result<Typed, Fail> {
+        if let (RuleType::Enum(ei), syn::Expr::Path(p)) = (hint, e)
             && p.qself.is_none()
             && p.path.segments.len() == 1
         {
@@ -182,7 +182,7 @@ impl Checker<'_> {
                     .find(|v| v.name == name || v.aliases.iter().any(|a| a.name == name))
             {
                 return Ok(Typed {
-                    ty: Ty::Enum(ei),
+                    ty: RuleType::Enum(ei),
                     expr: Expr::Int {
                         value: v.value as i64,
                     },
@@ -220,7 +220,7 @@ impl Checker<'_> {
                     ));
                 };
                 Ok(Typed {
-                    ty: Ty::Enum(index),
+                    ty: RuleType::Enum(index),
                     expr: Expr::Int {
                         value: v.value as i64,
                     },
@@ -239,7 +239,7 @@ impl Checker<'_> {
                 };
                 let v = 1i64 << b.bit;
                 Ok(Typed {
-                    ty: Ty::Int(v.into(), v.into()),
+                    ty: RuleType::Int(v.into(), v.into()),
                     expr: Expr::Int { value: v },
                 })
             }
@@ -249,12 +249,12 @@ impl Checker<'_> {
 
     fn int(&self, t: &Typed, span: Span) -> Result<(i128, i128), Fail> {
         match t.ty {
-            Ty::Int(lo, hi) => Ok((lo, hi)),
-            Ty::Flags(i) => match &self.model.types[i].kind {
+            RuleType::Int(lo, hi) => Ok((lo, hi)),
+            RuleType::Flags(i) => match &self.model.types[i].kind {
                 TypeKind::Flags { repr, .. } => Ok(int_range(*repr)),
                 _ => Ok((0, 0)),
             },
-            Ty::Enum(i) => Err((
+            RuleType::Enum(i) => Err((
                 span,
                 format!(
                     "`{}` values are compared with its enumerators (`{}::NAME`), not used as numbers; \
@@ -262,7 +262,7 @@ impl Checker<'_> {
                     self.model.types[i].name, self.model.types[i].name
                 ),
             )),
-            Ty::Bool => Err((span, "a condition is not a number".into())),
+            RuleType::Bool => Err((span, "a condition is not a number".into())),
         }
     }
 
@@ -286,7 +286,7 @@ impl Checker<'_> {
                 ));
             }
             return Ok(Typed {
-                ty: Ty::Bool,
+                ty: RuleType::Bool,
                 expr: chain(if eq { BinOp::Or } else { BinOp::And }, parts),
             });
         }
@@ -319,7 +319,7 @@ impl Checker<'_> {
         let ty = match kind {
             'l' => {
                 for (t, e) in [(&l, &b.left), (&r, &b.right)] {
-                    if t.ty != Ty::Bool {
+                    if t.ty != RuleType::Bool {
                         return Err((
                             e.span(),
                             format!(
@@ -330,16 +330,16 @@ impl Checker<'_> {
                         ));
                     }
                 }
-                Ty::Bool
+                RuleType::Bool
             }
             'e' => {
                 self.comparable(&l, &r, span, true)?;
-                Ty::Bool
+                RuleType::Bool
             }
             'o' => {
                 self.int(&l, b.left.span())?;
                 self.int(&r, b.right.span())?;
-                Ty::Bool
+                RuleType::Bool
             }
             _ => {
                 let (a, bb) = (self.int(&l, b.left.span())?, self.int(&r, b.right.span())?);
@@ -392,7 +392,7 @@ impl Checker<'_> {
                         ),
                     ));
                 }
-                Ty::Int(lo, hi)
+                RuleType::Int(lo, hi)
             }
         };
         Ok(Typed {
@@ -402,26 +402,28 @@ impl Checker<'_> {
     }
 
     fn comparable(&self, l: &Typed, r: &Typed, span: Span, eq: bool) -> Result<(), Fail> {
-        let num = |t: Ty| matches!(t, Ty::Int(..) | Ty::Flags(_));
+        let num = |t: RuleType| matches!(t, RuleType::Int(..) | RuleType::Flags(_));
         let ok = match (l.ty, r.ty) {
             (a, b) if num(a) && num(b) => true,
-            (Ty::Enum(a), Ty::Enum(b)) => a == b,
-            (Ty::Bool, Ty::Bool) => eq,
+            (RuleType::Enum(a), RuleType::Enum(b)) => a == b,
+            (RuleType::Bool, RuleType::Bool) => eq,
             _ => false,
         };
         if ok {
             return Ok(());
         }
         let hint = match (l.ty, r.ty) {
-            (Ty::Enum(i), Ty::Int(..)) | (Ty::Int(..), Ty::Enum(i)) => format!(
-                " (compare with an enumerator such as `{}::{}`)",
-                self.model.types[i].name,
-                match &self.model.types[i].kind {
-                    TypeKind::Enum { values, .. } =>
-                        values.first().map_or("NAME", |v| v.name.as_str()),
-                    _ => "NAME",
-                }
-            ),
+            (RuleType::Enum(i), RuleType::Int(..)) | (RuleType::Int(..), RuleType::Enum(i)) => {
+                format!(
+                    " (compare with an enumerator such as `{}::{}`)",
+                    self.model.types[i].name,
+                    match &self.model.types[i].kind {
+                        TypeKind::Enum { values, .. } =>
+                            values.first().map_or("NAME", |v| v.name.as_str()),
+                        _ => "NAME",
+                    }
+                )
+            }
             _ => String::new(),
         };
         Err((
@@ -459,7 +461,7 @@ impl Checker<'_> {
             "has" => {
                 arity(2)?;
                 let x = self.expr(owner, args[0])?;
-                let Ty::Flags(fi) = x.ty else {
+                let RuleType::Flags(fi) = x.ty else {
                     return Err((
                         args[0].span(),
                         format!(
@@ -469,7 +471,7 @@ impl Checker<'_> {
                     ));
                 };
                 let TypeKind::Flags { bits, .. } = &self.model.types[fi].kind else {
-                    unreachable!("Ty::Flags is a flags type");
+                    unreachable!("RuleType::Flags is a flags type");
                 };
                 let fname = self.model.types[fi].name.clone();
                 let bit = match args[1] {
@@ -494,7 +496,7 @@ impl Checker<'_> {
                     ));
                 };
                 Ok(Typed {
-                    ty: Ty::Bool,
+                    ty: RuleType::Bool,
                     expr: bin(
                         BinOp::Ne,
                         bin(
@@ -516,7 +518,7 @@ impl Checker<'_> {
                     size,
                     signed,
                     bits,
-                    ty: Ty::Int(lo, hi),
+                    ty: RuleType::Int(lo, hi),
                     zero_means: Some(z),
                 } = place.kind
                 else {
@@ -541,7 +543,7 @@ impl Checker<'_> {
                 let z = i64::try_from(z)
                     .map_err(|_| (args[0].span(), "codec value out of range".to_string()))?;
                 Ok(Typed {
-                    ty: Ty::Int(lo.min(z.into()), hi.max(z.into())),
+                    ty: RuleType::Int(lo.min(z.into()), hi.max(z.into())),
                     expr: Expr::If {
                         cond: Box::new(bin(BinOp::Eq, read.clone(), Expr::Int { value: 0 })),
                         then: Box::new(Expr::Int { value: z }),
@@ -589,14 +591,14 @@ impl Checker<'_> {
                     };
                 }
                 Ok(Typed {
-                    ty: Ty::Int(0, len as i128),
+                    ty: RuleType::Int(0, len as i128),
                     expr: e,
                 })
             }
             "is_enumerator" => {
                 arity(1)?;
                 let x = self.expr(owner, args[0])?;
-                let Ty::Enum(ei) = x.ty else {
+                let RuleType::Enum(ei) = x.ty else {
                     return Err((
                         args[0].span(),
                         format!(
@@ -606,7 +608,7 @@ impl Checker<'_> {
                     ));
                 };
                 let TypeKind::Enum { values, .. } = &self.model.types[ei].kind else {
-                    unreachable!("Ty::Enum is an enum type");
+                    unreachable!("RuleType::Enum is an enum type");
                 };
                 let parts = values.iter().map(|v| {
                     let eq = bin(
@@ -622,7 +624,7 @@ impl Checker<'_> {
                     }
                 });
                 Ok(Typed {
-                    ty: Ty::Bool,
+                    ty: RuleType::Bool,
                     expr: fold(parts, BinOp::Or),
                 })
             }
@@ -631,7 +633,7 @@ impl Checker<'_> {
                     arity(1)?;
                     let t = &self.rules.tables[ti];
                     let x = self.expr(owner, args[0])?;
-                    if x.ty != Ty::Enum(t.over) {
+                    if x.ty != RuleType::Enum(t.over) {
                         return Err((
                             args[0].span(),
                             format!(
@@ -645,7 +647,7 @@ impl Checker<'_> {
                     let lo = vals.clone().min().unwrap_or(0);
                     let hi = vals.max().unwrap_or(0);
                     return Ok(Typed {
-                        ty: Ty::Int(lo.into(), hi.into()),
+                        ty: RuleType::Int(lo.into(), hi.into()),
                         expr: Expr::Table {
                             index: ti,
                             arg: Box::new(x.expr),
@@ -680,7 +682,7 @@ impl Checker<'_> {
                     };
                     let body = set.inline(&self.model.archs, ri);
                     return Ok(Typed {
-                        ty: Ty::Bool,
+                        ty: RuleType::Bool,
                         expr: rebase(&body, place.offset, &place.path, &place.c_path),
                     });
                 }

@@ -9,7 +9,7 @@ use crate::naming::c::member;
 
 /// A value's type while checking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Ty {
+pub(super) enum RuleType {
     /// An integer in `lo..=hi`.
     Int(i128, i128),
     Bool,
@@ -32,7 +32,7 @@ pub(super) enum PlaceKind {
         size: usize,
         signed: bool,
         bits: Option<(u32, u32)>,
-        ty: Ty,
+        ty: RuleType,
         /// What a stored 0 means, for fields with a `codec`.
         zero_means: Option<u64>,
     },
@@ -148,7 +148,7 @@ pub(super) fn place(m: &Model, owner: usize, segs: &[Seg]) -> Result<Place, Fail
                     size: int.size(),
                     signed: int.signed(),
                     bits: None,
-                    ty: Ty::Int(lo, hi),
+                    ty: RuleType::Int(lo, hi),
                     zero_means,
                 };
                 if i < segs.len() {
@@ -211,9 +211,9 @@ pub(super) fn place(m: &Model, owner: usize, segs: &[Seg]) -> Result<Place, Fail
                 match &t.kind {
                     TypeKind::Enum { repr, .. } | TypeKind::Flags { repr, .. } => {
                         let ty = if matches!(t.kind, TypeKind::Enum { .. }) {
-                            Ty::Enum(*index)
+                            RuleType::Enum(*index)
                         } else {
-                            Ty::Flags(*index)
+                            RuleType::Flags(*index)
                         };
                         place.kind = PlaceKind::Scalar {
                             size: repr.size(),
@@ -243,10 +243,10 @@ pub(super) fn place(m: &Model, owner: usize, segs: &[Seg]) -> Result<Place, Fail
                             return Err(no_member(sp, &t.name, "sub-field", n, names));
                         };
                         let ty = match &b.ty {
-                            BitsType::Uint => Ty::Int(0, (1i128 << b.width) - 1),
+                            BitsType::Uint => RuleType::Int(0, (1i128 << b.width) - 1),
                             BitsType::Named { index, .. } => match m.types[*index].kind {
-                                TypeKind::Enum { .. } => Ty::Enum(*index),
-                                _ => Ty::Flags(*index),
+                                TypeKind::Enum { .. } => RuleType::Enum(*index),
+                                _ => RuleType::Flags(*index),
                             },
                         };
                         push(&mut place, n, &member(n));

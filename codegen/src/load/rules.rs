@@ -11,8 +11,8 @@ use syn::spanned::Spanned as _;
 
 use super::names::ident_error;
 use super::rule_expr::{Checker, rewrite_in};
-use super::rule_place::{Ty, place, segs};
-use super::{At, Loader, Scope};
+use super::rule_place::{RuleType, place, segs};
+use super::{FileId, Loader, Scope};
 use crate::diagnostics::{SourceFile, suggest};
 use crate::model::rules::*;
 use crate::model::{Model, TypeKind};
@@ -33,14 +33,14 @@ impl Loader {
         let mut out = RuleModel::default();
         for (fi, raw) in raws {
             for c in &raw.constant {
-                if let Some(c) = self.constant_decl(At(*fi), c, &out.constants, scope) {
+                if let Some(c) = self.constant_decl(FileId(*fi), c, &out.constants, scope) {
                     out.constants.push(c);
                 }
             }
         }
         for (fi, raw) in raws {
             for t in &raw.table {
-                if let Some(t) = self.table_decl(At(*fi), t, &out.tables, scope, model) {
+                if let Some(t) = self.table_decl(FileId(*fi), t, &out.tables, scope, model) {
                     out.tables.push(t);
                 }
             }
@@ -64,7 +64,7 @@ impl Loader {
             let Some(owner) = model.types.iter().position(|t| &t.name == name.get_ref()) else {
                 continue; // the type itself is in error
             };
-            if let Some(set) = self.rule_set(At(fi), owner, rules, scope, model, &out) {
+            if let Some(set) = self.rule_set(FileId(fi), owner, rules, scope, model, &out) {
                 out.sets.push(set);
             }
         }
@@ -72,7 +72,7 @@ impl Loader {
         out
     }
 
-    fn check_name(&mut self, at: At, name: &Spanned<String>) -> bool {
+    fn check_name(&mut self, at: FileId, name: &Spanned<String>) -> bool {
         match ident_error(name.get_ref()) {
             None => true,
             Some(msg) => {
@@ -86,7 +86,7 @@ impl Loader {
 
     fn constant_decl(
         &mut self,
-        at: At,
+        at: FileId,
         c: &RawConstant,
         known: &[Constant],
         scope: &Scope,
@@ -120,7 +120,7 @@ impl Loader {
 
     fn table_decl(
         &mut self,
-        at: At,
+        at: FileId,
         t: &RawTable,
         known: &[Table],
         scope: &Scope,
@@ -220,7 +220,7 @@ impl Loader {
 
     fn rule_set(
         &mut self,
-        at: At,
+        at: FileId,
         owner: usize,
         raw: &[RawRule],
         scope: &Scope,
@@ -475,7 +475,7 @@ impl Loader {
 
     fn compare_fields(
         &mut self,
-        at: At,
+        at: FileId,
         id: &str,
         list: &[Spanned<String>],
         derived: &BTreeSet<String>,
@@ -521,7 +521,7 @@ impl Loader {
     }
 
     /// Checks a `fields` entry of a not-enforced rule: a path to any member.
-    fn field_path(&mut self, at: At, owner: usize, f: &Spanned<String>, model: &Model) {
+    fn field_path(&mut self, at: FileId, owner: usize, f: &Spanned<String>, model: &Model) {
         let site = Site::of(&self.files[at.0], f);
         if !self.shallow(at, &site, f.get_ref()) {
             return;
@@ -544,7 +544,7 @@ impl Loader {
     // ---- expressions ---------------------------------------------------------------
 
     /// Whether `text` nests within [`super::rule_depth::MAX_EXPR_DEPTH`]; reports it where it does not.
-    fn shallow(&mut self, at: At, site: &Site, text: &str) -> bool {
+    fn shallow(&mut self, at: FileId, site: &Site, text: &str) -> bool {
         let Some(deep) = super::rule_depth::too_deep(text) else {
             return true;
         };
@@ -563,7 +563,7 @@ impl Loader {
 
     fn leaf_expr(
         &mut self,
-        at: At,
+        at: FileId,
         owner: usize,
         src: &Spanned<String>,
         checker: &Checker,
@@ -582,7 +582,7 @@ impl Loader {
             }
         };
         match checker.expr(owner, &parsed) {
-            Ok(t) if t.ty == Ty::Bool => Some(t.expr),
+            Ok(t) if t.ty == RuleType::Bool => Some(t.expr),
             Ok(t) => {
                 let span = site.span(parsed.span());
                 self.err(

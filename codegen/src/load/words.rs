@@ -9,7 +9,7 @@ use super::members::max_of;
 use super::names::check_ident;
 use super::nesting::{self, Room};
 use super::provenance::source_id;
-use super::{At, Decl, Loader, Scope};
+use super::{Decl, FileId, Loader, Scope};
 use crate::diagnostics::suggest;
 use crate::model::*;
 use crate::schema::*;
@@ -17,7 +17,7 @@ use crate::schema::*;
 impl Loader {
     // ---- declarations --------------------------------------------------------------
 
-    pub(super) fn enum_def(&mut self, at: At, r: &RawEnum, scope: &Scope) -> TypeDef {
+    pub(super) fn enum_def(&mut self, at: FileId, r: &RawEnum, scope: &Scope) -> TypeDef {
         let repr = self.int_repr(at, &r.repr);
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
@@ -86,7 +86,7 @@ impl Loader {
         )
     }
 
-    pub(super) fn flags_def(&mut self, at: At, r: &RawFlags, scope: &Scope) -> TypeDef {
+    pub(super) fn flags_def(&mut self, at: FileId, r: &RawFlags, scope: &Scope) -> TypeDef {
         let repr = self.int_repr(at, &r.repr);
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
@@ -145,7 +145,7 @@ impl Loader {
         )
     }
 
-    pub(super) fn bitfield_def(&mut self, at: At, r: &RawBitfield, scope: &Scope) -> TypeDef {
+    pub(super) fn bitfield_def(&mut self, at: FileId, r: &RawBitfield, scope: &Scope) -> TypeDef {
         let repr = self.int_repr(at, &r.repr);
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
@@ -281,7 +281,7 @@ impl Loader {
 
     pub(super) fn bits_type(
         &mut self,
-        at: At,
+        at: FileId,
         t: &Spanned<String>,
         width: u32,
         scope: &Scope,
@@ -314,7 +314,7 @@ impl Loader {
         }
     }
 
-    pub(super) fn union_def(&mut self, at: At, r: &RawUnion, scope: &Scope) -> TypeDef {
+    pub(super) fn union_def(&mut self, at: FileId, r: &RawUnion, scope: &Scope) -> TypeDef {
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
         let size = *r.size.get_ref() as usize;
@@ -398,7 +398,7 @@ impl Loader {
         )
     }
 
-    pub(super) fn struct_def(&mut self, at: At, r: &RawStruct, scope: &Scope) -> TypeDef {
+    pub(super) fn struct_def(&mut self, at: FileId, r: &RawStruct, scope: &Scope) -> TypeDef {
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
         let size = *r.size.get_ref() as usize;
@@ -468,7 +468,7 @@ impl Loader {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn type_def(
         &mut self,
-        at: At,
+        at: FileId,
         name: &Spanned<String>,
         c_name: &str,
         size: usize,
@@ -497,7 +497,7 @@ impl Loader {
 
     /// Checks that need every type resolved: opcodes, architectures, bit widths of enums
     /// placed in bit ranges, positional extensions.
-    pub(super) fn check_words(&mut self, decls: &[(At, Decl)], model: &mut Model) {
+    pub(super) fn check_words(&mut self, decls: &[(FileId, Decl)], model: &mut Model) {
         let opcode_enum: Option<Vec<Enumerator>> =
             model
                 .types

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::klr_expr::{Expr, Ty};
+use super::klr_expr::{KlrExpr, Ty};
 use super::provenance::{Confidence, Evidence};
 use super::words::{Alternative, TypeDef, TypeKind};
 
@@ -11,7 +11,7 @@ use super::words::{Alternative, TypeDef, TypeKind};
 pub struct KlrModel {
     /// Compiler-internal enums (`TypeKind::Enum`), in spec order.
     pub enums: Vec<TypeDef>,
-    pub tables: Vec<Table>,
+    pub tables: Vec<KlrTable>,
     pub layouts: Vec<Layout>,
     /// In spec order (files sorted by path, then declaration order).
     pub leaves: Vec<KlrLeaf>,
@@ -29,7 +29,7 @@ pub enum OutOfRange {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Table {
+pub struct KlrTable {
     pub name: String,
     pub function: Option<String>,
     pub doc: String,
@@ -150,7 +150,7 @@ impl LayoutField {
 #[derive(Debug, Clone, Serialize)]
 pub struct Cond {
     pub text: String,
-    pub expr: Expr,
+    pub expr: KlrExpr,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -230,7 +230,7 @@ pub enum StepKind {
     },
     Fork {
         label: String,
-        paths: Vec<Path>,
+        paths: Vec<KlrPath>,
     },
     Stamp {
         /// The BIR field name at `offset`.
@@ -263,7 +263,7 @@ pub struct Step {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Path {
+pub struct KlrPath {
     pub name: String,
     pub when: Option<Cond>,
     /// The BIR layout name.
@@ -315,7 +315,7 @@ pub struct KlrLeaf {
 
 impl KlrLeaf {
     /// The fork's paths (every leaf has exactly one fork).
-    pub fn paths(&self) -> &[Path] {
+    pub fn paths(&self) -> &[KlrPath] {
         self.steps
             .iter()
             .find_map(|s| match &s.kind {
@@ -377,7 +377,7 @@ impl KlrModel {
         self.leaves.iter().find(|l| l.name == name)
     }
 
-    pub fn table(&self, name: &str) -> Option<&Table> {
+    pub fn table(&self, name: &str) -> Option<&KlrTable> {
         self.tables.iter().find(|t| t.name == name)
     }
 

@@ -168,7 +168,7 @@ impl CmpOp {
 /// A type-checked expression.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Expr {
+pub enum KlrExpr {
     Int {
         value: i64,
     },
@@ -198,66 +198,66 @@ pub enum Expr {
     },
     Call {
         func: Func,
-        args: Vec<Expr>,
+        args: Vec<KlrExpr>,
     },
     /// A klr table lookup; `fatal` tables stop the compiler past their end.
     Table {
         name: String,
-        arg: Box<Expr>,
+        arg: Box<KlrExpr>,
         fatal: bool,
         /// The klr enum of its entries, if any.
         #[serde(rename = "enum")]
         enum_: Option<String>,
     },
     Not {
-        e: Box<Expr>,
+        e: Box<KlrExpr>,
     },
     And {
-        l: Box<Expr>,
-        r: Box<Expr>,
+        l: Box<KlrExpr>,
+        r: Box<KlrExpr>,
     },
     Or {
-        l: Box<Expr>,
-        r: Box<Expr>,
+        l: Box<KlrExpr>,
+        r: Box<KlrExpr>,
     },
     Cmp {
         op: CmpOp,
-        l: Box<Expr>,
-        r: Box<Expr>,
+        l: Box<KlrExpr>,
+        r: Box<KlrExpr>,
     },
     List1 {
-        e: Box<Expr>,
+        e: Box<KlrExpr>,
     },
 }
 
-impl Expr {
+impl KlrExpr {
     pub fn ty(&self) -> Ty {
         match self {
-            Expr::Int { .. } => Ty::int(),
-            Expr::Bool { .. }
-            | Expr::Not { .. }
-            | Expr::And { .. }
-            | Expr::Or { .. }
-            | Expr::Cmp { .. } => Ty::Bool,
-            Expr::Const { enum_, .. } => Ty::Int {
+            KlrExpr::Int { .. } => Ty::int(),
+            KlrExpr::Bool { .. }
+            | KlrExpr::Not { .. }
+            | KlrExpr::And { .. }
+            | KlrExpr::Or { .. }
+            | KlrExpr::Cmp { .. } => Ty::Bool,
+            KlrExpr::Const { enum_, .. } => Ty::Int {
                 enum_: Some(enum_.clone()),
             },
-            Expr::Field { ty, .. } | Expr::Var { ty, .. } | Expr::It { ty } => ty.clone(),
-            Expr::Call { func, .. } => func.result(),
-            Expr::Table { enum_, .. } => Ty::Int {
+            KlrExpr::Field { ty, .. } | KlrExpr::Var { ty, .. } | KlrExpr::It { ty } => ty.clone(),
+            KlrExpr::Call { func, .. } => func.result(),
+            KlrExpr::Table { enum_, .. } => Ty::Int {
                 enum_: enum_.clone(),
             },
-            Expr::List1 { .. } => Ty::List1,
+            KlrExpr::List1 { .. } => Ty::List1,
         }
     }
 
     /// Whether a fatal table lookup appears anywhere but at the top.
     pub fn nested_fatal(&self, top: bool) -> bool {
         match self {
-            Expr::Table { arg, fatal, .. } => (*fatal && !top) || arg.nested_fatal(false),
-            Expr::Call { args, .. } => args.iter().any(|a| a.nested_fatal(false)),
-            Expr::Not { e } | Expr::List1 { e } => e.nested_fatal(false),
-            Expr::And { l, r } | Expr::Or { l, r } | Expr::Cmp { l, r, .. } => {
+            KlrExpr::Table { arg, fatal, .. } => (*fatal && !top) || arg.nested_fatal(false),
+            KlrExpr::Call { args, .. } => args.iter().any(|a| a.nested_fatal(false)),
+            KlrExpr::Not { e } | KlrExpr::List1 { e } => e.nested_fatal(false),
+            KlrExpr::And { l, r } | KlrExpr::Or { l, r } | KlrExpr::Cmp { l, r, .. } => {
                 l.nested_fatal(false) || r.nested_fatal(false)
             }
             _ => false,
@@ -358,7 +358,7 @@ struct Parser<'e> {
 }
 
 /// Parses and type-checks `text`.
-pub fn parse(text: &str, env: &dyn Env) -> Result<Expr, ExprError> {
+pub fn parse(text: &str, env: &dyn Env) -> Result<KlrExpr, ExprError> {
     let toks = lex(text)?;
     let mut p = Parser {
         toks,
@@ -376,7 +376,7 @@ pub fn parse(text: &str, env: &dyn Env) -> Result<Expr, ExprError> {
     Ok(e.0)
 }
 
-type Spanned = (Expr, usize, usize);
+type Spanned = (KlrExpr, usize, usize);
 
 impl Parser<'_> {
     fn peek(&self) -> Option<&Tok> {
@@ -388,7 +388,7 @@ impl Parser<'_> {
             .map_or((self.end, self.end), |t| (t.1, t.2))
     }
     fn eat(&mut self, p: &str) -> bool {
-        if self.peek() == Some(&Tok::Punct(leak(p))) {
+        if self.peek() == Some(&Tok::Punct(static_punct(p))) {
             self.pos += 1;
             true
         } else {
@@ -423,7 +423,7 @@ impl Parser<'_> {
             self.bool_operand(&r, "||")?;
             let (s, e) = (l.1, r.2);
             l = (
-                Expr::Or {
+                KlrExpr::Or {
                     l: Box::new(l.0),
                     r: Box::new(r.0),
                 },
@@ -442,7 +442,7 @@ impl Parser<'_> {
             self.bool_operand(&r, "&&")?;
             let (s, e) = (l.1, r.2);
             l = (
-                Expr::And {
+                KlrExpr::And {
                     l: Box::new(l.0),
                     r: Box::new(r.0),
                 },
@@ -459,7 +459,7 @@ impl Parser<'_> {
             let x = self.unary()?;
             self.bool_operand(&x, "!")?;
             let e = x.2;
-            return Ok((Expr::Not { e: Box::new(x.0) }, s, e));
+            return Ok((KlrExpr::Not { e: Box::new(x.0) }, s, e));
         }
         self.cmp()
     }
@@ -504,7 +504,7 @@ impl Parser<'_> {
         }
         let (s, e) = (l.1, r.2);
         Ok((
-            Expr::Cmp {
+            KlrExpr::Cmp {
                 op,
                 l: Box::new(l.0),
                 r: Box::new(r.0),
@@ -521,7 +521,7 @@ impl Parser<'_> {
         };
         self.pos += 1;
         match tok {
-            Tok::Int(v) => Ok((Expr::Int { value: v }, s, e)),
+            Tok::Int(v) => Ok((KlrExpr::Int { value: v }, s, e)),
             Tok::Punct("(") => {
                 let x = self.or()?;
                 let end = self.expect(")")?;
@@ -537,7 +537,7 @@ impl Parser<'_> {
                     );
                 }
                 let end = self.expect("]")?;
-                Ok((Expr::List1 { e: Box::new(x.0) }, s, end))
+                Ok((KlrExpr::List1 { e: Box::new(x.0) }, s, end))
             }
             Tok::Punct(p) => err(s, e, format!("expected a value, found `{p}`")),
             Tok::Name(name) => self.named(name, s, e),
@@ -547,7 +547,7 @@ impl Parser<'_> {
     fn named(&mut self, name: String, s: usize, e: usize) -> Result<Spanned, ExprError> {
         if name == "true" || name == "false" {
             return Ok((
-                Expr::Bool {
+                KlrExpr::Bool {
                     value: name == "true",
                 },
                 s,
@@ -562,7 +562,7 @@ impl Parser<'_> {
             self.pos += 1;
             return match self.env.enum_value(&name, &v) {
                 Ok(value) => Ok((
-                    Expr::Const {
+                    KlrExpr::Const {
                         enum_: name,
                         name: v,
                         value,
@@ -612,7 +612,7 @@ impl Parser<'_> {
                     }
                 }
                 return Ok((
-                    Expr::Call {
+                    KlrExpr::Call {
                         func,
                         args: args.into_iter().map(|a| a.0).collect(),
                     },
@@ -636,7 +636,7 @@ impl Parser<'_> {
                     );
                 }
                 return Ok((
-                    Expr::Table {
+                    KlrExpr::Table {
                         name,
                         arg: Box::new(a.0),
                         fatal,
@@ -658,15 +658,15 @@ impl Parser<'_> {
         }
         if name == "it" {
             return match self.env.it() {
-                Some(ty) => Ok((Expr::It { ty }, s, e)),
+                Some(ty) => Ok((KlrExpr::It { ty }, s, e)),
                 None => err(s, e, "`it` is only defined in a check with `each`"),
             };
         }
         if let Some(ty) = self.env.var(&name) {
-            return Ok((Expr::Var { name, ty }, s, e));
+            return Ok((KlrExpr::Var { name, ty }, s, e));
         }
         match self.env.field(&name) {
-            Some(Ok(ty)) => Ok((Expr::Field { name, ty }, s, e)),
+            Some(Ok(ty)) => Ok((KlrExpr::Field { name, ty }, s, e)),
             Some(Err(msg)) => err(s, e, msg),
             None => err(
                 s,
@@ -678,7 +678,7 @@ impl Parser<'_> {
 }
 
 /// The static spelling of a punctuation token, for comparisons.
-fn leak(p: &str) -> &'static str {
+fn static_punct(p: &str) -> &'static str {
     const PUNCT: &[&str] = &[
         "&&", "||", "==", "!=", "<=", ">=", "<", ">", "!", "(", ")", "[", "]", ",", ".",
     ];

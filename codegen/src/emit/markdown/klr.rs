@@ -67,7 +67,7 @@ fn evidence(ev: &[Evidence]) -> String {
         .iter()
         .map(|e| {
             let mut bits = Vec::new();
-            if let Some(n) = &e.name {
+            if let Some(n) = &e.alias {
                 bits.push(format!("as {}", code(n, true)));
             }
             if let Some(n) = &e.names {
@@ -93,7 +93,7 @@ fn evidence(ev: &[Evidence]) -> String {
     parts.join("<br>")
 }
 
-fn node_name(m: &KlrModel, p: &Path) -> String {
+fn node_name(m: &KlrModel, p: &KlrPath) -> String {
     let q = m
         .layout(&p.class)
         .map_or(p.class.as_str(), |l| &l.qualified);
@@ -558,7 +558,7 @@ fn leaf_page(m: &KlrModel, l: &KlrLeaf) -> String {
                     code(name, false),
                     code(&value.text, false)
                 ));
-                if let crate::model::klr_expr::Expr::Table {
+                if let crate::model::klr_expr::KlrExpr::Table {
                     name: t,
                     fatal: true,
                     ..

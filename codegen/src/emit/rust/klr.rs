@@ -20,7 +20,7 @@ use proc_macro2::TokenStream;
 
 use crate::model::Model;
 use crate::model::klr::*;
-use crate::model::klr_expr::{CmpOp, Expr, Ty};
+use crate::model::klr_expr::{CmpOp, KlrExpr, Ty};
 
 /// The `pub mod klr { … }` item.
 pub fn items(model: &Model) -> TokenStream {
@@ -667,7 +667,7 @@ fn ops(m: &KlrModel, o: &mut String) {
     o.push_str("}\n");
 }
 
-fn path_info(p: &Path, m: &KlrModel) -> String {
+fn path_info(p: &KlrPath, m: &KlrModel) -> String {
     let class = m
         .layout(&p.class)
         .map_or(p.class.clone(), |l| l.qualified.clone());
@@ -758,12 +758,12 @@ fn meta(m: &KlrModel, o: &mut String) {
 
 /// Compiles an expression: `Option<bool>` / `Option<i64>` for conditions and ints, a
 /// reference for an access or immediate, a slice for a list.
-fn ex(e: &Expr, op: &Layout) -> String {
+fn ex(e: &KlrExpr, op: &Layout) -> String {
     match e {
-        Expr::Int { value } => format!("Some({value}i64)"),
-        Expr::Bool { value } => format!("Some({value})"),
-        Expr::Const { value, .. } => format!("Some({value}i64)"),
-        Expr::Field { name, ty } => {
+        KlrExpr::Int { value } => format!("Some({value}i64)"),
+        KlrExpr::Bool { value } => format!("Some({value})"),
+        KlrExpr::Const { value, .. } => format!("Some({value}i64)"),
+        KlrExpr::Field { name, ty } => {
             let f = format!("op.{}", ident(name));
             let optional = op.fields.iter().any(|x| &x.name == name && x.optional);
             match ty {
@@ -773,19 +773,19 @@ fn ex(e: &Expr, op: &Layout) -> String {
                 _ => f,
             }
         }
-        Expr::Var { name, .. } => format!("v_{name}"),
-        Expr::It { .. } => "it".into(),
-        Expr::Call { func, args } => {
+        KlrExpr::Var { name, .. } => format!("v_{name}"),
+        KlrExpr::It { .. } => "it".into(),
+        KlrExpr::Call { func, args } => {
             let a: Vec<String> = args.iter().map(|x| ex(x, op)).collect();
             format!("f_{}({})", func.name(), a.join(", "))
         }
-        Expr::Table { name, arg, .. } => {
+        KlrExpr::Table { name, arg, .. } => {
             format!("lookup(tables::{}, {})", ident(name), ex(arg, op))
         }
-        Expr::Not { e } => format!("k_not({})", ex(e, op)),
-        Expr::And { l, r } => format!("k_and({}, {})", ex(l, op), ex(r, op)),
-        Expr::Or { l, r } => format!("k_or({}, {})", ex(l, op), ex(r, op)),
-        Expr::Cmp { op: c, l, r } => {
+        KlrExpr::Not { e } => format!("k_not({})", ex(e, op)),
+        KlrExpr::And { l, r } => format!("k_and({}, {})", ex(l, op), ex(r, op)),
+        KlrExpr::Or { l, r } => format!("k_or({}, {})", ex(l, op), ex(r, op)),
+        KlrExpr::Cmp { op: c, l, r } => {
             let sym = match c {
                 CmpOp::Eq => "==",
                 CmpOp::Ne => "!=",
@@ -796,7 +796,7 @@ fn ex(e: &Expr, op: &Layout) -> String {
             };
             format!("k_cmp({}, {}, |a, b| a {sym} b)", ex(l, op), ex(r, op))
         }
-        Expr::List1 { e } => ex(e, op),
+        KlrExpr::List1 { e } => ex(e, op),
     }
 }
 
@@ -976,7 +976,7 @@ fn leaf_fn(m: &KlrModel, l: &KlrLeaf, o: &mut String) {
                     "Option<i64>"
                 };
                 let rhs = match &value.expr {
-                    Expr::Table {
+                    KlrExpr::Table {
                         name: t,
                         arg,
                         fatal: true,
@@ -1006,7 +1006,7 @@ fn leaf_fn(m: &KlrModel, l: &KlrLeaf, o: &mut String) {
                 if *show {
                     let cond = Cond {
                         text: value.text.clone(),
-                        expr: Expr::Var {
+                        expr: KlrExpr::Var {
                             name: name.clone(),
                             ty: value.expr.ty(),
                         },

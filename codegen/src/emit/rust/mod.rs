@@ -314,7 +314,7 @@ impl Cx<'_> {
                 [
                     ("source", Lit::str(&e.source)),
                     ("cite", Lit::str(&e.cite)),
-                    ("name", Lit::opt_str(e.name.as_deref())),
+                    ("name", Lit::opt_str(e.alias.as_deref())),
                     ("names", Lit::opt_str(e.names.as_deref())),
                     ("pin", Lit::opt_str(e.pin.as_deref())),
                     ("value", Lit::opt_str(e.value.as_deref())),
