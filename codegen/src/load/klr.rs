@@ -113,7 +113,7 @@ impl Loader {
     fn klr_table(
         &mut self,
         at: FileId,
-        r: &RawTable,
+        r: &RawKlrTable,
         m: &KlrModel,
         scope: &Scope,
     ) -> Option<KlrTable> {
