@@ -28,7 +28,7 @@ impl Loader {
     }
 
     /// Parses `T` or `T[N]` (nesting allowed: `u8[2][3]`).
-    pub(super) fn type_ref(
+    fn type_ref(
         &mut self,
         at: FileId,
         ty: &Spanned<String>,
@@ -211,7 +211,7 @@ impl Loader {
     }
 
     /// A constant must sit on a scalar (integer, enum or flags) and fit it.
-    pub(super) fn constant(
+    fn constant(
         &mut self,
         at: FileId,
         c: &Spanned<u64>,
@@ -248,7 +248,7 @@ impl Loader {
         Some(value)
     }
 
-    pub(super) fn codec(&mut self, at: FileId, c: &RawCodec, ty: &TypeRef) -> Option<Codec> {
+    fn codec(&mut self, at: FileId, c: &RawCodec, ty: &TypeRef) -> Option<Codec> {
         let value = *c.zero_means.get_ref();
         let TypeRef::Int { int } = ty else {
             self.err(
@@ -361,7 +361,7 @@ impl Loader {
 
     /// Byte-placed members must tile `0..size` exactly: no overlap, nothing past the end,
     /// every gap declared reserved or unknown.
-    pub(super) fn check_tiling(
+    fn check_tiling(
         &mut self,
         at: FileId,
         members: &[(&RawField, usize)],
@@ -483,7 +483,7 @@ impl Loader {
 
 /// `room` bounds every array's size, so that no size overflows and no array is expanded
 /// element by element before it is known to fit.
-pub(super) fn parse_type(text: &str, scope: &Scope, room: &Room) -> Result<TypeRef, String> {
+fn parse_type(text: &str, scope: &Scope, room: &Room) -> Result<TypeRef, String> {
     if let Some(len) = text
         .strip_prefix("ascii[")
         .and_then(|t| t.strip_suffix(']'))
@@ -531,7 +531,7 @@ pub(super) fn parse_type(text: &str, scope: &Scope, room: &Room) -> Result<TypeR
     }
 }
 
-pub(super) fn size_in(t: &TypeRef, scope: &Scope) -> usize {
+fn size_in(t: &TypeRef, scope: &Scope) -> usize {
     match t {
         TypeRef::Int { int } => int.size(),
         TypeRef::Named { index, .. } => scope.sizes[*index],

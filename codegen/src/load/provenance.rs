@@ -57,7 +57,7 @@ impl Loader {
         }
     }
 
-    pub(super) fn common_levels(&mut self, raws: &[(usize, RawFile)]) -> Vec<Level> {
+    fn common_levels(&mut self, raws: &[(usize, RawFile)]) -> Vec<Level> {
         let mut found: Option<Vec<Level>> = None;
         for (fi, raw) in raws {
             let Some(c) = &raw.confidence else { continue };
@@ -97,7 +97,7 @@ impl Loader {
         })
     }
 
-    pub(super) fn scales(&mut self, raws: &[(usize, RawFile)], levels: &[Level]) -> Vec<Scale> {
+    fn scales(&mut self, raws: &[(usize, RawFile)], levels: &[Level]) -> Vec<Scale> {
         let mut scales: Vec<Scale> = Vec::new();
         let mut seen_tags: HashMap<String, String> = HashMap::new();
         for (fi, raw) in raws {
@@ -176,7 +176,7 @@ impl Loader {
         scales
     }
 
-    pub(super) fn sources(&mut self, raws: &[(usize, RawFile)], scales: &[Scale]) -> Vec<Source> {
+    fn sources(&mut self, raws: &[(usize, RawFile)], scales: &[Scale]) -> Vec<Source> {
         let mut out: Vec<Source> = Vec::new();
         for (fi, raw) in raws {
             for s in &raw.source {
@@ -210,7 +210,7 @@ impl Loader {
         out
     }
 
-    pub(super) fn archs(&mut self, raws: &[(usize, RawFile)]) -> Vec<Arch> {
+    fn archs(&mut self, raws: &[(usize, RawFile)]) -> Vec<Arch> {
         let mut out: Vec<Arch> = Vec::new();
         for (fi, raw) in raws {
             for a in &raw.arch {

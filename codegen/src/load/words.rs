@@ -279,7 +279,7 @@ impl Loader {
         )
     }
 
-    pub(super) fn bits_type(
+    fn bits_type(
         &mut self,
         at: FileId,
         t: &Spanned<String>,
@@ -466,7 +466,7 @@ impl Loader {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn type_def(
+    fn type_def(
         &mut self,
         at: FileId,
         name: &Spanned<String>,
