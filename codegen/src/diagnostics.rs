@@ -1,5 +1,6 @@
 //! Spec errors with file, line and column, rendered with the offending source line.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -216,4 +217,16 @@ pub(crate) fn did_you_mean<'a>(
 /// `"; did you mean `x`?"` after an error about `word`, or nothing.
 pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
     did_you_mean(word, candidates).map_or(String::new(), |c| format!("; did you mean `{c}`?"))
+}
+
+/// `a, b, c`: the "known: …" list of an error.
+pub(crate) fn join<'a>(it: impl Iterator<Item = &'a str>) -> String {
+    it.collect::<Vec<_>>().join(", ")
+}
+
+/// The keys of `map`, sorted and comma-separated (the "known: …" list of an error).
+pub(crate) fn sorted_keys<V>(map: &HashMap<String, V>) -> String {
+    let mut keys: Vec<&str> = map.keys().map(String::as_str).collect();
+    keys.sort();
+    keys.join(", ")
 }

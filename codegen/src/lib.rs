@@ -18,6 +18,7 @@ pub mod diagnostics;
 pub mod emit;
 pub mod load;
 pub mod model;
+pub mod naming;
 pub mod output;
 pub mod schema;
 
@@ -25,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 pub use diagnostics::{SpecError, SpecErrors};
 pub use model::Model;
-pub use output::{OutputError, Staleness, Survey, survey, write_artifacts};
+pub use output::{Artifact, OutputError, Staleness, Survey, survey, write_artifacts};
 
 /// Configures and runs Rust generation for a build script.
 #[derive(Debug, Clone)]
@@ -85,7 +86,9 @@ impl Builder {
     /// an output directory that is, contains or lies inside the spec directory.
     pub fn compile(self) -> Result<Model, SpecErrors> {
         println!("cargo:rerun-if-changed={}", self.spec_dir.display());
-        for file in spec_files(&self.spec_dir) {
+        // The spec directory is walked once: the files it reads are the ones watched.
+        let read = load::read(&self.spec_dir);
+        for (file, _) in read.iter().flat_map(|r| &r.files) {
             println!("cargo:rerun-if-changed={}", file.display());
         }
         let out_dir = self
@@ -94,18 +97,11 @@ impl Builder {
             .ok_or(OutputError::NoOutDir)
             .map_err(output_errors)?;
         output::check_separate(&self.spec_dir, &out_dir).map_err(output_errors)?;
-        let model = load::load_dir(&self.spec_dir)?;
+        let model = load::load_read(&self.spec_dir, read?)?;
         let code = emit::rust::render(&model, &self.runtime);
         output::write_stamped(&out_dir, &self.file_name, &code).map_err(output_errors)?;
         Ok(model)
     }
-}
-
-/// One generated file: its path under `generated/` and its contents.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Artifact {
-    pub path: String,
-    pub contents: String,
 }
 
 /// Every file of `generated/`, in a fixed order. The Rust copy is the same text `build.rs`

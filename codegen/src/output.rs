@@ -11,7 +11,12 @@ use std::fmt;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use crate::Artifact;
+/// One generated file: its path under `generated/` and its contents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Artifact {
+    pub path: String,
+    pub contents: String,
+}
 
 /// The file gen writes into its output directory listing every file it wrote there.
 pub const MANIFEST: &str = ".dmaspec-manifest";

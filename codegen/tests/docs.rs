@@ -136,7 +136,7 @@ fn cites(ev: &[Evidence], cell: &str) {
             "evidence cell tags {:?}",
             e.confidence.tag
         );
-        for s in [&e.name, &e.names, &e.pin, &e.value].into_iter().flatten() {
+        for s in [&e.alias, &e.names, &e.pin, &e.value].into_iter().flatten() {
             assert!(
                 cell.contains(s.as_str()),
                 "evidence cell shows {s:?}: {cell}"

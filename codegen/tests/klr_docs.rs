@@ -298,7 +298,8 @@ fn tables_show_their_entries() {
 /// condition and provenance, and every leaf, layout, enum and table of the model.
 #[test]
 fn dmaspec_json_carries_the_klr_leaves() {
-    let text = std::fs::read_to_string("generated/dmaspec.json").expect("generated/dmaspec.json");
+    let text = std::fs::read_to_string(root().join("generated/dmaspec.json"))
+        .expect("generated/dmaspec.json");
     let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     let klr = &v["klr"];
     let leaves = klr["leaves"].as_array().expect("klr.leaves");

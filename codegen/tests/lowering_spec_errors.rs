@@ -7,7 +7,7 @@
 //! prelude declaring the confidence scale, a source, an `OPCODE` enum, a selector enum and
 //! three small words: the pseudo `P`, its extension `E` and the real word `T`.
 
-use dmaspec_codegen::model::lowering::{ExtensionUse, Source, Transform};
+use dmaspec_codegen::model::lowering::{ExtensionUse, Operand, Transform};
 use dmaspec_testkit::spec::Fixture;
 
 const PRELUDE: &str = r#"[confidence]
@@ -179,10 +179,12 @@ fn the_valid_lowering_loads_and_resolves() {
     assert_eq!(k.extension, ExtensionUse::Required);
     let v = &k.mappings[3];
     assert_eq!((v.to.offset, v.to.size), (8, 2));
-    assert!(matches!(&v.source, Source::Pseudo { place } if place.offset == 10 && place.size == 2));
+    assert!(
+        matches!(&v.source, Operand::Pseudo { place } if place.offset == 10 && place.size == 2)
+    );
     let y = &k.mappings[1];
     assert!(y.inferred);
-    assert!(matches!(&y.source, Source::Ext { place } if place.offset == 1));
+    assert!(matches!(&y.source, Operand::Ext { place } if place.offset == 1));
     let cfg = &k.mappings[4];
     assert_eq!(cfg.to.bits, Some((0, 3)));
     assert_eq!(cfg.to.offset, 10);

@@ -407,6 +407,42 @@ fn unknown_architecture() {
     );
 }
 
+/// Rules resolve their architectures like every other declaration: a repeated name is an
+/// error, not silently dropped.
+#[test]
+fn architecture_listed_twice() {
+    only(
+        &rule("expr = \"step > 0\"\narch = [\"a1\", \"a1\"]"),
+        "\"a1\", ",
+        "\"a1\"]",
+        "architecture `a1` listed twice",
+    );
+}
+
+/// Rules resolve their confidence tag like every other declaration, listing the tags.
+#[test]
+fn unknown_confidence_tag_lists_the_declared_tags() {
+    only(
+        &rule("expr = \"step > 0\"\nconfidence = \"MEDIUM\""),
+        "confidence",
+        "\"MEDIUM\"",
+        "unknown confidence tag `MEDIUM` (declared tags: HIGH, LOW)",
+    );
+}
+
+/// A constant without evidence says what to cite, in the words every sub-system uses.
+#[test]
+fn constant_without_evidence() {
+    let c = "[[constant]]\nname = \"MAX_N\"\nvalue = 4\ndoc = \"d\"\nconfidence = \"HIGH\"\nevidence = []\n";
+    only(
+        c,
+        "name",
+        "\"MAX_N\"",
+        "`MAX_N` has no evidence: cite the source that states it (for an INFERRED claim, \
+         what it is inferred from)",
+    );
+}
+
 #[test]
 fn unknown_source_in_rule_evidence() {
     let r = "[[struct.rule]]\nname = \"r\"\nexpr = \"step > 0\"\nmessage = \"m\"\nevidence = [{ source = \"nowhere §1\" }]\n";

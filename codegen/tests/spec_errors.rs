@@ -306,6 +306,34 @@ fn field_without_evidence() {
     SPEC.only_at(&bad, 9, 21, r#""a""#, "field `a` has no evidence");
 }
 
+/// What every declaration without evidence is told, in the words rules and lowerings use.
+const CITE: &str = "has no evidence: cite the source that states it (for an INFERRED claim, what it is inferred from)";
+
+#[test]
+fn type_without_evidence() {
+    let bad = strukt(
+        1,
+        r#"  { off = 0, name = "a", type = "u8", evidence = [{ source = "src §1" }] },
+"#,
+    )
+    .replace(
+        "evidence = [{ source = \"src §1\" }]\nfield",
+        "evidence = []\nfield",
+    );
+    SPEC.only(&bad, "name", r#""S""#, &format!("`S` {CITE}"));
+}
+
+#[test]
+fn join_without_evidence() {
+    let bad = strukt(
+        2,
+        r#"  { off = 0, name = "lo", type = "u8", evidence = [{ source = "src §1" }] },
+  { off = 1, name = "hi", type = "u8", evidence = [{ source = "src §1" }] },
+"#,
+    ) + "\n[[struct.join]]\nname = \"both\"\nparts = [\"lo\", \"hi\"]\ndoc = \"d\"\nevidence = []\n";
+    SPEC.only(&bad, "join", r#""both""#, &format!("join `both` {CITE}"));
+}
+
 // ---- bitfields ----------------------------------------------------------------------
 
 #[test]

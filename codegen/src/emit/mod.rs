@@ -6,14 +6,7 @@ pub mod json;
 pub mod markdown;
 pub mod rust;
 
-/// `1 byte`, `2 bytes`: a count and its noun, in every output.
-pub fn plural(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {one}s")
-    }
-}
+pub use crate::naming::plural;
 
 /// Doc text for rustdoc: spec prose may hold `[0]`, `[INFERRED]` or `<NcCopy>`, which
 /// Markdown would read as links or HTML tags. Outside code spans those characters are
@@ -51,11 +44,5 @@ mod tests {
             escape_doc("see [`X`](super::X) and [`Y`]"),
             "see [`X`](super::X) and [`Y`]"
         );
-    }
-
-    #[test]
-    fn one_byte_two_bytes() {
-        assert_eq!(super::plural(1, "byte"), "1 byte");
-        assert_eq!(super::plural(2, "byte"), "2 bytes");
     }
 }

@@ -8,7 +8,6 @@
 //! name is missing. An unrelated error that quotes the same name is held back too, until
 //! the root is fixed; the spec is rejected either way.
 
-use super::Loader;
 use crate::diagnostics::SpecError;
 
 /// What later errors a root error explains (they are folded into it as a note).
@@ -32,60 +31,35 @@ impl Cause {
     }
 }
 
-impl Loader {
-    /// The member `name` failed with the last error reported.
-    pub(super) fn broken_member(&mut self, name: &str) {
-        let root = self.errors.len().saturating_sub(1);
-        self.broken_members.push((name.to_string(), root));
+/// Drops the errors a root error explains, noting on the root how many there were.
+pub(super) fn suppress(errors: &mut Vec<SpecError>, cascades: &[(usize, usize, Cause)]) {
+    let mut folded_into: Vec<Option<usize>> = vec![None; errors.len()];
+    for i in 0..errors.len() {
+        let message = &errors[i].message;
+        let root = cascades
+            .iter()
+            .find(|(_, after, cause)| i >= *after && cause.explains(message))
+            .map(|(root, ..)| folded_into[*root].unwrap_or(*root));
+        folded_into[i] = root;
     }
-
-    /// Reports that no file declares a `what` (which `file`, under the root, should),
-    /// and folds every later error starting with `follows` into that one.
-    pub(super) fn missing(&mut self, file: &str, what: &str, why: &str, follows: &[&'static str]) {
-        let path = self.root.join(file);
-        let message = if self.files.iter().any(|f| f.path == path) {
-            format!("{} declares no {what}: {why}", path.display())
-        } else {
-            format!("{} is missing: {why}", path.display())
-        };
-        self.errors.push(SpecError::whole_file(&path, message));
-        let root = self.errors.len() - 1;
-        for p in follows {
-            self.cascades.push((root, root + 1, Cause::Prefix(p)));
+    let mut follow = vec![0usize; errors.len()];
+    for root in folded_into.iter().flatten() {
+        follow[*root] += 1;
+    }
+    for (e, n) in errors.iter_mut().zip(&follow) {
+        match n {
+            0 => {}
+            1 => e
+                .notes
+                .push("1 later error that follows from this one is not shown".into()),
+            n => e.notes.push(format!(
+                "{n} later errors that follow from this one are not shown"
+            )),
         }
     }
-
-    /// Drops the errors a root error explains, noting on the root how many there were.
-    pub(super) fn suppress_cascades(&mut self) {
-        let mut folded_into: Vec<Option<usize>> = vec![None; self.errors.len()];
-        for i in 0..self.errors.len() {
-            let message = &self.errors[i].message;
-            let root = self
-                .cascades
-                .iter()
-                .find(|(_, after, cause)| i >= *after && cause.explains(message))
-                .map(|(root, ..)| folded_into[*root].unwrap_or(*root));
-            folded_into[i] = root;
-        }
-        let mut follow = vec![0usize; self.errors.len()];
-        for root in folded_into.iter().flatten() {
-            follow[*root] += 1;
-        }
-        for (e, n) in self.errors.iter_mut().zip(&follow) {
-            match n {
-                0 => {}
-                1 => e
-                    .notes
-                    .push("1 later error that follows from this one is not shown".into()),
-                n => e.notes.push(format!(
-                    "{n} later errors that follow from this one are not shown"
-                )),
-            }
-        }
-        let mut i = 0;
-        self.errors.retain(|_| {
-            i += 1;
-            folded_into[i - 1].is_none()
-        });
-    }
+    let mut i = 0;
+    errors.retain(|_| {
+        i += 1;
+        folded_into[i - 1].is_none()
+    });
 }

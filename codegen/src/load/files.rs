@@ -49,14 +49,14 @@ pub(crate) fn discover(dir: &Path) -> std::io::Result<Discovered> {
 }
 
 /// The spec files below a directory, and what was wrong reading them.
-pub(super) struct Read {
+pub(crate) struct SpecFiles {
     /// (path, text)
     pub files: Vec<(PathBuf, String)>,
     pub errors: Vec<SpecError>,
 }
 
 /// Reads the spec files below `dir`; fails only where the directory or a file cannot be read.
-pub(super) fn read(dir: &Path) -> Result<Read, SpecErrors> {
+pub(crate) fn read(dir: &Path) -> Result<SpecFiles, SpecErrors> {
     let found = discover(dir).map_err(|e| io_error(dir, e))?;
     let mut early: Vec<SpecError> = found
         .misnamed
@@ -93,7 +93,7 @@ pub(super) fn read(dir: &Path) -> Result<Read, SpecErrors> {
         };
         files.push((path, text));
     }
-    Ok(Read {
+    Ok(SpecFiles {
         files,
         errors: early,
     })

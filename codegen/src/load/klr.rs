@@ -6,7 +6,8 @@ use std::ops::Range;
 
 use serde_spanned::Spanned;
 
-use super::{At, Loader, Room, Scope, check_ident};
+use super::names::check_ident;
+use super::{FileId, Loader, Room, Scope};
 use crate::diagnostics::suggest;
 use crate::model::klr::*;
 use crate::model::klr_expr::{self, Env, Ty};
@@ -17,9 +18,9 @@ use crate::schema::klr::*;
 impl Loader {
     /// Resolves every file's `[klr]` tables.
     pub(super) fn klr(&mut self, raws: &[(usize, RawFile)], scope: &Scope) -> KlrModel {
-        let parts: Vec<(At, &RawKlr)> = raws
+        let parts: Vec<(FileId, &RawKlr)> = raws
             .iter()
-            .filter_map(|(fi, raw)| raw.klr.as_ref().map(|k| (At(*fi), k)))
+            .filter_map(|(fi, raw)| raw.klr.as_ref().map(|k| (FileId(*fi), k)))
             .collect();
         let mut m = KlrModel::default();
         for (at, k) in &parts {
@@ -51,7 +52,7 @@ impl Loader {
                 self.klr_base(*at, r, &m);
             }
         }
-        let mut leaf_at: Vec<(At, &RawLeaf)> = Vec::new();
+        let mut leaf_at: Vec<(FileId, &RawLeaf)> = Vec::new();
         for (at, k) in &parts {
             for r in &k.leaf {
                 let taken = m.leaf(r.name.get_ref()).is_some();
@@ -82,7 +83,7 @@ impl Loader {
 
     /// The span of `pos..end` inside a string value, if the file spells it as a plain
     /// basic string; else the whole value.
-    fn inner_span(&self, at: At, s: &Spanned<String>, pos: usize, end: usize) -> Range<usize> {
+    fn inner_span(&self, at: FileId, s: &Spanned<String>, pos: usize, end: usize) -> Range<usize> {
         let span = s.span();
         let text = &self.files[at.0].text;
         let plain = format!("\"{}\"", s.get_ref());
@@ -95,7 +96,7 @@ impl Loader {
         }
     }
 
-    fn klr_expr(&mut self, at: At, s: &Spanned<String>, env: &dyn Env) -> Option<Cond> {
+    fn klr_expr(&mut self, at: FileId, s: &Spanned<String>, env: &dyn Env) -> Option<Cond> {
         match klr_expr::parse(s.get_ref(), env) {
             Ok(e) => Some(Cond {
                 text: s.get_ref().trim().to_string(),
@@ -109,7 +110,13 @@ impl Loader {
         }
     }
 
-    fn klr_table(&mut self, at: At, r: &RawTable, m: &KlrModel, scope: &Scope) -> Option<Table> {
+    fn klr_table(
+        &mut self,
+        at: FileId,
+        r: &RawKlrTable,
+        m: &KlrModel,
+        scope: &Scope,
+    ) -> Option<KlrTable> {
         check_ident(self, at, &r.name);
         let taken = m.table(r.name.get_ref()).is_some();
         if self.duplicate(at, &r.name, "klr table", taken) {
@@ -163,7 +170,7 @@ impl Loader {
             );
         }
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
-        Some(Table {
+        Some(KlrTable {
             name: r.name.get_ref().clone(),
             function: r.function.clone(),
             doc: r.doc.trim().to_string(),
@@ -177,7 +184,13 @@ impl Loader {
         })
     }
 
-    fn klr_layout(&mut self, at: At, r: &RawLayout, m: &KlrModel, scope: &Scope) -> Option<Layout> {
+    fn klr_layout(
+        &mut self,
+        at: FileId,
+        r: &RawLayout,
+        m: &KlrModel,
+        scope: &Scope,
+    ) -> Option<Layout> {
         check_ident(self, at, &r.name);
         let taken = m.layout(r.name.get_ref()).is_some();
         if self.duplicate(at, &r.name, "layout", taken) {
@@ -271,7 +284,7 @@ impl Loader {
                             "`{name}` (offset {}) runs past the end of `{}` ({})",
                             o.get_ref(),
                             r.name.get_ref(),
-                            crate::emit::plural(total, "byte")
+                            crate::naming::plural(total, "byte")
                         ),
                     );
                 }
@@ -340,7 +353,7 @@ impl Loader {
         })
     }
 
-    fn klr_base(&mut self, at: At, r: &RawLayout, m: &KlrModel) {
+    fn klr_base(&mut self, at: FileId, r: &RawLayout, m: &KlrModel) {
         let Some(b) = &r.base else { return };
         match m.layout(b.get_ref()) {
             None => self.err(
@@ -368,7 +381,13 @@ impl Loader {
         }
     }
 
-    fn klr_leaf(&mut self, at: At, r: &RawLeaf, m: &KlrModel, scope: &Scope) -> Option<KlrLeaf> {
+    fn klr_leaf(
+        &mut self,
+        at: FileId,
+        r: &RawLeaf,
+        m: &KlrModel,
+        scope: &Scope,
+    ) -> Option<KlrLeaf> {
         check_ident(self, at, &r.name);
         let op = match m.layout(r.op.get_ref()) {
             Some(l) if l.side == Side::Klr => l,
@@ -405,7 +424,7 @@ impl Loader {
             it: None,
             acted: false,
         };
-        let mut fork: Option<Vec<Path>> = None;
+        let mut fork: Option<Vec<KlrPath>> = None;
         let mut steps = Vec::new();
         for s in &r.step {
             if let Some(step) = self.klr_step(at, s, &mut env, &mut fork, &confidence, scope) {
@@ -441,10 +460,10 @@ impl Loader {
     #[allow(clippy::too_many_arguments)]
     fn klr_step(
         &mut self,
-        at: At,
+        at: FileId,
         s: &RawStep,
         env: &mut LeafEnv,
-        fork: &mut Option<Vec<Path>>,
+        fork: &mut Option<Vec<KlrPath>>,
         dflt: &Confidence,
         scope: &Scope,
     ) -> Option<Step> {
@@ -754,7 +773,7 @@ impl Loader {
 
     fn klr_check(
         &mut self,
-        at: At,
+        at: FileId,
         s: &RawStep,
         head: &Spanned<String>,
         when: Option<Cond>,
@@ -836,12 +855,12 @@ impl Loader {
 
     fn klr_paths(
         &mut self,
-        at: At,
+        at: FileId,
         s: &RawStep,
         env: &LeafEnv,
         dflt: &Confidence,
         scope: &Scope,
-    ) -> Vec<Path> {
+    ) -> Vec<KlrPath> {
         let Some(head) = &s.fork else {
             return Vec::new();
         };
@@ -853,7 +872,7 @@ impl Loader {
             );
         }
         let it_enum = "InstructionType";
-        let mut out: Vec<Path> = Vec::new();
+        let mut out: Vec<KlrPath> = Vec::new();
         let last = s.path.len().saturating_sub(1);
         for (i, p) in s.path.iter().enumerate() {
             let taken = out.iter().any(|x| &x.name == p.name.get_ref());
@@ -960,7 +979,7 @@ impl Loader {
                 );
             }
             let evidence = self.evidence(at, &p.evidence, &confidence, scope);
-            out.push(Path {
+            out.push(KlrPath {
                 name: p.name.get_ref().clone(),
                 when,
                 class: p.class.get_ref().clone(),
@@ -979,12 +998,12 @@ impl Loader {
     #[allow(clippy::too_many_arguments)]
     fn klr_stamp(
         &mut self,
-        at: At,
+        at: FileId,
         s: &RawStep,
         head: &Spanned<String>,
         when: Option<Cond>,
         env: &LeafEnv,
-        fork: Option<&[Path]>,
+        fork: Option<&[KlrPath]>,
         limit: &[usize],
     ) -> Option<StepKind> {
         let Some(off) = &s.off else {
@@ -1079,7 +1098,7 @@ impl Loader {
         })
     }
 
-    fn klr_routes(&mut self, at: At, r: &RawLeaf, m: &KlrModel) {
+    fn klr_routes(&mut self, at: FileId, r: &RawLeaf, m: &KlrModel) {
         for s in &r.step {
             let Some(to) = &s.route else { continue };
             match m.leaf(to.get_ref()) {
@@ -1109,7 +1128,7 @@ impl Loader {
 
     fn klr_offset_row(
         &mut self,
-        at: At,
+        at: FileId,
         r: &RawOffsetRow,
         m: &KlrModel,
         scope: &Scope,
@@ -1158,7 +1177,7 @@ impl Loader {
 
     fn klr_transpose_row(
         &mut self,
-        at: At,
+        at: FileId,
         r: &RawTransposeRow,
         m: &KlrModel,
         scope: &Scope,

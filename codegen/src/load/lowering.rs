@@ -6,13 +6,13 @@
 
 use serde_spanned::Spanned;
 
-use super::{At, Cause, Loader, Scope};
+use super::{Cause, FileId, Loader, Scope};
 use crate::diagnostics::suggest;
 use crate::model::lowering::*;
 use crate::model::path::{Step, Target, Unions};
-use crate::model::{BitsType, Confidence, Evidence, Model, Role, TypeDef, TypeKind, TypeRef};
+use crate::model::{BitsType, Confidence, Model, Role, TypeDef, TypeKind, TypeRef};
+use crate::schema::RawFile;
 use crate::schema::lowering::*;
-use crate::schema::{RawEvidence, RawFile};
 
 /// What a resolved path holds, for comparing the two sides of a mapping.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -170,7 +170,7 @@ impl Loader {
         let mut out: Vec<Lowering> = Vec::new();
         for (fi, raw) in raws {
             for r in &raw.lowering {
-                let at = At(*fi);
+                let at = FileId(*fi);
                 let taken = out.iter().any(|l| &l.name == r.name.get_ref());
                 if self.duplicate(at, &r.name, "lowering", taken) {
                     continue;
@@ -185,7 +185,7 @@ impl Loader {
 
     fn word<'m>(
         &mut self,
-        at: At,
+        at: FileId,
         name: &Spanned<String>,
         model: &'m Model,
     ) -> Option<&'m TypeDef> {
@@ -205,33 +205,10 @@ impl Loader {
         found
     }
 
-    /// Evidence that must not be empty; `what` names the owner in the error.
-    fn required_evidence(
-        &mut self,
-        at: At,
-        raw: &[RawEvidence],
-        conf: &Confidence,
-        scope: &Scope,
-        span: std::ops::Range<usize>,
-        what: &str,
-    ) -> Vec<Evidence> {
-        if raw.is_empty() {
-            self.err(
-                at,
-                span,
-                format!(
-                    "{what} has no evidence: cite the source that states it (for an INFERRED \
-                     claim, what it is inferred from)"
-                ),
-            );
-        }
-        self.evidence(at, raw, conf, scope)
-    }
-
     /// A tag, and whether it is INFERRED (then `note` must say why).
     fn tagged(
         &mut self,
-        at: At,
+        at: FileId,
         tag: &Spanned<String>,
         note: &Option<String>,
         scope: &Scope,
@@ -256,7 +233,7 @@ impl Loader {
     /// (the claim's own tag may be INFERRED while the facts it rests on are observed).
     fn message(
         &mut self,
-        at: At,
+        at: FileId,
         m: &RawMessage,
         doc_conf: &Confidence,
         scope: &Scope,
@@ -291,7 +268,7 @@ impl Loader {
 
     fn lowering(
         &mut self,
-        at: At,
+        at: FileId,
         r: &RawLowering,
         scope: &Scope,
         model: &Model,
@@ -446,7 +423,7 @@ impl Loader {
 
     fn kind(
         &mut self,
-        at: At,
+        at: FileId,
         k: &RawKind,
         cx: &KindCx<'_>,
         scope: &Scope,
@@ -620,18 +597,18 @@ impl Loader {
             }
             writers.push((mapping.to.path.clone(), mask));
             match &mapping.source {
-                Source::Pseudo { place } => {
+                Operand::Pseudo { place } => {
                     for (w, b) in read_pseudo.iter_mut().zip(place_mask(place, from.size)) {
                         *w |= b;
                     }
                 }
-                Source::Ext { place } => {
+                Operand::Ext { place } => {
                     let len = read_ext.len();
                     for (w, b) in read_ext.iter_mut().zip(place_mask(place, len)) {
                         *w |= b;
                     }
                 }
-                Source::Value { .. } => {}
+                Operand::Value { .. } => {}
             }
             mappings.push(mapping);
         }
@@ -664,7 +641,7 @@ impl Loader {
 
     fn mapping(
         &mut self,
-        at: At,
+        at: FileId,
         m: &RawMapping,
         sides: &Sides<'_>,
         scope: &Scope,
@@ -700,7 +677,7 @@ impl Loader {
             return None;
         }
         // The source side.
-        let source: Option<(Source, Option<Resolved>)> = match (&m.from, &m.value) {
+        let source: Option<(Operand, Option<Resolved>)> = match (&m.from, &m.value) {
             (Some(_), Some(v)) => {
                 self.err(at, v.span(), "a mapping has `from` or `value`, not both");
                 None
@@ -714,7 +691,7 @@ impl Loader {
                 None
             }
             (None, Some(v)) => Some((
-                Source::Value {
+                Operand::Value {
                     value: *v.get_ref(),
                 },
                 None,
@@ -747,9 +724,9 @@ impl Loader {
                     Ok(s) => {
                         let place = s.place.clone();
                         let src = if is_ext {
-                            Source::Ext { place }
+                            Operand::Ext { place }
                         } else {
-                            Source::Pseudo { place }
+                            Operand::Pseudo { place }
                         };
                         Some((src, Some(s)))
                     }
@@ -766,7 +743,7 @@ impl Loader {
         let via = match (via_name, &resolved) {
             (_, None) => {
                 // A constant: it must fit the target.
-                let Source::Value { value } = source else {
+                let Operand::Value { value } = source else {
                     unreachable!("no resolved source means a value")
                 };
                 let span = m.value.as_ref().map_or(m.to.span(), Spanned::span);

@@ -9,8 +9,8 @@ use std::ops::Range;
 
 use serde_spanned::Spanned;
 
-use super::{At, Decl, Loader};
-use crate::emit::{c, rust};
+use super::{Decl, FileId, Loader};
+use crate::naming::{c, rust};
 use crate::schema::rules::RawRule;
 use crate::schema::*;
 
@@ -34,14 +34,14 @@ struct Claims {
 
 /// One spec name, where it is written, and what it is (`field \`count\``).
 struct Name<'a> {
-    at: At,
+    at: FileId,
     span: Range<usize>,
     desc: String,
     spec: &'a str,
 }
 
 impl<'a> Name<'a> {
-    fn of(at: At, name: &'a Spanned<String>, what: &str) -> Self {
+    fn of(at: FileId, name: &'a Spanned<String>, what: &str) -> Self {
         Name {
             at,
             span: name.span(),
@@ -89,12 +89,12 @@ const GENERATED: &str = "a name the generated code defines";
 
 impl Loader {
     /// Every generated-name check over the declarations (run once all types are known).
-    pub(super) fn check_names(&mut self, raws: &[(usize, RawFile)], decls: &[(At, Decl)]) {
+    pub(super) fn check_names(&mut self, raws: &[(usize, RawFile)], decls: &[(FileId, Decl)]) {
         let mut claims = Claims::default();
         claims.reserve(MODULE, rust::MODULE_ITEMS, GENERATED);
         claims.reserve("`impl Arch`", rust::ARCH_ITEMS, GENERATED);
         for (fi, raw) in raws {
-            let at = At(*fi);
+            let at = FileId(*fi);
             for a in &raw.arch {
                 claims.claim(
                     self,
@@ -182,7 +182,7 @@ impl Loader {
         }
     }
 
-    fn enum_names(&mut self, claims: &mut Claims, at: At, r: &RawEnum, impl_ns: &str) {
+    fn enum_names(&mut self, claims: &mut Claims, at: FileId, r: &RawEnum, impl_ns: &str) {
         let prefix = c_prefix(&r.c_prefix, &r.c_name);
         let mut values: HashMap<u64, &str> = HashMap::new();
         for v in &r.values {
@@ -211,7 +211,7 @@ impl Loader {
         }
     }
 
-    fn union_names(&mut self, claims: &mut Claims, at: At, r: &RawUnion, view_ns: &str) {
+    fn union_names(&mut self, claims: &mut Claims, at: FileId, r: &RawUnion, view_ns: &str) {
         let name = r.name.get_ref();
         let ty = Name::of(at, &r.name, "union");
         for suffix in ["_mut", "_arm", "_arm_mut"] {
@@ -253,7 +253,7 @@ impl Loader {
 
     /// The C functions and bit `#define`s of a type's rules (`S_<id>`, `S_RULE_<id>`), next
     /// to the three every rule set has.
-    fn rule_fns(&mut self, claims: &mut Claims, at: At, c_name: &str, rules: &[RawRule]) {
+    fn rule_fns(&mut self, claims: &mut Claims, at: FileId, c_name: &str, rules: &[RawRule]) {
         if rules.is_empty() {
             return;
         }
@@ -274,7 +274,14 @@ impl Loader {
     }
 
     /// The view accessors and C members of byte-placed fields.
-    fn members(&mut self, claims: &mut Claims, view_ns: &str, c_ns: &str, at: At, fs: &[RawField]) {
+    fn members(
+        &mut self,
+        claims: &mut Claims,
+        view_ns: &str,
+        c_ns: &str,
+        at: FileId,
+        fs: &[RawField],
+    ) {
         for f in fs {
             let member = Name::of(at, &f.name, "field");
             self.view_member(claims, view_ns, &member);
@@ -285,7 +292,7 @@ impl Loader {
     /// A field's accessor, setter and `_mut` accessor on its view.
     fn view_member(&mut self, claims: &mut Claims, view_ns: &str, member: &Name) {
         // A name that is no identifier is reported already and has no methods to build.
-        if super::ident_error(member.spec).is_some() {
+        if ident_error(member.spec).is_some() {
             return;
         }
         for generated in rust::view_methods(member.spec) {
@@ -297,7 +304,7 @@ impl Loader {
     fn c_global(
         &mut self,
         claims: &mut Claims,
-        at: At,
+        at: FileId,
         name: &Spanned<String>,
         c: &str,
         what: &str,
@@ -308,7 +315,7 @@ impl Loader {
             desc: format!("{what} `{}`", name.get_ref()),
             spec: name.get_ref(),
         };
-        if let Some(e) = super::ident_error(c) {
+        if let Some(e) = ident_error(c) {
             self.err(at, name.span(), format!("the C name of {}: {e}", who.desc));
         } else if c::reserved(c) {
             self.err(
@@ -327,7 +334,7 @@ impl Loader {
 
     /// Flag sets are tuple structs and constants are `const`s: a lowercase name would shadow
     /// the generated code's variables (`let b = …` cannot bind over a constant `b`).
-    pub(super) fn uppercase(&mut self, at: At, name: &Spanned<String>, what: &str) {
+    pub(super) fn uppercase(&mut self, at: FileId, name: &Spanned<String>, what: &str) {
         if !name.get_ref().chars().any(|c| c.is_ascii_uppercase()) {
             self.err(
                 at,
@@ -342,10 +349,31 @@ impl Loader {
     }
 }
 
-fn flag(at: At, b: &RawFlagBit) -> Name<'_> {
+fn flag(at: FileId, b: &RawFlagBit) -> Name<'_> {
     Name::of(at, &b.name, "flag")
 }
 
 fn c_prefix(prefix: &Option<String>, c_name: &str) -> String {
     prefix.clone().unwrap_or_else(|| format!("{c_name}_"))
+}
+
+pub(super) fn check_ident(l: &mut Loader, at: FileId, name: &Spanned<String>) {
+    if let Some(msg) = ident_error(name.get_ref()) {
+        l.err(at, name.span(), msg);
+    }
+}
+
+/// Why `s` is not a valid identifier (letters, digits, `_`; not starting with a digit).
+pub(super) fn ident_error(s: &str) -> Option<String> {
+    let ok = s
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ok {
+        return Some(format!(
+            "`{s}` is not a valid identifier (letters, digits, `_`)"
+        ));
+    }
+    rust_error(s)
 }

@@ -3,14 +3,15 @@
 
 use serde::Serialize;
 
-use super::klr_expr::{Expr, Ty};
-use crate::model::{Alternative, Confidence, Evidence, TypeDef, TypeKind};
+use super::klr_expr::{KlrExpr, Ty};
+use super::provenance::{Confidence, Evidence};
+use super::words::{Alternative, TypeDef, TypeKind};
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct KlrModel {
     /// Compiler-internal enums (`TypeKind::Enum`), in spec order.
     pub enums: Vec<TypeDef>,
-    pub tables: Vec<Table>,
+    pub tables: Vec<KlrTable>,
     pub layouts: Vec<Layout>,
     /// In spec order (files sorted by path, then declaration order).
     pub leaves: Vec<KlrLeaf>,
@@ -28,7 +29,7 @@ pub enum OutOfRange {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Table {
+pub struct KlrTable {
     pub name: String,
     pub function: Option<String>,
     pub doc: String,
@@ -149,7 +150,7 @@ impl LayoutField {
 #[derive(Debug, Clone, Serialize)]
 pub struct Cond {
     pub text: String,
-    pub expr: Expr,
+    pub expr: KlrExpr,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -229,7 +230,7 @@ pub enum StepKind {
     },
     Fork {
         label: String,
-        paths: Vec<Path>,
+        paths: Vec<KlrPath>,
     },
     Stamp {
         /// The BIR field name at `offset`.
@@ -264,7 +265,7 @@ pub struct Step {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Path {
+pub struct KlrPath {
     pub name: String,
     pub when: Option<Cond>,
     /// The BIR layout name.
@@ -316,7 +317,7 @@ pub struct KlrLeaf {
 
 impl KlrLeaf {
     /// The fork's paths (every leaf has exactly one fork).
-    pub fn paths(&self) -> &[Path] {
+    pub fn paths(&self) -> &[KlrPath] {
         self.steps
             .iter()
             .find_map(|s| match &s.kind {
@@ -378,7 +379,7 @@ impl KlrModel {
         self.leaves.iter().find(|l| l.name == name)
     }
 
-    pub fn table(&self, name: &str) -> Option<&Table> {
+    pub fn table(&self, name: &str) -> Option<&KlrTable> {
         self.tables.iter().find(|t| t.name == name)
     }
 

@@ -162,7 +162,7 @@ impl CmpOp {
 /// A type-checked expression.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Expr {
+pub enum KlrExpr {
     Int {
         value: i64,
     },
@@ -192,66 +192,66 @@ pub enum Expr {
     },
     Call {
         func: Func,
-        args: Vec<Expr>,
+        args: Vec<KlrExpr>,
     },
     /// A klr table lookup; `fatal` tables stop the compiler past their end.
     Table {
         name: String,
-        arg: Box<Expr>,
+        arg: Box<KlrExpr>,
         fatal: bool,
         /// The klr enum of its entries, if any.
         #[serde(rename = "enum")]
         enum_: Option<String>,
     },
     Not {
-        e: Box<Expr>,
+        e: Box<KlrExpr>,
     },
     And {
-        l: Box<Expr>,
-        r: Box<Expr>,
+        l: Box<KlrExpr>,
+        r: Box<KlrExpr>,
     },
     Or {
-        l: Box<Expr>,
-        r: Box<Expr>,
+        l: Box<KlrExpr>,
+        r: Box<KlrExpr>,
     },
     Cmp {
         op: CmpOp,
-        l: Box<Expr>,
-        r: Box<Expr>,
+        l: Box<KlrExpr>,
+        r: Box<KlrExpr>,
     },
     List1 {
-        e: Box<Expr>,
+        e: Box<KlrExpr>,
     },
 }
 
-impl Expr {
+impl KlrExpr {
     pub fn ty(&self) -> Ty {
         match self {
-            Expr::Int { .. } => Ty::int(),
-            Expr::Bool { .. }
-            | Expr::Not { .. }
-            | Expr::And { .. }
-            | Expr::Or { .. }
-            | Expr::Cmp { .. } => Ty::Bool,
-            Expr::Const { enum_, .. } => Ty::Int {
+            KlrExpr::Int { .. } => Ty::int(),
+            KlrExpr::Bool { .. }
+            | KlrExpr::Not { .. }
+            | KlrExpr::And { .. }
+            | KlrExpr::Or { .. }
+            | KlrExpr::Cmp { .. } => Ty::Bool,
+            KlrExpr::Const { enum_, .. } => Ty::Int {
                 enum_: Some(enum_.clone()),
             },
-            Expr::Field { ty, .. } | Expr::Var { ty, .. } | Expr::It { ty } => ty.clone(),
-            Expr::Call { func, .. } => func.result(),
-            Expr::Table { enum_, .. } => Ty::Int {
+            KlrExpr::Field { ty, .. } | KlrExpr::Var { ty, .. } | KlrExpr::It { ty } => ty.clone(),
+            KlrExpr::Call { func, .. } => func.result(),
+            KlrExpr::Table { enum_, .. } => Ty::Int {
                 enum_: enum_.clone(),
             },
-            Expr::List1 { .. } => Ty::List1,
+            KlrExpr::List1 { .. } => Ty::List1,
         }
     }
 
     /// Whether a fatal table lookup appears anywhere but at the top.
     pub fn nested_fatal(&self, top: bool) -> bool {
         match self {
-            Expr::Table { arg, fatal, .. } => (*fatal && !top) || arg.nested_fatal(false),
-            Expr::Call { args, .. } => args.iter().any(|a| a.nested_fatal(false)),
-            Expr::Not { e } | Expr::List1 { e } => e.nested_fatal(false),
-            Expr::And { l, r } | Expr::Or { l, r } | Expr::Cmp { l, r, .. } => {
+            KlrExpr::Table { arg, fatal, .. } => (*fatal && !top) || arg.nested_fatal(false),
+            KlrExpr::Call { args, .. } => args.iter().any(|a| a.nested_fatal(false)),
+            KlrExpr::Not { e } | KlrExpr::List1 { e } => e.nested_fatal(false),
+            KlrExpr::And { l, r } | KlrExpr::Or { l, r } | KlrExpr::Cmp { l, r, .. } => {
                 l.nested_fatal(false) || r.nested_fatal(false)
             }
             _ => false,
@@ -287,11 +287,11 @@ fn err<T>(start: usize, end: usize, message: impl Into<String>) -> Result<T, Exp
     })
 }
 
-type Spanned = (Expr, usize, usize);
+type Spanned = (KlrExpr, usize, usize);
 
 /// Parses `text` as a Rust expression (syn, as the validity rules are parsed) and
 /// type-checks it; operators bind as in Rust.
-pub fn parse(text: &str, env: &dyn Env) -> Result<Expr, ExprError> {
+pub fn parse(text: &str, env: &dyn Env) -> Result<KlrExpr, ExprError> {
     if text.trim().is_empty() {
         return err(0, text.len(), "empty expression");
     }
@@ -361,9 +361,9 @@ impl Checker<'_> {
                         self.bool_operand(&r, sym)?;
                         let (l, r) = (Box::new(l.0), Box::new(r.0));
                         let e = if or {
-                            Expr::Or { l, r }
+                            KlrExpr::Or { l, r }
                         } else {
-                            Expr::And { l, r }
+                            KlrExpr::And { l, r }
                         };
                         return Ok((e, s, end));
                     }
@@ -383,15 +383,15 @@ impl Checker<'_> {
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
                 let x = self.expr(&u.expr)?;
                 self.bool_operand(&x, "!")?;
-                Ok((Expr::Not { e: Box::new(x.0) }, s, end))
+                Ok((KlrExpr::Not { e: Box::new(x.0) }, s, end))
             }
             syn::Expr::Paren(p) => Ok((self.expr(&p.expr)?.0, s, end)),
             syn::Expr::Lit(l) => match &l.lit {
                 syn::Lit::Int(i) => match i.base10_parse::<i64>() {
-                    Ok(value) if i.suffix().is_empty() => Ok((Expr::Int { value }, s, end)),
+                    Ok(value) if i.suffix().is_empty() => Ok((KlrExpr::Int { value }, s, end)),
                     _ => err(s, end, format!("`{i}` is not an integer")),
                 },
-                syn::Lit::Bool(b) => Ok((Expr::Bool { value: b.value }, s, end)),
+                syn::Lit::Bool(b) => Ok((KlrExpr::Bool { value: b.value }, s, end)),
                 _ => err(s, end, "expected a value"),
             },
             syn::Expr::Array(a) if a.elems.len() == 1 => {
@@ -403,7 +403,7 @@ impl Checker<'_> {
                         format!("a `[…]` list holds an int, not {}", x.0.ty().name()),
                     );
                 }
-                Ok((Expr::List1 { e: Box::new(x.0) }, s, end))
+                Ok((KlrExpr::List1 { e: Box::new(x.0) }, s, end))
             }
             syn::Expr::Field(f) => {
                 let (Some(en), syn::Member::Named(v)) = (bare_name(&f.base), &f.member) else {
@@ -412,7 +412,7 @@ impl Checker<'_> {
                 let v = v.to_string();
                 match self.env.enum_value(&en, &v) {
                     Ok(value) => Ok((
-                        Expr::Const {
+                        KlrExpr::Const {
                             enum_: en,
                             name: v,
                             value,
@@ -470,7 +470,7 @@ impl Checker<'_> {
         }
         let (s, e) = (l.1, r.2);
         Ok((
-            Expr::Cmp {
+            KlrExpr::Cmp {
                 op,
                 l: Box::new(l.0),
                 r: Box::new(r.0),
@@ -515,7 +515,7 @@ impl Checker<'_> {
                 }
             }
             return Ok((
-                Expr::Call {
+                KlrExpr::Call {
                     func,
                     args: args.into_iter().map(|a| a.0).collect(),
                 },
@@ -538,7 +538,7 @@ impl Checker<'_> {
                 );
             }
             return Ok((
-                Expr::Table {
+                KlrExpr::Table {
                     name,
                     arg: Box::new(a.0),
                     fatal,
@@ -563,15 +563,15 @@ impl Checker<'_> {
     fn named(&self, name: String, s: usize, e: usize) -> Result<Spanned, ExprError> {
         if name == "it" {
             return match self.env.it() {
-                Some(ty) => Ok((Expr::It { ty }, s, e)),
+                Some(ty) => Ok((KlrExpr::It { ty }, s, e)),
                 None => err(s, e, "`it` is only defined in a check with `each`"),
             };
         }
         if let Some(ty) = self.env.var(&name) {
-            return Ok((Expr::Var { name, ty }, s, e));
+            return Ok((KlrExpr::Var { name, ty }, s, e));
         }
         match self.env.field(&name) {
-            Some(Ok(ty)) => Ok((Expr::Field { name, ty }, s, e)),
+            Some(Ok(ty)) => Ok((KlrExpr::Field { name, ty }, s, e)),
             Some(Err(msg)) => err(s, e, msg),
             None => err(
                 s,

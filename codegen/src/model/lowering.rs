@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::model::{Confidence, Evidence};
+use super::provenance::{Confidence, Evidence};
 
 /// A field of a word, by path, resolved to where its bits are.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -27,10 +27,11 @@ impl Place {
     }
 }
 
-/// Which word a mapping reads.
+/// What a mapping reads: a field of the pseudo word or of its extension, or a constant
+/// (the runtime calls it `lowering::Source`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Source {
+pub enum Operand {
     /// A field of the pseudo word.
     Pseudo { place: Place },
     /// A field of the extension word (`ext.<path>`).
@@ -84,7 +85,7 @@ pub const TRANSFORMS: &[&str] = &["copy", "narrow", "resolve_addr"];
 #[derive(Debug, Clone, Serialize)]
 pub struct Mapping {
     pub to: Place,
-    pub source: Source,
+    pub source: Operand,
     pub via: Transform,
     pub confidence: Confidence,
     /// Not stated by the sources (an INFERRED tag): shown as such everywhere.

@@ -9,6 +9,7 @@ pub mod klr_expr;
 pub mod lowering;
 pub mod path;
 pub mod provenance;
+mod query;
 pub mod rules;
 pub mod words;
 

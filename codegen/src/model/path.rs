@@ -2,7 +2,7 @@
 //! names, which rules, lowerings and the C emitter use, and the one walk over every member
 //! of a word, which [`Model::leaves`] and the Markdown pages read.
 
-use super::words::{LeafAt, MetaSlot};
+use super::words::MetaSlot;
 use super::{
     Alternative, BitField, BitsType, Codec, Confidence, Evidence, Field, Int, Leaf, Model, Role,
     TypeDef, TypeKind, TypeRef, Variant,
@@ -498,6 +498,15 @@ pub struct Walk<'m> {
     pub arms: Vec<Arm<'m>>,
     /// As [`Model::leaves`] returns them: in offset order, union arms one after another.
     pub leaves: Vec<Leaf<'m>>,
+}
+
+/// Where the leaves of one member go: the member's metadata slot, its absolute offset and
+/// the union arm it is in.
+#[derive(Clone)]
+struct LeafAt<'a> {
+    slot: MetaSlot,
+    offset: usize,
+    variant: Option<&'a str>,
 }
 
 impl Model {

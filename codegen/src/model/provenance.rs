@@ -70,7 +70,11 @@ pub struct Evidence {
     pub source: String,
     /// The full citation as written, document plus section.
     pub cite: String,
-    pub name: Option<String>,
+    /// The name this source uses for the thing, when it differs from the declaration's
+    /// (the spec's `name` key).
+    #[serde(rename = "name")]
+    pub alias: Option<String>,
+    /// The assert / `_STRUCT` / `instr.<field>` string in the source that names it.
     pub names: Option<String>,
     pub pin: Option<String>,
     pub value: Option<String>,

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::model::{Confidence, Evidence, Model};
+use super::provenance::{Arch, Confidence, Evidence};
 
 /// Every rule of the spec, with the constants and tables they use.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -478,50 +478,28 @@ impl RuleSet {
     }
 
     /// The condition under which rule `i` applies, over `Nc` (None: everywhere).
-    pub fn applies(&self, model: &Model, i: usize) -> Option<Expr> {
-        arch_condition(model, &self.rules[i].arch)
+    pub fn applies(&self, archs: &[Arch], i: usize) -> Option<Expr> {
+        arch_condition(archs, &self.rules[i].arch)
     }
 
     /// Rule `i` as one condition (parts inlined, not-enforced parts `true`, architecture
     /// limits applied): what a call of this rule from another struct's rule evaluates.
-    pub fn inline(&self, model: &Model, i: usize) -> Expr {
+    pub fn inline(&self, archs: &[Arch], i: usize) -> Expr {
         let r = &self.rules[i];
         let body = match &r.kind {
             RuleKind::Expr { expr, .. } => expr.clone(),
             RuleKind::NotEnforced => Expr::Bool { value: true },
             RuleKind::All { parts } => {
-                fold(parts.iter().map(|&p| self.inline(model, p)), BinOp::And)
+                fold(parts.iter().map(|&p| self.inline(archs, p)), BinOp::And)
             }
             RuleKind::Any { parts } => {
-                fold(parts.iter().map(|&p| self.inline(model, p)), BinOp::Or)
+                fold(parts.iter().map(|&p| self.inline(archs, p)), BinOp::Or)
             }
         };
-        match self.applies(model, i) {
+        match self.applies(archs, i) {
             None => body,
             Some(cond) => bin(BinOp::Or, not(cond), body),
         }
-    }
-
-    /// Truth of every rule on `bytes` (bit `i` set = rule `i` holds): the reference
-    /// semantics of the generated `rule_truth` functions.
-    pub fn truth(&self, model: &Model, bytes: &[u8], nc: i64) -> u64 {
-        let mut t = 0u64;
-        for i in self.post_order() {
-            let r = &self.rules[i];
-            let applies = self
-                .applies(model, i)
-                .is_none_or(|c| c.eval(&model.rules, bytes, nc) != 0);
-            let holds = match &r.kind {
-                RuleKind::Expr { expr, .. } => expr.eval(&model.rules, bytes, nc) != 0,
-                RuleKind::NotEnforced => true,
-                RuleKind::All { parts } => parts.iter().all(|&p| t >> p & 1 == 1),
-                RuleKind::Any { parts } => parts.iter().any(|&p| t >> p & 1 == 1),
-            };
-            if !applies || holds {
-                t |= 1 << i;
-            }
-        }
-        t
     }
 
     /// The violated rules, from the truth bits: rules that do not hold inside composites
@@ -566,12 +544,12 @@ pub fn not(e: Expr) -> Expr {
 }
 
 /// `nc == a || nc == b ...` for the listed architectures; None when the list is empty.
-pub fn arch_condition(model: &Model, arch: &[String]) -> Option<Expr> {
+pub fn arch_condition(archs: &[Arch], arch: &[String]) -> Option<Expr> {
     if arch.is_empty() {
         return None;
     }
     let conds = arch.iter().filter_map(|a| {
-        model.archs.iter().find(|x| &x.name == a).map(|x| {
+        archs.iter().find(|x| &x.name == a).map(|x| {
             bin(
                 BinOp::Eq,
                 Expr::Nc,
@@ -582,18 +560,6 @@ pub fn arch_condition(model: &Model, arch: &[String]) -> Option<Expr> {
         })
     });
     Some(fold(conds, BinOp::Or))
-}
-
-impl Model {
-    /// The rules of type `index`, if it has any.
-    pub fn rule_set(&self, index: usize) -> Option<&RuleSet> {
-        self.rules.sets.iter().find(|s| s.owner == index)
-    }
-
-    /// The rules of the type named `name`, if it has any.
-    pub fn rule_set_of(&self, name: &str) -> Option<&RuleSet> {
-        self.rules.sets.iter().find(|s| s.owner_name == name)
-    }
 }
 
 impl Rule {

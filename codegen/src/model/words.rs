@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 
-use super::Model;
 use super::provenance::{Confidence, Evidence};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -144,15 +143,6 @@ pub struct Field {
     /// The value the encoder always writes here.
     pub constant: Option<u64>,
     pub codec: Option<Codec>,
-}
-
-/// Where the leaves of one member go: the member's metadata slot, its absolute offset and
-/// the union arm it is in.
-#[derive(Clone)]
-pub(super) struct LeafAt<'a> {
-    pub(super) slot: MetaSlot,
-    pub(super) offset: usize,
-    pub(super) variant: Option<&'a str>,
 }
 
 /// Where a member's metadata lives among the generated types, so a leaf can point at it
@@ -375,40 +365,6 @@ pub struct Leaf<'m> {
     pub declared: MetaSlot,
 }
 
-impl Model {
-    pub fn ty(&self, index: usize) -> &TypeDef {
-        &self.types[index]
-    }
-
-    pub fn type_by_name(&self, name: &str) -> Option<&TypeDef> {
-        self.types.iter().find(|t| t.name == name)
-    }
-
-    pub fn size_of(&self, ty: &TypeRef) -> usize {
-        match ty {
-            TypeRef::Int { int } => int.size(),
-            TypeRef::Named { index, .. } => self.types[*index].size,
-            // The loader bounds every array by its owner; saturate on a model in error.
-            TypeRef::Array { elem, len } => self.size_of(elem).saturating_mul(*len),
-            TypeRef::Ascii { len } => *len,
-        }
-    }
-
-    /// The top-level words (structs bound to an opcode), in spec order.
-    pub fn words(&self) -> impl Iterator<Item = &TypeDef> {
-        self.types.iter().filter(|t| t.opcode().is_some())
-    }
-
-    pub fn arch_names(&self) -> Vec<&str> {
-        self.archs.iter().map(|a| a.name.as_str()).collect()
-    }
-
-    /// Leaves of a word in offset order; union arms are listed one after another.
-    pub fn leaves<'m>(&'m self, word: &'m TypeDef) -> Vec<Leaf<'m>> {
-        self.walk(word).leaves
-    }
-}
-
 /// What one byte of a word holds, as the coverage summary counts it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ByteClass {
@@ -419,69 +375,4 @@ pub enum ByteClass {
     Reserved,
     /// An unknown leaf touches it (or, defensively, nothing does).
     Unknown,
-}
-
-/// Helpers for the documentation targets: per-byte coverage and the architectures a word
-/// really ships on.
-impl Model {
-    /// Classifies every byte of `word` from [`Model::leaves`]. A bitfield sub-field touches
-    /// only the bytes of its container that its bit range spans; a union byte sees every
-    /// arm. Unknown wins over everything, then the weakest data level, then reserved.
-    pub fn byte_coverage(&self, word: &TypeDef) -> Vec<ByteClass> {
-        let size = word.size;
-        let mut covered = vec![false; size];
-        let mut unknown = vec![false; size];
-        let mut data: Vec<Option<usize>> = vec![None; size];
-        for leaf in self.leaves(word) {
-            let range = match leaf.bits {
-                Some((lsb, width)) => {
-                    let last = lsb + width.max(1) - 1;
-                    leaf.offset + (lsb / 8) as usize..leaf.offset + (last / 8) as usize + 1
-                }
-                None => leaf.offset..leaf.offset + leaf.size,
-            };
-            for b in range.filter(|&b| b < size) {
-                covered[b] = true;
-                match leaf.role {
-                    Role::Unknown => unknown[b] = true,
-                    Role::Reserved => {}
-                    Role::Data => {
-                        let rank = leaf.confidence.rank;
-                        data[b] = Some(data[b].map_or(rank, |r| r.max(rank)));
-                    }
-                }
-            }
-        }
-        (0..size)
-            .map(|b| match data[b] {
-                _ if unknown[b] || !covered[b] => ByteClass::Unknown,
-                Some(rank) => ByteClass::Data { rank },
-                None => ByteClass::Reserved,
-            })
-            .collect()
-    }
-
-    /// The `OPCODE` enumerator a word is bound to.
-    pub fn opcode_enumerator(&self, word: &TypeDef) -> Option<&Enumerator> {
-        let op = word.opcode()?;
-        match &self.type_by_name("OPCODE")?.kind {
-            TypeKind::Enum { values, .. } => values.iter().find(|e| e.name == op.enumerator),
-            _ => None,
-        }
-    }
-
-    /// Architectures a word ships on: those its struct lists that its opcode enumerator
-    /// also has (an enumerator without `arch` exists everywhere), in `archs` order.
-    pub fn word_archs(&self, word: &TypeDef) -> Vec<&str> {
-        let TypeKind::Struct { arch, .. } = &word.kind else {
-            return Vec::new();
-        };
-        let restrict = self.opcode_enumerator(word).map(|e| &e.arch);
-        self.archs
-            .iter()
-            .map(|a| a.name.as_str())
-            .filter(|a| arch.iter().any(|x| x == a))
-            .filter(|a| restrict.is_none_or(|r| r.is_empty() || r.iter().any(|x| x == a)))
-            .collect()
-    }
 }

@@ -23,7 +23,7 @@ pub struct RawKlr {
     #[serde(default, rename = "enum")]
     pub enums: Vec<RawEnum>,
     #[serde(default)]
-    pub table: Vec<RawTable>,
+    pub table: Vec<RawKlrTable>,
     #[serde(default)]
     pub layout: Vec<RawLayout>,
     #[serde(default)]
@@ -39,7 +39,7 @@ pub struct RawKlr {
 /// A lookup table indexed from 0 (`translateDGEMode`, `DTYPE_STRIDE_LUT`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawTable {
+pub struct RawKlrTable {
     pub name: Spanned<String>,
     /// The function or `.rodata` symbol that holds it.
     pub function: Option<String>,

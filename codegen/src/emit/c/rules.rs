@@ -281,7 +281,7 @@ fn rule_fns(model: &Model, s: &RuleSet, out: &mut String) {
                 format!("({})", calls.join(op))
             }
         };
-        let body = match arch_condition(model, &r.arch) {
+        let body = match arch_condition(&model.archs, &r.arch) {
             None => body,
             Some(cond) => format!("({} || {body})", expr(model, s.owner, &not(cond))),
         };

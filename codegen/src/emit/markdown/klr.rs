@@ -57,7 +57,7 @@ fn hex(v: usize) -> String {
     format!("`{v:#x}`")
 }
 
-fn node_name(m: &KlrModel, p: &Path) -> String {
+fn node_name(m: &KlrModel, p: &KlrPath) -> String {
     let q = m
         .layout(&p.class)
         .map_or(p.class.as_str(), |l| &l.qualified);
@@ -530,7 +530,7 @@ fn leaf_page(cx: &Pages<'_>, m: &KlrModel, l: &KlrLeaf) -> String {
                     code(name, false),
                     code(&value.text, false)
                 ));
-                if let crate::model::klr_expr::Expr::Table {
+                if let crate::model::klr_expr::KlrExpr::Table {
                     name: t,
                     fatal: true,
                     ..

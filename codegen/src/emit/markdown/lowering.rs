@@ -138,9 +138,9 @@ fn kind_section(cx: &Pages<'_>, l: &Lowering, k: &Kind, out: &mut String) {
     );
     for m in &k.mappings {
         let from = match &m.source {
-            Source::Pseudo { place } => place_cell(place, false),
-            Source::Ext { place } => place_cell(place, true),
-            Source::Value { value } => format!("constant {}", code(&format!("{value:#x}"), true)),
+            Operand::Pseudo { place } => place_cell(place, false),
+            Operand::Ext { place } => place_cell(place, true),
+            Operand::Value { value } => format!("constant {}", code(&format!("{value:#x}"), true)),
         };
         cx.row(
             &[

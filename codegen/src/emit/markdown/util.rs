@@ -250,7 +250,7 @@ impl<'m> Pages<'m> {
     /// One evidence record on one line: citation, then whatever the record pins, then its tag.
     pub(super) fn evidence_one(&self, e: &Evidence, cell: bool) -> String {
         let mut parts = vec![format!("**{}**", text(&e.cite))];
-        if let Some(s) = &e.name {
+        if let Some(s) = &e.alias {
             parts.push(format!("as {}", code(s, cell)));
         }
         if let Some(s) = &e.names {

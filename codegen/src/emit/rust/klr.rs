@@ -19,9 +19,9 @@ use quote::{format_ident, quote};
 
 use super::data::Lit;
 use super::{Cx, ident};
-use crate::model::klr_expr::{CmpOp, Expr, Ty};
-use crate::model::klr::*;
 use crate::model::TypeKind;
+use crate::model::klr::*;
+use crate::model::klr_expr::{CmpOp, KlrExpr, Ty};
 
 /// The `pub mod klr { … }` item; `rt` is the runtime's path.
 pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
@@ -399,7 +399,7 @@ fn meta(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
     }
 }
 
-fn path_info(cx: &Cx<'_>, m: &KlrModel, p: &Path) -> Lit {
+fn path_info(cx: &Cx<'_>, m: &KlrModel, p: &KlrPath) -> Lit {
     let class = m
         .layout(&p.class)
         .map_or(p.class.as_str(), |l| l.qualified.as_str());
@@ -425,7 +425,7 @@ fn path_info(cx: &Cx<'_>, m: &KlrModel, p: &Path) -> Lit {
 }
 
 /// Every expression the leaf's steps hold.
-fn exprs(l: &KlrLeaf) -> Vec<&Expr> {
+fn exprs(l: &KlrLeaf) -> Vec<&KlrExpr> {
     let mut out: Vec<&Cond> = Vec::new();
     for s in &l.steps {
         match &s.kind {
@@ -453,26 +453,28 @@ fn exprs(l: &KlrLeaf) -> Vec<&Expr> {
 }
 
 /// Whether `e` or one of its operands satisfies `f`.
-fn any(e: &Expr, f: &dyn Fn(&Expr) -> bool) -> bool {
+fn any(e: &KlrExpr, f: &dyn Fn(&KlrExpr) -> bool) -> bool {
     f(e) || match e {
-        Expr::Call { args, .. } => args.iter().any(|a| any(a, f)),
-        Expr::Table { arg, .. } => any(arg, f),
-        Expr::Not { e } | Expr::List1 { e } => any(e, f),
-        Expr::And { l, r } | Expr::Or { l, r } | Expr::Cmp { l, r, .. } => any(l, f) || any(r, f),
+        KlrExpr::Call { args, .. } => args.iter().any(|a| any(a, f)),
+        KlrExpr::Table { arg, .. } => any(arg, f),
+        KlrExpr::Not { e } | KlrExpr::List1 { e } => any(e, f),
+        KlrExpr::And { l, r } | KlrExpr::Or { l, r } | KlrExpr::Cmp { l, r, .. } => {
+            any(l, f) || any(r, f)
+        }
         _ => false,
     }
 }
 
 /// Compiles an expression: `Option<bool>` / `Option<i64>` for conditions and ints, a
 /// reference for an access or immediate, a slice for a list.
-fn ex(e: &Expr, op: &Layout) -> TokenStream {
+fn ex(e: &KlrExpr, op: &Layout) -> TokenStream {
     match e {
-        Expr::Int { value } | Expr::Const { value, .. } => {
+        KlrExpr::Int { value } | KlrExpr::Const { value, .. } => {
             let v = int(*value);
             quote!(Some(#v))
         }
-        Expr::Bool { value } => quote!(Some(#value)),
-        Expr::Field { name, ty } => {
+        KlrExpr::Bool { value } => quote!(Some(#value)),
+        KlrExpr::Field { name, ty } => {
             let f = ident(name);
             let optional = op.fields.iter().any(|x| &x.name == name && x.optional);
             match ty {
@@ -482,33 +484,33 @@ fn ex(e: &Expr, op: &Layout) -> TokenStream {
                 _ => quote!(op.#f),
             }
         }
-        Expr::Var { name, .. } => {
+        KlrExpr::Var { name, .. } => {
             let v = format_ident!("v_{}", name);
             quote!(#v)
         }
-        Expr::It { .. } => quote!(it),
-        Expr::Call { func, args } => {
+        KlrExpr::It { .. } => quote!(it),
+        KlrExpr::Call { func, args } => {
             let f = format_ident!("{}", func.name());
             let a = args.iter().map(|x| ex(x, op));
             quote!(eval::#f(#(#a),*))
         }
-        Expr::Table { name, arg, .. } => {
+        KlrExpr::Table { name, arg, .. } => {
             let (t, a) = (ident(name), ex(arg, op));
             quote!(eval::lookup(tables::#t, #a))
         }
-        Expr::Not { e } => {
+        KlrExpr::Not { e } => {
             let e = ex(e, op);
             quote!(eval::not(#e))
         }
-        Expr::And { l, r } => {
+        KlrExpr::And { l, r } => {
             let (l, r) = (ex(l, op), ex(r, op));
             quote!(eval::and(#l, #r))
         }
-        Expr::Or { l, r } => {
+        KlrExpr::Or { l, r } => {
             let (l, r) = (ex(l, op), ex(r, op));
             quote!(eval::or(#l, #r))
         }
-        Expr::Cmp { op: c, l, r } => {
+        KlrExpr::Cmp { op: c, l, r } => {
             let sym = match c {
                 CmpOp::Eq => quote!(==),
                 CmpOp::Ne => quote!(!=),
@@ -520,7 +522,7 @@ fn ex(e: &Expr, op: &Layout) -> TokenStream {
             let (l, r) = (ex(l, op), ex(r, op));
             quote!(eval::cmp(#l, #r, |a, b| a #sym b))
         }
-        Expr::List1 { e } => ex(e, op),
+        KlrExpr::List1 { e } => ex(e, op),
     }
 }
 
@@ -546,7 +548,7 @@ fn value_ex(c: &Cond, op: &Layout, field_enum: Option<&str>) -> TokenStream {
         Ty::List1 => quote!(match #e { Some(v) => Value::One(v), None => #missing }),
         // An immediate field is read by value; `it` (an `each` entry) is a reference.
         Ty::Imm => match &c.expr {
-            Expr::Field { name, .. } => {
+            KlrExpr::Field { name, .. } => {
                 let f = ident(name);
                 quote!(Value::Imm(op.#f))
             }
@@ -623,7 +625,7 @@ fn leaf_fn(m: &KlrModel, l: &KlrLeaf) -> TokenStream {
     let reads_op = routes
         || all
             .iter()
-            .any(|e| any(e, &|x| matches!(x, Expr::Field { .. })))
+            .any(|e| any(e, &|x| matches!(x, KlrExpr::Field { .. })))
         || l.steps
             .iter()
             .any(|s| matches!(&s.kind, StepKind::Check { each: Some(_), .. }));
@@ -661,7 +663,7 @@ fn leaf_fn(m: &KlrModel, l: &KlrLeaf) -> TokenStream {
 }
 
 /// The statements of one step of `l`; `all` is every expression of the leaf.
-fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&Expr]) -> TokenStream {
+fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&KlrExpr]) -> TokenStream {
     let guard = path_guard(&s.paths);
     match &s.kind {
         StepKind::Check {
@@ -735,7 +737,7 @@ fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&Expr]) -> Toke
                 quote!(Option<i64>)
             };
             let rhs = match &value.expr {
-                Expr::Table {
+                KlrExpr::Table {
                     name: t,
                     arg,
                     fatal: true,
@@ -756,9 +758,12 @@ fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&Expr]) -> Toke
                 e => ex(e, op),
             };
             let read = *show
-                || all
-                    .iter()
-                    .any(|e| any(e, &|x| matches!(x, Expr::Var { name: v, .. } if v == name)));
+                || all.iter().any(|e| {
+                    any(
+                        e,
+                        &|x| matches!(x, KlrExpr::Var { name: v, .. } if v == name),
+                    )
+                });
             let var = if read {
                 format_ident!("v_{}", name)
             } else {
@@ -771,7 +776,7 @@ fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&Expr]) -> Toke
             if *show {
                 let cond = Cond {
                     text: value.text.clone(),
-                    expr: Expr::Var {
+                    expr: KlrExpr::Var {
                         name: name.clone(),
                         ty: value.expr.ty(),
                     },
@@ -849,7 +854,7 @@ fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&Expr]) -> Toke
 
 /// The fork: `let path = …;` (the first path whose condition holds), the node's path
 /// and each path's bindings.
-fn fork(l: &KlrLeaf, op: &Layout, ps: &[Path]) -> TokenStream {
+fn fork(l: &KlrLeaf, op: &Layout, ps: &[KlrPath]) -> TokenStream {
     let arms = ps.iter().enumerate().filter_map(|(i, p)| {
         let w = p.when.as_ref()?;
         let (cond, text, at) = (ex(&w.expr, op), &w.text, format!("fork to {}", p.name));

@@ -77,9 +77,9 @@ fn message(cx: &Cx<'_>, rt: &Paths, m: &Message) -> Lit {
 
 fn mapping(cx: &Cx<'_>, rt: &Paths, m: &Mapping) -> Lit {
     let source = match &m.source {
-        Source::Pseudo { place: p } => ("Source::Pseudo", place(rt, p)),
-        Source::Ext { place: p } => ("Source::Ext", place(rt, p)),
-        Source::Value { value } => ("Source::Value", Lit::code(format!("{value}u64"))),
+        Operand::Pseudo { place: p } => ("Source::Pseudo", place(rt, p)),
+        Operand::Ext { place: p } => ("Source::Ext", place(rt, p)),
+        Operand::Value { value } => ("Source::Value", Lit::code(format!("{value}u64"))),
     };
     let source = Lit::code(format!("{}({})", rt.of(source.0), source.1.text()));
     let via = match &m.via {

@@ -23,112 +23,6 @@ mod data;
 
 use data::{Lit, Lits};
 
-pub(crate) use view::{ITEMS as VIEW_ITEMS, methods as view_methods};
-
-/// Items of the generated module that are not spec names, and the prelude and primitive
-/// names a spec type would shadow: no spec type, arm, constant or table may take one.
-pub(crate) const MODULE_ITEMS: &[&str] = &[
-    "Arch",
-    "Clone",
-    "Copy",
-    "Debug",
-    "DecodeError",
-    "Default",
-    "Eq",
-    "Err",
-    "From",
-    "Hash",
-    "Into",
-    "Iterator",
-    "LOWERINGS",
-    "None",
-    "Ok",
-    "Option",
-    "Ord",
-    "PartialEq",
-    "PartialOrd",
-    "Result",
-    "Send",
-    "Sized",
-    "Some",
-    "Sync",
-    "TABLES",
-    "WORDS",
-    "Word",
-    "WordMeta",
-    "Word_mut",
-    "alloc",
-    "at",
-    "at_mut",
-    "bool",
-    "char",
-    "check_rules_by_name",
-    "confidence",
-    "core",
-    "enumerators",
-    "f32",
-    "f64",
-    "flag_bits",
-    "i128",
-    "isize",
-    "klr",
-    "meta",
-    "rules",
-    "std",
-    "str",
-    "text",
-    "u128",
-    "usize",
-    "view",
-    "visit",
-];
-
-/// Associated items the generated types define (enums' `Other` arm included): no
-/// enumerator, flag, union arm, join or `_value` getter may take one.
-pub(crate) const TYPE_ITEMS: &[&str] = &[
-    "ARMS",
-    "BITS",
-    "DISCRIMINATOR",
-    "ENUMERATORS",
-    "FIELDS",
-    "JOINS",
-    "META",
-    "NAME",
-    "OPCODE",
-    "Other",
-    "RULES",
-    "SIZE",
-    "TEMPLATE",
-    "VARIANTS",
-    "check",
-    "check_rules",
-    "constant_mismatches",
-    "contains",
-    "decode",
-    "encode",
-    "from_raw",
-    "in_arch",
-    "name",
-    "name_in",
-    "new",
-    "raw",
-    "read",
-    "rule_truth",
-    "rules",
-    "validate",
-    "value",
-    "variant",
-    "view",
-    "view_mut",
-    "visit",
-    "visit_fields",
-    "write",
-];
-
-/// What `Arch` defines besides its variants.
-/// (`arch` too: a variant of that name would clash with the generated `arch` bindings.)
-pub(crate) const ARCH_ITEMS: &[&str] = &["ALL", "arch", "from_name", "name", "nc"];
-
 /// Renders the whole Rust module. `runtime` is the path of the support module
 /// (`crate::runtime` inside dmaspec, `::dmaspec::runtime` downstream).
 ///
@@ -420,7 +314,7 @@ impl Cx<'_> {
                 [
                     ("source", Lit::str(&e.source)),
                     ("cite", Lit::str(&e.cite)),
-                    ("name", Lit::opt_str(e.name.as_deref())),
+                    ("name", Lit::opt_str(e.alias.as_deref())),
                     ("names", Lit::opt_str(e.names.as_deref())),
                     ("pin", Lit::opt_str(e.pin.as_deref())),
                     ("value", Lit::opt_str(e.value.as_deref())),

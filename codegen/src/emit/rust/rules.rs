@@ -217,7 +217,7 @@ fn set_items(cx: &Cx<'_>, set: &RuleSet) -> TokenStream {
                 }
             }
         };
-        let body = match arch_condition(model, &r.arch) {
+        let body = match arch_condition(&model.archs, &r.arch) {
             None => body,
             Some(cond) => {
                 let skip = expr(model, &not(cond), size);

@@ -18,40 +18,18 @@ use quote::{format_ident, quote};
 
 use super::{Cx, doc_attr, ident, in_archs, int_ty, n, uint_for, unguarded};
 use crate::model::*;
-
-/// Method names the views define themselves; a field with one of these names gets a
-/// `field_` prefix on its accessors.
-pub(crate) const ITEMS: &[&str] = &[
-    "new", "bytes", "bits", "set_bits", "read", "write", "as_view", "arm", "arm_mut", "decode",
-    "check", "validate", "rules",
-];
-
-/// The accessor, setter and `_mut` accessor a field named `name` gets on its view.
-pub(crate) fn methods(name: &str) -> [String; 3] {
-    [accessor(name), setter(name), mut_accessor(name)]
-        .map(|id| id.to_string().trim_start_matches("r#").to_string())
-}
+use crate::naming;
 
 fn accessor(name: &str) -> syn::Ident {
-    if ITEMS.contains(&name) {
-        format_ident!("field_{}", name)
-    } else {
-        ident(name)
-    }
+    ident(&naming::rust::view_accessor(name))
 }
 
 fn setter(name: &str) -> syn::Ident {
-    format_ident!(
-        "set_{}",
-        accessor(name).to_string().trim_start_matches("r#")
-    )
+    format_ident!("set_{}", naming::rust::view_accessor(name))
 }
 
 fn mut_accessor(name: &str) -> syn::Ident {
-    format_ident!(
-        "{}_mut",
-        accessor(name).to_string().trim_start_matches("r#")
-    )
+    format_ident!("{}_mut", naming::rust::view_accessor(name))
 }
 
 fn mut_ident(name: &str) -> syn::Ident {

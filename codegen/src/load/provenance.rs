@@ -1,0 +1,430 @@
+//! Sources, confidence scales and architectures, and the one resolver of a declaration's
+//! confidence tag, evidence records and architecture list that every sub-system uses.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use serde_spanned::Spanned;
+
+use super::names::check_ident;
+use super::{FileId, Loader, Scope};
+use crate::diagnostics::{join, sorted_keys, suggest};
+use crate::model::{Arch, Confidence, Evidence, Level, Scale, Source};
+use crate::schema::{RawEvidence, RawFile};
+
+/// What the provenance declarations resolve to.
+pub(super) struct Provenance {
+    pub levels: Vec<Level>,
+    pub scales: Vec<Scale>,
+    pub sources: Vec<Source>,
+    pub archs: Vec<Arch>,
+    /// tag -> confidence
+    pub tags: HashMap<String, Confidence>,
+}
+
+impl Loader {
+    /// The common ordering, the scales, the sources and the architectures.
+    pub(super) fn provenance(&mut self, raws: &[(usize, RawFile)]) -> Provenance {
+        let levels = self.common_levels(raws);
+        let scales = self.scales(raws, &levels);
+        if scales.is_empty() && !levels.is_empty() {
+            self.missing(
+                "confidence.toml",
+                "`[[scale]]`",
+                "the scales (`[[scale]]`) declare every confidence tag",
+                &["unknown confidence tag `", "unknown confidence scale `"],
+            );
+        }
+        let sources = self.sources(raws, &scales);
+        if sources.is_empty() {
+            self.missing(
+                "sources.toml",
+                "`[[source]]`",
+                "it declares the documents (`[[source]]`) every evidence record cites",
+                &["unknown source `"],
+            );
+        }
+        let archs = self.archs(raws);
+        let tags = declared_tags(&levels, &scales)
+            .map(|c| (c.tag.clone(), c))
+            .collect();
+        Provenance {
+            levels,
+            scales,
+            sources,
+            archs,
+            tags,
+        }
+    }
+
+    fn common_levels(&mut self, raws: &[(usize, RawFile)]) -> Vec<Level> {
+        let mut found: Option<Vec<Level>> = None;
+        for (fi, raw) in raws {
+            let Some(c) = &raw.confidence else { continue };
+            if found.is_some() {
+                let span = c.levels.first().map_or(0..0, |l| l.name.span());
+                self.err(
+                    FileId(*fi),
+                    span,
+                    "the common confidence ordering is declared twice",
+                );
+                continue;
+            }
+            let mut levels: Vec<Level> = Vec::new();
+            for l in &c.levels {
+                let taken = levels.iter().any(|x| &x.name == l.name.get_ref());
+                self.duplicate(FileId(*fi), &l.name, "confidence level", taken);
+                levels.push(Level {
+                    name: l.name.get_ref().clone(),
+                    doc: l.doc.clone(),
+                });
+            }
+            found = Some(levels);
+        }
+        found.unwrap_or_else(|| {
+            self.missing(
+                "confidence.toml",
+                "`[confidence]` table",
+                "it declares the common confidence ordering (`[confidence]`) and the scales \
+                 (`[[scale]]`) every confidence tag is on",
+                &[
+                    "unknown confidence tag `",
+                    "unknown common confidence level `",
+                    "unknown confidence scale `",
+                ],
+            );
+            Vec::new()
+        })
+    }
+
+    fn scales(&mut self, raws: &[(usize, RawFile)], levels: &[Level]) -> Vec<Scale> {
+        let mut scales: Vec<Scale> = Vec::new();
+        let mut seen_tags: HashMap<String, String> = HashMap::new();
+        for (fi, raw) in raws {
+            let at = FileId(*fi);
+            for s in &raw.scale {
+                let taken = scales.iter().any(|x| &x.name == s.name.get_ref());
+                if self.duplicate(at, &s.name, "scale", taken) {
+                    continue;
+                }
+                check_ident(self, at, &s.name);
+                let mut out: Vec<(String, String)> = Vec::new();
+                let mut last_rank = 0;
+                for l in &s.levels {
+                    let Some(rank) = levels.iter().position(|x| &x.name == l.common.get_ref())
+                    else {
+                        self.err(
+                            at,
+                            l.common.span(),
+                            format!(
+                                "unknown common confidence level `{}` (known: {})",
+                                l.common.get_ref(),
+                                join(levels.iter().map(|l| l.name.as_str()))
+                            ),
+                        );
+                        continue;
+                    };
+                    if rank < last_rank {
+                        self.err(
+                            at,
+                            l.common.span(),
+                            format!(
+                                "scale `{}` lists its levels strongest first, but `{}` maps \
+                                 to a stronger common level than the tag before it",
+                                s.name.get_ref(),
+                                l.tag.get_ref()
+                            ),
+                        );
+                    }
+                    last_rank = rank;
+                    if let Some(other) = seen_tags.get(l.tag.get_ref()) {
+                        self.err(
+                            at,
+                            l.tag.span(),
+                            format!(
+                                "confidence tag `{}` is already declared by scale `{other}`",
+                                l.tag.get_ref()
+                            ),
+                        );
+                        continue;
+                    }
+                    let rust = Scale::const_name(l.tag.get_ref());
+                    if let Some((other, _)) = out.iter().find(|(t, _)| Scale::const_name(t) == rust)
+                    {
+                        self.err(
+                            at,
+                            l.tag.span(),
+                            format!(
+                                "confidence tags `{other}` and `{}` of scale `{}` both become \
+                                 the Rust constant `{rust}`; spell one differently",
+                                l.tag.get_ref(),
+                                s.name.get_ref()
+                            ),
+                        );
+                        continue;
+                    }
+                    seen_tags.insert(l.tag.get_ref().clone(), s.name.get_ref().clone());
+                    out.push((l.tag.get_ref().clone(), l.common.get_ref().clone()));
+                }
+                scales.push(Scale {
+                    name: s.name.get_ref().clone(),
+                    doc: s.doc.clone(),
+                    levels: out,
+                });
+            }
+        }
+        scales
+    }
+
+    fn sources(&mut self, raws: &[(usize, RawFile)], scales: &[Scale]) -> Vec<Source> {
+        let mut out: Vec<Source> = Vec::new();
+        for (fi, raw) in raws {
+            for s in &raw.source {
+                let taken = out.iter().any(|x| &x.id == s.id.get_ref());
+                if self.duplicate(FileId(*fi), &s.id, "source", taken) {
+                    continue;
+                }
+                if s.id.get_ref().contains(char::is_whitespace) {
+                    self.err(
+                        FileId(*fi),
+                        s.id.span(),
+                        "a source id cannot contain spaces",
+                    );
+                }
+                if !scales.iter().any(|x| &x.name == s.scale.get_ref()) {
+                    self.err(
+                        FileId(*fi),
+                        s.scale.span(),
+                        format!("unknown confidence scale `{}`", s.scale.get_ref()),
+                    );
+                }
+                out.push(Source {
+                    id: s.id.get_ref().clone(),
+                    title: s.title.clone(),
+                    file: s.file.clone(),
+                    scale: s.scale.get_ref().clone(),
+                    doc: s.doc.clone(),
+                });
+            }
+        }
+        out
+    }
+
+    fn archs(&mut self, raws: &[(usize, RawFile)]) -> Vec<Arch> {
+        let mut out: Vec<Arch> = Vec::new();
+        for (fi, raw) in raws {
+            for a in &raw.arch {
+                let taken = out.iter().any(|x| &x.name == a.name.get_ref());
+                if self.duplicate(FileId(*fi), &a.name, "architecture", taken) {
+                    continue;
+                }
+                check_ident(self, FileId(*fi), &a.name);
+                out.push(Arch {
+                    name: a.name.get_ref().clone(),
+                    nc: a.nc,
+                    doc: a.doc.clone(),
+                });
+            }
+        }
+        out
+    }
+
+    // ---- what every declaration cites ---------------------------------------------
+
+    pub(super) fn confidence(
+        &mut self,
+        at: FileId,
+        tag: &Spanned<String>,
+        scope: &Scope,
+    ) -> Confidence {
+        match scope.tags.get(tag.get_ref()) {
+            Some(c) => c.clone(),
+            None => {
+                self.err(
+                    at,
+                    tag.span(),
+                    format!(
+                        "unknown confidence tag `{}`{} (declared tags: {})",
+                        tag.get_ref(),
+                        suggest(tag.get_ref(), scope.tags.keys().map(String::as_str)),
+                        sorted_keys(&scope.tags)
+                    ),
+                );
+                undeclared_confidence(tag.get_ref())
+            }
+        }
+    }
+
+    /// The confidence `tag` names, or `default` (the enclosing declaration's) without one.
+    pub(super) fn confidence_or(
+        &mut self,
+        at: FileId,
+        tag: &Option<Spanned<String>>,
+        default: &Confidence,
+        scope: &Scope,
+    ) -> Confidence {
+        match tag {
+            Some(t) => self.confidence(at, t, scope),
+            None => default.clone(),
+        }
+    }
+
+    pub(super) fn evidence(
+        &mut self,
+        at: FileId,
+        raw: &[RawEvidence],
+        default: &Confidence,
+        scope: &Scope,
+    ) -> Vec<Evidence> {
+        let mut sources: Vec<(&str, &str)> = (scope.sources.iter())
+            .map(|(id, scale)| (id.as_str(), scale.as_str()))
+            .collect();
+        sources.sort();
+        raw.iter()
+            .map(|e| {
+                let confidence = self.confidence_or(at, &e.confidence, default, scope);
+                for (span, msg) in citation_errors(e, &confidence, &sources) {
+                    self.err(at, span, msg);
+                }
+                evidence_record(e, confidence)
+            })
+            .collect()
+    }
+
+    pub(super) fn arch_list(
+        &mut self,
+        at: FileId,
+        raw: &Option<Vec<Spanned<String>>>,
+        scope: &Scope,
+    ) -> Vec<String> {
+        let Some(list) = raw else { return Vec::new() };
+        let mut out = Vec::new();
+        for a in list {
+            if !scope.archs.contains(a.get_ref()) {
+                self.err(
+                    at,
+                    a.span(),
+                    format!(
+                        "unknown architecture `{}` (known: {})",
+                        a.get_ref(),
+                        scope.archs.join(", ")
+                    ),
+                );
+            } else if out.contains(a.get_ref()) {
+                self.err(
+                    at,
+                    a.span(),
+                    format!("architecture `{}` listed twice", a.get_ref()),
+                );
+            } else {
+                out.push(a.get_ref().clone());
+            }
+        }
+        out
+    }
+
+    /// Reports that `what` (at `span`) cites nothing.
+    pub(super) fn missing_evidence(&mut self, at: FileId, span: Range<usize>, what: &str) {
+        self.err(
+            at,
+            span,
+            format!(
+                "{what} has no evidence: cite the source that states it (for an INFERRED \
+                 claim, what it is inferred from)"
+            ),
+        );
+    }
+
+    /// Evidence that must not be empty; `what` names the owner in the error.
+    pub(super) fn required_evidence(
+        &mut self,
+        at: FileId,
+        raw: &[RawEvidence],
+        conf: &Confidence,
+        scope: &Scope,
+        span: Range<usize>,
+        what: &str,
+    ) -> Vec<Evidence> {
+        if raw.is_empty() {
+            self.missing_evidence(at, span, what);
+        }
+        self.evidence(at, raw, conf, scope)
+    }
+}
+
+/// Every confidence tag the scales declare, placed on the common ordering of `levels`.
+fn declared_tags<'a>(
+    levels: &'a [Level],
+    scales: &'a [Scale],
+) -> impl Iterator<Item = Confidence> + 'a {
+    scales.iter().flat_map(move |s| {
+        s.levels.iter().map(move |(tag, level)| Confidence {
+            tag: tag.clone(),
+            scale: s.name.clone(),
+            level: level.clone(),
+            rank: levels.iter().position(|l| &l.name == level).unwrap_or(0),
+        })
+    })
+}
+
+/// The confidence of a tag no scale declares (an error where it is used): weaker than
+/// every level.
+fn undeclared_confidence(tag: &str) -> Confidence {
+    Confidence {
+        tag: tag.to_string(),
+        scale: String::new(),
+        level: String::new(),
+        rank: usize::MAX,
+    }
+}
+
+/// The source id a citation starts with (`"seed-004 §2"` -> `seed-004`).
+pub(super) fn source_id(cite: &str) -> &str {
+    cite.split_whitespace().next().unwrap_or("")
+}
+
+/// An evidence record as resolved; the caller checks its source and resolves its tag.
+fn evidence_record(e: &RawEvidence, confidence: Confidence) -> Evidence {
+    let cite = e.source.get_ref().trim().to_string();
+    Evidence {
+        source: source_id(&cite).to_string(),
+        cite,
+        alias: e.name.clone(),
+        names: e.names.clone(),
+        pin: e.pin.clone(),
+        value: e.value.clone(),
+        confidence,
+        note: e.note.clone(),
+    }
+}
+
+/// What is wrong with an evidence record's citation, given the declared `sources` (id,
+/// scale), sorted: a source no file declares, or an own tag (resolved as `confidence`) on
+/// another scale than its source's.
+fn citation_errors(
+    e: &RawEvidence,
+    confidence: &Confidence,
+    sources: &[(&str, &str)],
+) -> Vec<(Range<usize>, String)> {
+    let id = source_id(e.source.get_ref());
+    let Some((_, scale)) = sources.iter().find(|(s, _)| *s == id) else {
+        let ids = sources.iter().map(|(s, _)| *s);
+        let message = format!(
+            "unknown source `{id}`{}: a citation starts with a declared source id (known: {})",
+            suggest(id, ids.clone()),
+            join(ids)
+        );
+        return vec![(e.source.span(), message)];
+    };
+    match &e.confidence {
+        Some(tag) if !confidence.scale.is_empty() && confidence.scale != *scale => {
+            let message = format!(
+                "`{}` is a tag of scale `{}`, but `{id}` tags its claims on scale `{scale}`: \
+                 give this record a `{scale}` tag",
+                confidence.tag, confidence.scale
+            );
+            vec![(tag.span(), message)]
+        }
+        _ => Vec::new(),
+    }
+}

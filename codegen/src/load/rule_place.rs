@@ -1,0 +1,176 @@
+//! Field paths in rules: `a.b[1].c` from a struct or bitfield to the member it names,
+//! with its offset, width, bit range and the type a rule sees.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned as _;
+
+use crate::model::path::{Step, Target, Unions};
+use crate::model::{BitsType, Int, Model, TypeKind, TypeRef};
+
+/// A value's type while checking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum RuleType {
+    /// An integer in `lo..=hi`.
+    Int(i128, i128),
+    Bool,
+    /// A value of the enum type at this index.
+    Enum(usize),
+    /// A value of the flags type at this index.
+    Flags(usize),
+}
+
+/// What a field path names.
+pub(super) struct Place {
+    pub path: String,
+    pub offset: usize,
+    pub kind: PlaceKind,
+}
+
+pub(super) enum PlaceKind {
+    Scalar {
+        size: usize,
+        signed: bool,
+        bits: Option<(u32, u32)>,
+        ty: RuleType,
+        /// What a stored 0 means, for fields with a `codec`.
+        zero_means: Option<u64>,
+    },
+    /// A struct, bitfield, union, array or text: not a value.
+    Composite {
+        ty_index: Option<usize>,
+        what: String,
+    },
+}
+
+pub(super) enum Seg {
+    Name(String, Span),
+    Index(usize, Span),
+}
+
+pub(super) type Fail = (Span, String);
+
+pub(super) fn int_range(int: Int) -> (i128, i128) {
+    let bits = int.bits();
+    if int.signed() {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    }
+}
+
+pub(super) fn fits(lo: i128, hi: i128) -> bool {
+    lo >= i128::from(i64::MIN) && hi <= i128::from(i64::MAX)
+}
+
+pub(super) fn segs(e: &syn::Expr) -> Result<Vec<Seg>, Fail> {
+    match e {
+        syn::Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            let s = &p.path.segments[0];
+            if !s.arguments.is_none() {
+                return Err((e.span(), "generic arguments are not allowed here".into()));
+            }
+            Ok(vec![Seg::Name(s.ident.to_string(), s.ident.span())])
+        }
+        syn::Expr::Field(f) => {
+            let mut v = segs(&f.base)?;
+            match &f.member {
+                syn::Member::Named(id) => v.push(Seg::Name(id.to_string(), id.span())),
+                syn::Member::Unnamed(_) => {
+                    return Err((f.member.span(), "fields are named, not numbered".into()));
+                }
+            }
+            Ok(v)
+        }
+        syn::Expr::Index(ix) => {
+            let mut v = segs(&ix.expr)?;
+            match &*ix.index {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(n),
+                    ..
+                }) if n.suffix().is_empty() => {
+                    let i = n
+                        .base10_parse::<usize>()
+                        .map_err(|_| (n.span(), "index out of range".to_string()))?;
+                    v.push(Seg::Index(i, ix.index.span()));
+                }
+                other => {
+                    return Err((
+                        other.span(),
+                        "an array index must be an integer literal".into(),
+                    ));
+                }
+            }
+            Ok(v)
+        }
+        syn::Expr::Paren(p) => segs(&p.expr),
+        _ => Err((e.span(), "expected a field path".into())),
+    }
+}
+
+/// Resolves a field path from `owner`.
+pub(super) fn place(m: &Model, owner: usize, segs: &[Seg]) -> Result<Place, Fail> {
+    let steps: Vec<Step> = segs
+        .iter()
+        .map(|s| match s {
+            Seg::Name(n, _) => Step::Name(n.clone()),
+            Seg::Index(k, _) => Step::Index(*k),
+        })
+        .collect();
+    let at = m
+        .locate(owner, &steps, Unions::Discriminator)
+        .map_err(|e| (seg_span(segs, e.step), e.message))?;
+    let scalar = |ty, zero_means| PlaceKind::Scalar {
+        size: at.size(m),
+        signed: at.signed(m),
+        bits: at.bits(),
+        ty,
+        zero_means,
+    };
+    let kind = match at.target {
+        Target::Bits { field: b, .. } => {
+            let ty = match &b.ty {
+                BitsType::Uint => RuleType::Int(0, (1i128 << b.width) - 1),
+                BitsType::Named { index, .. } => match m.types[*index].kind {
+                    TypeKind::Enum { .. } => RuleType::Enum(*index),
+                    _ => RuleType::Flags(*index),
+                },
+            };
+            scalar(ty, None)
+        }
+        Target::Type(TypeRef::Int { int }) => {
+            let (lo, hi) = int_range(*int);
+            if !fits(lo, hi) {
+                return Err((
+                    seg_span(segs, segs.len().saturating_sub(1)),
+                    format!("`{}` is a u64; rules read values up to 63 bits", at.path),
+                ));
+            }
+            let zero_means = at.codec.map(|crate::model::Codec::ZeroMeans(z)| z);
+            scalar(RuleType::Int(lo, hi), zero_means)
+        }
+        Target::Type(TypeRef::Named { index, name }) => match &m.types[*index].kind {
+            TypeKind::Enum { .. } => scalar(RuleType::Enum(*index), None),
+            TypeKind::Flags { .. } => scalar(RuleType::Flags(*index), None),
+            _ => PlaceKind::Composite {
+                ty_index: Some(*index),
+                what: name.clone(),
+            },
+        },
+        Target::Type(ty) => PlaceKind::Composite {
+            ty_index: None,
+            what: ty.spelling(),
+        },
+    };
+    Ok(Place {
+        path: at.path,
+        offset: at.offset,
+        kind,
+    })
+}
+
+fn seg_span(segs: &[Seg], i: usize) -> Span {
+    match segs.get(i).or(segs.last()) {
+        Some(Seg::Name(_, s)) | Some(Seg::Index(_, s)) => *s,
+        None => Span::call_site(),
+    }
+}
