@@ -4579,13 +4579,13 @@ impl ADDR4 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
         let nc = arch.nc() as i64;
+        let register_mode = ((u32::from_le_bytes(*at::<0, 4, 4>(b)) as u64) >> 31 & 0x1)
+            as i64;
+        let address = ((u32::from_le_bytes(*at::<0, 4, 4>(b)) as u64) & 0x1fffffff)
+            as i64;
         let mut t = ALWAYS;
-        let r0 = (((((u32::from_le_bytes(*at::<0, 4, 4>(b)) as u64) >> 31 & 0x1) as i64)
-            == 0i64)
-            || ((((((u32::from_le_bytes(*at::<0, 4, 4>(b)) as u64) & 0x1fffffff) as i64)
-                & 16776960i64) == 0i64)
-                && (((((u32::from_le_bytes(*at::<0, 4, 4>(b)) as u64) & 0x1fffffff)
-                    as i64) & 255i64) < 64i64)));
+        let r0 = ((register_mode == 0i64)
+            || (((address & 16776960i64) == 0i64) && ((address & 255i64) < 64i64)));
         t |= r0 as u64;
         t
     }
@@ -5268,11 +5268,12 @@ impl DMA_CONFIGS {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
         let nc = arch.nc() as i64;
+        let priority_class = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) & 0x7)
+            as i64;
+        let reserved_bitfield = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) >> 3
+            & 0x1f) as i64;
         let mut t = ALWAYS;
-        let r0 = (((((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) & 0x7) as i64)
-            <= 4i64)
-            && ((((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) >> 3 & 0x1f) as i64)
-                == 0i64));
+        let r0 = ((priority_class <= 4i64) && (reserved_bitfield == 0i64));
         t |= r0 as u64;
         t
     }
@@ -5461,15 +5462,16 @@ impl BOUND_CHECK_REG {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x10;
         let nc = arch.nc() as i64;
+        let bc_enabled = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) >> 7 & 0x1)
+            as i64;
+        let bc_reg = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) & 0x3f) as i64;
+        let bc_disable_oob_error_notif = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64)
+            >> 6 & 0x1) as i64;
         let mut t = ALWAYS;
-        let r1 = ((((((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) >> 7 & 0x1) as i64)
-            == 0i64)
-            && ((((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) & 0x3f) as i64) == 0i64))
-            && ((((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) >> 6 & 0x1) as i64)
-                == 0i64));
+        let r1 = (((bc_enabled == 0i64) && (bc_reg == 0i64))
+            && (bc_disable_oob_error_notif == 0i64));
         t |= (r1 as u64) << 1;
-        let r3 = ((((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) >> 7 & 0x1) as i64)
-            == 1i64);
+        let r3 = (bc_enabled == 1i64);
         t |= (r3 as u64) << 3;
         let r2 = r3;
         t |= (r2 as u64) << 2;
@@ -8516,62 +8518,71 @@ impl DMA_DIRECT2D {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x10a5ec;
         let nc = arch.nc() as i64;
+        let header_opcode = u8::from_le_bytes(*at::<0, 1, 64>(b)) as i64;
+        let src_start_addr_marker = u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64;
+        let src_num_elem_0 = u16::from_le_bytes(*at::<32, 2, 64>(b)) as i64;
+        let src_num_elem_1 = u16::from_le_bytes(*at::<34, 2, 64>(b)) as i64;
+        let src_step_elem_1 = i32::from_le_bytes(*at::<28, 4, 64>(b)) as i64;
+        let dst_start_addr_marker = u8::from_le_bytes(*at::<47, 1, 64>(b)) as i64;
+        let dst_num_elem_0 = u16::from_le_bytes(*at::<56, 2, 64>(b)) as i64;
+        let dst_num_elem_1 = u16::from_le_bytes(*at::<58, 2, 64>(b)) as i64;
+        let dst_step_elem_1 = i32::from_le_bytes(*at::<52, 4, 64>(b)) as i64;
+        let src_bound_reg_bc_enabled = ((u8::from_le_bytes(*at::<38, 1, 64>(b)) as u64)
+            >> 7 & 0x1) as i64;
+        let src_bound_reg_bc_reg = ((u8::from_le_bytes(*at::<38, 1, 64>(b)) as u64)
+            & 0x3f) as i64;
+        let src_bound_reg_bc_disable_oob_error_notif = ((u8::from_le_bytes(
+            *at::<38, 1, 64>(b),
+        ) as u64) >> 6 & 0x1) as i64;
+        let dst_bound_reg_bc_enabled = ((u8::from_le_bytes(*at::<39, 1, 64>(b)) as u64)
+            >> 7 & 0x1) as i64;
+        let dst_bound_reg_bc_reg = ((u8::from_le_bytes(*at::<39, 1, 64>(b)) as u64)
+            & 0x3f) as i64;
+        let dst_bound_reg_bc_disable_oob_error_notif = ((u8::from_le_bytes(
+            *at::<39, 1, 64>(b),
+        ) as u64) >> 6 & 0x1) as i64;
+        let dma_configs_priority_class = ((u8::from_le_bytes(*at::<12, 1, 64>(b)) as u64)
+            & 0x7) as i64;
+        let dma_configs_reserved_bitfield = ((u8::from_le_bytes(*at::<12, 1, 64>(b))
+            as u64) >> 3 & 0x1f) as i64;
+        let compute_op = u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64;
+        let in_dtype = u8::from_le_bytes(*at::<62, 1, 64>(b)) as i64;
+        let out_dtype = u8::from_le_bytes(*at::<63, 1, 64>(b)) as i64;
+        let src_elem_size = u16::from_le_bytes(*at::<36, 2, 64>(b)) as i64;
+        let dst_elem_size = u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r4 = ((u8::from_le_bytes(*at::<0, 1, 64>(b)) as i64) == 184i64);
+        let r4 = (header_opcode == 184i64);
         t |= (r4 as u64) << 4;
-        let r9 = (((!(((u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64) & 64i64) != 0i64))
-            || ((((u16::from_le_bytes(*at::<32, 2, 64>(b)) as i64) == 0i64)
-                && ((u16::from_le_bytes(*at::<34, 2, 64>(b)) as i64) == 0i64))
-                && ((i32::from_le_bytes(*at::<28, 4, 64>(b)) as i64) == 0i64)))
-            && ((!(((u8::from_le_bytes(*at::<47, 1, 64>(b)) as i64) & 64i64) != 0i64))
-                || ((((u16::from_le_bytes(*at::<56, 2, 64>(b)) as i64) == 0i64)
-                    && ((u16::from_le_bytes(*at::<58, 2, 64>(b)) as i64) == 0i64))
-                    && ((i32::from_le_bytes(*at::<52, 4, 64>(b)) as i64) == 0i64))));
+        let r9 = (((!((src_start_addr_marker & 64i64) != 0i64))
+            || (((src_num_elem_0 == 0i64) && (src_num_elem_1 == 0i64))
+                && (src_step_elem_1 == 0i64)))
+            && ((!((dst_start_addr_marker & 64i64) != 0i64))
+                || (((dst_num_elem_0 == 0i64) && (dst_num_elem_1 == 0i64))
+                    && (dst_step_elem_1 == 0i64))));
         t |= (r9 as u64) << 9;
-        let r11 = (((((((u8::from_le_bytes(*at::<38, 1, 64>(b)) as u64) >> 7 & 0x1)
-            as i64) == 0i64)
-            && ((((u8::from_le_bytes(*at::<38, 1, 64>(b)) as u64) & 0x3f) as i64)
-                == 0i64))
-            && ((((u8::from_le_bytes(*at::<38, 1, 64>(b)) as u64) >> 6 & 0x1) as i64)
-                == 0i64))
-            || (((((u8::from_le_bytes(*at::<38, 1, 64>(b)) as u64) >> 7 & 0x1) as i64)
-                == 1i64) && true));
+        let r11 = ((((src_bound_reg_bc_enabled == 0i64)
+            && (src_bound_reg_bc_reg == 0i64))
+            && (src_bound_reg_bc_disable_oob_error_notif == 0i64))
+            || ((src_bound_reg_bc_enabled == 1i64) && true));
         t |= (r11 as u64) << 11;
-        let r12 = (((((((u8::from_le_bytes(*at::<39, 1, 64>(b)) as u64) >> 7 & 0x1)
-            as i64) == 0i64)
-            && ((((u8::from_le_bytes(*at::<39, 1, 64>(b)) as u64) & 0x3f) as i64)
-                == 0i64))
-            && ((((u8::from_le_bytes(*at::<39, 1, 64>(b)) as u64) >> 6 & 0x1) as i64)
-                == 0i64))
-            || (((((u8::from_le_bytes(*at::<39, 1, 64>(b)) as u64) >> 7 & 0x1) as i64)
-                == 1i64) && true));
+        let r12 = ((((dst_bound_reg_bc_enabled == 0i64)
+            && (dst_bound_reg_bc_reg == 0i64))
+            && (dst_bound_reg_bc_disable_oob_error_notif == 0i64))
+            || ((dst_bound_reg_bc_enabled == 1i64) && true));
         t |= (r12 as u64) << 12;
-        let r14 = (((((u8::from_le_bytes(*at::<12, 1, 64>(b)) as u64) & 0x7) as i64)
-            <= 4i64)
-            && ((((u8::from_le_bytes(*at::<12, 1, 64>(b)) as u64) >> 3 & 0x1f) as i64)
-                == 0i64));
+        let r14 = ((dma_configs_priority_class <= 4i64)
+            && (dma_configs_reserved_bitfield == 0i64));
         t |= (r14 as u64) << 14;
         let r1 = r4 && r9 && r11 && r12 && r14;
         t |= (r1 as u64) << 1;
-        let r17 = ((u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64) == 0i64);
+        let r17 = (compute_op == 0i64);
         t |= (r17 as u64) << 17;
-        let r18 = ((u8::from_le_bytes(*at::<62, 1, 64>(b)) as i64)
-            == (u8::from_le_bytes(*at::<63, 1, 64>(b)) as i64));
+        let r18 = (in_dtype == out_dtype);
         t |= (r18 as u64) << 18;
-        let r19 = ((((u16::from_le_bytes(*at::<32, 2, 64>(b)) as i64)
-            * (u16::from_le_bytes(*at::<34, 2, 64>(b)) as i64))
-            * (if ((u16::from_le_bytes(*at::<36, 2, 64>(b)) as i64) == 0i64) {
-                65536i64
-            } else {
-                (u16::from_le_bytes(*at::<36, 2, 64>(b)) as i64)
-            }))
-            == (((u16::from_le_bytes(*at::<56, 2, 64>(b)) as i64)
-                * (u16::from_le_bytes(*at::<58, 2, 64>(b)) as i64))
-                * (if ((u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64) == 0i64) {
-                    65536i64
-                } else {
-                    (u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64)
-                })));
+        let r19 = (((src_num_elem_0 * src_num_elem_1)
+            * (if (src_elem_size == 0i64) { 65536i64 } else { src_elem_size }))
+            == ((dst_num_elem_0 * dst_num_elem_1)
+                * (if (dst_elem_size == 0i64) { 65536i64 } else { dst_elem_size })));
         t |= (r19 as u64) << 19;
         let r16 = r17 && r18 && r19;
         t |= (r16 as u64) << 16;
@@ -9178,35 +9189,38 @@ impl DMA_DIRECT2D_XPOSE {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x60;
         let nc = arch.nc() as i64;
+        let tile_src_rows = u8::from_le_bytes(*at::<60, 1, 64>(b)) as i64;
+        let out_dtype = u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64;
+        let tile_src_cols = u8::from_le_bytes(*at::<61, 1, 64>(b)) as i64;
+        let in_dtype = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
+        let dst_step_elem_0 = i32::from_le_bytes(*at::<48, 4, 64>(b)) as i64;
+        let dst_num_elem_0 = u16::from_le_bytes(*at::<56, 2, 64>(b)) as i64;
+        let dst_step_elem_1 = i32::from_le_bytes(*at::<52, 4, 64>(b)) as i64;
+        let dst_num_elem_1 = u16::from_le_bytes(*at::<58, 2, 64>(b)) as i64;
         let mut t = ALWAYS;
         let r1 = (nc >= 3i64);
         t |= (r1 as u64) << 1;
-        let r2 = ((u8::from_le_bytes(*at::<60, 1, 64>(b)) as i64) == 16i64);
+        let r2 = (tile_src_rows == 16i64);
         t |= (r2 as u64) << 2;
-        let r3 = (((((match (u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64) {
+        let r3 = (((((match out_dtype {
             1i64 | 12i64 => 8i64,
             2i64 | 3i64 | 13i64 | 14i64 | 15i64 => 1i64,
             4i64 | 5i64 | 6i64 | 7i64 => 2i64,
             8i64 | 9i64 | 10i64 | 11i64 => 4i64,
             _ => 0i64,
-        }) == 2i64) && ((u8::from_le_bytes(*at::<61, 1, 64>(b)) as i64) >= 1i64))
-            && ((u8::from_le_bytes(*at::<61, 1, 64>(b)) as i64) <= 128i64))
-            || ((((match (u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64) {
+        }) == 2i64) && (tile_src_cols >= 1i64)) && (tile_src_cols <= 128i64))
+            || ((((match out_dtype {
                 1i64 | 12i64 => 8i64,
                 2i64 | 3i64 | 13i64 | 14i64 | 15i64 => 1i64,
                 4i64 | 5i64 | 6i64 | 7i64 => 2i64,
                 8i64 | 9i64 | 10i64 | 11i64 => 4i64,
                 _ => 0i64,
-            }) == 4i64) && ((u8::from_le_bytes(*at::<61, 1, 64>(b)) as i64) >= 1i64))
-                && ((u8::from_le_bytes(*at::<61, 1, 64>(b)) as i64) <= 64i64)));
+            }) == 4i64) && (tile_src_cols >= 1i64)) && (tile_src_cols <= 64i64)));
         t |= (r3 as u64) << 3;
-        let r4 = ((u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64)
-            == (u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64));
+        let r4 = (in_dtype == out_dtype);
         t |= (r4 as u64) << 4;
-        let r7 = (((((i32::from_le_bytes(*at::<48, 4, 64>(b)) as i64) % 32i64) == 0i64)
-            || ((u16::from_le_bytes(*at::<56, 2, 64>(b)) as i64) == 1i64))
-            && ((((i32::from_le_bytes(*at::<52, 4, 64>(b)) as i64) % 32i64) == 0i64)
-                || ((u16::from_le_bytes(*at::<58, 2, 64>(b)) as i64) == 1i64)));
+        let r7 = ((((dst_step_elem_0 % 32i64) == 0i64) || (dst_num_elem_0 == 1i64))
+            && (((dst_step_elem_1 % 32i64) == 0i64) || (dst_num_elem_1 == 1i64)));
         t |= (r7 as u64) << 7;
         let r0 = r1 && r2 && r3 && r4 && r7;
         t |= r0 as u64;
@@ -9955,81 +9969,91 @@ impl DMA_GATHER_XPOSE {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x60;
         let nc = arch.nc() as i64;
+        let dtype_dtype_lo = ((u8::from_le_bytes(*at::<62, 1, 64>(b)) as u64) & 0xf)
+            as i64;
+        let dtype_dtype_hi = ((u8::from_le_bytes(*at::<62, 1, 64>(b)) as u64) >> 4 & 0xf)
+            as i64;
+        let elem_size = u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64;
+        let src_idx_start_addr_register_mode = ((u32::from_le_bytes(*at::<36, 4, 64>(b))
+            as u64) >> 31 & 0x1) as i64;
+        let src_idx_start_addr_address = ((u32::from_le_bytes(*at::<36, 4, 64>(b))
+            as u64) & 0x1fffffff) as i64;
+        let flags_gather_dim = ((u8::from_le_bytes(*at::<63, 1, 64>(b)) as u64) & 0x3)
+            as i64;
+        let src_num_elem_1 = u16::from_le_bytes(*at::<34, 2, 64>(b)) as i64;
+        let dst_num_elem_0 = u16::from_le_bytes(*at::<56, 2, 64>(b)) as i64;
+        let dst_step_elem_1 = i32::from_le_bytes(*at::<52, 4, 64>(b)) as i64;
+        let dst_num_elem_1 = u16::from_le_bytes(*at::<58, 2, 64>(b)) as i64;
+        let idx_num_active_channels = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
+        let src_idx_bound_reg_bc_enabled = ((u8::from_le_bytes(*at::<15, 1, 64>(b))
+            as u64) >> 7 & 0x1) as i64;
+        let src_idx_bound_reg_bc_reg = ((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64)
+            & 0x3f) as i64;
+        let src_idx_bound_reg_bc_disable_oob_error_notif = ((u8::from_le_bytes(
+            *at::<15, 1, 64>(b),
+        ) as u64) >> 6 & 0x1) as i64;
+        let dst_bound_reg_bc_enabled = ((u8::from_le_bytes(*at::<51, 1, 64>(b)) as u64)
+            >> 7 & 0x1) as i64;
+        let dst_bound_reg_bc_reg = ((u8::from_le_bytes(*at::<51, 1, 64>(b)) as u64)
+            & 0x3f) as i64;
+        let dst_bound_reg_bc_disable_oob_error_notif = ((u8::from_le_bytes(
+            *at::<51, 1, 64>(b),
+        ) as u64) >> 6 & 0x1) as i64;
+        let reserved_0 = u8::from_le_bytes(*at::<48, 1, 64>(b)) as i64;
+        let reserved_1 = u8::from_le_bytes(*at::<49, 1, 64>(b)) as i64;
+        let reserved_2 = u8::from_le_bytes(*at::<50, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
         let r1 = (nc >= 3i64);
         t |= (r1 as u64) << 1;
-        let r2 = ((((match (((u8::from_le_bytes(*at::<62, 1, 64>(b)) as u64) & 0xf)
-            as i64)
-        {
+        let r2 = ((((match dtype_dtype_lo {
             1i64 | 12i64 => 8i64,
             2i64 | 3i64 | 13i64 | 14i64 | 15i64 => 1i64,
             4i64 | 5i64 | 6i64 | 7i64 => 2i64,
             8i64 | 9i64 | 10i64 | 11i64 => 4i64,
             _ => 0i64,
         }) == 2i64)
-            && ((match (((u8::from_le_bytes(*at::<62, 1, 64>(b)) as u64) >> 4 & 0xf)
-                as i64)
-            {
+            && ((match dtype_dtype_hi {
                 1i64 | 12i64 => 8i64,
                 2i64 | 3i64 | 13i64 | 14i64 | 15i64 => 1i64,
                 4i64 | 5i64 | 6i64 | 7i64 => 2i64,
                 8i64 | 9i64 | 10i64 | 11i64 => 4i64,
                 _ => 0i64,
-            }) == 2i64))
-            && ((((u8::from_le_bytes(*at::<62, 1, 64>(b)) as u64) & 0xf) as i64)
-                == (((u8::from_le_bytes(*at::<62, 1, 64>(b)) as u64) >> 4 & 0xf)
-                    as i64)));
+            }) == 2i64)) && (dtype_dtype_lo == dtype_dtype_hi));
         t |= (r2 as u64) << 2;
-        let r3 = ((((u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64) >= 2i64)
-            && ((u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64) <= 256i64))
-            && (((u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64) % 2i64) == 0i64));
+        let r3 = (((elem_size >= 2i64) && (elem_size <= 256i64))
+            && ((elem_size % 2i64) == 0i64));
         t |= (r3 as u64) << 3;
-        let r7 = (((((u32::from_le_bytes(*at::<36, 4, 64>(b)) as u64) >> 31 & 0x1)
-            as i64) == 1i64)
-            || (((((u32::from_le_bytes(*at::<36, 4, 64>(b)) as u64) & 0x1fffffff) as i64)
-                % 4i64) == 0i64));
+        let r7 = ((src_idx_start_addr_register_mode == 1i64)
+            || ((src_idx_start_addr_address % 4i64) == 0i64));
         t |= (r7 as u64) << 7;
         let r4 = r7;
         t |= (r4 as u64) << 4;
-        let r8 = ((((u8::from_le_bytes(*at::<63, 1, 64>(b)) as u64) & 0x3) as i64)
-            == 1i64);
+        let r8 = (flags_gather_dim == 1i64);
         t |= (r8 as u64) << 8;
-        let r9 = (((u16::from_le_bytes(*at::<34, 2, 64>(b)) as i64) % 16i64) == 0i64);
+        let r9 = ((src_num_elem_1 % 16i64) == 0i64);
         t |= (r9 as u64) << 9;
-        let r10 = ((u16::from_le_bytes(*at::<34, 2, 64>(b)) as i64)
-            == (u16::from_le_bytes(*at::<56, 2, 64>(b)) as i64));
+        let r10 = (src_num_elem_1 == dst_num_elem_0);
         t |= (r10 as u64) << 10;
-        let r11 = ((((i32::from_le_bytes(*at::<52, 4, 64>(b)) as i64) % 32i64) == 0i64)
-            || ((u16::from_le_bytes(*at::<58, 2, 64>(b)) as i64) == 1i64));
+        let r11 = (((dst_step_elem_1 % 32i64) == 0i64) || (dst_num_elem_1 == 1i64));
         t |= (r11 as u64) << 11;
-        let r12 = ((((u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64) != 0i64)
-            && ((u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64) <= POOLING_NUM_CHANNELS))
-            && ((u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64)
-                == POOLING_NUM_CHANNELS));
+        let r12 = (((idx_num_active_channels != 0i64)
+            && (idx_num_active_channels <= POOLING_NUM_CHANNELS))
+            && (idx_num_active_channels == POOLING_NUM_CHANNELS));
         t |= (r12 as u64) << 12;
-        let r13 = (((((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 7 & 0x1)
-            as i64) == 0i64)
-            && ((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3f) as i64)
-                == 0i64))
-            && ((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 6 & 0x1) as i64)
-                == 0i64))
-            || (((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 7 & 0x1) as i64)
-                == 1i64) && true));
+        let r13 = ((((src_idx_bound_reg_bc_enabled == 0i64)
+            && (src_idx_bound_reg_bc_reg == 0i64))
+            && (src_idx_bound_reg_bc_disable_oob_error_notif == 0i64))
+            || ((src_idx_bound_reg_bc_enabled == 1i64) && true));
         t |= (r13 as u64) << 13;
         let r0 = r1 && r2 && r3 && r4 && r8 && r9 && r10 && r11 && r12 && r13;
         t |= r0 as u64;
-        let r14 = (((((((u8::from_le_bytes(*at::<51, 1, 64>(b)) as u64) >> 7 & 0x1)
-            as i64) == 0i64)
-            && ((((u8::from_le_bytes(*at::<51, 1, 64>(b)) as u64) & 0x3f) as i64)
-                == 0i64))
-            && ((((u8::from_le_bytes(*at::<51, 1, 64>(b)) as u64) >> 6 & 0x1) as i64)
-                == 0i64))
-            || (((((u8::from_le_bytes(*at::<51, 1, 64>(b)) as u64) >> 7 & 0x1) as i64)
-                == 1i64) && true));
+        let r14 = ((((dst_bound_reg_bc_enabled == 0i64)
+            && (dst_bound_reg_bc_reg == 0i64))
+            && (dst_bound_reg_bc_disable_oob_error_notif == 0i64))
+            || ((dst_bound_reg_bc_enabled == 1i64) && true));
         t |= (r14 as u64) << 14;
-        let r15 = ((((u8::from_le_bytes(*at::<48, 1, 64>(b)) as i64) == 0i64)
-            && ((u8::from_le_bytes(*at::<49, 1, 64>(b)) as i64) == 0i64))
-            && ((u8::from_le_bytes(*at::<50, 1, 64>(b)) as i64) == 0i64));
+        let r15 = (((reserved_0 == 0i64) && (reserved_1 == 0i64))
+            && (reserved_2 == 0i64));
         t |= (r15 as u64) << 15;
         t
     }
@@ -11192,113 +11216,112 @@ impl DMA_INDIRECT1D {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x904000b9e;
         let nc = arch.nc() as i64;
+        let src_start_addr_marker = u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64;
+        let src_num_elem = u16::from_le_bytes(*at::<28, 2, 64>(b)) as i64;
+        let dst_start_addr_marker = u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64;
+        let dst_num_elem = u16::from_le_bytes(*at::<44, 2, 64>(b)) as i64;
+        let idx_num_active_channels = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
+        let compute_op = u8::from_le_bytes(*at::<60, 1, 64>(b)) as i64;
+        let src_idx_bound_reg_bc_enabled = ((u8::from_le_bytes(*at::<58, 1, 64>(b))
+            as u64) >> 7 & 0x1) as i64;
+        let src_idx_bound_reg_bc_reg = ((u8::from_le_bytes(*at::<58, 1, 64>(b)) as u64)
+            & 0x3f) as i64;
+        let src_idx_bound_reg_bc_disable_oob_error_notif = ((u8::from_le_bytes(
+            *at::<58, 1, 64>(b),
+        ) as u64) >> 6 & 0x1) as i64;
+        let flags_idx_bound_is_err = ((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64)
+            >> 2 & 0x1) as i64;
+        let dst_idx_bound_reg_bc_enabled = ((u8::from_le_bytes(*at::<59, 1, 64>(b))
+            as u64) >> 7 & 0x1) as i64;
+        let dst_idx_bound_reg_bc_reg = ((u8::from_le_bytes(*at::<59, 1, 64>(b)) as u64)
+            & 0x3f) as i64;
+        let dst_idx_bound_reg_bc_disable_oob_error_notif = ((u8::from_le_bytes(
+            *at::<59, 1, 64>(b),
+        ) as u64) >> 6 & 0x1) as i64;
+        let flags_indirect_mode = ((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3)
+            as i64;
+        let flags_gather_dim = ((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 4
+            & 0x3) as i64;
+        let flags_scatter_dim = ((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 6
+            & 0x3) as i64;
+        let src_idx_start_addr_register_mode = ((u32::from_le_bytes(*at::<48, 4, 64>(b))
+            as u64) >> 31 & 0x1) as i64;
+        let src_idx_start_addr_address = ((u32::from_le_bytes(*at::<48, 4, 64>(b))
+            as u64) & 0x1fffffff) as i64;
+        let dst_idx_start_addr_register_mode = ((u32::from_le_bytes(*at::<52, 4, 64>(b))
+            as u64) >> 31 & 0x1) as i64;
+        let dst_idx_start_addr_address = ((u32::from_le_bytes(*at::<52, 4, 64>(b))
+            as u64) & 0x1fffffff) as i64;
+        let reserved_0 = u8::from_le_bytes(*at::<62, 1, 64>(b)) as i64;
+        let reserved_1 = u8::from_le_bytes(*at::<63, 1, 64>(b)) as i64;
+        let dma_configs_priority_class = ((u8::from_le_bytes(*at::<61, 1, 64>(b)) as u64)
+            & 0x7) as i64;
+        let dma_configs_reserved_bitfield = ((u8::from_le_bytes(*at::<61, 1, 64>(b))
+            as u64) >> 3 & 0x1f) as i64;
         let mut t = ALWAYS;
-        let r5 = (((!(((u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64) & 64i64) != 0i64))
-            || ((u16::from_le_bytes(*at::<28, 2, 64>(b)) as i64) == 0i64))
-            && ((!(((u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64) & 64i64) != 0i64))
-                || ((u16::from_le_bytes(*at::<44, 2, 64>(b)) as i64) == 0i64)));
+        let r5 = (((!((src_start_addr_marker & 64i64) != 0i64))
+            || (src_num_elem == 0i64))
+            && ((!((dst_start_addr_marker & 64i64) != 0i64)) || (dst_num_elem == 0i64)));
         t |= (r5 as u64) << 5;
-        let r6 = ((((u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64) != 0i64)
-            && ((u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64) <= POOLING_NUM_CHANNELS))
-            && ((u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64)
-                == POOLING_NUM_CHANNELS));
+        let r6 = (((idx_num_active_channels != 0i64)
+            && (idx_num_active_channels <= POOLING_NUM_CHANNELS))
+            && (idx_num_active_channels == POOLING_NUM_CHANNELS));
         t |= (r6 as u64) << 6;
-        let r10 = ((u8::from_le_bytes(*at::<60, 1, 64>(b)) as i64) == 0i64);
+        let r10 = (compute_op == 0i64);
         t |= (r10 as u64) << 10;
-        let r13 = (((((((u8::from_le_bytes(*at::<58, 1, 64>(b)) as u64) >> 7 & 0x1)
-            as i64) == 0i64)
-            && ((((u8::from_le_bytes(*at::<58, 1, 64>(b)) as u64) & 0x3f) as i64)
-                == 0i64))
-            && ((((u8::from_le_bytes(*at::<58, 1, 64>(b)) as u64) >> 6 & 0x1) as i64)
-                == 0i64))
-            || (((((u8::from_le_bytes(*at::<58, 1, 64>(b)) as u64) >> 7 & 0x1) as i64)
-                == 1i64) && true));
+        let r13 = ((((src_idx_bound_reg_bc_enabled == 0i64)
+            && (src_idx_bound_reg_bc_reg == 0i64))
+            && (src_idx_bound_reg_bc_disable_oob_error_notif == 0i64))
+            || ((src_idx_bound_reg_bc_enabled == 1i64) && true));
         t |= (r13 as u64) << 13;
-        let r14 = (((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 2 & 0x1) as i64)
-            == 1i64)
-            || ((((u8::from_le_bytes(*at::<58, 1, 64>(b)) as u64) >> 6 & 0x1) as i64)
-                == 0i64));
+        let r14 = ((flags_idx_bound_is_err == 1i64)
+            || (src_idx_bound_reg_bc_disable_oob_error_notif == 0i64));
         t |= (r14 as u64) << 14;
         let r12 = r13 && r14;
         t |= (r12 as u64) << 12;
-        let r16 = (((((((u8::from_le_bytes(*at::<59, 1, 64>(b)) as u64) >> 7 & 0x1)
-            as i64) == 0i64)
-            && ((((u8::from_le_bytes(*at::<59, 1, 64>(b)) as u64) & 0x3f) as i64)
-                == 0i64))
-            && ((((u8::from_le_bytes(*at::<59, 1, 64>(b)) as u64) >> 6 & 0x1) as i64)
-                == 0i64))
-            || (((((u8::from_le_bytes(*at::<59, 1, 64>(b)) as u64) >> 7 & 0x1) as i64)
-                == 1i64) && true));
+        let r16 = ((((dst_idx_bound_reg_bc_enabled == 0i64)
+            && (dst_idx_bound_reg_bc_reg == 0i64))
+            && (dst_idx_bound_reg_bc_disable_oob_error_notif == 0i64))
+            || ((dst_idx_bound_reg_bc_enabled == 1i64) && true));
         t |= (r16 as u64) << 16;
-        let r17 = (((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 2 & 0x1) as i64)
-            == 1i64)
-            || ((((u8::from_le_bytes(*at::<59, 1, 64>(b)) as u64) >> 6 & 0x1) as i64)
-                == 0i64));
+        let r17 = ((flags_idx_bound_is_err == 1i64)
+            || (dst_idx_bound_reg_bc_disable_oob_error_notif == 0i64));
         t |= (r17 as u64) << 17;
         let r15 = r16 && r17;
         t |= (r15 as u64) << 15;
-        let r18 = (((((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3) as i64)
-            != 0i64)
-            || (((((u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64) & 64i64) != 0i64)
-                || ((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 4 & 0x3) as i64)
-                    == 0i64))
-                && ((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 6 & 0x3) as i64)
-                    == 0i64)))
-            && (((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3) as i64)
-                != 1i64)
-                || (((((u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64) & 64i64) != 0i64)
-                    || ((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 6 & 0x3)
-                        as i64) == 0i64))
-                    && ((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 4 & 0x3)
-                        as i64) == 0i64))))
-            && (((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3) as i64)
-                != 2i64)
-                || (((((u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64) & 64i64) != 0i64)
-                    || ((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 4 & 0x3)
-                        as i64) == 0i64))
-                    && ((((u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64) & 64i64)
-                        != 0i64)
-                        || ((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) >> 6 & 0x3)
-                            as i64) == 0i64)))));
+        let r18 = ((((flags_indirect_mode != 0i64)
+            || ((((src_start_addr_marker & 64i64) != 0i64) || (flags_gather_dim == 0i64))
+                && (flags_scatter_dim == 0i64)))
+            && ((flags_indirect_mode != 1i64)
+                || ((((dst_start_addr_marker & 64i64) != 0i64)
+                    || (flags_scatter_dim == 0i64)) && (flags_gather_dim == 0i64))))
+            && ((flags_indirect_mode != 2i64)
+                || ((((src_start_addr_marker & 64i64) != 0i64)
+                    || (flags_gather_dim == 0i64))
+                    && (((dst_start_addr_marker & 64i64) != 0i64)
+                        || (flags_scatter_dim == 0i64)))));
         t |= (r18 as u64) << 18;
-        let r19 = ((((!(((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3) as i64)
-            == 0i64)
-            || ((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3) as i64)
-                == 2i64)))
-            || (((u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64) & 64i64) != 0i64))
-            || ((u16::from_le_bytes(*at::<28, 2, 64>(b)) as i64) <= 4096i64))
-            && (((!(((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3) as i64)
-                == 1i64)
-                || ((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3) as i64)
-                    == 2i64)))
-                || (((u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64) & 64i64) != 0i64))
-                || ((u16::from_le_bytes(*at::<44, 2, 64>(b)) as i64) <= 4096i64)));
+        let r19 = ((((!((flags_indirect_mode == 0i64) || (flags_indirect_mode == 2i64)))
+            || ((src_start_addr_marker & 64i64) != 0i64)) || (src_num_elem <= 4096i64))
+            && (((!((flags_indirect_mode == 1i64) || (flags_indirect_mode == 2i64)))
+                || ((dst_start_addr_marker & 64i64) != 0i64))
+                || (dst_num_elem <= 4096i64)));
         t |= (r19 as u64) << 19;
-        let r22 = (!(((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3) as i64)
-            == 0i64)
-            || ((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3) as i64)
-                == 2i64)));
+        let r22 = (!((flags_indirect_mode == 0i64) || (flags_indirect_mode == 2i64)));
         t |= (r22 as u64) << 22;
-        let r23 = ((((u32::from_le_bytes(*at::<48, 4, 64>(b)) as u64) >> 31 & 0x1)
-            as i64) == 1i64);
+        let r23 = (src_idx_start_addr_register_mode == 1i64);
         t |= (r23 as u64) << 23;
-        let r25 = (((((u32::from_le_bytes(*at::<48, 4, 64>(b)) as u64) & 0x1fffffff)
-            as i64) & 503316480i64) == 0i64);
+        let r25 = ((src_idx_start_addr_address & 503316480i64) == 0i64);
         t |= (r25 as u64) << 25;
         let r24 = r25;
         t |= (r24 as u64) << 24;
         let r21 = r22 || r23 || r24;
         t |= (r21 as u64) << 21;
-        let r28 = (!(((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3) as i64)
-            == 1i64)
-            || ((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as u64) & 0x3) as i64)
-                == 2i64)));
+        let r28 = (!((flags_indirect_mode == 1i64) || (flags_indirect_mode == 2i64)));
         t |= (r28 as u64) << 28;
-        let r29 = ((((u32::from_le_bytes(*at::<52, 4, 64>(b)) as u64) >> 31 & 0x1)
-            as i64) == 1i64);
+        let r29 = (dst_idx_start_addr_register_mode == 1i64);
         t |= (r29 as u64) << 29;
-        let r31 = (((((u32::from_le_bytes(*at::<52, 4, 64>(b)) as u64) & 0x1fffffff)
-            as i64) & 503316480i64) == 0i64);
+        let r31 = ((dst_idx_start_addr_address & 503316480i64) == 0i64);
         t |= (r31 as u64) << 31;
         let r30 = r31;
         t |= (r30 as u64) << 30;
@@ -11306,13 +11329,10 @@ impl DMA_INDIRECT1D {
         t |= (r27 as u64) << 27;
         let r20 = r21 && r27;
         t |= (r20 as u64) << 20;
-        let r33 = (((u8::from_le_bytes(*at::<62, 1, 64>(b)) as i64) == 0i64)
-            && ((u8::from_le_bytes(*at::<63, 1, 64>(b)) as i64) == 0i64));
+        let r33 = ((reserved_0 == 0i64) && (reserved_1 == 0i64));
         t |= (r33 as u64) << 33;
-        let r34 = (((((u8::from_le_bytes(*at::<61, 1, 64>(b)) as u64) & 0x7) as i64)
-            <= 4i64)
-            && ((((u8::from_le_bytes(*at::<61, 1, 64>(b)) as u64) >> 3 & 0x1f) as i64)
-                == 0i64));
+        let r34 = ((dma_configs_priority_class <= 4i64)
+            && (dma_configs_reserved_bitfield == 0i64));
         t |= (r34 as u64) << 34;
         let r0 = r5 && r6 && r12 && r15 && r18 && r19 && r20 && r33 && r34;
         t |= r0 as u64;
@@ -12709,8 +12729,9 @@ impl INDIRECT_SAVE_ACCUMULATE {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x2;
         let nc = arch.nc() as i64;
+        let embedding_table_base_addr = u32::from_le_bytes(*at::<44, 4, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = (((u32::from_le_bytes(*at::<44, 4, 64>(b)) as i64) % 64i64) == 0i64);
+        let r0 = ((embedding_table_base_addr % 64i64) == 0i64);
         t |= r0 as u64;
         t
     }
@@ -13597,23 +13618,22 @@ impl PSEUDO_DMA_DIRECT2D {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x1ff0;
         let nc = arch.nc() as i64;
+        let dma_configs_priority_class = ((u8::from_le_bytes(*at::<12, 1, 64>(b)) as u64)
+            & 0x7) as i64;
+        let dge_op = u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64;
+        let in_dtype = u8::from_le_bytes(*at::<62, 1, 64>(b)) as i64;
+        let out_dtype = u8::from_le_bytes(*at::<63, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((((u8::from_le_bytes(*at::<12, 1, 64>(b)) as u64) & 0x7) as i64)
-            <= 4i64);
+        let r0 = (dma_configs_priority_class <= 4i64);
         t |= r0 as u64;
-        let r1 = (((((u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64) == 0i64)
-            || ((u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64) == 1i64))
-            || (((u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64) == 2i64)
-                && (((nc == 3i64) || (nc == 4i64)) || (nc == 5i64))))
-            || (((u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64) == 3i64)
-                && (((nc == 3i64) || (nc == 4i64)) || (nc == 5i64))));
+        let r1 = ((((dge_op == 0i64) || (dge_op == 1i64))
+            || ((dge_op == 2i64) && (((nc == 3i64) || (nc == 4i64)) || (nc == 5i64))))
+            || ((dge_op == 3i64) && (((nc == 3i64) || (nc == 4i64)) || (nc == 5i64))));
         t |= (r1 as u64) << 1;
-        let r2 = ((u8::from_le_bytes(*at::<62, 1, 64>(b)) as i64) != 11i64);
+        let r2 = (in_dtype != 11i64);
         t |= (r2 as u64) << 2;
-        let r3 = ((!(((u8::from_le_bytes(*at::<62, 1, 64>(b)) as i64) == 1i64)
-            || ((u8::from_le_bytes(*at::<62, 1, 64>(b)) as i64) == 12i64)))
-            && (!(((u8::from_le_bytes(*at::<63, 1, 64>(b)) as i64) == 1i64)
-                || ((u8::from_le_bytes(*at::<63, 1, 64>(b)) as i64) == 12i64))));
+        let r3 = ((!((in_dtype == 1i64) || (in_dtype == 12i64)))
+            && (!((out_dtype == 1i64) || (out_dtype == 12i64))));
         t |= (r3 as u64) << 3;
         t
     }
@@ -14163,19 +14183,19 @@ impl PSEUDO_DMA_EXT {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0xa;
         let nc = arch.nc() as i64;
+        let tile_src_rows = u8::from_le_bytes(*at::<24, 1, 64>(b)) as i64;
+        let tile_src_cols = u8::from_le_bytes(*at::<25, 1, 64>(b)) as i64;
+        let idx_num_active_channels = u8::from_le_bytes(*at::<2, 1, 64>(b)) as i64;
+        let compute_op = u8::from_le_bytes(*at::<3, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((((u8::from_le_bytes(*at::<24, 1, 64>(b)) as i64) == 16i64)
-            || ((u8::from_le_bytes(*at::<24, 1, 64>(b)) as i64) == 0i64))
-            && (((u8::from_le_bytes(*at::<25, 1, 64>(b)) as i64) == 128i64)
-                || ((u8::from_le_bytes(*at::<25, 1, 64>(b)) as i64) == 0i64)));
+        let r0 = (((tile_src_rows == 16i64) || (tile_src_rows == 0i64))
+            && ((tile_src_cols == 128i64) || (tile_src_cols == 0i64)));
         t |= r0 as u64;
-        let r2 = ((u8::from_le_bytes(*at::<2, 1, 64>(b)) as i64) == 0i64);
+        let r2 = (idx_num_active_channels == 0i64);
         t |= (r2 as u64) << 2;
-        let r4 = (((u8::from_le_bytes(*at::<3, 1, 64>(b)) as i64) == 0i64)
-            || ((u8::from_le_bytes(*at::<3, 1, 64>(b)) as i64) == 1i64));
+        let r4 = ((compute_op == 0i64) || (compute_op == 1i64));
         t |= (r4 as u64) << 4;
-        let r5 = (!(nc == 5i64))
-            || ((u8::from_le_bytes(*at::<3, 1, 64>(b)) as i64) == 0i64);
+        let r5 = (!(nc == 5i64)) || (compute_op == 0i64);
         t |= (r5 as u64) << 5;
         t
     }
@@ -14431,158 +14451,133 @@ impl PSEUDO_DMA_REARM {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x2;
         let nc = arch.nc() as i64;
+        let dma_queue_name_0 = u8::from_le_bytes(*at::<12, 1, 64>(b)) as i64;
+        let dma_queue_name_1 = u8::from_le_bytes(*at::<13, 1, 64>(b)) as i64;
+        let dma_queue_name_2 = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
+        let dma_queue_name_3 = u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64;
+        let dma_queue_name_4 = u8::from_le_bytes(*at::<16, 1, 64>(b)) as i64;
+        let dma_queue_name_5 = u8::from_le_bytes(*at::<17, 1, 64>(b)) as i64;
+        let dma_queue_name_6 = u8::from_le_bytes(*at::<18, 1, 64>(b)) as i64;
+        let dma_queue_name_7 = u8::from_le_bytes(*at::<19, 1, 64>(b)) as i64;
+        let dma_queue_name_8 = u8::from_le_bytes(*at::<20, 1, 64>(b)) as i64;
+        let dma_queue_name_9 = u8::from_le_bytes(*at::<21, 1, 64>(b)) as i64;
+        let dma_queue_name_10 = u8::from_le_bytes(*at::<22, 1, 64>(b)) as i64;
+        let dma_queue_name_11 = u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64;
+        let dma_queue_name_12 = u8::from_le_bytes(*at::<24, 1, 64>(b)) as i64;
+        let dma_queue_name_13 = u8::from_le_bytes(*at::<25, 1, 64>(b)) as i64;
+        let dma_queue_name_14 = u8::from_le_bytes(*at::<26, 1, 64>(b)) as i64;
+        let dma_queue_name_15 = u8::from_le_bytes(*at::<27, 1, 64>(b)) as i64;
+        let dma_queue_name_16 = u8::from_le_bytes(*at::<28, 1, 64>(b)) as i64;
+        let dma_queue_name_17 = u8::from_le_bytes(*at::<29, 1, 64>(b)) as i64;
+        let dma_queue_name_18 = u8::from_le_bytes(*at::<30, 1, 64>(b)) as i64;
+        let dma_queue_name_19 = u8::from_le_bytes(*at::<31, 1, 64>(b)) as i64;
+        let dma_queue_name_20 = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
+        let dma_queue_name_21 = u8::from_le_bytes(*at::<33, 1, 64>(b)) as i64;
+        let dma_queue_name_22 = u8::from_le_bytes(*at::<34, 1, 64>(b)) as i64;
+        let dma_queue_name_23 = u8::from_le_bytes(*at::<35, 1, 64>(b)) as i64;
+        let dma_queue_name_24 = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
+        let dma_queue_name_25 = u8::from_le_bytes(*at::<37, 1, 64>(b)) as i64;
+        let dma_queue_name_26 = u8::from_le_bytes(*at::<38, 1, 64>(b)) as i64;
+        let dma_queue_name_27 = u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64;
+        let dma_queue_name_28 = u8::from_le_bytes(*at::<40, 1, 64>(b)) as i64;
+        let dma_queue_name_29 = u8::from_le_bytes(*at::<41, 1, 64>(b)) as i64;
+        let dma_queue_name_30 = u8::from_le_bytes(*at::<42, 1, 64>(b)) as i64;
+        let dma_queue_name_31 = u8::from_le_bytes(*at::<43, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((if ((u8::from_le_bytes(*at::<12, 1, 64>(b)) as i64) == 0i64) {
+        let r0 = ((if (dma_queue_name_0 == 0i64) {
             0i64
         } else {
-            (if ((u8::from_le_bytes(*at::<13, 1, 64>(b)) as i64) == 0i64) {
+            (if (dma_queue_name_1 == 0i64) {
                 1i64
             } else {
-                (if ((u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64) == 0i64) {
+                (if (dma_queue_name_2 == 0i64) {
                     2i64
                 } else {
-                    (if ((u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64) == 0i64) {
+                    (if (dma_queue_name_3 == 0i64) {
                         3i64
                     } else {
-                        (if ((u8::from_le_bytes(*at::<16, 1, 64>(b)) as i64) == 0i64) {
+                        (if (dma_queue_name_4 == 0i64) {
                             4i64
                         } else {
-                            (if ((u8::from_le_bytes(*at::<17, 1, 64>(b)) as i64) == 0i64)
-                            {
+                            (if (dma_queue_name_5 == 0i64) {
                                 5i64
                             } else {
-                                (if ((u8::from_le_bytes(*at::<18, 1, 64>(b)) as i64)
-                                    == 0i64)
-                                {
+                                (if (dma_queue_name_6 == 0i64) {
                                     6i64
                                 } else {
-                                    (if ((u8::from_le_bytes(*at::<19, 1, 64>(b)) as i64)
-                                        == 0i64)
-                                    {
+                                    (if (dma_queue_name_7 == 0i64) {
                                         7i64
                                     } else {
-                                        (if ((u8::from_le_bytes(*at::<20, 1, 64>(b)) as i64)
-                                            == 0i64)
-                                        {
+                                        (if (dma_queue_name_8 == 0i64) {
                                             8i64
                                         } else {
-                                            (if ((u8::from_le_bytes(*at::<21, 1, 64>(b)) as i64)
-                                                == 0i64)
-                                            {
+                                            (if (dma_queue_name_9 == 0i64) {
                                                 9i64
                                             } else {
-                                                (if ((u8::from_le_bytes(*at::<22, 1, 64>(b)) as i64)
-                                                    == 0i64)
-                                                {
+                                                (if (dma_queue_name_10 == 0i64) {
                                                     10i64
                                                 } else {
-                                                    (if ((u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64)
-                                                        == 0i64)
-                                                    {
+                                                    (if (dma_queue_name_11 == 0i64) {
                                                         11i64
                                                     } else {
-                                                        (if ((u8::from_le_bytes(*at::<24, 1, 64>(b)) as i64)
-                                                            == 0i64)
-                                                        {
+                                                        (if (dma_queue_name_12 == 0i64) {
                                                             12i64
                                                         } else {
-                                                            (if ((u8::from_le_bytes(*at::<25, 1, 64>(b)) as i64)
-                                                                == 0i64)
-                                                            {
+                                                            (if (dma_queue_name_13 == 0i64) {
                                                                 13i64
                                                             } else {
-                                                                (if ((u8::from_le_bytes(*at::<26, 1, 64>(b)) as i64)
-                                                                    == 0i64)
-                                                                {
+                                                                (if (dma_queue_name_14 == 0i64) {
                                                                     14i64
                                                                 } else {
-                                                                    (if ((u8::from_le_bytes(*at::<27, 1, 64>(b)) as i64)
-                                                                        == 0i64)
-                                                                    {
+                                                                    (if (dma_queue_name_15 == 0i64) {
                                                                         15i64
                                                                     } else {
-                                                                        (if ((u8::from_le_bytes(*at::<28, 1, 64>(b)) as i64)
-                                                                            == 0i64)
-                                                                        {
+                                                                        (if (dma_queue_name_16 == 0i64) {
                                                                             16i64
                                                                         } else {
-                                                                            (if ((u8::from_le_bytes(*at::<29, 1, 64>(b)) as i64)
-                                                                                == 0i64)
-                                                                            {
+                                                                            (if (dma_queue_name_17 == 0i64) {
                                                                                 17i64
                                                                             } else {
-                                                                                (if ((u8::from_le_bytes(*at::<30, 1, 64>(b)) as i64)
-                                                                                    == 0i64)
-                                                                                {
+                                                                                (if (dma_queue_name_18 == 0i64) {
                                                                                     18i64
                                                                                 } else {
-                                                                                    (if ((u8::from_le_bytes(*at::<31, 1, 64>(b)) as i64)
-                                                                                        == 0i64)
-                                                                                    {
+                                                                                    (if (dma_queue_name_19 == 0i64) {
                                                                                         19i64
                                                                                     } else {
-                                                                                        (if ((u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64)
-                                                                                            == 0i64)
-                                                                                        {
+                                                                                        (if (dma_queue_name_20 == 0i64) {
                                                                                             20i64
                                                                                         } else {
-                                                                                            (if ((u8::from_le_bytes(*at::<33, 1, 64>(b)) as i64)
-                                                                                                == 0i64)
-                                                                                            {
+                                                                                            (if (dma_queue_name_21 == 0i64) {
                                                                                                 21i64
                                                                                             } else {
-                                                                                                (if ((u8::from_le_bytes(*at::<34, 1, 64>(b)) as i64)
-                                                                                                    == 0i64)
-                                                                                                {
+                                                                                                (if (dma_queue_name_22 == 0i64) {
                                                                                                     22i64
                                                                                                 } else {
-                                                                                                    (if ((u8::from_le_bytes(*at::<35, 1, 64>(b)) as i64)
-                                                                                                        == 0i64)
-                                                                                                    {
+                                                                                                    (if (dma_queue_name_23 == 0i64) {
                                                                                                         23i64
                                                                                                     } else {
-                                                                                                        (if ((u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64)
-                                                                                                            == 0i64)
-                                                                                                        {
+                                                                                                        (if (dma_queue_name_24 == 0i64) {
                                                                                                             24i64
                                                                                                         } else {
-                                                                                                            (if ((u8::from_le_bytes(*at::<37, 1, 64>(b)) as i64)
-                                                                                                                == 0i64)
-                                                                                                            {
+                                                                                                            (if (dma_queue_name_25 == 0i64) {
                                                                                                                 25i64
                                                                                                             } else {
-                                                                                                                (if ((u8::from_le_bytes(*at::<38, 1, 64>(b)) as i64)
-                                                                                                                    == 0i64)
-                                                                                                                {
+                                                                                                                (if (dma_queue_name_26 == 0i64) {
                                                                                                                     26i64
                                                                                                                 } else {
-                                                                                                                    (if ((u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64)
-                                                                                                                        == 0i64)
-                                                                                                                    {
+                                                                                                                    (if (dma_queue_name_27 == 0i64) {
                                                                                                                         27i64
                                                                                                                     } else {
-                                                                                                                        (if ((u8::from_le_bytes(*at::<40, 1, 64>(b)) as i64)
-                                                                                                                            == 0i64)
-                                                                                                                        {
+                                                                                                                        (if (dma_queue_name_28 == 0i64) {
                                                                                                                             28i64
                                                                                                                         } else {
-                                                                                                                            (if ((u8::from_le_bytes(*at::<41, 1, 64>(b)) as i64)
-                                                                                                                                == 0i64)
-                                                                                                                            {
+                                                                                                                            (if (dma_queue_name_29 == 0i64) {
                                                                                                                                 29i64
                                                                                                                             } else {
-                                                                                                                                (if ((u8::from_le_bytes(*at::<42, 1, 64>(b)) as i64)
-                                                                                                                                    == 0i64)
-                                                                                                                                {
+                                                                                                                                (if (dma_queue_name_30 == 0i64) {
                                                                                                                                     30i64
                                                                                                                                 } else {
-                                                                                                                                    (if ((u8::from_le_bytes(*at::<43, 1, 64>(b)) as i64)
-                                                                                                                                        == 0i64)
-                                                                                                                                    {
-                                                                                                                                        31i64
-                                                                                                                                    } else {
-                                                                                                                                        32i64
-                                                                                                                                    })
+                                                                                                                                    (if (dma_queue_name_31 == 0i64) { 31i64 } else { 32i64 })
                                                                                                                                 })
                                                                                                                             })
                                                                                                                         })
@@ -14898,158 +14893,133 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
         let nc = arch.nc() as i64;
+        let dma_queue_name_0 = u8::from_le_bytes(*at::<12, 1, 64>(b)) as i64;
+        let dma_queue_name_1 = u8::from_le_bytes(*at::<13, 1, 64>(b)) as i64;
+        let dma_queue_name_2 = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
+        let dma_queue_name_3 = u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64;
+        let dma_queue_name_4 = u8::from_le_bytes(*at::<16, 1, 64>(b)) as i64;
+        let dma_queue_name_5 = u8::from_le_bytes(*at::<17, 1, 64>(b)) as i64;
+        let dma_queue_name_6 = u8::from_le_bytes(*at::<18, 1, 64>(b)) as i64;
+        let dma_queue_name_7 = u8::from_le_bytes(*at::<19, 1, 64>(b)) as i64;
+        let dma_queue_name_8 = u8::from_le_bytes(*at::<20, 1, 64>(b)) as i64;
+        let dma_queue_name_9 = u8::from_le_bytes(*at::<21, 1, 64>(b)) as i64;
+        let dma_queue_name_10 = u8::from_le_bytes(*at::<22, 1, 64>(b)) as i64;
+        let dma_queue_name_11 = u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64;
+        let dma_queue_name_12 = u8::from_le_bytes(*at::<24, 1, 64>(b)) as i64;
+        let dma_queue_name_13 = u8::from_le_bytes(*at::<25, 1, 64>(b)) as i64;
+        let dma_queue_name_14 = u8::from_le_bytes(*at::<26, 1, 64>(b)) as i64;
+        let dma_queue_name_15 = u8::from_le_bytes(*at::<27, 1, 64>(b)) as i64;
+        let dma_queue_name_16 = u8::from_le_bytes(*at::<28, 1, 64>(b)) as i64;
+        let dma_queue_name_17 = u8::from_le_bytes(*at::<29, 1, 64>(b)) as i64;
+        let dma_queue_name_18 = u8::from_le_bytes(*at::<30, 1, 64>(b)) as i64;
+        let dma_queue_name_19 = u8::from_le_bytes(*at::<31, 1, 64>(b)) as i64;
+        let dma_queue_name_20 = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
+        let dma_queue_name_21 = u8::from_le_bytes(*at::<33, 1, 64>(b)) as i64;
+        let dma_queue_name_22 = u8::from_le_bytes(*at::<34, 1, 64>(b)) as i64;
+        let dma_queue_name_23 = u8::from_le_bytes(*at::<35, 1, 64>(b)) as i64;
+        let dma_queue_name_24 = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
+        let dma_queue_name_25 = u8::from_le_bytes(*at::<37, 1, 64>(b)) as i64;
+        let dma_queue_name_26 = u8::from_le_bytes(*at::<38, 1, 64>(b)) as i64;
+        let dma_queue_name_27 = u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64;
+        let dma_queue_name_28 = u8::from_le_bytes(*at::<40, 1, 64>(b)) as i64;
+        let dma_queue_name_29 = u8::from_le_bytes(*at::<41, 1, 64>(b)) as i64;
+        let dma_queue_name_30 = u8::from_le_bytes(*at::<42, 1, 64>(b)) as i64;
+        let dma_queue_name_31 = u8::from_le_bytes(*at::<43, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((if ((u8::from_le_bytes(*at::<12, 1, 64>(b)) as i64) == 0i64) {
+        let r0 = ((if (dma_queue_name_0 == 0i64) {
             0i64
         } else {
-            (if ((u8::from_le_bytes(*at::<13, 1, 64>(b)) as i64) == 0i64) {
+            (if (dma_queue_name_1 == 0i64) {
                 1i64
             } else {
-                (if ((u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64) == 0i64) {
+                (if (dma_queue_name_2 == 0i64) {
                     2i64
                 } else {
-                    (if ((u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64) == 0i64) {
+                    (if (dma_queue_name_3 == 0i64) {
                         3i64
                     } else {
-                        (if ((u8::from_le_bytes(*at::<16, 1, 64>(b)) as i64) == 0i64) {
+                        (if (dma_queue_name_4 == 0i64) {
                             4i64
                         } else {
-                            (if ((u8::from_le_bytes(*at::<17, 1, 64>(b)) as i64) == 0i64)
-                            {
+                            (if (dma_queue_name_5 == 0i64) {
                                 5i64
                             } else {
-                                (if ((u8::from_le_bytes(*at::<18, 1, 64>(b)) as i64)
-                                    == 0i64)
-                                {
+                                (if (dma_queue_name_6 == 0i64) {
                                     6i64
                                 } else {
-                                    (if ((u8::from_le_bytes(*at::<19, 1, 64>(b)) as i64)
-                                        == 0i64)
-                                    {
+                                    (if (dma_queue_name_7 == 0i64) {
                                         7i64
                                     } else {
-                                        (if ((u8::from_le_bytes(*at::<20, 1, 64>(b)) as i64)
-                                            == 0i64)
-                                        {
+                                        (if (dma_queue_name_8 == 0i64) {
                                             8i64
                                         } else {
-                                            (if ((u8::from_le_bytes(*at::<21, 1, 64>(b)) as i64)
-                                                == 0i64)
-                                            {
+                                            (if (dma_queue_name_9 == 0i64) {
                                                 9i64
                                             } else {
-                                                (if ((u8::from_le_bytes(*at::<22, 1, 64>(b)) as i64)
-                                                    == 0i64)
-                                                {
+                                                (if (dma_queue_name_10 == 0i64) {
                                                     10i64
                                                 } else {
-                                                    (if ((u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64)
-                                                        == 0i64)
-                                                    {
+                                                    (if (dma_queue_name_11 == 0i64) {
                                                         11i64
                                                     } else {
-                                                        (if ((u8::from_le_bytes(*at::<24, 1, 64>(b)) as i64)
-                                                            == 0i64)
-                                                        {
+                                                        (if (dma_queue_name_12 == 0i64) {
                                                             12i64
                                                         } else {
-                                                            (if ((u8::from_le_bytes(*at::<25, 1, 64>(b)) as i64)
-                                                                == 0i64)
-                                                            {
+                                                            (if (dma_queue_name_13 == 0i64) {
                                                                 13i64
                                                             } else {
-                                                                (if ((u8::from_le_bytes(*at::<26, 1, 64>(b)) as i64)
-                                                                    == 0i64)
-                                                                {
+                                                                (if (dma_queue_name_14 == 0i64) {
                                                                     14i64
                                                                 } else {
-                                                                    (if ((u8::from_le_bytes(*at::<27, 1, 64>(b)) as i64)
-                                                                        == 0i64)
-                                                                    {
+                                                                    (if (dma_queue_name_15 == 0i64) {
                                                                         15i64
                                                                     } else {
-                                                                        (if ((u8::from_le_bytes(*at::<28, 1, 64>(b)) as i64)
-                                                                            == 0i64)
-                                                                        {
+                                                                        (if (dma_queue_name_16 == 0i64) {
                                                                             16i64
                                                                         } else {
-                                                                            (if ((u8::from_le_bytes(*at::<29, 1, 64>(b)) as i64)
-                                                                                == 0i64)
-                                                                            {
+                                                                            (if (dma_queue_name_17 == 0i64) {
                                                                                 17i64
                                                                             } else {
-                                                                                (if ((u8::from_le_bytes(*at::<30, 1, 64>(b)) as i64)
-                                                                                    == 0i64)
-                                                                                {
+                                                                                (if (dma_queue_name_18 == 0i64) {
                                                                                     18i64
                                                                                 } else {
-                                                                                    (if ((u8::from_le_bytes(*at::<31, 1, 64>(b)) as i64)
-                                                                                        == 0i64)
-                                                                                    {
+                                                                                    (if (dma_queue_name_19 == 0i64) {
                                                                                         19i64
                                                                                     } else {
-                                                                                        (if ((u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64)
-                                                                                            == 0i64)
-                                                                                        {
+                                                                                        (if (dma_queue_name_20 == 0i64) {
                                                                                             20i64
                                                                                         } else {
-                                                                                            (if ((u8::from_le_bytes(*at::<33, 1, 64>(b)) as i64)
-                                                                                                == 0i64)
-                                                                                            {
+                                                                                            (if (dma_queue_name_21 == 0i64) {
                                                                                                 21i64
                                                                                             } else {
-                                                                                                (if ((u8::from_le_bytes(*at::<34, 1, 64>(b)) as i64)
-                                                                                                    == 0i64)
-                                                                                                {
+                                                                                                (if (dma_queue_name_22 == 0i64) {
                                                                                                     22i64
                                                                                                 } else {
-                                                                                                    (if ((u8::from_le_bytes(*at::<35, 1, 64>(b)) as i64)
-                                                                                                        == 0i64)
-                                                                                                    {
+                                                                                                    (if (dma_queue_name_23 == 0i64) {
                                                                                                         23i64
                                                                                                     } else {
-                                                                                                        (if ((u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64)
-                                                                                                            == 0i64)
-                                                                                                        {
+                                                                                                        (if (dma_queue_name_24 == 0i64) {
                                                                                                             24i64
                                                                                                         } else {
-                                                                                                            (if ((u8::from_le_bytes(*at::<37, 1, 64>(b)) as i64)
-                                                                                                                == 0i64)
-                                                                                                            {
+                                                                                                            (if (dma_queue_name_25 == 0i64) {
                                                                                                                 25i64
                                                                                                             } else {
-                                                                                                                (if ((u8::from_le_bytes(*at::<38, 1, 64>(b)) as i64)
-                                                                                                                    == 0i64)
-                                                                                                                {
+                                                                                                                (if (dma_queue_name_26 == 0i64) {
                                                                                                                     26i64
                                                                                                                 } else {
-                                                                                                                    (if ((u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64)
-                                                                                                                        == 0i64)
-                                                                                                                    {
+                                                                                                                    (if (dma_queue_name_27 == 0i64) {
                                                                                                                         27i64
                                                                                                                     } else {
-                                                                                                                        (if ((u8::from_le_bytes(*at::<40, 1, 64>(b)) as i64)
-                                                                                                                            == 0i64)
-                                                                                                                        {
+                                                                                                                        (if (dma_queue_name_28 == 0i64) {
                                                                                                                             28i64
                                                                                                                         } else {
-                                                                                                                            (if ((u8::from_le_bytes(*at::<41, 1, 64>(b)) as i64)
-                                                                                                                                == 0i64)
-                                                                                                                            {
+                                                                                                                            (if (dma_queue_name_29 == 0i64) {
                                                                                                                                 29i64
                                                                                                                             } else {
-                                                                                                                                (if ((u8::from_le_bytes(*at::<42, 1, 64>(b)) as i64)
-                                                                                                                                    == 0i64)
-                                                                                                                                {
+                                                                                                                                (if (dma_queue_name_30 == 0i64) {
                                                                                                                                     30i64
                                                                                                                                 } else {
-                                                                                                                                    (if ((u8::from_le_bytes(*at::<43, 1, 64>(b)) as i64)
-                                                                                                                                        == 0i64)
-                                                                                                                                    {
-                                                                                                                                        31i64
-                                                                                                                                    } else {
-                                                                                                                                        32i64
-                                                                                                                                    })
+                                                                                                                                    (if (dma_queue_name_31 == 0i64) { 31i64 } else { 32i64 })
                                                                                                                                 })
                                                                                                                             })
                                                                                                                         })
@@ -15398,158 +15368,133 @@ impl PSEUDO_DMA_TRIGGER {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x6;
         let nc = arch.nc() as i64;
+        let dma_queue_name_0 = u8::from_le_bytes(*at::<12, 1, 64>(b)) as i64;
+        let dma_queue_name_1 = u8::from_le_bytes(*at::<13, 1, 64>(b)) as i64;
+        let dma_queue_name_2 = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
+        let dma_queue_name_3 = u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64;
+        let dma_queue_name_4 = u8::from_le_bytes(*at::<16, 1, 64>(b)) as i64;
+        let dma_queue_name_5 = u8::from_le_bytes(*at::<17, 1, 64>(b)) as i64;
+        let dma_queue_name_6 = u8::from_le_bytes(*at::<18, 1, 64>(b)) as i64;
+        let dma_queue_name_7 = u8::from_le_bytes(*at::<19, 1, 64>(b)) as i64;
+        let dma_queue_name_8 = u8::from_le_bytes(*at::<20, 1, 64>(b)) as i64;
+        let dma_queue_name_9 = u8::from_le_bytes(*at::<21, 1, 64>(b)) as i64;
+        let dma_queue_name_10 = u8::from_le_bytes(*at::<22, 1, 64>(b)) as i64;
+        let dma_queue_name_11 = u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64;
+        let dma_queue_name_12 = u8::from_le_bytes(*at::<24, 1, 64>(b)) as i64;
+        let dma_queue_name_13 = u8::from_le_bytes(*at::<25, 1, 64>(b)) as i64;
+        let dma_queue_name_14 = u8::from_le_bytes(*at::<26, 1, 64>(b)) as i64;
+        let dma_queue_name_15 = u8::from_le_bytes(*at::<27, 1, 64>(b)) as i64;
+        let dma_queue_name_16 = u8::from_le_bytes(*at::<28, 1, 64>(b)) as i64;
+        let dma_queue_name_17 = u8::from_le_bytes(*at::<29, 1, 64>(b)) as i64;
+        let dma_queue_name_18 = u8::from_le_bytes(*at::<30, 1, 64>(b)) as i64;
+        let dma_queue_name_19 = u8::from_le_bytes(*at::<31, 1, 64>(b)) as i64;
+        let dma_queue_name_20 = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
+        let dma_queue_name_21 = u8::from_le_bytes(*at::<33, 1, 64>(b)) as i64;
+        let dma_queue_name_22 = u8::from_le_bytes(*at::<34, 1, 64>(b)) as i64;
+        let dma_queue_name_23 = u8::from_le_bytes(*at::<35, 1, 64>(b)) as i64;
+        let dma_queue_name_24 = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
+        let dma_queue_name_25 = u8::from_le_bytes(*at::<37, 1, 64>(b)) as i64;
+        let dma_queue_name_26 = u8::from_le_bytes(*at::<38, 1, 64>(b)) as i64;
+        let dma_queue_name_27 = u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64;
+        let dma_queue_name_28 = u8::from_le_bytes(*at::<40, 1, 64>(b)) as i64;
+        let dma_queue_name_29 = u8::from_le_bytes(*at::<41, 1, 64>(b)) as i64;
+        let dma_queue_name_30 = u8::from_le_bytes(*at::<42, 1, 64>(b)) as i64;
+        let dma_queue_name_31 = u8::from_le_bytes(*at::<43, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((if ((u8::from_le_bytes(*at::<12, 1, 64>(b)) as i64) == 0i64) {
+        let r0 = ((if (dma_queue_name_0 == 0i64) {
             0i64
         } else {
-            (if ((u8::from_le_bytes(*at::<13, 1, 64>(b)) as i64) == 0i64) {
+            (if (dma_queue_name_1 == 0i64) {
                 1i64
             } else {
-                (if ((u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64) == 0i64) {
+                (if (dma_queue_name_2 == 0i64) {
                     2i64
                 } else {
-                    (if ((u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64) == 0i64) {
+                    (if (dma_queue_name_3 == 0i64) {
                         3i64
                     } else {
-                        (if ((u8::from_le_bytes(*at::<16, 1, 64>(b)) as i64) == 0i64) {
+                        (if (dma_queue_name_4 == 0i64) {
                             4i64
                         } else {
-                            (if ((u8::from_le_bytes(*at::<17, 1, 64>(b)) as i64) == 0i64)
-                            {
+                            (if (dma_queue_name_5 == 0i64) {
                                 5i64
                             } else {
-                                (if ((u8::from_le_bytes(*at::<18, 1, 64>(b)) as i64)
-                                    == 0i64)
-                                {
+                                (if (dma_queue_name_6 == 0i64) {
                                     6i64
                                 } else {
-                                    (if ((u8::from_le_bytes(*at::<19, 1, 64>(b)) as i64)
-                                        == 0i64)
-                                    {
+                                    (if (dma_queue_name_7 == 0i64) {
                                         7i64
                                     } else {
-                                        (if ((u8::from_le_bytes(*at::<20, 1, 64>(b)) as i64)
-                                            == 0i64)
-                                        {
+                                        (if (dma_queue_name_8 == 0i64) {
                                             8i64
                                         } else {
-                                            (if ((u8::from_le_bytes(*at::<21, 1, 64>(b)) as i64)
-                                                == 0i64)
-                                            {
+                                            (if (dma_queue_name_9 == 0i64) {
                                                 9i64
                                             } else {
-                                                (if ((u8::from_le_bytes(*at::<22, 1, 64>(b)) as i64)
-                                                    == 0i64)
-                                                {
+                                                (if (dma_queue_name_10 == 0i64) {
                                                     10i64
                                                 } else {
-                                                    (if ((u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64)
-                                                        == 0i64)
-                                                    {
+                                                    (if (dma_queue_name_11 == 0i64) {
                                                         11i64
                                                     } else {
-                                                        (if ((u8::from_le_bytes(*at::<24, 1, 64>(b)) as i64)
-                                                            == 0i64)
-                                                        {
+                                                        (if (dma_queue_name_12 == 0i64) {
                                                             12i64
                                                         } else {
-                                                            (if ((u8::from_le_bytes(*at::<25, 1, 64>(b)) as i64)
-                                                                == 0i64)
-                                                            {
+                                                            (if (dma_queue_name_13 == 0i64) {
                                                                 13i64
                                                             } else {
-                                                                (if ((u8::from_le_bytes(*at::<26, 1, 64>(b)) as i64)
-                                                                    == 0i64)
-                                                                {
+                                                                (if (dma_queue_name_14 == 0i64) {
                                                                     14i64
                                                                 } else {
-                                                                    (if ((u8::from_le_bytes(*at::<27, 1, 64>(b)) as i64)
-                                                                        == 0i64)
-                                                                    {
+                                                                    (if (dma_queue_name_15 == 0i64) {
                                                                         15i64
                                                                     } else {
-                                                                        (if ((u8::from_le_bytes(*at::<28, 1, 64>(b)) as i64)
-                                                                            == 0i64)
-                                                                        {
+                                                                        (if (dma_queue_name_16 == 0i64) {
                                                                             16i64
                                                                         } else {
-                                                                            (if ((u8::from_le_bytes(*at::<29, 1, 64>(b)) as i64)
-                                                                                == 0i64)
-                                                                            {
+                                                                            (if (dma_queue_name_17 == 0i64) {
                                                                                 17i64
                                                                             } else {
-                                                                                (if ((u8::from_le_bytes(*at::<30, 1, 64>(b)) as i64)
-                                                                                    == 0i64)
-                                                                                {
+                                                                                (if (dma_queue_name_18 == 0i64) {
                                                                                     18i64
                                                                                 } else {
-                                                                                    (if ((u8::from_le_bytes(*at::<31, 1, 64>(b)) as i64)
-                                                                                        == 0i64)
-                                                                                    {
+                                                                                    (if (dma_queue_name_19 == 0i64) {
                                                                                         19i64
                                                                                     } else {
-                                                                                        (if ((u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64)
-                                                                                            == 0i64)
-                                                                                        {
+                                                                                        (if (dma_queue_name_20 == 0i64) {
                                                                                             20i64
                                                                                         } else {
-                                                                                            (if ((u8::from_le_bytes(*at::<33, 1, 64>(b)) as i64)
-                                                                                                == 0i64)
-                                                                                            {
+                                                                                            (if (dma_queue_name_21 == 0i64) {
                                                                                                 21i64
                                                                                             } else {
-                                                                                                (if ((u8::from_le_bytes(*at::<34, 1, 64>(b)) as i64)
-                                                                                                    == 0i64)
-                                                                                                {
+                                                                                                (if (dma_queue_name_22 == 0i64) {
                                                                                                     22i64
                                                                                                 } else {
-                                                                                                    (if ((u8::from_le_bytes(*at::<35, 1, 64>(b)) as i64)
-                                                                                                        == 0i64)
-                                                                                                    {
+                                                                                                    (if (dma_queue_name_23 == 0i64) {
                                                                                                         23i64
                                                                                                     } else {
-                                                                                                        (if ((u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64)
-                                                                                                            == 0i64)
-                                                                                                        {
+                                                                                                        (if (dma_queue_name_24 == 0i64) {
                                                                                                             24i64
                                                                                                         } else {
-                                                                                                            (if ((u8::from_le_bytes(*at::<37, 1, 64>(b)) as i64)
-                                                                                                                == 0i64)
-                                                                                                            {
+                                                                                                            (if (dma_queue_name_25 == 0i64) {
                                                                                                                 25i64
                                                                                                             } else {
-                                                                                                                (if ((u8::from_le_bytes(*at::<38, 1, 64>(b)) as i64)
-                                                                                                                    == 0i64)
-                                                                                                                {
+                                                                                                                (if (dma_queue_name_26 == 0i64) {
                                                                                                                     26i64
                                                                                                                 } else {
-                                                                                                                    (if ((u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64)
-                                                                                                                        == 0i64)
-                                                                                                                    {
+                                                                                                                    (if (dma_queue_name_27 == 0i64) {
                                                                                                                         27i64
                                                                                                                     } else {
-                                                                                                                        (if ((u8::from_le_bytes(*at::<40, 1, 64>(b)) as i64)
-                                                                                                                            == 0i64)
-                                                                                                                        {
+                                                                                                                        (if (dma_queue_name_28 == 0i64) {
                                                                                                                             28i64
                                                                                                                         } else {
-                                                                                                                            (if ((u8::from_le_bytes(*at::<41, 1, 64>(b)) as i64)
-                                                                                                                                == 0i64)
-                                                                                                                            {
+                                                                                                                            (if (dma_queue_name_29 == 0i64) {
                                                                                                                                 29i64
                                                                                                                             } else {
-                                                                                                                                (if ((u8::from_le_bytes(*at::<42, 1, 64>(b)) as i64)
-                                                                                                                                    == 0i64)
-                                                                                                                                {
+                                                                                                                                (if (dma_queue_name_30 == 0i64) {
                                                                                                                                     30i64
                                                                                                                                 } else {
-                                                                                                                                    (if ((u8::from_le_bytes(*at::<43, 1, 64>(b)) as i64)
-                                                                                                                                        == 0i64)
-                                                                                                                                    {
-                                                                                                                                        31i64
-                                                                                                                                    } else {
-                                                                                                                                        32i64
-                                                                                                                                    })
+                                                                                                                                    (if (dma_queue_name_31 == 0i64) { 31i64 } else { 32i64 })
                                                                                                                                 })
                                                                                                                             })
                                                                                                                         })

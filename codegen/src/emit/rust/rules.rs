@@ -15,7 +15,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{Lit, Render, ident, n};
-use crate::model::rules::{BinOp, Expr, RuleKind, RuleSet, arch_condition, not};
+use crate::model::rules::{Access, BinOp, Expr, RuleKind, RuleSet, arch_condition, not};
 use crate::model::*;
 
 fn lit(v: i64) -> TokenStream {
@@ -44,8 +44,54 @@ pub(super) fn constants(model: &Model) -> TokenStream {
 /// `in` lists) as an array.
 const SHORT_CHAIN: usize = 16;
 
-fn expr(model: &Model, e: &Expr, size: usize) -> TokenStream {
-    let r = |x: &Expr| expr(model, x, size);
+/// The fields a `rule_truth` reads, each once, into a local named after its path.
+struct Reads<'m> {
+    model: &'m Model,
+    /// `(path, local, value)` in first-use order.
+    list: std::cell::RefCell<Vec<(String, syn::Ident, TokenStream)>>,
+}
+
+impl Reads<'_> {
+    /// The local holding `access`'s value, declared on first use.
+    fn local(&self, access: &Access, value: impl FnOnce() -> TokenStream) -> TokenStream {
+        let mut list = self.list.borrow_mut();
+        if let Some((_, id, _)) = list.iter().find(|r| r.0 == access.path) {
+            return quote!(#id);
+        }
+        let mut name: String = access
+            .path
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        name = name.trim_matches('_').to_string();
+        // Not a name the function uses, a constant's (a `let` would match it), a keyword
+        // or another field's.
+        let taken = |n: &str| {
+            ["b", "arch", "nc", "t", "at", "at_mut", "ALWAYS", ""].contains(&n)
+                || (n.starts_with('r') && n[1..].bytes().all(|c| c.is_ascii_digit()))
+                || n.starts_with(|c: char| c.is_ascii_digit())
+                || self.model.rules.constants.iter().any(|c| c.name == n)
+                || list.iter().any(|r| r.1 == n)
+        };
+        while taken(&name) {
+            name.push('_');
+        }
+        let id = ident(&name);
+        list.push((access.path.clone(), id.clone(), value()));
+        quote!(#id)
+    }
+
+    /// `let <local> = <value>;` for every field read.
+    fn lets(&self) -> TokenStream {
+        let list = self.list.borrow();
+        let lets = list.iter().map(|(_, id, v)| quote!(let #id = #v;));
+        quote!(#(#lets)*)
+    }
+}
+
+fn expr(reads: &Reads<'_>, e: &Expr, size: usize) -> TokenStream {
+    let model = reads.model;
+    let r = |x: &Expr| expr(reads, x, size);
     match e {
         Expr::Int { value } => lit(*value),
         Expr::Bool { value } => quote!(#value),
@@ -54,7 +100,7 @@ fn expr(model: &Model, e: &Expr, size: usize) -> TokenStream {
             quote!(#id)
         }
         Expr::Nc => quote!(nc),
-        Expr::Read { access } => {
+        Expr::Read { access } => reads.local(access, || {
             let (off, sz, m) = (n(access.offset), n(access.size), n(size));
             let int = match (access.size, access.signed && access.bits.is_none()) {
                 (1, false) => quote!(u8),
@@ -75,11 +121,11 @@ fn expr(model: &Model, e: &Expr, size: usize) -> TokenStream {
                         (1u64 << width) - 1
                     });
                     let bits = super::shifted_down(quote!((#raw as u64)), lsb, &mask);
-                    quote!((#bits as i64))
+                    quote!(#bits as i64)
                 }
-                None => quote!((#raw as i64)),
+                None => quote!(#raw as i64),
             }
-        }
+        }),
         Expr::Not { arg } => {
             let a = r(arg);
             quote!((!#a))
@@ -201,12 +247,16 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
     // Rules that check nothing hold whatever the bytes: their bits start set, and a
     // composite of them is decided here, not in the generated code.
     let mut always = vec![false; set.rules.len()];
+    let reads = Reads {
+        model,
+        list: Default::default(),
+    };
     let mut stmts = Vec::new();
     for i in set.post_order() {
         let r = &set.rules[i];
         let var = quote::format_ident!("r{}", i);
         let body = match &r.kind {
-            RuleKind::Expr { expr: e, .. } => Some(expr(model, e, size)),
+            RuleKind::Expr { expr: e, .. } => Some(expr(&reads, e, size)),
             RuleKind::NotEnforced => None,
             RuleKind::All { parts } => {
                 let open: Vec<_> = parts.iter().filter(|p| !always[**p]).collect();
@@ -230,7 +280,7 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         let body = match arch_condition(model, &r.arch) {
             None => body,
             Some(cond) => {
-                let skip = expr(model, &not(cond), size);
+                let skip = expr(&reads, &not(cond), size);
                 quote!(#skip || #body)
             }
         };
@@ -252,6 +302,7 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         .filter(|(_, a)| **a)
         .fold(0u64, |m, (i, _)| m | 1 << i);
     let holds = super::hex(holds);
+    let fields = reads.lets();
     let doc_truth = format!(
         " Truth of each of `{owner_name}`'s rules on its encoded bytes: bit `i` is set when \
          `RULES[i]` holds (rules limited to other architectures hold)."
@@ -269,6 +320,7 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
                 /// The rules that check nothing: they always hold.
                 const ALWAYS: u64 = #holds;
                 let nc = arch.nc() as i64;
+                #fields
                 let mut t = ALWAYS;
                 #(#stmts)*
                 t
