@@ -22,6 +22,17 @@ pub struct Confidence {
     pub rank: usize,
 }
 
+impl Confidence {
+    /// No confidence stated, weaker than every level: what the `DEFAULT` records hold
+    /// until a generated table states one (every generated record does).
+    pub const UNSTATED: Confidence = Confidence {
+        tag: "",
+        scale: "",
+        level: "",
+        rank: usize::MAX,
+    };
+}
+
 /// One source's statement about a field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Evidence {
@@ -39,6 +50,21 @@ pub struct Evidence {
     pub value: Option<&'static str>,
     pub confidence: Confidence,
     pub note: Option<&'static str>,
+}
+
+impl Evidence {
+    /// The base the generated records fill in with `..Evidence::DEFAULT`: no source, no
+    /// optional part.
+    pub const DEFAULT: Evidence = Evidence {
+        source: "",
+        cite: "",
+        name: None,
+        names: None,
+        pin: None,
+        value: None,
+        confidence: Confidence::UNSTATED,
+        note: None,
+    };
 }
 
 /// A disagreeing reading of a field's bytes.
@@ -70,6 +96,25 @@ pub struct FieldMeta {
     pub constant: Option<u64>,
     /// How the stored value maps to the logical one.
     pub codec: Option<Codec>,
+}
+
+impl FieldMeta {
+    /// The base the generated records fill in with `..FieldMeta::DEFAULT`: a data member
+    /// with no bit range, evidence, alternatives, constant or codec.
+    pub const DEFAULT: FieldMeta = FieldMeta {
+        name: "",
+        offset: 0,
+        size: 0,
+        bits: None,
+        type_name: "",
+        role: Role::Data,
+        doc: "",
+        confidence: Confidence::UNSTATED,
+        evidence: &[],
+        alternatives: &[],
+        constant: None,
+        codec: None,
+    };
 }
 
 /// How a stored value maps to the logical one.
@@ -138,7 +183,45 @@ pub struct EnumeratorMeta {
     pub arch: &'static [&'static str],
 }
 
+impl EnumeratorMeta {
+    /// The base the generated records fill in: no aliases, on every architecture.
+    pub const DEFAULT: EnumeratorMeta = EnumeratorMeta {
+        name: "",
+        value: 0,
+        c_name: "",
+        aliases: &[],
+        arch: &[],
+    };
+}
+
 impl LeafMeta {
+    /// The leaf at `offset` laid out as the member `field` that declares it (its size,
+    /// bit range and type), outside any union arm.
+    pub const fn of(path: &'static str, offset: usize, field: &'static FieldMeta) -> LeafMeta {
+        LeafMeta {
+            path,
+            offset,
+            size: field.size,
+            bits: field.bits,
+            type_name: field.type_name,
+            variant: None,
+            field,
+        }
+    }
+
+    /// [`LeafMeta::of`] for a leaf of the union arm `variant`.
+    pub const fn of_arm(
+        path: &'static str,
+        offset: usize,
+        field: &'static FieldMeta,
+        variant: &'static str,
+    ) -> LeafMeta {
+        LeafMeta {
+            variant: Some(variant),
+            ..LeafMeta::of(path, offset, field)
+        }
+    }
+
     /// The leaf's stored bits in `word`, little-endian, shifted down for a bit range.
     pub fn raw(&self, word: &[u8; 64]) -> u64 {
         let end = (self.offset + self.size.min(8)).min(word.len());

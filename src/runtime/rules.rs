@@ -57,6 +57,27 @@ pub struct RuleMeta {
 }
 
 impl RuleMeta {
+    /// The base the generated records fill in with `..RuleMeta::DEFAULT`: an enforced
+    /// expression rule of no composite, on every architecture, reading no field.
+    pub const DEFAULT: RuleMeta = RuleMeta {
+        id: "",
+        name: "",
+        args: None,
+        clause: false,
+        kind: RuleKind::Expr,
+        expr: None,
+        parts: &[],
+        parent: None,
+        arch: &[],
+        message: "",
+        doc: "",
+        fields: &[],
+        source: "",
+        confidence: Confidence::UNSTATED,
+        evidence: &[],
+        enforced: true,
+    };
+
     /// Writes `name(args)` as the source writes the call, or just `name`.
     pub fn write_call(&self, f: &mut impl fmt::Write) -> fmt::Result {
         match self.args {

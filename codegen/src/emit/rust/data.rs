@@ -7,6 +7,7 @@
 //! is the one prettyplease gives long literals: one field or element per line.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::Display;
 
 use proc_macro2::{Literal, TokenStream};
@@ -18,6 +19,9 @@ pub(super) struct Lit(String);
 
 /// Width up to which a slice of one-line items stays on one line.
 const INLINE: usize = 72;
+
+/// Width up to which a record of one-line fields stays on one line.
+const RECORD_INLINE: usize = 84;
 
 impl Lit {
     pub fn str(s: &str) -> Lit {
@@ -66,14 +70,53 @@ impl Lit {
         Lit(out)
     }
 
-    /// `path { name: value, ... }`, one field per line.
+    /// `path { name: value, ... }`: on one line when short, else one field per line.
     pub fn record<'a>(path: &str, fields: impl IntoIterator<Item = (&'a str, Lit)>) -> Lit {
+        Lit::fields(
+            path,
+            fields.into_iter().map(|(n, v)| format!("{n}: {}", v.0)),
+        )
+    }
+
+    /// `path { name: value, ..base }`: a record stating only the fields that differ from
+    /// `base` (`None` leaves a field to it).
+    pub fn update<'a>(
+        path: &str,
+        fields: impl IntoIterator<Item = (&'a str, Option<Lit>)>,
+        base: &str,
+    ) -> Lit {
+        let stated = fields
+            .into_iter()
+            .filter_map(|(n, v)| Some(format!("{n}: {}", v?.0)));
+        Lit::fields(path, stated.chain([format!("..{base}")]))
+    }
+
+    fn fields(path: &str, fields: impl Iterator<Item = String>) -> Lit {
+        let fields: Vec<String> = fields.collect();
+        let one_line = fields.iter().all(|f| !f.contains('\n'))
+            && path.len() + fields.iter().map(|f| f.len() + 2).sum::<usize>() <= RECORD_INLINE;
+        if one_line {
+            let inner = fields.join(", ");
+            return Lit(format!("{path} {{ {inner} }}"));
+        }
         let mut out = format!("{path} {{\n");
-        for (name, value) in fields {
-            push_indented(&mut out, &format!("{name}: {}", value.0), ",");
+        for f in &fields {
+            let end = if f.starts_with("..") { "" } else { "," };
+            push_indented(&mut out, f, end);
         }
         out.push('}');
         Lit(out)
+    }
+
+    /// `Some(v)` when `v` is not `None`.
+    pub fn some(v: Option<Lit>) -> Option<Lit> {
+        v.map(|v| Lit::opt(Some(v)))
+    }
+
+    /// The slice, unless it is empty.
+    pub fn nonempty(items: impl IntoIterator<Item = Lit>) -> Option<Lit> {
+        let items: Vec<Lit> = items.into_iter().collect();
+        (!items.is_empty()).then(|| Lit::slice(items))
     }
 }
 
@@ -91,25 +134,68 @@ fn push_indented(out: &mut String, text: &str, end: &str) {
     out.push('\n');
 }
 
-/// The literals of one generated module, by placeholder number.
+/// The literals one render thread has placed, by placeholder number, and the evidence
+/// records they cite, by the thread's own number (see [`Interned`]).
 #[derive(Default)]
-pub(super) struct Lits(RefCell<Vec<Lit>>);
+pub(super) struct Lits {
+    lits: RefCell<Vec<Lit>>,
+    evidence: RefCell<Table>,
+}
 
 const MARK: &str = "__lit!(";
 
+/// Marks an evidence reference in a thread's text until [`Interned::resolve`]: the
+/// thread's record number between two U+0001 (a spec string is printed with `{:?}`, which
+/// escapes control characters, so none occurs otherwise).
+const EVIDENCE_MARK: char = '\u{1}';
+
+/// Distinct record texts in first-use order.
+#[derive(Default)]
+struct Table {
+    texts: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl Table {
+    fn intern(&mut self, text: String) -> usize {
+        if let Some(&i) = self.index.get(&text) {
+            return i;
+        }
+        self.texts.push(text.clone());
+        self.index.insert(text, self.texts.len() - 1);
+        self.texts.len() - 1
+    }
+}
+
 impl Lits {
-    /// The placeholder tokens that stand for `lit` until [`Lits::splice`].
+    /// The placeholder tokens that stand for `lit` until [`Lits::splice`]. The number has
+    /// a fixed width, so where prettyplease breaks a line does not depend on it (nor on
+    /// which thread rendered the piece).
     pub fn embed(&self, lit: Lit) -> TokenStream {
-        let mut all = self.0.borrow_mut();
-        let i = Literal::usize_unsuffixed(all.len());
+        let mut all = self.lits.borrow_mut();
+        let i: Literal = format!("{:08}", all.len())
+            .parse()
+            .expect("digits are a literal");
         all.push(lit);
         quote!(__lit!(#i))
+    }
+
+    /// A reference to the evidence record `record`, stored once per module. The marker
+    /// has a fixed width, so a line's layout does not depend on the thread's numbering.
+    pub fn evidence(&self, record: Lit) -> Lit {
+        let i = self.evidence.borrow_mut().intern(record.0);
+        Lit(format!("{EVIDENCE_MARK}{i:08}{EVIDENCE_MARK}"))
+    }
+
+    /// The evidence records this thread cites, by its own number.
+    pub fn into_evidence(self) -> Vec<String> {
+        self.evidence.into_inner().texts
     }
 
     /// Replaces every placeholder in prettyplease's output with its literal; lines after
     /// the first take the placeholder line's indentation.
     pub fn splice(&self, code: &str) -> String {
-        let lits = self.0.borrow();
+        let lits = self.lits.borrow();
         let size = code.len() + lits.iter().map(|l| l.0.len()).sum::<usize>();
         let mut out = String::with_capacity(size);
         for line in code.split_inclusive('\n') {
@@ -130,6 +216,47 @@ impl Lits {
             }
             out.push_str(rest);
         }
+        out
+    }
+}
+
+/// The evidence records of the whole module, numbered in the order the module first
+/// cites them, so the numbers do not depend on which thread rendered what.
+#[derive(Default)]
+pub(super) struct Interned {
+    table: Table,
+}
+
+impl Interned {
+    /// `text` (rendered by a thread whose records are `records`) with every evidence
+    /// marker replaced by the record's name in the `evidence` module.
+    pub fn resolve(&mut self, text: &str, records: &[String]) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut parts = text.split(EVIDENCE_MARK);
+        out.push_str(parts.next().unwrap_or(""));
+        while let (Some(number), Some(after)) = (parts.next(), parts.next()) {
+            let local: usize = number.parse().expect("an evidence marker holds its number");
+            let global = self.table.intern(records[local].clone());
+            out.push_str(&format!("evidence::E{global}"));
+            out.push_str(after);
+        }
+        out
+    }
+
+    /// The `evidence` module: one constant per record (nothing when none is cited).
+    pub fn module(&self) -> String {
+        if self.table.texts.is_empty() {
+            return String::new();
+        }
+        let mut out = String::from(
+            "/// Every evidence record the tables cite, stated once; the tables name them.\n\
+             pub mod evidence {\n    use super::{confidence, meta};\n",
+        );
+        for (i, text) in self.table.texts.iter().enumerate() {
+            let item = format!("pub const E{i}: meta::Evidence = {text};");
+            push_indented(&mut out, &item, "");
+        }
+        out.push_str("}\n");
         out
     }
 }
@@ -164,13 +291,43 @@ mod tests {
     #[test]
     fn placeholders_take_the_indentation_of_their_line() {
         let lits = Lits::default();
-        let rec = Lit::record("m::R", [("a", Lit::num(1)), ("b", Lit::slice([]))]);
+        let long = "x".repeat(80);
+        let rec = Lit::record("m::R", [("a", Lit::num(1)), ("b", Lit::str(&long))]);
         let tokens = lits.embed(rec).to_string();
         let code = format!("    const X: m::R = {};\n", tokens.replace(' ', ""));
         assert_eq!(
             lits.splice(&code),
-            "    const X: m::R = m::R {\n        a: 1,\n        b: &[],\n    };\n"
+            format!(
+                "    const X: m::R = m::R {{\n        a: 1,\n        b: \"{long}\",\n    }};\n"
+            )
         );
+    }
+
+    #[test]
+    fn placeholders_have_one_width_whatever_their_number() {
+        let lits = Lits::default();
+        let first = lits.embed(Lit::num(0)).to_string();
+        for _ in 0..1000 {
+            lits.embed(Lit::num(1));
+        }
+        assert_eq!(lits.embed(Lit::num(2)).to_string().len(), first.len());
+        let first = lits.evidence(Lit::str("a")).text().len();
+        let later = (0..1000).map(|i| lits.evidence(Lit::num(i)).text().len());
+        assert!(later.into_iter().all(|l| l == first));
+    }
+
+    #[test]
+    fn records_state_only_what_differs_from_their_base() {
+        let short = Lit::update(
+            "m::R",
+            [("a", Some(Lit::num(1))), ("b", None)],
+            "m::R::DEFAULT",
+        );
+        assert_eq!(short.text(), "m::R { a: 1, ..m::R::DEFAULT }");
+        let long = "x".repeat(80);
+        let rec = Lit::update("m::R", [("a", Some(Lit::str(&long)))], "m::R::DEFAULT");
+        let want = format!("m::R {{\n    a: {long:?},\n    ..m::R::DEFAULT\n}}");
+        assert_eq!(rec.text(), want);
     }
 
     #[test]

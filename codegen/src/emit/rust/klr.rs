@@ -18,13 +18,14 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::data::Lit;
-use super::{Cx, ident};
+use super::util::confidence;
+use super::{Render, ident};
 use crate::model::TypeKind;
 use crate::model::klr::*;
 use crate::model::klr_expr::{CmpOp, KlrExpr, Ty};
 
 /// The `pub mod klr { … }` item; `rt` is the runtime's path.
-pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
+pub(super) fn items(cx: &Render<'_>, rt: &TokenStream) -> TokenStream {
     let m = &cx.model.klr;
     let s = sizes(m);
     let [stamps, bindings, effects, shown, unevaluated] =
@@ -143,7 +144,7 @@ fn provenance_imports(m: &KlrModel) -> TokenStream {
         || klr_layouts().any(|l| m.inputs(&l.name).iter().any(|f| !f.evidence.is_empty()));
     match (records, evidence) {
         (true, true) => quote!(
-            use super::{confidence, meta};
+            use super::{confidence, evidence};
         ),
         (true, false) => quote!(
             use super::confidence;
@@ -197,7 +198,7 @@ fn sizes(m: &KlrModel) -> Sizes {
 }
 
 /// The klr enums, each rendered as every spec enum is, and `ALL` by name.
-fn enums(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
+fn enums(cx: &Render<'_>, m: &KlrModel) -> TokenStream {
     let mut defs = Vec::new();
     let mut names = Vec::new();
     let mut ids = Vec::new();
@@ -332,7 +333,7 @@ fn records_static(
 }
 
 /// `FIELDS_<layout>`, `PATHS_<leaf>` and `LEAVES`, each record with its provenance.
-fn meta(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
+fn meta(cx: &Render<'_>, m: &KlrModel) -> TokenStream {
     let embed = |l: Lit| cx.lits.embed(l);
     let fields = m.layouts.iter().filter(|l| l.side == Side::Klr).map(|l| {
         let records: Vec<TokenStream> = m
@@ -348,7 +349,7 @@ fn meta(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
                         ("enum_ty", Lit::opt_str(f.enum_.as_deref())),
                         ("offset", Lit::opt(f.offset.map(Lit::num))),
                         ("doc", Lit::str(&f.doc)),
-                        ("confidence", cx.confidence(&f.confidence)),
+                        ("confidence", confidence(&f.confidence)),
                         ("evidence", cx.evidence(&f.evidence)),
                     ],
                 )))
@@ -384,7 +385,7 @@ fn meta(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
                     ("section", Lit::str(&l.section)),
                     ("fields", Lit::code(format!("&{}", fields_static(&l.op)))),
                     ("paths", Lit::code(format!("&{}", paths_static(&l.name)))),
-                    ("confidence", cx.confidence(&l.confidence)),
+                    ("confidence", confidence(&l.confidence)),
                     ("evidence", cx.evidence(&l.evidence)),
                 ],
             ))
@@ -399,7 +400,7 @@ fn meta(cx: &Cx<'_>, m: &KlrModel) -> TokenStream {
     }
 }
 
-fn path_info(cx: &Cx<'_>, m: &KlrModel, p: &KlrPath) -> Lit {
+fn path_info(cx: &Render<'_>, m: &KlrModel, p: &KlrPath) -> Lit {
     let class = m
         .layout(&p.class)
         .map_or(p.class.as_str(), |l| l.qualified.as_str());
@@ -418,7 +419,7 @@ fn path_info(cx: &Cx<'_>, m: &KlrModel, p: &KlrPath) -> Lit {
             ("it", Lit::opt(it)),
             ("prefix", Lit::opt_str(p.prefix.as_deref())),
             ("build", Lit::str(&p.build)),
-            ("confidence", cx.confidence(&p.confidence)),
+            ("confidence", confidence(&p.confidence)),
             ("evidence", cx.evidence(&p.evidence)),
         ],
     )

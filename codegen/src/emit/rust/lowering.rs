@@ -6,22 +6,18 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Cx, Lit, bits_lit, ident};
+use super::{Lit, Render, bits_lit, ident};
 use crate::model::lowering::*;
 use crate::model::{Confidence, Evidence};
 
-/// Names a runtime `lowering::` item: `#rt::lowering::<name>`.
-struct Paths(String);
-
-impl Paths {
-    fn of(&self, name: &str) -> String {
-        format!("{}::lowering::{name}", self.0)
-    }
+/// Names a runtime `lowering::` item (the module imports `lowering`).
+fn of(name: &str) -> String {
+    format!("lowering::{name}")
 }
 
-fn place(rt: &Paths, p: &Place) -> Lit {
+fn place(p: &Place) -> Lit {
     Lit::record(
-        &rt.of("Place"),
+        &of("Place"),
         [
             ("path", Lit::str(&p.path)),
             ("offset", Lit::num(p.offset)),
@@ -53,41 +49,40 @@ macro_rules! provenance {
 
 provenance!(Message, Mapping, Route, Abi);
 
-/// `rt::lowering::<name> { fields..., confidence, inferred, note, evidence }`.
+/// `lowering::<name> { fields..., confidence, inferred, note, evidence }`.
 fn record<'a>(
-    cx: &Cx<'_>,
-    rt: &Paths,
+    cx: &Render<'_>,
     name: &str,
     fields: impl IntoIterator<Item = (&'a str, Lit)>,
     p: &impl Provenance,
 ) -> Lit {
     let (confidence, inferred, note, evidence) = p.parts();
     let tail = [
-        ("confidence", cx.confidence(confidence)),
+        ("confidence", super::confidence(confidence)),
         ("inferred", Lit::num(inferred)),
         ("note", Lit::opt_str(note)),
         ("evidence", cx.evidence(evidence)),
     ];
-    Lit::record(&rt.of(name), fields.into_iter().chain(tail))
+    Lit::record(&of(name), fields.into_iter().chain(tail))
 }
 
-fn message(cx: &Cx<'_>, rt: &Paths, m: &Message) -> Lit {
-    record(cx, rt, "MessageMeta", [("text", Lit::str(&m.message))], m)
+fn message(cx: &Render<'_>, m: &Message) -> Lit {
+    record(cx, "MessageMeta", [("text", Lit::str(&m.message))], m)
 }
 
-fn mapping(cx: &Cx<'_>, rt: &Paths, m: &Mapping) -> Lit {
+fn mapping(cx: &Render<'_>, m: &Mapping) -> Lit {
     let source = match &m.source {
-        Operand::Pseudo { place: p } => ("Source::Pseudo", place(rt, p)),
-        Operand::Ext { place: p } => ("Source::Ext", place(rt, p)),
+        Operand::Pseudo { place: p } => ("Source::Pseudo", place(p)),
+        Operand::Ext { place: p } => ("Source::Ext", place(p)),
         Operand::Value { value } => ("Source::Value", Lit::code(format!("{value}u64"))),
     };
-    let source = Lit::code(format!("{}({})", rt.of(source.0), source.1.text()));
+    let source = Lit::code(format!("{}({})", of(source.0), source.1.text()));
     let via = match &m.via {
-        Transform::Copy => Lit::code(rt.of("Transform::Copy")),
-        Transform::Narrow => Lit::code(rt.of("Transform::Narrow")),
+        Transform::Copy => Lit::code(of("Transform::Copy")),
+        Transform::Narrow => Lit::code(of("Transform::Narrow")),
         Transform::ResolveAddr { addr } => {
             let addr = Lit::record(
-                &rt.of("AddrVar"),
+                &of("AddrVar"),
                 [
                     ("marker", Lit::num(addr.marker)),
                     ("mask", Lit::code(format!("{}u64", addr.mask))),
@@ -97,28 +92,26 @@ fn mapping(cx: &Cx<'_>, rt: &Paths, m: &Mapping) -> Lit {
                     ("var_id_hi", pair(addr.var_id_hi)),
                 ],
             );
-            let call = rt.of("Transform::ResolveAddr");
+            let call = of("Transform::ResolveAddr");
             Lit::code(format!("{call}({})", addr.text()))
         }
     };
     record(
         cx,
-        rt,
         "MappingMeta",
-        [("to", place(rt, &m.to)), ("source", source), ("via", via)],
+        [("to", place(&m.to)), ("source", source), ("via", via)],
         m,
     )
 }
 
-fn kind(cx: &Cx<'_>, rt: &Paths, k: &Kind) -> Lit {
+fn kind(cx: &Render<'_>, k: &Kind) -> Lit {
     let extension = match k.extension {
-        ExtensionUse::Required => rt.of("ExtensionUse::Required"),
-        ExtensionUse::Ignored => rt.of("ExtensionUse::Ignored"),
+        ExtensionUse::Required => of("ExtensionUse::Required"),
+        ExtensionUse::Ignored => of("ExtensionUse::Ignored"),
     };
     let routes = k.routes.iter().map(|r| {
         record(
             cx,
-            rt,
             "RouteMeta",
             [
                 ("abi", Lit::str(&r.abi)),
@@ -129,7 +122,7 @@ fn kind(cx: &Cx<'_>, rt: &Paths, k: &Kind) -> Lit {
     });
     let strs = |xs: &[String]| Lit::slice(xs.iter().map(|x| Lit::str(x)));
     Lit::record(
-        &rt.of("KindMeta"),
+        &of("KindMeta"),
         [
             ("value", Lit::code(format!("{}u64", k.value))),
             ("name", Lit::str(&k.name)),
@@ -142,13 +135,13 @@ fn kind(cx: &Cx<'_>, rt: &Paths, k: &Kind) -> Lit {
             ("extension", Lit::code(extension)),
             (
                 "missing_extension",
-                Lit::opt(k.missing_extension.as_ref().map(|m| message(cx, rt, m))),
+                Lit::opt(k.missing_extension.as_ref().map(|m| message(cx, m))),
             ),
             ("doc", Lit::str(&k.doc)),
             ("routes", Lit::slice(routes)),
             (
                 "mappings",
-                Lit::slice(k.mappings.iter().map(|m| mapping(cx, rt, m))),
+                Lit::slice(k.mappings.iter().map(|m| mapping(cx, m))),
             ),
             ("unmapped", strs(&k.unmapped)),
             ("unread", strs(&k.unread)),
@@ -157,13 +150,11 @@ fn kind(cx: &Cx<'_>, rt: &Paths, k: &Kind) -> Lit {
 }
 
 /// `LOWERINGS`.
-pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
-    let paths = &Paths(rt.to_string().replace(' ', ""));
+pub(super) fn items(cx: &Render<'_>) -> TokenStream {
     let lowerings = Lit::slice(cx.model.lowerings.iter().map(|l| {
         let abis = l.abis.iter().map(|a| {
             record(
                 cx,
-                paths,
                 "AbiMeta",
                 [
                     ("name", Lit::str(&a.name)),
@@ -175,12 +166,12 @@ pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
             )
         });
         Lit::record(
-            &paths.of("LoweringMeta"),
+            &of("LoweringMeta"),
             [
                 ("name", Lit::str(&l.name)),
                 ("from", Lit::str(&l.from)),
                 ("from_opcode", Lit::code(format!("{}u8", l.from_opcode))),
-                ("selector", place(paths, &l.selector)),
+                ("selector", place(&l.selector)),
                 ("selector_type", Lit::str(&l.selector_type)),
                 ("extension", Lit::opt_str(l.extension.as_deref())),
                 (
@@ -188,14 +179,11 @@ pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
                     Lit::opt(l.extension_opcode.map(|o| Lit::code(format!("{o}u8")))),
                 ),
                 ("doc", Lit::str(&l.doc)),
-                ("confidence", cx.confidence(&l.confidence)),
+                ("confidence", super::confidence(&l.confidence)),
                 ("evidence", cx.evidence(&l.evidence)),
-                ("unsupported", message(cx, paths, &l.unsupported)),
+                ("unsupported", message(cx, &l.unsupported)),
                 ("abis", Lit::slice(abis)),
-                (
-                    "kinds",
-                    Lit::slice(l.kinds.iter().map(|k| kind(cx, paths, k))),
-                ),
+                ("kinds", Lit::slice(l.kinds.iter().map(|k| kind(cx, k)))),
             ],
         )
     }));
@@ -205,6 +193,6 @@ pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
         /// per selector value the real word, its routes per ABI version and every field
         /// mapping with its confidence (`inferred` marks the ones the sources do not state).
         /// Applied by `runtime::lowering::apply`.
-        pub const LOWERINGS: &[#rt::lowering::LoweringMeta] = #lowerings;
+        pub const LOWERINGS: &[lowering::LoweringMeta] = #lowerings;
     }
 }

@@ -14,8 +14,8 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{Cx, Lit, ident, n};
-use crate::model::rules::{BinOp, Expr, RuleKind, RuleSet, arch_condition, not};
+use super::{Lit, Render, ident, n};
+use crate::model::rules::{Access, BinOp, Expr, RuleKind, RuleSet, arch_condition, not};
 use crate::model::*;
 
 fn lit(v: i64) -> TokenStream {
@@ -28,27 +28,15 @@ fn lit(v: i64) -> TokenStream {
     }
 }
 
-/// Every rule-related item of the module.
-pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
-    let model = cx.model;
+/// The `[[constant]]`s, as `pub const NAME: i64`.
+pub(super) fn constants(model: &Model) -> TokenStream {
     let consts = model.rules.constants.iter().map(|c| {
         let id = ident(&c.name);
         let v = lit(c.value);
-        let doc = format!(
-            " {}\n\n Confidence: {} ({}).",
-            c.doc, c.confidence.tag, c.confidence.level
-        );
-        quote!(#[doc = #doc] pub const #id: i64 = #v;)
+        let doc = super::doc_attr(&c.doc, &c.confidence);
+        quote!(#doc pub const #id: i64 = #v;)
     });
-    let sets = model.rules.sets.iter().map(|s| set_items(cx, s));
-    let word = word_items(model);
-    quote! {
-        #[allow(unused_imports)]
-        use #rt::rules;
-        #(#consts)*
-        #(#sets)*
-        #word
-    }
+    quote!(#(#consts)*)
 }
 
 /// An expression over `b` (the owner's bytes), `nc` and the constants.
@@ -56,8 +44,54 @@ pub(super) fn items(cx: &Cx<'_>, rt: &TokenStream) -> TokenStream {
 /// `in` lists) as an array.
 const SHORT_CHAIN: usize = 16;
 
-fn expr(model: &Model, e: &Expr, size: usize) -> TokenStream {
-    let r = |x: &Expr| expr(model, x, size);
+/// The fields a `rule_truth` reads, each once, into a local named after its path.
+struct Reads<'m> {
+    model: &'m Model,
+    /// `(path, local, value)` in first-use order.
+    list: std::cell::RefCell<Vec<(String, syn::Ident, TokenStream)>>,
+}
+
+impl Reads<'_> {
+    /// The local holding `access`'s value, declared on first use.
+    fn local(&self, access: &Access, value: impl FnOnce() -> TokenStream) -> TokenStream {
+        let mut list = self.list.borrow_mut();
+        if let Some((_, id, _)) = list.iter().find(|r| r.0 == access.path) {
+            return quote!(#id);
+        }
+        let mut name: String = access
+            .path
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        name = name.trim_matches('_').to_string();
+        // Not a name the function uses, a constant's (a `let` would match it), a keyword
+        // or another field's.
+        let taken = |n: &str| {
+            ["b", "arch", "nc", "t", "at", "at_mut", "ALWAYS", ""].contains(&n)
+                || (n.starts_with('r') && n[1..].bytes().all(|c| c.is_ascii_digit()))
+                || n.starts_with(|c: char| c.is_ascii_digit())
+                || self.model.rules.constants.iter().any(|c| c.name == n)
+                || list.iter().any(|r| r.1 == n)
+        };
+        while taken(&name) {
+            name.push('_');
+        }
+        let id = ident(&name);
+        list.push((access.path.clone(), id.clone(), value()));
+        quote!(#id)
+    }
+
+    /// `let <local> = <value>;` for every field read.
+    fn lets(&self) -> TokenStream {
+        let list = self.list.borrow();
+        let lets = list.iter().map(|(_, id, v)| quote!(let #id = #v;));
+        quote!(#(#lets)*)
+    }
+}
+
+fn expr(reads: &Reads<'_>, e: &Expr, size: usize) -> TokenStream {
+    let model = reads.model;
+    let r = |x: &Expr| expr(reads, x, size);
     match e {
         Expr::Int { value } => lit(*value),
         Expr::Bool { value } => quote!(#value),
@@ -66,7 +100,7 @@ fn expr(model: &Model, e: &Expr, size: usize) -> TokenStream {
             quote!(#id)
         }
         Expr::Nc => quote!(nc),
-        Expr::Read { access } => {
+        Expr::Read { access } => reads.local(access, || {
             let (off, sz, m) = (n(access.offset), n(access.size), n(size));
             let int = match (access.size, access.signed && access.bits.is_none()) {
                 (1, false) => quote!(u8),
@@ -81,16 +115,17 @@ fn expr(model: &Model, e: &Expr, size: usize) -> TokenStream {
             let raw = quote!(#int::from_le_bytes(*at::<#off, #sz, #m>(b)));
             match access.bits {
                 Some((lsb, width)) => {
-                    let mask = Literal::u64_unsuffixed(if width >= 64 {
+                    let mask = super::hex(if width >= 64 {
                         u64::MAX
                     } else {
                         (1u64 << width) - 1
                     });
-                    quote!(((((#raw as u64) >> #lsb) & #mask) as i64))
+                    let bits = super::shifted_down(quote!((#raw as u64)), lsb, &mask);
+                    quote!(#bits as i64)
                 }
-                None => quote!((#raw as i64)),
+                None => quote!(#raw as i64),
             }
-        }
+        }),
         Expr::Not { arg } => {
             let a = r(arg);
             quote!((!#a))
@@ -164,7 +199,7 @@ fn expr(model: &Model, e: &Expr, size: usize) -> TokenStream {
     }
 }
 
-fn set_items(cx: &Cx<'_>, set: &RuleSet) -> TokenStream {
+pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
     let model = cx.model;
     let owner = model.ty(set.owner);
     let id = ident(&owner.name);
@@ -179,57 +214,95 @@ fn set_items(cx: &Cx<'_>, set: &RuleSet) -> TokenStream {
             RuleKind::NotEnforced => ("rules::RuleKind::NotEnforced", &[]),
         };
         let enforced = set.enforcement(i) != crate::model::rules::Enforcement::NotEnforced;
-        cx.lits.embed(Lit::record(
+        let strs = |xs: &[String]| Lit::nonempty(xs.iter().map(|x| Lit::str(x)));
+        cx.lits.embed(Lit::update(
             "rules::RuleMeta",
             [
-                ("id", Lit::str(&r.id)),
-                ("name", Lit::str(&r.name)),
-                ("args", Lit::opt_str(r.args.as_deref())),
-                ("clause", Lit::num(r.clause)),
-                ("kind", Lit::code(kind)),
-                ("expr", Lit::opt_str(r.expr_source())),
-                ("parts", Lit::slice(parts.iter().map(Lit::num))),
-                ("parent", Lit::opt(r.parent.map(Lit::num))),
-                ("arch", Lit::slice(r.arch.iter().map(|a| Lit::str(a)))),
-                ("message", Lit::str(&r.message)),
-                ("doc", Lit::str(&r.doc)),
-                ("fields", Lit::slice(r.fields.iter().map(|f| Lit::str(f)))),
-                ("source", Lit::str(r.source())),
-                ("confidence", cx.confidence(&r.confidence)),
-                ("evidence", cx.evidence(&r.evidence)),
-                ("enforced", Lit::num(enforced)),
+                ("id", Some(Lit::str(&r.id))),
+                ("name", Some(Lit::str(&r.name))),
+                ("args", Lit::some(r.args.as_deref().map(Lit::str))),
+                ("clause", r.clause.then(|| Lit::num(true))),
+                (
+                    "kind",
+                    (!matches!(r.kind, RuleKind::Expr { .. })).then(|| Lit::code(kind)),
+                ),
+                ("expr", Lit::some(r.expr_source().map(Lit::str))),
+                ("parts", Lit::nonempty(parts.iter().map(Lit::num))),
+                ("parent", Lit::some(r.parent.map(Lit::num))),
+                ("arch", strs(&r.arch)),
+                ("message", Some(Lit::str(&r.message))),
+                ("doc", Some(Lit::str(&r.doc))),
+                ("fields", strs(&r.fields)),
+                ("source", Some(Lit::str(r.source()))),
+                ("confidence", Some(super::confidence(&r.confidence))),
+                (
+                    "evidence",
+                    (!r.evidence.is_empty()).then(|| cx.evidence(&r.evidence)),
+                ),
+                ("enforced", (!enforced).then(|| Lit::num(false))),
             ],
+            "rules::RuleMeta::DEFAULT",
         ))
     });
+    // Rules that check nothing hold whatever the bytes: their bits start set, and a
+    // composite of them is decided here, not in the generated code.
+    let mut always = vec![false; set.rules.len()];
+    let reads = Reads {
+        model,
+        list: Default::default(),
+    };
     let mut stmts = Vec::new();
     for i in set.post_order() {
         let r = &set.rules[i];
         let var = quote::format_ident!("r{}", i);
         let body = match &r.kind {
-            RuleKind::Expr { expr: e, .. } => expr(model, e, size),
-            RuleKind::NotEnforced => quote!(true),
-            RuleKind::All { parts } | RuleKind::Any { parts } => {
-                let vars = parts.iter().map(|p| quote::format_ident!("r{}", p));
-                if matches!(r.kind, RuleKind::All { .. }) {
-                    quote!(true #(&& #vars)*)
-                } else {
-                    quote!(false #(|| #vars)*)
-                }
+            RuleKind::Expr { expr: e, .. } => Some(expr(&reads, e, size)),
+            RuleKind::NotEnforced => None,
+            RuleKind::All { parts } => {
+                let open: Vec<_> = parts.iter().filter(|p| !always[**p]).collect();
+                let vars = open.iter().map(|p| quote::format_ident!("r{}", p));
+                (!open.is_empty()).then(|| quote!(#(#vars)&&*))
             }
+            RuleKind::Any { parts } if parts.iter().any(|p| always[*p]) => None,
+            RuleKind::Any { parts } => {
+                let vars = parts.iter().map(|p| quote::format_ident!("r{}", p));
+                Some(if parts.is_empty() {
+                    quote!(false)
+                } else {
+                    quote!(#(#vars)||*)
+                })
+            }
+        };
+        let Some(body) = body else {
+            always[i] = true;
+            continue;
         };
         let body = match arch_condition(&model.archs, &r.arch) {
             None => body,
             Some(cond) => {
-                let skip = expr(model, &not(cond), size);
+                let skip = expr(&reads, &not(cond), size);
                 quote!(#skip || #body)
             }
         };
-        let bit = n(i);
+        let bit = match i {
+            0 => quote!(#var as u64),
+            _ => {
+                let i = n(i);
+                quote!((#var as u64) << #i)
+            }
+        };
         stmts.push(quote! {
-            let #var: bool = #body;
-            if #var { t |= 1u64 << #bit; }
+            let #var = #body;
+            t |= #bit;
         });
     }
+    let holds = always
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| **a)
+        .fold(0u64, |m, (i, _)| m | 1 << i);
+    let holds = super::hex(holds);
+    let fields = reads.lets();
     let doc_truth = format!(
         " Truth of each of `{owner_name}`'s rules on its encoded bytes: bit `i` is set when \
          `RULES[i]` holds (rules limited to other architectures hold)."
@@ -242,10 +315,13 @@ fn set_items(cx: &Cx<'_>, set: &RuleSet) -> TokenStream {
             /// The validity rules the sources state for this type, in spec order.
             pub const RULES: &'static [rules::RuleMeta] = &[#(#metas),*];
             #[doc = #doc_truth]
-            #[allow(unused_parens, unused_variables, clippy::all)]
+            #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
             pub fn rule_truth(b: &[u8; #size_l], arch: Arch) -> u64 {
-                let nc: i64 = arch.nc() as i64;
-                let mut t = 0u64;
+                /// The rules that check nothing: they always hold.
+                const ALWAYS: u64 = #holds;
+                let nc = arch.nc() as i64;
+                #fields
+                let mut t = ALWAYS;
                 #(#stmts)*
                 t
             }
@@ -269,7 +345,7 @@ pub(super) fn unused_arch(model: &Model) -> Option<TokenStream> {
     (!any).then(|| quote!(let _ = arch;))
 }
 
-fn word_items(model: &Model) -> TokenStream {
+pub(super) fn word_items(model: &Model) -> TokenStream {
     let words: Vec<&TypeDef> = model.words().collect();
     let arms_check = words.iter().map(|w| {
         let id = ident(&w.name);

@@ -4,7 +4,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::ident;
+use super::{ident, util::doc_text};
 use crate::model::*;
 
 /// One `pub const fn <table>(x: <Enum>) -> i64` per table, plus `TABLES` for tools.
@@ -30,8 +30,9 @@ pub(super) fn items(model: &Model) -> TokenStream {
         });
         let default = Literal::i64_suffixed(t.default);
         let doc = format!(
-            " {}\n\n Confidence: {} ({}). Values not listed give {}.",
-            t.doc, t.confidence.tag, t.confidence.level, t.default
+            "{} Values not listed give {}.",
+            doc_text(&t.doc, &t.confidence),
+            t.default
         );
         quote! {
             #[doc = #doc]

@@ -14,9 +14,11 @@
 //! which dispatch on the opcode once. Everything is `no_std` and free of `unsafe`.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 
-use super::{Cx, doc_attr, ident, in_archs, int_ty, n, uint_for, unguarded};
+use super::{
+    Render, hex, ident, in_archs, int_ty, n, shifted_down, shifted_up, uint_for, unguarded,
+};
 use crate::model::*;
 use crate::naming;
 
@@ -46,7 +48,7 @@ enum Shape {
     Nested(String),
 }
 
-impl Cx<'_> {
+impl Render<'_> {
     /// The `view` module.
     pub(super) fn views(&self) -> TokenStream {
         let mut items = Vec::new();
@@ -56,14 +58,9 @@ impl Cx<'_> {
                 TypeKind::Bitfield { repr, fields } => {
                     items.push(self.view_bitfield(t, *repr, fields))
                 }
-                TypeKind::Struct { fields, opcode, .. } => items.push(self.view_struct(
-                    &t.name,
-                    t.size,
-                    &t.doc,
-                    &t.confidence,
-                    fields,
-                    opcode.is_some(),
-                )),
+                TypeKind::Struct { fields, opcode, .. } => {
+                    items.push(self.view_struct(&t.name, t.size, fields, opcode.is_some()))
+                }
                 TypeKind::Union {
                     discriminator,
                     variants,
@@ -178,27 +175,21 @@ impl Cx<'_> {
         }
     }
 
-    /// Getter, setter and `read`/`write` pieces for one struct member.
-    fn view_member(&self, f: &Field, size: usize) -> Member {
+    /// Getter, setter and `read`/`write` pieces for one struct member of `owner` (`None`
+    /// for a union's discriminator).
+    fn view_member(&self, owner: Option<&str>, f: &Field, size: usize) -> Member {
         let get = accessor(&f.name);
         let set = setter(&f.name);
         let get_mut = mut_accessor(&f.name);
         let fid = ident(&f.name);
-        let role = match f.role {
-            Role::Data => "",
-            Role::Reserved => " Reserved.",
-            Role::Unknown => " Unknown: no source gives a meaning; kept raw.",
+        let doc = match owner {
+            // A union's discriminator is no field of the owned enum: link its metadata.
+            Some(owner) => member_doc(owner, &f.name, &format!("offset {}", f.offset)),
+            None => {
+                let doc = format!(" The discriminator, offset {}.", f.offset);
+                quote!(#[doc = #doc])
+            }
         };
-        let doc = doc_attr(
-            &format!(
-                "Offset {} ({}), `{}`.{role} {}",
-                f.offset,
-                crate::emit::plural(f.size, "byte"),
-                f.ty.spelling(),
-                f.doc
-            ),
-            &f.confidence,
-        );
         let (off, fsize, m) = (n(f.offset), n(f.size), n(size));
         match self.view_shape(&f.ty) {
             Shape::Value(ty) => {
@@ -353,23 +344,15 @@ impl Cx<'_> {
         }
     }
 
-    fn view_struct(
-        &self,
-        name: &str,
-        size: usize,
-        doc: &str,
-        confidence: &Confidence,
-        fields: &[Field],
-        is_word: bool,
-    ) -> TokenStream {
+    fn view_struct(&self, name: &str, size: usize, fields: &[Field], is_word: bool) -> TokenStream {
         let id = ident(name);
-        let members: Vec<Member> = fields.iter().map(|f| self.view_member(f, size)).collect();
+        let members: Vec<Member> = fields
+            .iter()
+            .map(|f| self.view_member(Some(name), f, size))
+            .collect();
         let to_owned = members.iter().map(|m| &m.to_owned);
         let from_owned = members.iter().map(|m| &m.from_owned);
-        let doc = doc_attr(
-            &format!("Read-only view of [`{name}`](super::{name}). {doc}"),
-            confidence,
-        );
+        let doc = owned_link("Read-only view of", name);
         let (extra, extra_mut, owned_impl) = if is_word {
             let id_mut = mut_ident(name);
             (
@@ -431,16 +414,21 @@ impl Cx<'_> {
                 let get = accessor(&b.name);
                 let set = setter(&b.name);
                 let fid = ident(&b.name);
-                let doc = doc_attr(
-                    &format!("Bits {}..={}. {}", b.lsb, b.lsb + b.width - 1, b.doc),
-                    &b.confidence,
-                );
-                let shift = proc_macro2::Literal::u32_unsuffixed(b.lsb);
-                let mask = super::lit(b.mask(), repr);
+                let bits = format!("bits {}..={}", b.lsb, b.lsb + b.width - 1);
+                let doc = member_doc(&t.name, &b.name, &bits);
+                let mask = hex(b.mask());
+                let raw = shifted_down(quote!(self.bits()), b.lsb, &mask);
+                let clear = match b.lsb {
+                    0 => mask.to_token_stream(),
+                    lsb => {
+                        let lsb = proc_macro2::Literal::u32_unsuffixed(lsb);
+                        quote!((#mask << #lsb))
+                    }
+                };
                 let (vty, from, to) = match &b.ty {
                     BitsType::Uint => {
                         let vty = int_ty(uint_for(b.width));
-                        (vty.clone(), quote!(raw as #vty), quote!(v as #ty))
+                        (vty.clone(), quote!(#raw as #vty), quote!(v as #ty))
                     }
                     BitsType::Named { name, index } => {
                         let nt = ident(name);
@@ -452,18 +440,16 @@ impl Cx<'_> {
                         };
                         (
                             quote!(super::#nt),
-                            quote!(super::#nt::from_raw(raw as #inner)),
+                            quote!(super::#nt::from_raw(#raw as #inner)),
                             quote!(v.raw() as #ty),
                         )
                     }
                 };
+                let put = shifted_up(to, b.lsb, &mask);
                 Member {
                     getter: quote! {
                         #doc #[inline]
-                        pub fn #get(&self) -> #vty {
-                            let raw = (#ty::from_le_bytes(*self.0) >> #shift) & #mask;
-                            #from
-                        }
+                        pub fn #get(&self) -> #vty { #from }
                     },
                     mut_getter: quote! {
                         #doc #[inline]
@@ -472,9 +458,7 @@ impl Cx<'_> {
                     setter: quote! {
                         #doc #[inline]
                         pub fn #set(&mut self, v: #vty) -> &mut Self {
-                            let old = #ty::from_le_bytes(*self.0) & !(#mask << #shift);
-                            *self.0 = (old | ((#to & #mask) << #shift)).to_le_bytes();
-                            self
+                            self.set_bits(self.bits() & !#clear | #put)
                         }
                     },
                     to_owned: quote!(#fid: self.#get(),),
@@ -484,10 +468,7 @@ impl Cx<'_> {
             .collect();
         let to_owned = members.iter().map(|m| &m.to_owned);
         let from_owned = members.iter().map(|m| &m.from_owned);
-        let doc = doc_attr(
-            &format!("Read-only view of [`{0}`](super::{0}). {1}", t.name, t.doc),
-            &t.confidence,
-        );
+        let doc = owned_link("Read-only view of", &t.name);
         let raw_doc = " The packed container value.";
         let checks = self.view_rules(&t.name);
         let extra = quote! {
@@ -540,16 +521,8 @@ impl Cx<'_> {
             let mut fields = v.fields.clone();
             fields.push(disc.clone());
             fields.sort_by_key(|f| f.offset);
-            let arm_doc = format!("The `{}` arm of [`{}`]. {}", v.name, t.name, v.doc);
-            arm_views.push(self.view_struct(
-                &arm_name,
-                t.size,
-                &arm_doc,
-                &v.confidence,
-                &fields,
-                false,
-            ));
-            let vdoc = doc_attr(&v.doc, &v.confidence);
+            arm_views.push(self.view_struct(&arm_name, t.size, &fields, false));
+            let vdoc = owned_link("A view of", &arm_name);
             arms.push(quote!(#vdoc #vid(#arm_id<'a>),));
             arms_mut.push(quote!(#vdoc #vid(#arm_mut<'a>),));
             let as_arm = format_ident!("as_{}", v.name);
@@ -581,7 +554,7 @@ impl Cx<'_> {
         }
         let default = default.unwrap_or_else(|| quote!(unreachable!()));
         let default_mut = default_mut.unwrap_or_else(|| quote!(unreachable!()));
-        let disc_member = self.view_member(disc, t.size);
+        let disc_member = self.view_member(None, disc, t.size);
         let disc_get = accessor(&disc.name);
         // A union with only its default arm reads no discriminator. The accessor is called
         // by path: on `&mut self` a method call would find a trait method of the same name
@@ -591,13 +564,12 @@ impl Cx<'_> {
             TypeRef::Named { .. } => quote!(let raw = Self::#disc_get(self).raw() as u64;),
             _ => quote!(let raw = Self::#disc_get(self) as u64;),
         };
-        let doc = doc_attr(
-            &format!(
-                "Read-only view of the union [`{0}`](super::{0}); [`{0}::arm`] picks the arm by the discriminator. {1}",
-                t.name, t.doc
-            ),
-            &t.confidence,
+        let doc = format!(
+            " Read-only view of the union [`{0}`](super::{0}); [`{0}::arm`] picks the arm by \
+             the discriminator.",
+            t.name
         );
+        let doc = quote!(#[doc = #doc]);
         let arm_doc = format!(" The arms of [`{}`], as views.", t.name);
         let arm_mut_doc = format!(" The arms of [`{}_mut`], as writable views.", t.name);
         let extra = quote! {
@@ -743,6 +715,20 @@ impl Cx<'_> {
             }
         }
     }
+}
+
+/// `/// <what> [`name`](super::name).`: the owned type's doc carries the spec's text.
+fn owned_link(what: &str, name: &str) -> TokenStream {
+    let doc = format!(" {what} [`{name}`](super::{}).", ident(name));
+    quote!(#[doc = #doc])
+}
+
+/// A view accessor's doc: where the member lies and a link to the owned field, whose doc
+/// carries the spec's text and confidence.
+fn member_doc(owner: &str, member: &str, place: &str) -> TokenStream {
+    let path = format!("{}::{}", ident(owner), ident(member));
+    let doc = format!(" [`{owner}::{member}`](super::{path}), {place}.");
+    quote!(#[doc = #doc])
 }
 
 struct Member {

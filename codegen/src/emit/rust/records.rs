@@ -1,0 +1,223 @@
+//! The metadata records of the Rust module: `FieldMeta` of members, union arms and
+//! discriminators, `LeafMeta` of a word's leaves, evidence and alternatives.
+
+use super::*;
+
+/// The layout a member's `FieldMeta` states, which its leaves share.
+pub(super) struct Declared {
+    pub(super) size: usize,
+    pub(super) bits: Option<(u32, u32)>,
+    pub(super) type_name: String,
+}
+
+/// What a `meta::FieldMeta` literal is made of.
+pub(super) struct MetaArgs<'a> {
+    pub(super) name: &'a str,
+    pub(super) offset: usize,
+    pub(super) size: usize,
+    pub(super) bits: Option<(u32, u32)>,
+    pub(super) type_name: &'a str,
+    pub(super) role: Role,
+    pub(super) doc: &'a str,
+    pub(super) confidence: &'a Confidence,
+    pub(super) evidence: &'a [Evidence],
+    pub(super) alternatives: &'a [Alternative],
+    pub(super) constant: Option<u64>,
+    pub(super) codec: Option<Codec>,
+}
+
+impl Render<'_> {
+    /// References to the records, each stated once in the `evidence` module.
+    pub(super) fn evidence(&self, ev: &[Evidence]) -> Lit {
+        Lit::slice(ev.iter().map(|e| {
+            let opt = |v: &Option<String>| Lit::some(v.as_deref().map(Lit::str));
+            self.lits.evidence(Lit::update(
+                "meta::Evidence",
+                [
+                    ("source", Some(Lit::str(&e.source))),
+                    ("cite", Some(Lit::str(&e.cite))),
+                    ("name", opt(&e.alias)),
+                    ("names", opt(&e.names)),
+                    ("pin", opt(&e.pin)),
+                    ("value", opt(&e.value)),
+                    ("confidence", Some(confidence(&e.confidence))),
+                    ("note", opt(&e.note)),
+                ],
+                "meta::Evidence::DEFAULT",
+            ))
+        }))
+    }
+
+    pub(super) fn alternatives(&self, alts: &[Alternative], primary: &str) -> Lit {
+        Lit::slice(alts.iter().map(|a| {
+            let ty = a.ty.as_ref().map_or(primary.to_string(), TypeRef::spelling);
+            Lit::record(
+                "meta::Alternative",
+                [
+                    ("name", Lit::str(&a.name)),
+                    ("type_name", Lit::str(&ty)),
+                    ("doc", Lit::str(&a.doc)),
+                    ("confidence", confidence(&a.confidence)),
+                    ("evidence", self.evidence(&a.evidence)),
+                ],
+            )
+        }))
+    }
+
+    /// One `meta::FieldMeta` literal; every kind of member goes through here.
+    pub(super) fn meta_tokens(&self, m: MetaArgs) -> TokenStream {
+        let role = match m.role {
+            Role::Data => "meta::Role::Data",
+            Role::Reserved => "meta::Role::Reserved",
+            Role::Unknown => "meta::Role::Unknown",
+        };
+        let lit = Lit::update(
+            "meta::FieldMeta",
+            [
+                ("name", Some(Lit::str(m.name))),
+                ("offset", Some(Lit::num(m.offset))),
+                ("size", Some(Lit::num(m.size))),
+                ("bits", m.bits.is_some().then(|| bits_lit(m.bits))),
+                ("type_name", Some(Lit::str(m.type_name))),
+                ("role", (m.role != Role::Data).then(|| Lit::code(role))),
+                ("doc", Some(Lit::str(m.doc))),
+                ("confidence", Some(confidence(m.confidence))),
+                (
+                    "evidence",
+                    (!m.evidence.is_empty()).then(|| self.evidence(m.evidence)),
+                ),
+                (
+                    "alternatives",
+                    (!m.alternatives.is_empty())
+                        .then(|| self.alternatives(m.alternatives, m.type_name)),
+                ),
+                ("constant", Lit::some(m.constant.map(Lit::num))),
+                (
+                    "codec",
+                    Lit::some(m.codec.map(|Codec::ZeroMeans(v)| {
+                        Lit::code(format!("meta::Codec::ZeroMeans({v})"))
+                    })),
+                ),
+            ],
+            "meta::FieldMeta::DEFAULT",
+        );
+        self.lits.embed(lit)
+    }
+
+    pub(super) fn field_meta(&self, f: &Field) -> TokenStream {
+        self.meta_tokens(MetaArgs {
+            name: &f.name,
+            offset: f.offset,
+            size: f.size,
+            bits: None,
+            type_name: &f.ty.spelling(),
+            role: f.role,
+            doc: &f.doc,
+            confidence: &f.confidence,
+            evidence: &f.evidence,
+            alternatives: &f.alternatives,
+            constant: f.constant,
+            codec: f.codec,
+        })
+    }
+
+    pub(super) fn bits_meta(&self, b: &BitField, size: usize) -> TokenStream {
+        let ty = bits_type_name(b);
+        self.meta_tokens(MetaArgs {
+            name: &b.name,
+            offset: 0,
+            size,
+            bits: Some((b.lsb, b.width)),
+            type_name: &ty,
+            role: b.role,
+            doc: &b.doc,
+            confidence: &b.confidence,
+            evidence: &b.evidence,
+            alternatives: &b.alternatives,
+            constant: b.constant,
+            codec: None,
+        })
+    }
+
+    /// A leaf as `LeafMeta::of` its declaring member, stating what differs from it (an
+    /// array element's size and type, a union arm).
+    pub(super) fn leaf_meta(&self, l: &Leaf) -> Lit {
+        let field = match &l.declared {
+            MetaSlot::Field { owner, index } => format!("&{}::FIELDS[{index}]", ident(owner)),
+            MetaSlot::Discriminator { owner } => format!("&{}::DISCRIMINATOR", ident(owner)),
+        };
+        let (path, offset) = (&l.path, l.offset);
+        let base = format!("meta::LeafMeta::of({path:?}, {offset}, {field})");
+        let (size, bits, ty) = self
+            .declared(&l.declared)
+            .map_or((false, false, false), |d| {
+                (
+                    d.size == l.size,
+                    d.bits == l.bits,
+                    d.type_name == l.type_name,
+                )
+            });
+        match (size && bits && ty, &l.variant) {
+            (true, None) => return Lit::code(base),
+            (true, Some(arm)) => {
+                return Lit::code(format!(
+                    "meta::LeafMeta::of_arm({path:?}, {offset}, {field}, {arm:?})"
+                ));
+            }
+            _ => {}
+        }
+        Lit::update(
+            "meta::LeafMeta",
+            [
+                ("size", (!size).then(|| Lit::num(l.size))),
+                ("bits", (!bits).then(|| bits_lit(l.bits))),
+                ("type_name", (!ty).then(|| Lit::str(&l.type_name))),
+                ("variant", Lit::some(l.variant.as_deref().map(Lit::str))),
+            ],
+            &base,
+        )
+    }
+
+    /// The size, bit range and type name the `FieldMeta` of `slot` states.
+    pub(super) fn declared(&self, slot: &MetaSlot) -> Option<Declared> {
+        let of_field = |f: &Field| Declared {
+            size: f.size,
+            bits: None,
+            type_name: f.ty.spelling(),
+        };
+        let (owner, index) = match slot {
+            MetaSlot::Field { owner, index } => (owner, Some(*index)),
+            MetaSlot::Discriminator { owner } => (owner, None),
+        };
+        for t in &self.model.types {
+            match (&t.kind, index) {
+                (TypeKind::Struct { fields, .. }, Some(i)) if &t.name == owner => {
+                    return fields.get(i).map(of_field);
+                }
+                (TypeKind::Bitfield { repr, fields }, Some(i)) if &t.name == owner => {
+                    return fields.get(i).map(|b| Declared {
+                        size: repr.size(),
+                        bits: Some((b.lsb, b.width)),
+                        type_name: bits_type_name(b),
+                    });
+                }
+                (TypeKind::Union { discriminator, .. }, None) if &t.name == owner => {
+                    return Some(of_field(discriminator));
+                }
+                (
+                    TypeKind::Union {
+                        discriminator,
+                        variants,
+                    },
+                    Some(i),
+                ) => {
+                    if let Some(v) = variants.iter().find(|v| &v.arm_type_name(&t.name) == owner) {
+                        return v.arm_fields(discriminator).get(i).map(of_field);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}

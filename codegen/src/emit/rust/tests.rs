@@ -1,0 +1,109 @@
+//! The shape of the Rust module rendered from the real spec (`spec/`).
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// The module as `dmaspec gen` writes it, rendered once for all tests.
+fn module() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+        let model = crate::load::load_dir(&spec).unwrap_or_else(|e| panic!("{}", e.render()));
+        super::render(&model, "crate::runtime")
+    })
+}
+
+#[test]
+fn evidence_records_are_stated_once_and_named() {
+    let text = module();
+    let stated: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("meta::Evidence {"))
+        .collect();
+    assert!(
+        stated
+            .iter()
+            .all(|l| l.trim_start().starts_with("pub const E")),
+        "every evidence record is a constant of the `evidence` module"
+    );
+    // The records themselves: each constant's text from its `=` to its `;`.
+    let mut records: Vec<&str> = text
+        .split("pub const E")
+        .skip(1)
+        .map(|r| &r[r.find('=').unwrap_or(0)..r.find(";\n").unwrap_or(r.len())])
+        .collect();
+    let total = records.len();
+    records.sort_unstable();
+    records.dedup();
+    assert_eq!(records.len(), total, "no record is stated twice");
+    // supp-addr4's register-mode pin is cited by ADDR4.register_mode's evidence only once.
+    assert_eq!(text.matches("0x1508f58: or byte [rbx+3], 80h").count(), 1);
+    assert!(text.contains("evidence: &[evidence::E"));
+}
+
+#[test]
+fn defaults_are_not_spelled_out() {
+    // The evidence, the types' FIELDS, leaves and RULES: everything before the klr module
+    // (`WordMeta`'s `follows` is code, not a table).
+    let text = module();
+    let tables = &text[..text.find("\npub mod klr ").unwrap_or(text.len())];
+    let spelled = tables
+        .lines()
+        .filter(|l| l.ends_with(": None,") || l.ends_with(": &[],"))
+        .filter(|l| l.trim_start() != "follows: None,")
+        .count();
+    assert_eq!(
+        spelled, 0,
+        "fields at their default are left to `..DEFAULT`"
+    );
+    // DMA_DIRECT2D's header.opcode leaf is laid out as HEADER::FIELDS[0] declares it.
+    assert!(text.contains(r#"meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])"#));
+}
+
+#[test]
+fn literals_take_their_type_from_context() {
+    let text = module();
+    for noise in [
+        ">> 0u32",
+        ">> 0)",
+        ": bool = true",
+        "<< 0)",
+        "usize];",
+        "0usize]",
+    ] {
+        assert!(!text.contains(noise), "`{noise}` in the generated Rust");
+    }
+    // DMA_DIRECT2D.src_step_elem is `i32[2]`.
+    assert!(text.contains("pub src_step_elem: [i32; 2],"));
+}
+
+#[test]
+fn a_types_rules_follow_its_definition() {
+    let text = module();
+    let def = text
+        .find("\npub struct BOUND_CHECK_REG ")
+        .expect("BOUND_CHECK_REG is defined");
+    let next_type = text[def + 1..]
+        .find("\npub struct DMA_")
+        .map_or(text.len(), |i| def + 1 + i);
+    let rules = text[def..]
+        .find("pub fn rule_truth(b: &[u8; 1]")
+        .map(|i| def + i);
+    assert!(
+        rules.is_some_and(|r| r < next_type),
+        "BOUND_CHECK_REG's validators come before the next type"
+    );
+}
+
+#[test]
+fn docs_state_the_confidence_once_per_member() {
+    let text = module();
+    // ADDR4.address: the owned field's doc has it; the two views link to the field.
+    let tag = "29-bit on-chip byte address (SBUF or PSUM).";
+    let docs = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("///") && l.contains(tag))
+        .count();
+    assert_eq!(docs, 1);
+    assert!(text.contains("/// [`ADDR4::address`](super::ADDR4::address), bits 0..=28."));
+}

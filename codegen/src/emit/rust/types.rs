@@ -1,0 +1,588 @@
+//! One Rust type per spec type: enums, flag sets, bitfields, structs and unions, with
+//! `read`/`write`, metadata tables and the visitor walk.
+
+use super::records::MetaArgs;
+use super::*;
+
+/// Getter and setter of a joined value: part `k` holds the bits above the parts before it.
+pub(super) fn join_fns(j: &Join) -> TokenStream {
+    let get = ident(&j.name);
+    let set = format_ident!("set_{}", j.name);
+    let mut shift = 0u32;
+    let mut gets = Vec::new();
+    let mut sets = Vec::new();
+    for (part, width) in &j.parts {
+        let p = ident(part);
+        let pty = int_ty(uint_for(*width));
+        let at = Literal::u32_unsuffixed(shift);
+        if shift == 0 {
+            gets.push(quote!((self.#p as u64)));
+            sets.push(quote!(self.#p = value as #pty;));
+        } else {
+            gets.push(quote!(((self.#p as u64) << #at)));
+            sets.push(quote!(self.#p = (value >> #at) as #pty;));
+        }
+        shift += width;
+    }
+    let joined = if gets.is_empty() {
+        quote!(0)
+    } else {
+        quote!(#(#gets)|*)
+    };
+    let doc = format!(
+        " {} (joined from {}).",
+        crate::emit::escape_doc(&j.doc),
+        j.parts
+            .iter()
+            .map(|p| p.0.as_str())
+            .collect::<Vec<_>>()
+            .join(" + ")
+    );
+    quote! {
+        #[doc = #doc]
+        pub const fn #get(&self) -> u64 { #joined }
+        /// Splits `value` into its parts (bits above the parts' total are dropped).
+        pub fn #set(&mut self, value: u64) { #(#sets)* }
+    }
+}
+
+impl Render<'_> {
+    pub(super) fn type_def(&self, t: &TypeDef) -> TokenStream {
+        match &t.kind {
+            TypeKind::Enum { repr, values } => self.enum_def(t, *repr, values),
+            TypeKind::Flags { repr, bits, .. } => self.flags_def(t, *repr, bits),
+            TypeKind::Bitfield { repr, fields } => self.bitfield_def(t, *repr, fields),
+            TypeKind::Struct { fields, opcode, .. } => {
+                self.struct_def(&t.name, t, fields, opcode.as_ref(), None)
+            }
+            TypeKind::Union {
+                discriminator,
+                variants,
+            } => self.union_def(t, discriminator, variants),
+        }
+    }
+
+    pub(super) fn enum_def(&self, t: &TypeDef, repr: Int, values: &[Enumerator]) -> TokenStream {
+        let name = ident(&t.name);
+        let ty = int_ty(repr);
+        let repr_size = n(repr.size());
+        let doc = doc_attr(&t.doc, &t.confidence);
+        let ids: Vec<_> = values.iter().map(|v| ident(&v.name)).collect();
+        let vals: Vec<_> = values.iter().map(|v| lit(v.value, repr)).collect();
+        let strs: Vec<_> = values.iter().map(|v| v.name.as_str()).collect();
+        let docs: Vec<_> = values
+            .iter()
+            .map(|v| {
+                let mut d = format!(" `{}` = {:#x}", v.c_name, v.value);
+                if let Some(doc) = &v.doc {
+                    d.push_str(&format!(": {}", crate::emit::escape_doc(doc)));
+                }
+                if !v.arch.is_empty() {
+                    d.push_str(&format!(" (only on {})", v.arch.join(", ")));
+                }
+                d
+            })
+            .collect();
+        let metas = values.iter().map(|v| {
+            self.lits.embed(Lit::update(
+                "meta::EnumeratorMeta",
+                [
+                    ("name", Some(Lit::str(&v.name))),
+                    ("value", Some(Lit::num(v.value))),
+                    ("c_name", Some(Lit::str(&v.c_name))),
+                    (
+                        "aliases",
+                        Lit::nonempty(v.aliases.iter().map(|a| Lit::str(&a.name))),
+                    ),
+                    ("arch", Lit::nonempty(v.arch.iter().map(|a| Lit::str(a)))),
+                ],
+                "meta::EnumeratorMeta::DEFAULT",
+            ))
+        });
+        let arch_arms = values.iter().filter(|v| !v.arch.is_empty()).map(|v| {
+            let id = ident(&v.name);
+            let archs = in_archs(&v.arch);
+            quote!(Self::#id => #archs,)
+        });
+        let first = values.iter().find(|v| v.value == 0).map(|v| ident(&v.name));
+        let default = match first {
+            Some(id) => quote!(Self::#id),
+            None => quote!(Self::Other(0)),
+        };
+        // Each enumerator's discriminant is its raw value and `Other` takes the smallest
+        // value no enumerator has (in a wider tag if the repr has none left), so `raw()`
+        // compiles to one select instead of a jump table.
+        let other = (0..=values.len() as u64)
+            .find(|x| values.iter().all(|v| v.value != *x))
+            .unwrap_or_default();
+        let tag = if repr.bits() < 64 && other >> repr.bits() != 0 {
+            uint_for(repr.bits() + 1)
+        } else {
+            repr
+        };
+        let tag_ty = int_ty(tag);
+        let discs = values.iter().map(|v| lit(v.value, tag));
+        let other_disc = lit(other, tag);
+        // `raw()` takes `Other` first, so the `match` left maps each discriminant to
+        // itself and compiles to nothing (no jump table, even where a caller masks or
+        // shifts the result, as a bitfield's `raw()` does).
+        let other_raw = lit(other, repr);
+        // `from_raw` is a `match`, which the optimiser sees through (`from_raw(x).raw()` is
+        // `x`); `read`, what decoders call, goes through a 256-entry table for a u8: one
+        // load and no branch on the value.
+        let (table, read) = if repr == Int::U8 {
+            let table = quote! {
+                /// `from_raw` of every byte.
+                const FROM_RAW: [Self; 256] = {
+                    let mut t = [Self::Other(0); 256];
+                    let mut i = 0;
+                    while i < 256 {
+                        t[i] = Self::from_raw(i as u8);
+                        i += 1;
+                    }
+                    t
+                };
+            };
+            (table, quote!(Self::FROM_RAW[b[0] as usize]))
+        } else {
+            (
+                TokenStream::new(),
+                quote!(Self::from_raw(#ty::from_le_bytes(*b))),
+            )
+        };
+        quote! {
+            #doc
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            #[repr(#tag_ty)]
+            pub enum #name {
+                #( #[doc = #docs] #ids = #discs, )*
+                /// A value no source names; kept so that it encodes back unchanged.
+                Other(#ty) = #other_disc,
+            }
+            impl Default for #name { fn default() -> Self { #default } }
+            impl #name {
+                pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[#(#metas),*];
+                #table
+                #[inline]
+                pub const fn from_raw(raw: #ty) -> Self {
+                    match raw { #(#vals => Self::#ids,)* other => Self::Other(other) }
+                }
+                #[inline]
+                pub const fn raw(self) -> #ty {
+                    if let Self::Other(v) = self {
+                        return v;
+                    }
+                    match self { #(Self::#ids => #vals,)* Self::Other(_) => #other_raw }
+                }
+                /// The enumerator's name, or `None` for a value the sources do not name.
+                pub const fn name(self) -> Option<&'static str> {
+                    match self { #(Self::#ids => Some(#strs),)* Self::Other(_) => None }
+                }
+                /// Whether `arch` has this enumerator (values that are not enumerators: no).
+                pub const fn in_arch(self, arch: Arch) -> bool {
+                    let _ = arch;
+                    #[allow(unreachable_patterns)]
+                    match self { #(#arch_arms)* Self::Other(_) => false, _ => true }
+                }
+                /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+                pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+                    if self.in_arch(arch) { self.name() } else { None }
+                }
+                #[inline(always)]
+                pub const fn read(b: &[u8; #repr_size]) -> Self { #read }
+                #[inline(always)]
+                pub fn write(&self, b: &mut [u8; #repr_size]) { *b = self.raw().to_le_bytes(); }
+                pub fn value(self, arch: Arch) -> visit::Value<'static> {
+                    visit::Value::Enum { raw: self.raw() as u64, name: self.name_in(arch) }
+                }
+            }
+        }
+    }
+
+    pub(super) fn flags_def(&self, t: &TypeDef, repr: Int, bits: &[FlagBit]) -> TokenStream {
+        let name = ident(&t.name);
+        let ty = int_ty(repr);
+        let size = n(repr.size());
+        let doc = doc_attr(&t.doc, &t.confidence);
+        let ids: Vec<_> = bits.iter().map(|b| ident(&b.name)).collect();
+        let shifts: Vec<_> = bits
+            .iter()
+            .map(|b| Literal::u32_unsuffixed(b.bit))
+            .collect();
+        let docs: Vec<_> = bits
+            .iter()
+            .map(|b| {
+                format!(
+                    " `{}` (bit {}): {}",
+                    b.c_name,
+                    b.bit,
+                    crate::emit::escape_doc(&b.doc)
+                )
+            })
+            .collect();
+        let metas = bits.iter().map(|b| {
+            self.lits.embed(Lit::record(
+                "meta::FlagMeta",
+                [
+                    ("name", Lit::str(&b.name)),
+                    ("bit", Lit::num(b.bit)),
+                    ("doc", Lit::str(&b.doc)),
+                ],
+            ))
+        });
+        quote! {
+            #doc
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+            pub struct #name(pub #ty);
+            impl #name {
+                #( #[doc = #docs] pub const #ids: Self = Self(1 << #shifts); )*
+                pub const BITS: &'static [meta::FlagMeta] = &[#(#metas),*];
+                #[inline] pub const fn from_raw(raw: #ty) -> Self { Self(raw) }
+                #[inline] pub const fn raw(self) -> #ty { self.0 }
+                /// Whether every bit of `other` is set.
+                #[inline] pub const fn contains(self, other: Self) -> bool { self.0 & other.0 == other.0 }
+                #[inline(always)] pub const fn read(b: &[u8; #size]) -> Self { Self(#ty::from_le_bytes(*b)) }
+                #[inline(always)] pub fn write(&self, b: &mut [u8; #size]) { *b = self.0.to_le_bytes(); }
+                pub fn value(self, _arch: Arch) -> visit::Value<'static> {
+                    visit::Value::Flags { raw: self.0 as u64, bits: Self::BITS }
+                }
+            }
+        }
+    }
+
+    pub(super) fn bitfield_def(&self, t: &TypeDef, repr: Int, fields: &[BitField]) -> TokenStream {
+        let name = ident(&t.name);
+        let ty = int_ty(repr);
+        let size = n(repr.size());
+        let doc = doc_attr(&t.doc, &t.confidence);
+        let mut decls = Vec::new();
+        let mut reads = Vec::new();
+        let mut writes = Vec::new();
+        let mut visits = Vec::new();
+        let metas: Vec<_> = fields
+            .iter()
+            .map(|b| self.bits_meta(b, repr.size()))
+            .collect();
+        for (i, b) in fields.iter().enumerate() {
+            let i_l = n(i);
+            let id = ident(&b.name);
+            let fdoc = doc_attr(
+                &format!("Bits {}..={}. {}", b.lsb, b.lsb + b.width - 1, b.doc),
+                &b.confidence,
+            );
+            let mask = hex(b.mask());
+            let raw = shifted_down(quote!(raw), b.lsb, &mask);
+            match &b.ty {
+                BitsType::Uint => {
+                    let fty = int_ty(uint_for(b.width));
+                    decls.push(quote!(#fdoc pub #id: #fty,));
+                    reads.push(quote!(#id: #raw as #fty,));
+                    writes.push(shifted_up(quote!(self.#id as #ty), b.lsb, &mask));
+                    visits.push(quote!(v.value(&Self::FIELDS[#i_l], base, visit::Value::Unsigned(self.#id as u64));));
+                }
+                BitsType::Named { name, index } => {
+                    let nt = ident(name);
+                    let inner = match &self.model.ty(*index).kind {
+                        TypeKind::Enum { repr, .. } | TypeKind::Flags { repr, .. } => int_ty(*repr),
+                        _ => int_ty(Int::U8),
+                    };
+                    decls.push(quote!(#fdoc pub #id: #nt,));
+                    reads.push(quote!(#id: #nt::read(&(#raw as #inner).to_le_bytes()),));
+                    writes.push(shifted_up(quote!(self.#id.raw() as #ty), b.lsb, &mask));
+                    visits.push(quote!(v.value(&Self::FIELDS[#i_l], base, self.#id.value(arch));));
+                }
+            }
+        }
+        let packed = if writes.is_empty() {
+            quote!(0)
+        } else {
+            quote!(#(#writes)|*)
+        };
+        quote! {
+            #doc
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+            pub struct #name { #(#decls)* }
+            impl #name {
+                pub const SIZE: usize = #size;
+                pub const FIELDS: &'static [meta::FieldMeta] = &[#(#metas),*];
+                #[inline(always)]
+                pub const fn from_raw(raw: #ty) -> Self { Self { #(#reads)* } }
+                /// The packed value; sub-field values wider than their bits are truncated.
+                #[inline(always)]
+                pub const fn raw(&self) -> #ty { #packed }
+                #[inline(always)] pub const fn read(b: &[u8; #size]) -> Self { Self::from_raw(#ty::from_le_bytes(*b)) }
+                #[inline(always)] pub fn write(&self, b: &mut [u8; #size]) { *b = self.raw().to_le_bytes(); }
+                pub fn visit(&self, meta: &'static meta::FieldMeta, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+                    let _ = arch;
+                    v.enter(meta, base, visit::Group::Bitfield);
+                    #(#visits)*
+                    v.leave(visit::Group::Bitfield);
+                }
+            }
+        }
+    }
+
+    /// A struct: a nested type, a word, or one arm of a union. An arm holds the union's
+    /// discriminator too (so it encodes alone) but leaves it to the union to visit.
+    pub(super) fn struct_def(
+        &self,
+        name: &str,
+        t: &TypeDef,
+        fields: &[Field],
+        opcode: Option<&Opcode>,
+        skip_visit: Option<&str>,
+    ) -> TokenStream {
+        let id = ident(name);
+        let size = n(t.size);
+        let doc = doc_attr(&t.doc, &t.confidence);
+        let metas: Vec<_> = fields.iter().map(|f| self.field_meta(f)).collect();
+        let decls = fields.iter().map(|f| {
+            let fid = ident(&f.name);
+            let fty = self.rust_ty(&f.ty);
+            let role = match f.role {
+                Role::Data => String::new(),
+                Role::Reserved => " Reserved.".into(),
+                Role::Unknown => " Unknown: no source gives a meaning; kept raw.".into(),
+            };
+            let fdoc = doc_attr(
+                &format!(
+                    "Offset {} ({}), `{}`.{role} {}",
+                    f.offset,
+                    crate::emit::plural(f.size, "byte"),
+                    f.ty.spelling(),
+                    f.doc
+                ),
+                &f.confidence,
+            );
+            quote!(#fdoc pub #fid: #fty,)
+        });
+        let reads = fields.iter().map(|f| {
+            let fid = ident(&f.name);
+            let e = self.read_expr(&f.ty, f.offset, t.size);
+            quote!(#fid: #e,)
+        });
+        let writes = fields.iter().map(|f| {
+            let fid = ident(&f.name);
+            self.write_stmts(&f.ty, quote!(self.#fid), f.offset, t.size)
+        });
+        let visits = fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| Some(f.name.as_str()) != skip_visit)
+            .map(|(i, f)| {
+                let (fid, i) = (ident(&f.name), n(i));
+                self.visit_stmts(
+                    &f.ty,
+                    quote!(self.#fid),
+                    quote!(&Self::FIELDS[#i]),
+                    f.offset,
+                )
+            });
+        let word = opcode.map(|o| self.word_impl(&id, t, o));
+        let joins: &[Join] = match &t.kind {
+            TypeKind::Struct { joins, .. } => joins,
+            _ => &[],
+        };
+        let join_metas = joins.iter().map(|j| {
+            let parts = j
+                .parts
+                .iter()
+                .map(|(p, w)| Lit::code(format!("({p:?}, {w})")));
+            self.lits.embed(Lit::record(
+                "meta::JoinMeta",
+                [
+                    ("name", Lit::str(&j.name)),
+                    ("parts", Lit::slice(parts)),
+                    ("doc", Lit::str(&j.doc)),
+                    ("confidence", confidence(&j.confidence)),
+                    ("evidence", self.evidence(&j.evidence)),
+                ],
+            ))
+        });
+        let join_fns = joins.iter().map(join_fns);
+        let codec_fns = fields.iter().filter_map(|f| {
+            let Some(Codec::ZeroMeans(v)) = f.codec else { return None };
+            let fid = ident(&f.name);
+            let get = format_ident!("{}_value", f.name);
+            let doc = format!(" `{}` as a value: stored 0 means {v}.", f.name);
+            Some(quote! {
+                #[doc = #doc]
+                pub const fn #get(&self) -> u64 { meta::Codec::ZeroMeans(#v).decode(self.#fid as u64) }
+            })
+        });
+        let join_visits = joins.iter().enumerate().map(|(i, j)| {
+            let (get, i) = (ident(&j.name), n(i));
+            quote!(v.joined(&Self::JOINS[#i], base, self.#get());)
+        });
+        quote! {
+            #doc
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct #id { #(#decls)* }
+            /// All bytes zero (arrays of any length, so not derived).
+            impl Default for #id {
+                fn default() -> Self { Self::read(&[0u8; #size]) }
+            }
+            impl #id {
+                pub const SIZE: usize = #size;
+                pub const FIELDS: &'static [meta::FieldMeta] = &[#(#metas),*];
+                /// Logical values stored across several fields.
+                pub const JOINS: &'static [meta::JoinMeta] = &[#(#join_metas),*];
+                #(#join_fns)*
+                #(#codec_fns)*
+                #[inline(always)]
+                pub const fn read(b: &[u8; #size]) -> Self { Self { #(#reads)* } }
+                #[inline(always)]
+                pub fn write(&self, b: &mut [u8; #size]) { #(#writes)* }
+                pub fn visit(&self, meta: &'static meta::FieldMeta, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+                    v.enter(meta, base, visit::Group::Struct);
+                    self.visit_fields(v, base, arch);
+                    v.leave(visit::Group::Struct);
+                }
+                /// Visits the members without opening a group for the struct itself.
+                pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+                    let _ = arch;
+                    #(#visits)*
+                    #(#join_visits)*
+                }
+            }
+            #word
+        }
+    }
+
+    pub(super) fn union_def(&self, t: &TypeDef, disc: &Field, variants: &[Variant]) -> TokenStream {
+        let id = ident(&t.name);
+        let size = n(t.size);
+        let doc = doc_attr(&t.doc, &t.confidence);
+        let mut arms = Vec::new();
+        let mut arm_types = Vec::new();
+        let disc_read = self.read_expr(&disc.ty, disc.offset, t.size);
+        let disc_raw = match &disc.ty {
+            TypeRef::Named { .. } => quote!(d.raw() as u64),
+            _ => quote!(d as u64),
+        };
+        let mut selects = Vec::new();
+        let mut default = None;
+        let mut variant_metas = Vec::new();
+        for (i, v) in variants.iter().enumerate() {
+            let arm_name = v.arm_type_name(&t.name);
+            let arm_id = ident(&arm_name);
+            let vid = ident(&v.name);
+            let fields = v.arm_fields(disc);
+            let arm_t = TypeDef {
+                name: arm_name.clone(),
+                c_name: String::new(),
+                size: t.size,
+                doc: format!("The `{}` arm of [`{}`]. {}", v.name, t.name, v.doc),
+                confidence: v.confidence.clone(),
+                evidence: v.evidence.clone(),
+                file: t.file.clone(),
+                line: t.line,
+                kind: TypeKind::Struct {
+                    fields: fields.clone(),
+                    opcode: None,
+                    arch: Vec::new(),
+                    follows: None,
+                    joins: Vec::new(),
+                    alternatives: Vec::new(),
+                },
+            };
+            arm_types.push(self.struct_def(&arm_name, &arm_t, &fields, None, Some(&disc.name)));
+            let vdoc = doc_attr(&v.doc, &v.confidence);
+            arms.push(quote!(#vdoc #vid(#arm_id),));
+            match (v.mask, v.value) {
+                (Some(m), Some(val)) => {
+                    let i = n(i);
+                    selects.push(quote!(if raw & #m == #val { #i } else))
+                }
+                _ => {
+                    let i = n(i);
+                    default = Some(quote!(#i))
+                }
+            }
+            variant_metas.push(self.meta_tokens(MetaArgs {
+                name: &v.name,
+                offset: 0,
+                size: t.size,
+                bits: None,
+                type_name: &v.name,
+                role: Role::Data,
+                doc: &v.doc,
+                confidence: &v.confidence,
+                evidence: &v.evidence,
+                alternatives: &[],
+                constant: None,
+                codec: None,
+            }));
+        }
+        let default = default.unwrap_or_else(|| quote!(unreachable!()));
+        // A union with only its default arm reads no discriminator.
+        let pick = if selects.is_empty() {
+            quote!(let mut v = Self::ARMS[#default];)
+        } else {
+            quote! {
+                let d = #disc_read;
+                let raw = #disc_raw;
+                let mut v = Self::ARMS[#(#selects)* { #default }];
+            }
+        };
+        // `read` computes the arm's index from the discriminator with selects, takes that
+        // arm from `ARMS` and reads the payload into it: arms that lay out their payload
+        // alike read it with the same code, which the optimiser merges, so nothing
+        // branches on the (often unpredictable) arm.
+        let vids: Vec<_> = variants.iter().map(|v| ident(&v.name)).collect();
+        let arm_ids: Vec<_> = variants
+            .iter()
+            .map(|v| ident(&format!("{}_{}", t.name, v.name)))
+            .collect();
+        let n_arms = n(variants.len());
+        let idx: Vec<_> = (0..variants.len()).map(n).collect();
+        let disc_id = ident(&disc.name);
+        let disc_meta = self.field_meta(disc);
+        let disc_visit = self.visit_stmts(
+            &disc.ty,
+            quote!(a.#disc_id),
+            quote!(&Self::DISCRIMINATOR),
+            disc.offset,
+        );
+        quote! {
+            #(#arm_types)*
+            #doc
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub enum #id { #(#arms)* }
+            impl Default for #id { fn default() -> Self { Self::read(&[0u8; #size]) } }
+            impl #id {
+                pub const SIZE: usize = #size;
+                pub const DISCRIMINATOR: meta::FieldMeta = #disc_meta;
+                pub const VARIANTS: &'static [meta::FieldMeta] = &[#(#variant_metas),*];
+                /// One value of each arm, in declaration order.
+                const ARMS: [Self; #n_arms] = [#(Self::#vids(#arm_ids::read(&[0u8; #size])),)*];
+                #[inline(always)]
+                pub const fn read(b: &[u8; #size]) -> Self {
+                    #pick
+                    match &mut v { #(Self::#vids(a) => *a = #arm_ids::read(b),)* }
+                    v
+                }
+                #[inline(always)]
+                pub fn write(&self, b: &mut [u8; #size]) {
+                    match self { #(Self::#vids(a) => a.write(b),)* }
+                }
+                /// The arm's name.
+                pub const fn variant(&self) -> &'static str {
+                    match self { #(Self::#vids(_) => Self::VARIANTS[#idx].name,)* }
+                }
+                pub fn visit(&self, meta: &'static meta::FieldMeta, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+                    v.enter(meta, base, visit::Group::Union);
+                    match self {
+                        #(Self::#vids(a) => {
+                            #disc_visit
+                            v.enter(&Self::VARIANTS[#idx], base, visit::Group::Struct);
+                            a.visit_fields(v, base, arch);
+                            v.leave(visit::Group::Struct);
+                        })*
+                    }
+                    v.leave(visit::Group::Union);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! What words add to their struct (`OPCODE`, `META`, `TEMPLATE`, `decode`/`encode`), the
+//! `Word` enum over every word and the lookups by spec name.
+
+use super::*;
+
+/// A word's opcode and constants laid into 64 zero bytes.
+pub(super) fn template_bytes(leaves: &[Leaf], opcode: u8) -> [u8; 64] {
+    let mut b = [0u8; 64];
+    b[0] = opcode;
+    for l in leaves.iter().filter(|l| l.variant.is_none()) {
+        let Some(c) = l.constant else { continue };
+        let (lsb, width) = l.bits.unwrap_or((0, l.size as u32 * 8));
+        let mask = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        for i in 0..l.size.min(8) {
+            let shift = i as u32 * 8;
+            let keep = !((mask << lsb) >> shift) as u8;
+            let set = (((c & mask) << lsb) >> shift) as u8;
+            b[l.offset + i] = (b[l.offset + i] & keep) | set;
+        }
+    }
+    b
+}
+
+impl Render<'_> {
+    pub(super) fn word_impl(&self, id: &syn::Ident, t: &TypeDef, o: &Opcode) -> TokenStream {
+        let op = Literal::u8_suffixed(o.value);
+        let name = &t.name;
+        let leaves = self.model.leaves(t);
+        let leaf_metas = self
+            .lits
+            .embed(Lit::slice(leaves.iter().map(|l| self.leaf_meta(l))));
+        let c_name = &t.c_name;
+        let archs = match &t.kind {
+            TypeKind::Struct { arch, .. } => arch.iter().map(|a| ident(a)).collect::<Vec<_>>(),
+            _ => Vec::new(),
+        };
+        let follows = match &t.kind {
+            TypeKind::Struct {
+                follows: Some(f), ..
+            } => quote!(Some(#f)),
+            _ => quote!(None),
+        };
+        let doc = &t.doc;
+        let enumerator = &o.enumerator;
+        let template = template_bytes(&leaves, o.value).map(Literal::u8_unsuffixed);
+        quote! {
+            impl #id {
+                pub const OPCODE: u8 = #op;
+                pub const NAME: &'static str = #name;
+                pub const META: WordMeta = WordMeta {
+                    name: #name, c_name: #c_name, opcode: #op, opcode_enumerator: #enumerator,
+                    arch: &[#(Arch::#archs),*], follows: #follows, doc: #doc,
+                    fields: Self::FIELDS, leaves: #leaf_metas,
+                    template: &Self::TEMPLATE,
+                };
+                /// Decodes a word; fails only if byte 0 is not this word's opcode.
+                #[inline]
+                pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+                    if b[0] != Self::OPCODE {
+                        return Err(DecodeError::WrongOpcode { expected: Self::OPCODE, found: b[0], name: Self::NAME });
+                    }
+                    Ok(Self::read(b))
+                }
+                /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+                #[inline]
+                pub fn encode(&self) -> [u8; 64] {
+                    let mut b = [0u8; 64];
+                    self.write(&mut b);
+                    b
+                }
+                /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
+                pub const TEMPLATE: [u8; 64] = [#(#template),*];
+                /// A word with the opcode and every constant set, everything else zero.
+                pub fn new() -> Self {
+                    Self::read(&Self::TEMPLATE)
+                }
+                /// Constants that differ in `b`: (leaf, expected, found).
+                pub fn constant_mismatches(b: &[u8; 64]) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
+                    meta::constant_mismatches(b, Self::META.leaves)
+                }
+            }
+        }
+    }
+
+    /// Lookups by spec type name, for tools that read values as text (encode, explain).
+    pub(super) fn type_registry(&self) -> TokenStream {
+        let by_kind = |want: fn(&TypeKind) -> bool| -> (Vec<&str>, Vec<syn::Ident>) {
+            self.model
+                .types
+                .iter()
+                .filter(|t| want(&t.kind))
+                .map(|t| (t.name.as_str(), ident(&t.name)))
+                .unzip()
+        };
+        let (enum_names, enum_ids) = by_kind(|k| matches!(k, TypeKind::Enum { .. }));
+        let (flag_names, flag_ids) = by_kind(|k| matches!(k, TypeKind::Flags { .. }));
+        quote! {
+            /// The enumerators of the enum named `type_name` (spec name).
+            pub fn enumerators(type_name: &str) -> Option<&'static [meta::EnumeratorMeta]> {
+                match type_name { #(#enum_names => Some(#enum_ids::ENUMERATORS),)* _ => None }
+            }
+            /// The named bits of the flag set named `type_name` (spec name).
+            pub fn flag_bits(type_name: &str) -> Option<&'static [meta::FlagMeta]> {
+                match type_name { #(#flag_names => Some(#flag_ids::BITS),)* _ => None }
+            }
+        }
+    }
+
+    pub(super) fn word_enum(&self) -> TokenStream {
+        let words: Vec<&TypeDef> = self.model.words().collect();
+        let unguarded = unguarded(self.model);
+        let ids: Vec<_> = words.iter().map(|w| ident(&w.name)).collect();
+        let arms = words.iter().map(|w| {
+            let id = ident(&w.name);
+            let op = w.opcode().map_or(0, |o| o.value);
+            let archs = match &w.kind {
+                TypeKind::Struct { arch, .. } => in_archs(arch),
+                _ => in_archs(&[]),
+            };
+            quote!(#op if #archs => Some(Word::#id(#id::read(b))),)
+        });
+        quote! {
+            /// What every generated word shares, for tools that work on any of them.
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+            pub struct WordMeta {
+                /// Spec name (the C name without `NEURON_ISA_TPB_` and `_STRUCT`).
+                pub name: &'static str,
+                pub c_name: &'static str,
+                pub opcode: u8,
+                pub opcode_enumerator: &'static str,
+                pub arch: &'static [Arch],
+                /// The word this one must immediately follow (positional extensions).
+                pub follows: Option<&'static str>,
+                pub doc: &'static str,
+                pub fields: &'static [meta::FieldMeta],
+                pub leaves: &'static [meta::LeafMeta],
+                /// The opcode and every constant laid into zero bytes (what `new()` reads).
+                pub template: &'static [u8; 64],
+            }
+
+            /// Every word in the spec.
+            pub const WORDS: &[WordMeta] = &[#(#ids::META),*];
+
+            /// A decoded word of any kind.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            #[allow(clippy::large_enum_variant)]
+            pub enum Word { #(#ids(#ids),)* }
+
+            impl Word {
+                /// Decodes by opcode; `None` when `arch` has no word with this opcode.
+                pub fn decode(b: &[u8; 64], arch: Arch) -> Option<Word> {
+                    #unguarded
+                    match b[0] { #(#arms)* _ => None }
+                }
+                pub fn encode(&self) -> [u8; 64] {
+                    match self { #(Word::#ids(w) => w.encode(),)* }
+                }
+                pub fn meta(&self) -> &'static WordMeta {
+                    match self { #(Word::#ids(_) => &#ids::META,)* }
+                }
+                /// Walks every field in offset order.
+                pub fn visit(&self, v: &mut impl visit::Visitor, arch: Arch) {
+                    match self { #(Word::#ids(w) => w.visit_fields(v, 0, arch),)* }
+                }
+            }
+        }
+    }
+}
