@@ -6,11 +6,12 @@ use std::ops::Range;
 
 use serde_spanned::Spanned;
 
+use super::klr_expr::{self, Env};
 use super::names::check_ident;
 use super::{FileId, Loader, Room, Scope};
 use crate::diagnostics::suggest;
 use crate::model::klr::*;
-use crate::model::klr_expr::{self, Env, Ty};
+use crate::model::klr_expr::Ty;
 use crate::model::{Confidence, TypeKind};
 use crate::schema::RawFile;
 use crate::schema::klr::*;

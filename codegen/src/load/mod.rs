@@ -16,6 +16,7 @@ use crate::schema::*;
 mod cascade;
 mod files;
 mod klr;
+mod klr_expr;
 mod lowering;
 mod members;
 mod names;
