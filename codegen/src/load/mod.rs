@@ -17,6 +17,7 @@ mod cascade;
 mod files;
 mod klr;
 mod klr_expr;
+mod klr_leaf;
 mod lowering;
 mod members;
 mod names;
