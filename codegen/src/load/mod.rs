@@ -16,6 +16,8 @@ use crate::schema::*;
 mod cascade;
 mod files;
 mod klr;
+mod klr_expr;
+mod klr_leaf;
 mod lowering;
 mod members;
 mod names;

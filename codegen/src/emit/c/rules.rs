@@ -14,7 +14,7 @@
 
 use std::fmt::Write as _;
 
-use super::{doc, member, stem};
+use super::util::{doc, member, stem};
 use crate::model::path::{Hop, Step, Unions};
 use crate::model::rules::{Enforcement, Expr, RuleKind, RuleSet, arch_condition, not};
 use crate::model::*;

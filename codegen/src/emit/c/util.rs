@@ -3,9 +3,11 @@
 
 use std::fmt::Write as _;
 
-use super::WIDTH;
 use crate::model::*;
 pub use crate::naming::c::{header_file, member, reserved};
+
+/// Column limit for wrapped comments.
+const WIDTH: usize = 100;
 
 /// The C name without its `_STRUCT` suffix: `NEURON_ISA_TPB_DMA_DIRECT2D`.
 pub fn stem(t: &TypeDef) -> &str {

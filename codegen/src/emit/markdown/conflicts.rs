@@ -2,7 +2,10 @@
 
 use std::fmt::Write as _;
 
-use super::*;
+use super::pages::*;
+use super::util::*;
+use crate::model::path::{Member, Node, Walk};
+use crate::model::*;
 
 /// A member declared with alternatives, at its declaration site.
 struct Site<'m> {

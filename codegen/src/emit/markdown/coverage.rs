@@ -2,7 +2,9 @@
 
 use std::fmt::Write as _;
 
-use super::*;
+use super::pages::*;
+use super::util::*;
+use crate::model::*;
 
 impl<'m> Pages<'m> {
     // -----------------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 use std::fmt::Write as _;
 
-use super::*;
+use super::pages::*;
+use super::util::*;
+use crate::model::*;
 
 impl<'m> Pages<'m> {
     fn key(&self, out: &mut String) {
@@ -60,7 +62,7 @@ impl<'m> Pages<'m> {
              field by field, with the mappings the sources do not state marked INFERRED.\n\
              - [`dmaspec.json`](../dmaspec.json): the whole model for tools in other languages.\n\n",
         );
-        out.push_str(&klr::index_section(m));
+        out.push_str(&super::klr::index_section(m));
 
         out.push_str("## Opcode index\n\n");
         out.push_str(

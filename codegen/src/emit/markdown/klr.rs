@@ -10,7 +10,8 @@
 
 use std::fmt::Write as _;
 
-use super::{BANNER, Pages, code, para, text};
+use super::pages::{BANNER, Pages};
+use super::util::{code, para, text};
 use crate::model::klr::*;
 use crate::model::{Model, TypeKind};
 

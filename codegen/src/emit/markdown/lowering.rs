@@ -5,7 +5,8 @@
 
 use std::fmt::Write as _;
 
-use super::{Loc, Pages, code, para, prose, text};
+use super::pages::Pages;
+use super::util::{Loc, code, para, prose, text};
 use crate::model::Confidence;
 use crate::model::lowering::*;
 
@@ -178,7 +179,7 @@ fn kind_section(cx: &Pages<'_>, l: &Lowering, k: &Kind, out: &mut String) {
 
 pub(super) fn page(cx: &Pages<'_>) -> String {
     let m = cx.model;
-    let mut out = String::from(super::BANNER);
+    let mut out = String::from(super::pages::BANNER);
     out.push_str("# Lowering: pseudo words to real words\n\n");
     let _ = writeln!(
         out,
@@ -280,7 +281,7 @@ pub(super) fn page(cx: &Pages<'_>) -> String {
                 format!(
                     "[{}](#{}) `0x{:02X}`",
                     text(&k.to),
-                    super::slug(&format!(
+                    super::util::slug(&format!(
                         "{} {} ({}) → {} (0x{:02X})",
                         l.selector.path, k.value, k.name, k.to, k.to_opcode
                     )),

@@ -4,7 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::{Loc, Pages, code, para, prose, text};
+use super::pages::Pages;
+use super::util::{Loc, code, para, prose, text};
 use crate::model::rules::{Enforcement, RuleKind, RuleSet};
 use crate::model::*;
 
@@ -131,7 +132,7 @@ pub(super) fn word_section(cx: &Pages<'_>, w: &TypeDef) -> String {
 pub(super) fn page(cx: &Pages<'_>) -> String {
     let m = cx.model;
     let r = &m.rules;
-    let mut out = String::from(super::BANNER);
+    let mut out = String::from(super::pages::BANNER);
     out.push_str("# Validity rules\n\n");
     let _ = writeln!(
         out,

@@ -2,7 +2,10 @@
 
 use std::fmt::Write as _;
 
-use super::*;
+use super::pages::*;
+use super::util::*;
+use crate::emit::plural;
+use crate::model::*;
 
 /// A heading of types.md and which kinds it lists.
 pub(super) type KindGroup = (&'static str, fn(&TypeKind) -> bool);

@@ -3,7 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::*;
+use super::pages::*;
+use crate::model::path::Member;
+use crate::model::*;
 
 // ---------------------------------------------------------------------------------------
 // Escaping

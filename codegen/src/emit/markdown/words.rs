@@ -2,7 +2,11 @@
 
 use std::fmt::Write as _;
 
-use super::*;
+use super::pages::*;
+use super::util::*;
+use crate::emit::plural;
+use crate::model::path::{Arm, Member, Node, Walk};
+use crate::model::*;
 
 /// Leaves tagged with their position in `Model::leaves`.
 pub(super) type Indexed<'l> = Vec<(usize, Leaf<'l>)>;
@@ -295,7 +299,7 @@ impl<'m> Pages<'m> {
             self.word_readings_section(alternatives, &mut out);
         }
 
-        out.push_str(&rules::word_section(self, w));
+        out.push_str(&super::rules::word_section(self, w));
 
         out.push_str("## Conflicting readings\n\n");
         if conflicted.is_empty() {
