@@ -75,6 +75,7 @@ impl Lit {
         Lit::fields(
             path,
             fields.into_iter().map(|(n, v)| format!("{n}: {}", v.0)),
+            RECORD_INLINE,
         )
     }
 
@@ -85,16 +86,33 @@ impl Lit {
         fields: impl IntoIterator<Item = (&'a str, Option<Lit>)>,
         base: &str,
     ) -> Lit {
+        Lit::fields(path, Lit::stated(fields, base), RECORD_INLINE)
+    }
+
+    /// [`Lit::update`] on one line whatever its width: a record of a table that holds
+    /// nothing else (the `evidence` module), read one record per line.
+    pub fn update_line<'a>(
+        path: &str,
+        fields: impl IntoIterator<Item = (&'a str, Option<Lit>)>,
+        base: &str,
+    ) -> Lit {
+        Lit::fields(path, Lit::stated(fields, base), usize::MAX)
+    }
+
+    fn stated<'a>(
+        fields: impl IntoIterator<Item = (&'a str, Option<Lit>)>,
+        base: &str,
+    ) -> impl Iterator<Item = String> {
         let stated = fields
             .into_iter()
             .filter_map(|(n, v)| Some(format!("{n}: {}", v?.0)));
-        Lit::fields(path, stated.chain([format!("..{base}")]))
+        stated.chain([format!("..{base}")])
     }
 
-    fn fields(path: &str, fields: impl Iterator<Item = String>) -> Lit {
+    fn fields(path: &str, fields: impl Iterator<Item = String>, width: usize) -> Lit {
         let fields: Vec<String> = fields.collect();
         let one_line = fields.iter().all(|f| !f.contains('\n'))
-            && path.len() + fields.iter().map(|f| f.len() + 2).sum::<usize>() <= RECORD_INLINE;
+            && path.len() + fields.iter().map(|f| f.len() + 2).sum::<usize>() <= width;
         if one_line {
             let inner = fields.join(", ");
             return Lit(format!("{path} {{ {inner} }}"));

@@ -107,3 +107,26 @@ fn docs_state_the_confidence_once_per_member() {
     assert_eq!(docs, 1);
     assert!(text.contains("/// [`ADDR4::address`](super::ADDR4::address), bits 0..=28."));
 }
+
+#[test]
+fn evidence_records_take_one_line_each() {
+    let text = module();
+    let module = &text[text.find("pub mod evidence {").unwrap_or(0)..];
+    let module = &module[..module.find("\n}\n").unwrap_or(module.len())];
+    let records: Vec<&str> = module
+        .lines()
+        .filter(|l| l.trim_start().starts_with("pub const E"))
+        .collect();
+    // The 571 distinct records of the spec, one line each (plus the `use` line).
+    assert!(records.len() > 500);
+    assert!(
+        records
+            .iter()
+            .all(|l| l.ends_with("..meta::Evidence::DEFAULT };"))
+    );
+    assert_eq!(module.lines().count(), records.len() + 2);
+    // supp-addr4's byte-address record, as the spec's ADDR4 table states it.
+    assert!(module.contains(
+        r#"pub const E0: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The 29-bit address field", name: Some("Byte address"), pin: Some("0x136ed96: and r15d, 1FFFFFFFh"), value: Some("mask 0x1FFFFFFF"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };"#
+    ));
+}
