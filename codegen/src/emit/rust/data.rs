@@ -18,10 +18,10 @@ use quote::quote;
 pub(super) struct Lit(String);
 
 /// Width up to which a slice of one-line items stays on one line.
-const INLINE: usize = 72;
+const INLINE: usize = 96;
 
 /// Width up to which a record of one-line fields stays on one line.
-const RECORD_INLINE: usize = 84;
+const RECORD_INLINE: usize = 100;
 
 impl Lit {
     pub fn str(s: &str) -> Lit {
@@ -309,7 +309,7 @@ mod tests {
     #[test]
     fn placeholders_take_the_indentation_of_their_line() {
         let lits = Lits::default();
-        let long = "x".repeat(80);
+        let long = "x".repeat(100);
         let rec = Lit::record("m::R", [("a", Lit::num(1)), ("b", Lit::str(&long))]);
         let tokens = lits.embed(rec).to_string();
         let code = format!("    const X: m::R = {};\n", tokens.replace(' ', ""));
