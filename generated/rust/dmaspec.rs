@@ -14768,23 +14768,11 @@ pub mod klr {
         let mut n = Node::new(leaf, routed_from);
         match eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "Only one of src and dst can have dynamic access in tensor_copy.",
-                    arg: None,
-                    condition: "dynamic(dst) && dynamic(src)",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "Only one of src and dst can have dynamic access in tensor_copy.",
-                        condition: "dynamic(dst) && dynamic(src)",
-                    });
+                n.add_unevaluated("Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)");
             }
         }
         let path: usize = 'fork: {
@@ -14794,81 +14782,27 @@ pub mod klr {
             ) {
                 Some(true) => break 'fork 0,
                 Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to static",
-                        condition: "!dynamic(dst) && !dynamic(src)",
-                    });
-                }
+                None => return Outcome::Undetermined(n.undetermined("fork to static", "!dynamic(dst) && !dynamic(src)")),
             }
             match eval::dynamic(&op.dst) {
                 Some(true) => break 'fork 1,
                 Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to dynamic dst",
-                        condition: "dynamic(dst)",
-                    });
-                }
+                None => return Outcome::Undetermined(n.undetermined("fork to dynamic dst", "dynamic(dst)")),
             }
             2
         };
         n.path = PATHS_NcCopy[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("dst.MemLoc, dst.AP, dst.size"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("src.MemLoc, src.AP, src.size"),
-                });
+            n.add_binding("builder", Some("dst"), None, Some("dst.MemLoc, dst.AP, dst.size"));
+            n.add_binding("builder", Some("src"), None, Some("src.MemLoc, src.AP, src.size"));
         }
         if path == 1 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: None,
-                    what: Some(
-                        "3× addArgument; the dynamic AP is carried as the scalar-offset argument",
-                    ),
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: None,
-                    what: Some("1× addOutput"),
-                    note: None,
-                });
+            n.add_binding("argument", None, Some("3× addArgument; the dynamic AP is carried as the scalar-offset argument"), None);
+            n.add_binding("output", None, Some("1× addOutput"), None);
         }
         if path == 2 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: None,
-                    what: Some(
-                        "3× addArgument; the dynamic AP is carried as the scalar-offset argument",
-                    ),
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: None,
-                    what: Some("1× addOutput"),
-                    note: None,
-                });
+            n.add_binding("argument", None, Some("3× addArgument; the dynamic AP is carried as the scalar-offset argument"), None);
+            n.add_binding("output", None, Some("1× addOutput"), None);
         }
         if matches!(path, 1 | 2) {
             match eval::or(
@@ -14882,93 +14816,56 @@ pub mod klr {
                 ),
             ) {
                 Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "Dynamic access must have scalarOffset",
-                        arg: None,
-                        condition: "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))",
-                        helper: None,
-                    });
+                    return Outcome::Error(
+                        n.error(ErrorKind::Assert, None, "Dynamic access must have scalarOffset", "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))", None),
+                    );
                 }
                 Some(false) => {}
                 None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Dynamic access must have scalarOffset",
-                            condition: "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))",
-                        });
+                    n.add_unevaluated("Dynamic access must have scalarOffset", "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))");
                 }
             }
         }
         if matches!(path, 1 | 2) {
             match eval::or(eval::vector_offset(&op.dst), eval::vector_offset(&op.src)) {
                 Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.",
-                        arg: None,
-                        condition: "vector_offset(dst) || vector_offset(src)",
-                        helper: None,
-                    });
+                    return Outcome::Error(
+                        n.error(ErrorKind::Throw, None, "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.", "vector_offset(dst) || vector_offset(src)", None),
+                    );
                 }
                 Some(false) => {}
                 None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.",
-                            condition: "vector_offset(dst) || vector_offset(src)",
-                        });
+                    n.add_unevaluated("tensor_copy only supports scalar_offset for dynamic access, not vector_offset.", "vector_offset(dst) || vector_offset(src)");
                 }
             }
         }
         if matches!(path, 1 | 2) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x110,
-                    class: "bir::InstTensorCopyDynamicSrc",
-                    field: "variant tag",
-                    value: Value::Opaque("the tag guarding the MaybeAffine<uint> reset"),
-                });
+            n.add_stamp(
+                0x110, "bir::InstTensorCopyDynamicSrc", "variant tag",
+                Value::Opaque("the tag guarding the MaybeAffine<uint> reset"),
+            );
         }
         if matches!(path, 1 | 2) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf0,
-                    class: "bir::InstTensorCopyDynamicSrc",
-                    field: "size",
-                    value: Value::Opaque("the computed size"),
-                });
+            n.add_stamp(0xf0, "bir::InstTensorCopyDynamicSrc", "size", Value::Opaque("the computed size"));
         }
         if matches!(path, 1 | 2) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
+                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
             }
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x90,
-                class: "bir::Instruction",
-                field: "engine-id",
-                value: match Some(op.engine) {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "EngineType",
-                            name: enumerator(enums::EngineType::ENUMERATORS, v),
-                            raw: v,
-                        }
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            match Some(op.engine) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "EngineType",
+                        name: enumerator(enums::EngineType::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("engine"),
-                },
-            });
+                }
+                None => Value::Missing("engine"),
+            },
+        );
         Outcome::Node(n)
     }
     /// `codegenNcDmaCopy` @0xf2fa40 (seed 003 §3): The DRAM↔SBUF transfer. Resolves the DGEType at lowering time (not left Unassigned); the engine only under HWDGE; QoS is never set here (+0x1D8 stays at the ctor default Unassigned, or holds the DynamicAPINFO on the dynamic path).
@@ -14997,14 +14894,7 @@ pub mod klr {
         ) {
             Some(true) => return lower_GenericIndirectSave_from(op, fx, Some(leaf)),
             Some(false) => {}
-            None => {
-                return Outcome::Undetermined(Undetermined {
-                    leaf,
-                    routed_from,
-                    at: "route to GenericIndirectSave",
-                    condition: "!(compute_op == DgeComputeOp.none || uniqueIndices)",
-                });
-            }
+            None => return Outcome::Undetermined(n.undetermined("route to GenericIndirectSave", "!(compute_op == DgeComputeOp.none || uniqueIndices)")),
         }
         let v_dge: Option<i64> = match Some(op.dgeMode) {
             Some(k) => {
@@ -15014,15 +14904,9 @@ pub mod klr {
                 {
                     Some(v) => Some(*v),
                     None => {
-                        return Outcome::Error(Error {
-                            leaf,
-                            routed_from,
-                            kind: ErrorKind::Fatal,
-                            message: "",
-                            arg: Some(k),
-                            condition: "translateDGEMode(dgeMode)",
-                            helper: Some("translateDGEMode @0xf14b60"),
-                        });
+                        return Outcome::Error(
+                            n.error(ErrorKind::Fatal, Some(k), "", "translateDGEMode(dgeMode)", Some("translateDGEMode @0xf14b60")),
+                        );
                     }
                 }
             }
@@ -15030,23 +14914,11 @@ pub mod klr {
         };
         match eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "Only one of the src and dst can contain dynamic access.",
-                    arg: None,
-                    condition: "dynamic(dst) && dynamic(src)",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "Only one of the src and dst can contain dynamic access.", "dynamic(dst) && dynamic(src)", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "Only one of the src and dst can contain dynamic access.",
-                        condition: "dynamic(dst) && dynamic(src)",
-                    });
+                n.add_unevaluated("Only one of the src and dst can contain dynamic access.", "dynamic(dst) && dynamic(src)");
             }
         }
         match eval::and(
@@ -15054,23 +14926,11 @@ pub mod klr {
             eval::cmp(v_dge, Some(0i64), |a, b| a == b),
         ) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "DGE must be enabled when dynamic src access in DMA is used",
-                    arg: None,
-                    condition: "dynamic(src) && dge == DGEType.None",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "DGE must be enabled when dynamic src access in DMA is used", "dynamic(src) && dge == DGEType.None", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "DGE must be enabled when dynamic src access in DMA is used",
-                        condition: "dynamic(src) && dge == DGEType.None",
-                    });
+                n.add_unevaluated("DGE must be enabled when dynamic src access in DMA is used", "dynamic(src) && dge == DGEType.None");
             }
         }
         match eval::and(
@@ -15078,23 +14938,11 @@ pub mod klr {
             eval::cmp(v_dge, Some(0i64), |a, b| a == b),
         ) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "DGE must be enabled when dynamic dst access in DMA is used",
-                    arg: None,
-                    condition: "dynamic(dst) && dge == DGEType.None",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "DGE must be enabled when dynamic dst access in DMA is used", "dynamic(dst) && dge == DGEType.None", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "DGE must be enabled when dynamic dst access in DMA is used",
-                        condition: "dynamic(dst) && dge == DGEType.None",
-                    });
+                n.add_unevaluated("DGE must be enabled when dynamic dst access in DMA is used", "dynamic(dst) && dge == DGEType.None");
             }
         }
         let path: usize = 'fork: {
@@ -15104,144 +14952,54 @@ pub mod klr {
             ) {
                 Some(true) => break 'fork 0,
                 Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to static",
-                        condition: "!dynamic(dst) && !dynamic(src)",
-                    });
-                }
+                None => return Outcome::Undetermined(n.undetermined("fork to static", "!dynamic(dst) && !dynamic(src)")),
             }
             1
         };
         n.path = PATHS_NcDmaCopy[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some(
-                        "codegenTensorRefImpl(dst, 1): dst.MemLoc, dst.AP, dst.size, dstDtype",
-                    ),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some(
-                        "codegenTensorRefImpl(src, 1): src.MemLoc, src.AP, src.size, srcDtype",
-                    ),
-                });
+            n.add_binding("builder", Some("dst"), None, Some("codegenTensorRefImpl(dst, 1): dst.MemLoc, dst.AP, dst.size, dstDtype"));
+            n.add_binding("builder", Some("src"), None, Some("codegenTensorRefImpl(src, 1): src.MemLoc, src.AP, src.size, srcDtype"));
         }
         if path == 1 {
             match eval::dynamic(&op.src) {
                 Some(true) => {
-                    n.bindings
-                        .push(Binding {
-                            role: "dynamic-ap",
-                            operand: Some("src"),
-                            what: None,
-                            note: Some(
-                                "push-installed onto node+0xA0 (the src AP holder)",
-                            ),
-                        });
+                    n.add_binding("dynamic-ap", Some("src"), None, Some("push-installed onto node+0xA0 (the src AP holder)"));
                 }
                 Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "binding of src",
-                            condition: "dynamic(src)",
-                        })
-                }
+                None => n.add_unevaluated("binding of src", "dynamic(src)"),
             }
             match eval::dynamic(&op.dst) {
                 Some(true) => {
-                    n.bindings
-                        .push(Binding {
-                            role: "dynamic-ap",
-                            operand: Some("dst"),
-                            what: None,
-                            note: Some(
-                                "push-installed onto node+0xC0 (the dst AP holder)",
-                            ),
-                        });
+                    n.add_binding("dynamic-ap", Some("dst"), None, Some("push-installed onto node+0xC0 (the dst AP holder)"));
                 }
                 Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "binding of dst",
-                            condition: "dynamic(dst)",
-                        })
-                }
+                None => n.add_unevaluated("binding of dst", "dynamic(dst)"),
             }
             match eval::dynamic(&op.src) {
                 Some(true) => {
-                    n.bindings
-                        .push(Binding {
-                            role: "argument",
-                            operand: Some("dst"),
-                            what: None,
-                            note: Some(
-                                "the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern",
-                            ),
-                        });
+                    n.add_binding("argument", Some("dst"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
                 }
                 Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "binding of dst",
-                            condition: "dynamic(src)",
-                        })
-                }
+                None => n.add_unevaluated("binding of dst", "dynamic(src)"),
             }
             match eval::dynamic(&op.dst) {
                 Some(true) => {
-                    n.bindings
-                        .push(Binding {
-                            role: "argument",
-                            operand: Some("src"),
-                            what: None,
-                            note: Some(
-                                "the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern",
-                            ),
-                        });
+                    n.add_binding("argument", Some("src"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
                 }
                 Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "binding of src",
-                            condition: "dynamic(dst)",
-                        })
-                }
+                None => n.add_unevaluated("binding of src", "dynamic(dst)"),
             }
         }
         if matches!(path, 0) {
             match eval::not(eval::same_shape(&op.src, &op.dst)) {
                 Some(true) => {
                     if true {
-                        n.effects
-                            .push(Effect {
-                                kind: "note",
-                                text: "both operand PhysicalAccessPatterns set to getCanonicalPattern",
-                                key: None,
-                            });
+                        n.add_effect("note", "both operand PhysicalAccessPatterns set to getCanonicalPattern", None);
                     }
                 }
                 Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "both operand PhysicalAccessPatterns set to getCanonicalPattern",
-                            condition: "!same_shape(src, dst)",
-                        })
-                }
+                None => n.add_unevaluated("both operand PhysicalAccessPatterns set to getCanonicalPattern", "!same_shape(src, dst)"),
             }
         }
         if matches!(path, 1) {
@@ -15256,194 +15014,117 @@ pub mod klr {
                 ),
             ) {
                 Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "When using vector offset, the only supported indirectDim is 0",
-                        arg: None,
-                        condition: "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)",
-                        helper: Some("assembleDynamicInfo @0xf20230"),
-                    });
+                    return Outcome::Error(
+                        n.error(ErrorKind::Assert, None, "When using vector offset, the only supported indirectDim is 0", "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)", Some("assembleDynamicInfo @0xf20230")),
+                    );
                 }
                 Some(false) => {}
                 None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "When using vector offset, the only supported indirectDim is 0",
-                            condition: "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)",
-                        });
+                    n.add_unevaluated("When using vector offset, the only supported indirectDim is 0", "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)");
                 }
             }
         }
         if matches!(path, 1) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "DynamicAPINFO allocated (tc_new(248)), zero-initialised, dyn[+30] = 0xFFFFFFFF, then filled by assembleDynamicInfo from the dynamic side",
-                        key: None,
-                    });
+                n.add_effect("note", "DynamicAPINFO allocated (tc_new(248)), zero-initialised, dyn[+30] = 0xFFFFFFFF, then filled by assembleDynamicInfo from the dynamic side", None);
             }
         }
         if matches!(path, 1) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x1d8,
-                    class: "bir::InstDMACopy",
-                    field: "QoS / DynamicAPINFO holder",
-                    value: Value::Opaque(
-                        "the DynamicAPINFO, moved in (the QoS slot repurposed)",
-                    ),
-                });
+            n.add_stamp(
+                0x1d8, "bir::InstDMACopy", "QoS / DynamicAPINFO holder",
+                Value::Opaque("the DynamicAPINFO, moved in (the QoS slot repurposed)"),
+            );
         }
         if matches!(path, 1) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
+                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
             }
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0xf8,
-                class: "bir::InstDMA",
-                field: "dge_type",
-                value: match v_dge {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "DGEType",
-                            name: enumerator(enums::DGEType::ENUMERATORS, v),
-                            raw: v,
-                        }
+        n.add_stamp(
+            0xf8, "bir::InstDMA", "dge_type",
+            match v_dge {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "DGEType",
+                        name: enumerator(enums::DGEType::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("dge"),
-                },
-            });
+                }
+                None => Value::Missing("dge"),
+            },
+        );
         match eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
             Some(true) => {
-                n.stamps
-                    .push(Stamp {
-                        offset: 0x178,
-                        class: "bir::InstDMACopy",
-                        field: "reduce cmd",
-                        value: match Some(4i64) {
-                            Some(v) => {
-                                Value::Enum {
-                                    ty: "AluOpType",
-                                    name: enumerator(enums::AluOpType::ENUMERATORS, v),
-                                    raw: v,
-                                }
+                n.add_stamp(
+                    0x178, "bir::InstDMACopy", "reduce cmd",
+                    match Some(4i64) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "AluOpType",
+                                name: enumerator(enums::AluOpType::ENUMERATORS, v),
+                                raw: v,
                             }
-                            None => Value::Missing("AluOpType.add"),
-                        },
-                    });
+                        }
+                        None => Value::Missing("AluOpType.add"),
+                    },
+                );
             }
             Some(false) => {}
-            None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "stamp of reduce cmd at +0x178",
-                        condition: "compute_op == DgeComputeOp.add",
-                    })
-            }
+            None => n.add_unevaluated("stamp of reduce cmd at +0x178", "compute_op == DgeComputeOp.add"),
         }
         match eval::and(
             eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
             eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
         ) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "Unsupported DMA compute_op ",
-                    arg: Some(op.compute_op),
-                    condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                    helper: None,
-                });
+                return Outcome::Error(
+                    n.error(ErrorKind::Throw, Some(op.compute_op), "Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add", None),
+                );
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "Unsupported DMA compute_op ",
-                        condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                    });
+                n.add_unevaluated("Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add");
             }
         }
         match eval::cmp(v_dge, Some(2i64), |a, b| a == b) {
             Some(true) => {
-                n.stamps
-                    .push(Stamp {
-                        offset: 0x90,
-                        class: "bir::Instruction",
-                        field: "engine-id",
-                        value: match Some(op.engine) {
-                            Some(v) => {
-                                Value::Enum {
-                                    ty: "EngineType",
-                                    name: enumerator(enums::EngineType::ENUMERATORS, v),
-                                    raw: v,
-                                }
+                n.add_stamp(
+                    0x90, "bir::Instruction", "engine-id",
+                    match Some(op.engine) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "EngineType",
+                                name: enumerator(enums::EngineType::ENUMERATORS, v),
+                                raw: v,
                             }
-                            None => Value::Missing("engine"),
-                        },
-                    });
+                        }
+                        None => Value::Missing("engine"),
+                    },
+                );
             }
             Some(false) => {}
-            None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "stamp of engine-id at +0x90",
-                        condition: "dge == DGEType.HWDGE",
-                    })
-            }
+            None => n.add_unevaluated("stamp of engine-id at +0x90", "dge == DGEType.HWDGE"),
         }
         match eval::and(
             eval::cmp(v_dge, Some(2i64), |a, b| a != b),
             eval::cmp(Some(op.engine), Some(0i64), |a, b| a != b),
         ) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "dma_copy engine can only be specified when HWDGE mode is used.",
-                    arg: None,
-                    condition: "dge != DGEType.HWDGE && engine != 0",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "dma_copy engine can only be specified when HWDGE mode is used.", "dge != DGEType.HWDGE && engine != 0", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "dma_copy engine can only be specified when HWDGE mode is used.",
-                        condition: "dge != DGEType.HWDGE && engine != 0",
-                    });
+                n.add_unevaluated("dma_copy engine can only be specified when HWDGE mode is used.", "dge != DGEType.HWDGE && engine != 0");
             }
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x150,
-                class: "bir::InstDMACopy",
-                field: "variant tag",
-                value: Value::Opaque("reset"),
-            });
-        n.stamps
-            .push(Stamp {
-                offset: 0x130,
-                class: "bir::InstDMACopy",
-                field: "oob_is_err",
-                value: match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
-                    Some(v) => Value::Bool(v),
-                    None => Value::Missing("oobMode != 1"),
-                },
-            });
+        n.add_stamp(0x150, "bir::InstDMACopy", "variant tag", Value::Opaque("reset"));
+        n.add_stamp(
+            0x130, "bir::InstDMACopy", "oob_is_err",
+            match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
+                Some(v) => Value::Bool(v),
+                None => Value::Missing("oobMode != 1"),
+            },
+        );
         Outcome::Node(n)
     }
     /// `codegenDmaCompute` @0xf1d9e0 (seed 003 §4): The DMA-FMA: dst = Σ_i scales\[i\] · srcs\[i\] with the reduce pinned to add (the multi-source generalisation of NcDmaCopy's compute_op = add). The builder owns IT, engine and DGE assignment: the leaf stamps none of +0xF8 / +0x90 / +0x128.
@@ -15466,23 +15147,11 @@ pub mod klr {
         let mut n = Node::new(leaf, routed_from);
         match eval::cmp(Some(op.reduceOp), Some(4i64), |a, b| a != b) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "dma_compute currently only supports nl.add as its reduce op!",
-                    arg: None,
-                    condition: "reduceOp != AluOpType.add",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "dma_compute currently only supports nl.add as its reduce op!", "reduceOp != AluOpType.add", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "dma_compute currently only supports nl.add as its reduce op!",
-                        condition: "reduceOp != AluOpType.add",
-                    });
+                n.add_unevaluated("dma_compute currently only supports nl.add as its reduce op!", "reduceOp != AluOpType.add");
             }
         }
         {
@@ -15490,52 +15159,24 @@ pub mod klr {
             for it in op.scales.iter() {
                 match eval::not(eval::is_float(it)) {
                     Some(true) => {
-                        return Outcome::Error(Error {
-                            leaf,
-                            routed_from,
-                            kind: ErrorKind::Throw,
-                            message: "scale values for dma_compute must be floats",
-                            arg: None,
-                            condition: "!is_float(it)",
-                            helper: None,
-                        });
+                        return Outcome::Error(
+                            n.error(ErrorKind::Throw, None, "scale values for dma_compute must be floats", "!is_float(it)", None),
+                        );
                     }
                     Some(false) => {}
                     None => unknown = true,
                 }
             }
             if unknown {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "scale values for dma_compute must be floats",
-                        condition: "!is_float(it)",
-                    });
+                n.add_unevaluated("scale values for dma_compute must be floats", "!is_float(it)");
             }
         }
         let path: usize = 0;
         n.path = PATHS_DmaCompute[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("srcs"),
-                    what: None,
-                    note: Some("ArrayRef<InstArg>"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("InstArg"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("scales"),
-                    what: None,
-                    note: Some("ArrayRef<float>, one scale per source"),
-                });
+            n.add_binding("builder", Some("srcs"), None, Some("ArrayRef<InstArg>"));
+            n.add_binding("builder", Some("dst"), None, Some("InstArg"));
+            n.add_binding("builder", Some("scales"), None, Some("ArrayRef<float>, one scale per source"));
         }
         Outcome::Node(n)
     }
@@ -15562,80 +15203,32 @@ pub mod klr {
             eval::cmp(eval::rank(&op.src), Some(4i64), |a, b| a != b),
         ) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern",
-                    arg: None,
-                    condition: "rank(dst) != 4 || rank(src) != 4",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern", "rank(dst) != 4 || rank(src) != 4", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern",
-                        condition: "rank(dst) != 4 || rank(src) != 4",
-                    });
+                n.add_unevaluated("DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern", "rank(dst) != 4 || rank(src) != 4");
             }
         }
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "note",
-                    text: "src AP rebuilt to a canonical 4-element pattern: base MemoryLocation::fullAP(dst MemLoc), APPair[0] copied verbatim, padded with the filler at xmmword_1DD1FE0 when fullAP has fewer than 4 pairs (XZYW expects [W,Z,Y,X] = AP[0..3])",
-                    key: None,
-                });
+            n.add_effect("note", "src AP rebuilt to a canonical 4-element pattern: base MemoryLocation::fullAP(dst MemLoc), APPair[0] copied verbatim, padded with the filler at xmmword_1DD1FE0 when fullAP has fewer than 4 pairs (XZYW expects [W,Z,Y,X] = AP[0..3])", None);
         }
         let path: usize = 'fork: {
             match eval::not(eval::dynamic(&op.src)) {
                 Some(true) => break 'fork 0,
                 Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to static",
-                        condition: "!dynamic(src)",
-                    });
-                }
+                None => return Outcome::Undetermined(n.undetermined("fork to static", "!dynamic(src)")),
             }
             1
         };
         n.path = PATHS_DmaTranspose[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("dst.AP"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("the rebuilt src.AP"),
-                });
+            n.add_binding("builder", Some("dst"), None, Some("dst.AP"));
+            n.add_binding("builder", Some("src"), None, Some("the rebuilt src.AP"));
         }
         if path == 1 {
-            n.bindings
-                .push(Binding {
-                    role: "dynamic-ap",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("the transpose AP, push-installed onto node+0xA0/+0xC0"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("the non-dynamic side"),
-                });
+            n.add_binding("dynamic-ap", Some("src"), None, Some("the transpose AP, push-installed onto node+0xA0/+0xC0"));
+            n.add_binding("argument", Some("dst"), None, Some("the non-dynamic side"));
         }
         if matches!(path, 1) {
             match eval::and(
@@ -15643,78 +15236,52 @@ pub mod klr {
                 eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b),
             ) {
                 Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "When using vector offset, the only supported indirectDim is 0",
-                        arg: None,
-                        condition: "vector_offset(src) && indirect_dim(src) != 0",
-                        helper: Some("assembleDynamicInfo @0xf20230"),
-                    });
+                    return Outcome::Error(
+                        n.error(ErrorKind::Assert, None, "When using vector offset, the only supported indirectDim is 0", "vector_offset(src) && indirect_dim(src) != 0", Some("assembleDynamicInfo @0xf20230")),
+                    );
                 }
                 Some(false) => {}
                 None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "When using vector offset, the only supported indirectDim is 0",
-                            condition: "vector_offset(src) && indirect_dim(src) != 0",
-                        });
+                    n.add_unevaluated("When using vector offset, the only supported indirectDim is 0", "vector_offset(src) && indirect_dim(src) != 0");
                 }
             }
         }
         if matches!(path, 1) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "DynamicAPINFO assembled from src (assembleDynamicInfo)",
-                        key: None,
-                    });
+                n.add_effect("note", "DynamicAPINFO assembled from src (assembleDynamicInfo)", None);
             }
         }
         if matches!(path, 1) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
+                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
             }
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x128,
-                class: "bir::InstDMACopy",
-                field: "CopyMode",
-                value: match Some(1i64) {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "CopyMode",
-                            name: enumerator(enums::CopyMode::ENUMERATORS, v),
-                            raw: v,
-                        }
+        n.add_stamp(
+            0x128, "bir::InstDMACopy", "CopyMode",
+            match Some(1i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "CopyMode",
+                        name: enumerator(enums::CopyMode::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("CopyMode.Transpose"),
-                },
-            });
-        n.stamps
-            .push(Stamp {
-                offset: 0x158,
-                class: "bir::InstDMACopy",
-                field: "TransposeOps",
-                value: match Some(11i64) {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "TransposeOps",
-                            name: enumerator(enums::TransposeOps::ENUMERATORS, v),
-                            raw: v,
-                        }
+                }
+                None => Value::Missing("CopyMode.Transpose"),
+            },
+        );
+        n.add_stamp(
+            0x158, "bir::InstDMACopy", "TransposeOps",
+            match Some(11i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "TransposeOps",
+                        name: enumerator(enums::TransposeOps::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("TransposeOps.XZYW"),
-                },
-            });
+                }
+                None => Value::Missing("TransposeOps.XZYW"),
+            },
+        );
         let v_dge: Option<i64> = match Some(op.dgeMode) {
             Some(k) => {
                 match usize::try_from(k)
@@ -15723,69 +15290,48 @@ pub mod klr {
                 {
                     Some(v) => Some(*v),
                     None => {
-                        return Outcome::Error(Error {
-                            leaf,
-                            routed_from,
-                            kind: ErrorKind::Fatal,
-                            message: "",
-                            arg: Some(k),
-                            condition: "translateDGEMode(dgeMode)",
-                            helper: Some("translateDGEMode @0xf14b60"),
-                        });
+                        return Outcome::Error(
+                            n.error(ErrorKind::Fatal, Some(k), "", "translateDGEMode(dgeMode)", Some("translateDGEMode @0xf14b60")),
+                        );
                     }
                 }
             }
             None => None,
         };
-        n.stamps
-            .push(Stamp {
-                offset: 0xf8,
-                class: "bir::InstDMA",
-                field: "dge_type",
-                value: match v_dge {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "DGEType",
-                            name: enumerator(enums::DGEType::ENUMERATORS, v),
-                            raw: v,
-                        }
+        n.add_stamp(
+            0xf8, "bir::InstDMA", "dge_type",
+            match v_dge {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "DGEType",
+                        name: enumerator(enums::DGEType::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("dge"),
-                },
-            });
-        n.stamps
-            .push(Stamp {
-                offset: 0x90,
-                class: "bir::Instruction",
-                field: "engine-id",
-                value: match Some(1i64) {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "EngineType",
-                            name: enumerator(enums::EngineType::ENUMERATORS, v),
-                            raw: v,
-                        }
+                }
+                None => Value::Missing("dge"),
+            },
+        );
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            match Some(1i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "EngineType",
+                        name: enumerator(enums::EngineType::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("EngineType.Pool"),
-                },
-            });
-        n.stamps
-            .push(Stamp {
-                offset: 0x150,
-                class: "bir::InstDMACopy",
-                field: "variant tag",
-                value: Value::Opaque("reset"),
-            });
-        n.stamps
-            .push(Stamp {
-                offset: 0x130,
-                class: "bir::InstDMACopy",
-                field: "oob_is_err",
-                value: match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
-                    Some(v) => Value::Bool(v),
-                    None => Value::Missing("oobMode != 1"),
-                },
-            });
+                }
+                None => Value::Missing("EngineType.Pool"),
+            },
+        );
+        n.add_stamp(0x150, "bir::InstDMACopy", "variant tag", Value::Opaque("reset"));
+        n.add_stamp(
+            0x130, "bir::InstDMACopy", "oob_is_err",
+            match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
+                Some(v) => Value::Bool(v),
+                None => Value::Missing("oobMode != 1"),
+            },
+        );
         Outcome::Node(n)
     }
     /// `codegenGenericIndirectSave` @0xf2eb10 (seed 003 §7): The index-driven scatter, reached only as the NcDmaCopy fall-through: dst is the index-addressed scatter target, src the data. Stamps no DGEType, engine or QoS. H06 lower_generic_indirect later expands it (ReadVarAddr 41 → TensorScalarPtr → Memset → TensorScalarPtr → IndirectSave 45, or IndirectSaveAccumulate 46 when op != default).
@@ -15809,186 +15355,87 @@ pub mod klr {
         let path: usize = 0;
         n.path = PATHS_GenericIndirectSave[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some(
-                        "(a) codegenTensorRefImpl(dst): the data-side AP (input #0)",
-                    ),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some(
-                        "(b) extractDynamicApToStandAlone(dst): the index AP (input #1)",
-                    ),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "base",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some(
-                        "(c) codegenTensorRefImpl(dst): the output-base MemoryLocation; its dtype gives elemBytes",
-                    ),
-                });
+            n.add_binding("argument", Some("dst"), None, Some("(a) codegenTensorRefImpl(dst): the data-side AP (input #0)"));
+            n.add_binding("argument", Some("dst"), None, Some("(b) extractDynamicApToStandAlone(dst): the index AP (input #1)"));
+            n.add_binding("base", Some("dst"), None, Some("(c) codegenTensorRefImpl(dst): the output-base MemoryLocation; its dtype gives elemBytes"));
         }
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                    key: None,
-                });
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
         }
         match eval::dynamic(&op.src) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "When unique_index=False, dynamic access in src is not supported",
-                    arg: None,
-                    condition: "dynamic(src)",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "When unique_index=False, dynamic access in src is not supported", "dynamic(src)", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "When unique_index=False, dynamic access in src is not supported",
-                        condition: "dynamic(src)",
-                    });
+                n.add_unevaluated("When unique_index=False, dynamic access in src is not supported", "dynamic(src)");
             }
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x128,
-                class: "bir::InstGenericIndirectSave",
-                field: "indirect_dims",
-                value: match eval::indirect_dim(&op.dst) {
-                    Some(v) => Value::One(v),
-                    None => Value::Missing("[indirect_dim(dst)]"),
-                },
-            });
+        n.add_stamp(
+            0x128, "bir::InstGenericIndirectSave", "indirect_dims",
+            match eval::indirect_dim(&op.dst) {
+                Some(v) => Value::One(v),
+                None => Value::Missing("[indirect_dim(dst)]"),
+            },
+        );
         match eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
             Some(true) => {
-                n.stamps
-                    .push(Stamp {
-                        offset: 0x140,
-                        class: "bir::InstGenericIndirectSave",
-                        field: "op",
-                        value: match Some(4i64) {
-                            Some(v) => {
-                                Value::Enum {
-                                    ty: "AluOpType",
-                                    name: enumerator(enums::AluOpType::ENUMERATORS, v),
-                                    raw: v,
-                                }
+                n.add_stamp(
+                    0x140, "bir::InstGenericIndirectSave", "op",
+                    match Some(4i64) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "AluOpType",
+                                name: enumerator(enums::AluOpType::ENUMERATORS, v),
+                                raw: v,
                             }
-                            None => Value::Missing("AluOpType.add"),
-                        },
-                    });
+                        }
+                        None => Value::Missing("AluOpType.add"),
+                    },
+                );
             }
             Some(false) => {}
-            None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "stamp of op at +0x140",
-                        condition: "compute_op == DgeComputeOp.add",
-                    })
-            }
+            None => n.add_unevaluated("stamp of op at +0x140", "compute_op == DgeComputeOp.add"),
         }
         match eval::and(
             eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
             eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
         ) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "Unsupported DMA compute_op ",
-                    arg: Some(op.compute_op),
-                    condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                    helper: None,
-                });
+                return Outcome::Error(
+                    n.error(ErrorKind::Throw, Some(op.compute_op), "Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add", None),
+                );
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "Unsupported DMA compute_op ",
-                        condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                    });
+                n.add_unevaluated("Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add");
             }
         }
         match eval::not(eval::dynamic(&op.dst)) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Assert,
-                    message: "cannot extract dynamic ap from a static access!",
-                    arg: None,
-                    condition: "!dynamic(dst)",
-                    helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
-                });
+                return Outcome::Error(n.error(ErrorKind::Assert, None, "cannot extract dynamic ap from a static access!", "!dynamic(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0")));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "cannot extract dynamic ap from a static access!",
-                        condition: "!dynamic(dst)",
-                    });
+                n.add_unevaluated("cannot extract dynamic ap from a static access!", "!dynamic(dst)");
             }
         }
         match eval::scalar_offset(&op.dst) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Assert,
-                    message: "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call",
-                    arg: None,
-                    condition: "scalar_offset(dst)",
-                    helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
-                });
+                return Outcome::Error(n.error(ErrorKind::Assert, None, "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call", "scalar_offset(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0")));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call",
-                        condition: "scalar_offset(dst)",
-                    });
+                n.add_unevaluated("When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call", "scalar_offset(dst)");
             }
         }
         match eval::not(eval::vector_offset(&op.dst)) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Assert,
-                    message: "dynamic access should have vector offset.",
-                    arg: None,
-                    condition: "!vector_offset(dst)",
-                    helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
-                });
+                return Outcome::Error(n.error(ErrorKind::Assert, None, "dynamic access should have vector offset.", "!vector_offset(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0")));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "dynamic access should have vector offset.",
-                        condition: "!vector_offset(dst)",
-                    });
+                n.add_unevaluated("dynamic access should have vector offset.", "!vector_offset(dst)");
             }
         }
         let v_elemBytes: Option<i64> = eval::lookup(
@@ -16027,59 +15474,35 @@ pub mod klr {
         if *memo_register
             .get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName))))
         {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared",
-                    key: None,
-                });
+            n.add_effect("register", "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared", None);
         }
         let path: usize = 0;
         n.path = PATHS_TensorLoad[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("srcRef"),
-                    what: None,
-                    note: Some(
-                        "addArgument<PhysicalAccessPattern>(node, memloc, ap): the source AP",
-                    ),
-                });
+            n.add_binding("argument", Some("srcRef"), None, Some("addArgument<PhysicalAccessPattern>(node, memloc, ap): the source AP"));
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x90,
-                class: "bir::Instruction",
-                field: "engine-id",
-                value: match Some(7i64) {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "EngineType",
-                            name: enumerator(enums::EngineType::ENUMERATORS, v),
-                            raw: v,
-                        }
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            match Some(7i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "EngineType",
+                        name: enumerator(enums::EngineType::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("EngineType.ALL"),
-                },
-            });
+                }
+                None => Value::Missing("EngineType.ALL"),
+            },
+        );
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                    key: None,
-                });
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x192,
-                class: "bir::InstTensorLoad",
-                field: "input RegisterAccess chain head",
-                value: Value::Opaque(
-                    "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
-                ),
-            });
+        n.add_stamp(
+            0x192, "bir::InstTensorLoad", "input RegisterAccess chain head",
+            Value::Opaque(
+                "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
+            ),
+        );
         Outcome::Node(n)
     }
     /// `codegenTensorStore` @0xf266c0 (seed 003 §8): The store twin of TensorLoad: the output chain head and addOutput.
@@ -16104,57 +15527,35 @@ pub mod klr {
         if *memo_register
             .get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName))))
         {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared",
-                    key: None,
-                });
+            n.add_effect("register", "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared", None);
         }
         let path: usize = 0;
         n.path = PATHS_TensorStore[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("dstRef"),
-                    what: None,
-                    note: Some("addOutput<PhysicalAccessPattern>: the destination AP"),
-                });
+            n.add_binding("output", Some("dstRef"), None, Some("addOutput<PhysicalAccessPattern>: the destination AP"));
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x90,
-                class: "bir::Instruction",
-                field: "engine-id",
-                value: match Some(7i64) {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "EngineType",
-                            name: enumerator(enums::EngineType::ENUMERATORS, v),
-                            raw: v,
-                        }
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            match Some(7i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "EngineType",
+                        name: enumerator(enums::EngineType::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("EngineType.ALL"),
-                },
-            });
+                }
+                None => Value::Missing("EngineType.ALL"),
+            },
+        );
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                    key: None,
-                });
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x160,
-                class: "bir::InstTensorSave",
-                field: "output RegisterAccess chain head",
-                value: Value::Opaque(
-                    "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
-                ),
-            });
+        n.add_stamp(
+            0x160, "bir::InstTensorSave", "output RegisterAccess chain head",
+            Value::Opaque(
+                "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
+            ),
+        );
         Outcome::Node(n)
     }
     /// `codegenNcLocalGather` @0xf2a9c0 (seed 003 §9.1): SBUF→SBUF row gather with a compile-time-validated 16-partition-block geometry and a runtime u16 offset vector. Past num_valid_indices the simulator fills -1 and skips.
@@ -16177,69 +15578,24 @@ pub mod klr {
         let mut n = Node::new(leaf, routed_from);
         match eval::not(eval::is_int(&op.num_valid_indices)) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Assert,
-                    message: "num_valid_indices for local gather must be an integer",
-                    arg: None,
-                    condition: "!is_int(num_valid_indices)",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Assert, None, "num_valid_indices for local gather must be an integer", "!is_int(num_valid_indices)", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "num_valid_indices for local gather must be an integer",
-                        condition: "!is_int(num_valid_indices)",
-                    });
+                n.add_unevaluated("num_valid_indices for local gather must be an integer", "!is_int(num_valid_indices)");
             }
         }
-        n.unevaluated
-            .push(Unevaluated {
-                what: "an assert with no message",
-                condition: "numElePerIdxVal == dst.getEltsPerPartition() / num_valid_indices, where numElePerIdxVal = (data.eltsBytes / DTYPE_STRIDE_LUT[dtype(data)]) / blocks and blocks = ceil(index.numElements / 16)",
-            });
+        n.add_unevaluated("an assert with no message", "numElePerIdxVal == dst.getEltsPerPartition() / num_valid_indices, where numElePerIdxVal = (data.eltsBytes / DTYPE_STRIDE_LUT[dtype(data)]) / blocks and blocks = ceil(index.numElements / 16)");
         let path: usize = 0;
         n.path = PATHS_NcLocalGather[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("data"),
-                    what: None,
-                    note: Some("arg0: the data source"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("index"),
-                    what: None,
-                    note: Some("arg1: the u16 offset vector"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("out"),
-                    what: None,
-                    note: Some("out0: the gathered rows"),
-                });
+            n.add_binding("argument", Some("data"), None, Some("arg0: the data source"));
+            n.add_binding("argument", Some("index"), None, Some("arg1: the u16 offset vector"));
+            n.add_binding("output", Some("out"), None, Some("out0: the gathered rows"));
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0xf0,
-                class: "bir::InstIndirectCopy",
-                field: "num_valid_indices",
-                value: Value::Imm(op.num_valid_indices),
-            });
+        n.add_stamp(0xf0, "bir::InstIndirectCopy", "num_valid_indices", Value::Imm(op.num_valid_indices));
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "finalize(codegen+0xE0, ic)",
-                    key: None,
-                });
+            n.add_effect("register", "finalize(codegen+0xE0, ic)", None);
         }
         Outcome::Node(n)
     }
@@ -16264,35 +15620,12 @@ pub mod klr {
         let path: usize = 0;
         n.path = PATHS_NcNGather[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("data"),
-                    what: None,
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("index"),
-                    what: None,
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("out"),
-                    what: None,
-                    note: None,
-                });
+            n.add_binding("argument", Some("data"), None, None);
+            n.add_binding("argument", Some("index"), None, None);
+            n.add_binding("output", Some("out"), None, None);
         }
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "finalize(codegen+0xE0, g)",
-                    key: None,
-                });
+            n.add_effect("register", "finalize(codegen+0xE0, g)", None);
         }
         Outcome::Node(n)
     }
@@ -16315,76 +15648,26 @@ pub mod klr {
         let leaf: &'static str = "NcRangeSelect";
         let mut n = Node::new(leaf, routed_from);
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "note",
-                    text: "accum = codegenAccumCmd(node); cmp0, cmp1, redOp = codegenAluOp(node[+0x30 / +0x38 / +0x40])",
-                    key: None,
-                });
+            n.add_effect("note", "accum = codegenAccumCmd(node); cmp0, cmp1, redOp = codegenAluOp(node[+0x30 / +0x38 / +0x40])", None);
         }
         let path: usize = 0;
         n.path = PATHS_NcRangeSelect[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("in"),
-                    what: None,
-                    note: Some("InstArg in"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("bound0"),
-                    what: None,
-                    note: Some("variant<InstArg,float> bound0"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("bound1"),
-                    what: None,
-                    note: Some("variant<InstArg,float> bound1"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("rangeT"),
-                    what: None,
-                    note: Some("InstArg rangeTensor"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("fill"),
-                    what: None,
-                    note: Some("optional<InstArg> fill"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("mode"),
-                    what: None,
-                    note: Some("int mode"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("redOp"),
-                    what: None,
-                    note: Some("optional<AluOpType> reduceOp"),
-                });
+            n.add_binding("builder", Some("in"), None, Some("InstArg in"));
+            n.add_binding("builder", Some("bound0"), None, Some("variant<InstArg,float> bound0"));
+            n.add_binding("builder", Some("bound1"), None, Some("variant<InstArg,float> bound1"));
+            n.add_binding("builder", Some("rangeT"), None, Some("InstArg rangeTensor"));
+            n.add_binding("builder", Some("fill"), None, Some("optional<InstArg> fill"));
+            n.add_binding("builder", Some("mode"), None, Some("int mode"));
+            n.add_binding("builder", Some("redOp"), None, Some("optional<AluOpType> reduceOp"));
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0xf0,
-                class: "bir::InstRangeSelect",
-                field: "mode",
-                value: match Some(op.mode) {
-                    Some(v) => Value::Int(v),
-                    None => Value::Missing("mode"),
-                },
-            });
+        n.add_stamp(
+            0xf0, "bir::InstRangeSelect", "mode",
+            match Some(op.mode) {
+                Some(v) => Value::Int(v),
+                None => Value::Missing("mode"),
+            },
+        );
         Outcome::Node(n)
     }
     /// `codegenSelectReduce` @0xf270a0 (seed 003 §9.4): Despite the name, builds InstCopyPredicated (52), not RangeSelect: a predicated copy (out ← preds ? src : out) fused with a second-output reduce. Codegen emits it directly because Select (51) has no machine emitter.
@@ -16408,51 +15691,14 @@ pub mod klr {
         let path: usize = 0;
         n.path = PATHS_SelectReduce[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("t0, the predicated copy's destination"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("onTrue"),
-                    what: None,
-                    note: Some("t1"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("predicate"),
-                    what: None,
-                    note: Some("t2"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "operand",
-                    operand: Some("4th operand"),
-                    what: None,
-                    note: Some("addOperandToInst(node[+0x30], cp)"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("reduce-into"),
-                    what: None,
-                    note: Some(
-                        "the fused reduce half: codegenAccumCmd + codegenAluOp + reduce-into TensorRef",
-                    ),
-                });
+            n.add_binding("output", Some("dst"), None, Some("t0, the predicated copy's destination"));
+            n.add_binding("argument", Some("onTrue"), None, Some("t1"));
+            n.add_binding("argument", Some("predicate"), None, Some("t2"));
+            n.add_binding("operand", Some("4th operand"), None, Some("addOperandToInst(node[+0x30], cp)"));
+            n.add_binding("output", Some("reduce-into"), None, Some("the fused reduce half: codegenAccumCmd + codegenAluOp + reduce-into TensorRef"));
         }
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "finalize(codegen+0xE0, cp)",
-                    key: None,
-                });
+            n.add_effect("register", "finalize(codegen+0xE0, cp)", None);
         }
         Outcome::Node(n)
     }
@@ -16477,39 +15723,16 @@ pub mod klr {
         let path: usize = 0;
         n.path = PATHS_BatchNormStats[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: None,
-                    what: Some(
-                        "uint apply_transpose, uint dtypeFlag ([INFERRED] decomposition of the two uint arguments)",
-                    ),
-                    note: None,
-                });
+            n.add_binding("builder", Some("dst"), None, Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"));
+            n.add_binding("builder", Some("src"), None, Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"));
+            n.add_binding("builder", None, Some("uint apply_transpose, uint dtypeFlag ([INFERRED] decomposition of the two uint arguments)"), None);
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0xf0,
-                class: "bir::InstBNStats",
-                field: "apply_transpose",
-                value: Value::Opaque(
-                    "the builder's first uint argument (MaybeAffine<bool>, variant tag +0x110); the page does not say what the leaf passes",
-                ),
-            });
+        n.add_stamp(
+            0xf0, "bir::InstBNStats", "apply_transpose",
+            Value::Opaque(
+                "the builder's first uint argument (MaybeAffine<bool>, variant tag +0x110); the page does not say what the leaf passes",
+            ),
+        );
         Outcome::Node(n)
     }
     /// `codegenBatchNormAggregate` @0xf1b0d0 (seed 003 §10.1): BNStats with a different builder: the merge math lives in the executor. Input AP %3 == 0 (K Welford triples), output exactly 2 elements per partition (mean, population variance) — \[INFERRED\]. Carries no own JSON field. The builder names the node; the page gives no prefix.
@@ -16533,29 +15756,9 @@ pub mod klr {
         let path: usize = 0;
         n.path = PATHS_BatchNormAggregate[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: None,
-                    what: Some(
-                        "two uint arguments ([INFERRED] apply_transpose, dtypeFlag)",
-                    ),
-                    note: None,
-                });
+            n.add_binding("builder", Some("dst"), None, Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"));
+            n.add_binding("builder", Some("src"), None, Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"));
+            n.add_binding("builder", None, Some("two uint arguments ([INFERRED] apply_transpose, dtypeFlag)"), None);
         }
         Outcome::Node(n)
     }
@@ -16579,60 +15782,27 @@ pub mod klr {
             for it in op.shuffleMask.iter() {
                 match eval::not(eval::is_immediate(it)) {
                     Some(true) => {
-                        return Outcome::Error(Error {
-                            leaf,
-                            routed_from,
-                            kind: ErrorKind::Assert,
-                            message: "shuffle index must hold the IMMEDIATE alternative",
-                            arg: None,
-                            condition: "!is_immediate(it)",
-                            helper: None,
-                        });
+                        return Outcome::Error(
+                            n.error(ErrorKind::Assert, None, "shuffle index must hold the IMMEDIATE alternative", "!is_immediate(it)", None),
+                        );
                     }
                     Some(false) => {}
                     None => unknown = true,
                 }
             }
             if unknown {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "shuffle index must hold the IMMEDIATE alternative",
-                        condition: "!is_immediate(it)",
-                    });
+                n.add_unevaluated("shuffle index must hold the IMMEDIATE alternative", "!is_immediate(it)");
             }
         }
         let path: usize = 0;
         n.path = PATHS_Shuffle[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("src"),
-                    what: None,
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("dst"),
-                    what: None,
-                    note: None,
-                });
+            n.add_binding("argument", Some("src"), None, None);
+            n.add_binding("output", Some("dst"), None, None);
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0xf0,
-                class: "bir::InstStreamShuffle",
-                field: "shuffle map",
-                value: Value::Imms(op.shuffleMask),
-            });
+        n.add_stamp(0xf0, "bir::InstStreamShuffle", "shuffle map", Value::Imms(op.shuffleMask));
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                    key: None,
-                });
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
         }
         Outcome::Node(n)
     }
@@ -16657,81 +15827,30 @@ pub mod klr {
         let mut memo_identity: Option<bool> = None;
         match eval::cmp(Some(op.engine), Some(5i64), |a, b| a == b) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!",
-                    arg: None,
-                    condition: "engine == KlrEngine.pe",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!", "engine == KlrEngine.pe", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!",
-                        condition: "engine == KlrEngine.pe",
-                    });
+                n.add_unevaluated("TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!", "engine == KlrEngine.pe");
             }
         }
         let path: usize = 'fork: {
             match eval::cmp(eval::dtype(&op.dst), Some(16i64), |a, b| a == b) {
                 Some(true) => break 'fork 0,
                 Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to stream",
-                        condition: "dtype(dst) == BirDtype.fp32",
-                    });
-                }
+                None => return Outcome::Undetermined(n.undetermined("fork to stream", "dtype(dst) == BirDtype.fp32")),
             }
             1
         };
         n.path = PATHS_Transpose[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("addArgument<PhysicalAccessPattern>(node, in, in.AP)"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("addOutput<PhysicalAccessPattern>(node, out, out.AP)"),
-                });
+            n.add_binding("argument", Some("src"), None, Some("addArgument<PhysicalAccessPattern>(node, in, in.AP)"));
+            n.add_binding("output", Some("dst"), None, Some("addOutput<PhysicalAccessPattern>(node, out, out.AP)"));
         }
         if path == 1 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("out, with ap_out"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: None,
-                    what: Some(
-                        "stationary: the identity getIdentityMatrix(dtype(dst)) returns, AP {P, e}",
-                    ),
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("moving: in, with K pinned to 128"),
-                });
+            n.add_binding("builder", Some("dst"), None, Some("out, with ap_out"));
+            n.add_binding("builder", None, Some("stationary: the identity getIdentityMatrix(dtype(dst)) returns, AP {P, e}"), None);
+            n.add_binding("builder", Some("src"), None, Some("moving: in, with K pinned to 128"));
         }
         if matches!(path, 0) {
             match eval::or(
@@ -16739,139 +15858,80 @@ pub mod klr {
                 eval::cmp(eval::step0(&op.dst), Some(32i64), |a, b| a > b),
             ) {
                 Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "Operand must be no larger than (32, 32) ...",
-                        arg: None,
-                        condition: "step0(src) > 32 || step0(dst) > 32",
-                        helper: Some("_validateLegalStreamTranspose @0xf29554"),
-                    });
+                    return Outcome::Error(
+                        n.error(ErrorKind::Throw, None, "Operand must be no larger than (32, 32) ...", "step0(src) > 32 || step0(dst) > 32", Some("_validateLegalStreamTranspose @0xf29554")),
+                    );
                 }
                 Some(false) => {}
                 None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Operand must be no larger than (32, 32) ...",
-                            condition: "step0(src) > 32 || step0(dst) > 32",
-                        });
+                    n.add_unevaluated("Operand must be no larger than (32, 32) ...", "step0(src) > 32 || step0(dst) > 32");
                 }
             }
         }
         if matches!(path, 0) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
+                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
             }
         }
         if matches!(path, 1) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "getIdentityMatrix(dtype) @0xf28910: the identity is \"COMPILER-GENERATED-id.\" + Dtype2string(dtype), looked up with Function::getMemoryLocationByName and reused across every matmul-transpose of the same dtype in the function",
-                        key: None,
-                    });
+                n.add_effect("note", "getIdentityMatrix(dtype) @0xf28910: the identity is \"COMPILER-GENERATED-id.\" + Dtype2string(dtype), looked up with Function::getMemoryLocationByName and reused across every matmul-transpose of the same dtype in the function", None);
             }
         }
         if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "node",
-                        text: "InstBuilder::addSBTensor(\"COMPILER-GENERATED-id.\" + Dtype2string(dtype)): a 128×128 SBUF tensor",
-                        key: eval::dtype(&op.dst),
-                    });
+                n.add_effect("node", "InstBuilder::addSBTensor(\"COMPILER-GENERATED-id.\" + Dtype2string(dtype)): a 128×128 SBUF tensor", eval::dtype(&op.dst));
             }
         }
         if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "warning",
-                        text: "Emitting dynamic Identity matrix generation code, this might affect performance.",
-                        key: eval::dtype(&op.dst),
-                    });
+                n.add_effect("warning", "Emitting dynamic Identity matrix generation code, this might affect performance.", eval::dtype(&op.dst));
             }
         }
         if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "warning",
-                        text: "You can bypass this by pass in an explicit identity matrix and use nc_matmul for transpose",
-                        key: eval::dtype(&op.dst),
-                    });
+                n.add_effect("warning", "You can bypass this by pass in an explicit identity matrix and use nc_matmul for transpose", eval::dtype(&op.dst));
             }
         }
         if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "node",
-                        text: "InstBuilder::addMemset(name + \"_memset\", Id, AP): zero the tensor",
-                        key: eval::dtype(&op.dst),
-                    });
+                n.add_effect("node", "InstBuilder::addMemset(name + \"_memset\", Id, AP): zero the tensor", eval::dtype(&op.dst));
             }
         }
         if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "node",
-                        text: "InstBuilder::addUnaryInstruction<InstTensorScalarAffineSelect>(name + \"=IDAffineSelect(mask,fill=1)\", Id, Id, …): the p == e diagonal set to 1.0f (inst+404 = 0x3F800000, dtype +400 = 19)",
-                        key: eval::dtype(&op.dst),
-                    });
+                n.add_effect("node", "InstBuilder::addUnaryInstruction<InstTensorScalarAffineSelect>(name + \"=IDAffineSelect(mask,fill=1)\", Id, Id, …): the p == e diagonal set to 1.0f (inst+404 = 0x3F800000, dtype +400 = 19)", eval::dtype(&op.dst));
             }
         }
         if matches!(path, 1) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "InstMatmultBase::setCalcAuto(node): PE + auto-accumulate",
-                        key: None,
-                    });
+                n.add_effect("note", "InstMatmultBase::setCalcAuto(node): PE + auto-accumulate", None);
             }
         }
         if matches!(path, 1) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x1b8,
-                    class: "bir::InstMatmultBase",
-                    field: "isTranspose",
-                    value: match Some(1i64) {
-                        Some(v) => Value::Int(v),
-                        None => Value::Missing("1"),
-                    },
-                });
+            n.add_stamp(
+                0x1b8, "bir::InstMatmultBase", "isTranspose",
+                match Some(1i64) {
+                    Some(v) => Value::Int(v),
+                    None => Value::Missing("1"),
+                },
+            );
         }
         if matches!(path, 1) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x1d8,
-                    class: "bir::InstMatmultBase",
-                    field: "unnamed",
-                    value: match Some(0i64) {
-                        Some(v) => Value::Int(v),
-                        None => Value::Missing("0"),
-                    },
-                });
+            n.add_stamp(
+                0x1d8, "bir::InstMatmultBase", "unnamed",
+                match Some(0i64) {
+                    Some(v) => Value::Int(v),
+                    None => Value::Missing("0"),
+                },
+            );
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x90,
-                class: "bir::Instruction",
-                field: "engine-id",
-                value: Value::Opaque(
-                    "not given: §11 lists Transpose among the writers of +0x90, but neither the value nor the path; §6 shows no such store",
-                ),
-            });
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            Value::Opaque(
+                "not given: §11 lists Transpose among the writers of +0x90, but neither the value nor the path; §6 shows no such store",
+            ),
+        );
         Outcome::Node(n)
     }
     /// A klr op for one of the leaves (the leaf decides how it is lowered).

@@ -130,3 +130,26 @@ fn evidence_records_take_one_line_each() {
         r#"pub const E0: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The 29-bit address field", name: Some("Byte address"), pin: Some("0x136ed96: and r15d, 1FFFFFFFh"), value: Some("mask 0x1FFFFFFF"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };"#
     ));
 }
+
+#[test]
+fn klr_steps_are_one_call_each() {
+    let text = module();
+    let klr = &text[text.find("\npub mod klr ").unwrap_or(0)..];
+    for pushed in [
+        "n.bindings",
+        "n.stamps",
+        "n.effects",
+        "n.unevaluated",
+        "Error {",
+        "Undetermined {",
+    ] {
+        assert!(!klr.contains(pushed), "{pushed} is built by a Node method");
+    }
+    // codegenNcCopy's static path binds dst (spec/klr/leaves/01_copy.toml:51).
+    assert!(klr.contains(
+        r#"n.add_binding("builder", Some("dst"), None, Some("dst.MemLoc, dst.AP, dst.size"));"#
+    ));
+    assert!(klr.contains(
+        r#"return Outcome::Error(n.error(ErrorKind::Throw, None, "Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)", None));"#
+    ));
+}
