@@ -20,6 +20,9 @@ pub(super) struct Lit(String);
 /// Width up to which a slice of one-line items stays on one line.
 const INLINE: usize = 96;
 
+/// Width up to which the elements of a long slice share a line.
+const PACKED: usize = 48;
+
 /// Width up to which a record of one-line fields stays on one line.
 const RECORD_INLINE: usize = 100;
 
@@ -63,8 +66,25 @@ impl Lit {
             return Lit(format!("&[{}]", inner.join(", ")));
         }
         let mut out = String::from("&[\n");
-        for i in &items {
-            push_indented(&mut out, &i.0, ",");
+        if items
+            .iter()
+            .all(|i| !i.0.contains('\n') && i.0.len() <= PACKED)
+        {
+            // Short elements (field names, numbers) fill their lines.
+            let mut line = String::new();
+            for i in &items {
+                if !line.is_empty() && line.len() + i.0.len() + 2 > INLINE {
+                    push_indented(&mut out, line.trim_end(), "");
+                    line.clear();
+                }
+                line.push_str(&i.0);
+                line.push_str(", ");
+            }
+            push_indented(&mut out, line.trim_end(), "");
+        } else {
+            for i in &items {
+                push_indented(&mut out, &i.0, ",");
+            }
         }
         out.push(']');
         Lit(out)
@@ -349,11 +369,21 @@ mod tests {
     }
 
     #[test]
-    fn long_slices_go_one_element_per_line() {
+    fn long_slices_fill_lines_or_go_one_element_per_line() {
         let short = Lit::slice([Lit::str("a"), Lit::str("b")]);
         assert_eq!(short.text(), r#"&["a", "b"]"#);
         let long = Lit::slice((0..20).map(|i| Lit::str(&format!("element{i}"))));
-        assert!(long.text().starts_with("&[\n    \"element0\",\n"));
-        assert!(long.text().ends_with("    \"element19\",\n]"));
+        let want = "&[\n    \"element0\", \"element1\", \"element2\", \"element3\", \"element4\", \"element5\", \"element6\", \"element7\",\n";
+        assert!(
+            long.text().starts_with(want),
+            "short elements fill their lines"
+        );
+        assert!(long.text().ends_with(", \"element19\",\n]"));
+        let wide = Lit::slice((0..3).map(|i| Lit::str(&format!("{i}{}", "x".repeat(50)))));
+        assert_eq!(
+            wide.text().lines().count(),
+            5,
+            "long elements take a line each"
+        );
     }
 }
