@@ -220,4717 +220,650 @@ pub mod confidence {
 /// Every evidence record the tables cite, stated once; the tables name them.
 pub mod evidence {
     use super::{confidence, meta};
-    pub const E0: meta::Evidence = meta::Evidence {
-        source: "supp-addr4",
-        cite: "supp-addr4 §The 29-bit address field",
-        name: Some("Byte address"),
-        pin: Some("0x136ed96: and r15d, 1FFFFFFFh"),
-        value: Some("mask 0x1FFFFFFF"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E1: meta::Evidence = meta::Evidence {
-        source: "supp-addr4",
-        cite: "supp-addr4 §PSUM-window detection + region class",
-        name: Some("Region class (bits 25..28)"),
-        pin: Some("0x136edca: and ebx, 1E000000h"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E2: meta::Evidence = meta::Evidence {
-        source: "supp-addr4",
-        cite: "supp-addr4 §Register mode",
-        name: Some("Register id (bits 0..7, RM=1 only)"),
-        pin: Some("0x1508fca: mov byte [rbx], r15b; 0x136ee0a: cmp dil, 40h"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E3: meta::Evidence = meta::Evidence {
-        source: "supp-descriptor-model",
-        cite: "supp-descriptor-model §6.1",
-        names: Some("partOffset[17:0] / partOffset[22:18] / partOffset[24:23] / partOffset[25]"),
-        pin: Some("aws_neuron_isa_tpb_common.h"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E4: meta::Evidence = meta::Evidence {
-        source: "supp-addr4",
-        cite: "supp-addr4 §The mode nibble",
-        name: Some("Mode bit 0 (0x20000000)"),
-        pin: Some("0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E5: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §5 Table 5b",
-        name: Some("INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E6: meta::Evidence = meta::Evidence {
-        source: "supp-addr4",
-        cite: "supp-addr4 §The mode nibble",
-        name: Some("Mode bit 1 (0x40000000)"),
-        pin: Some("0x136f221: test edi, 40000000h"),
-        confidence: confidence::certainty::CERTAIN,
-        note: Some("The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string)."),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E7: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §5 Table 5b",
-        names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"),
-        pin: Some("common.h:532"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E8: meta::Evidence = meta::Evidence {
-        source: "supp-addr4",
-        cite: "supp-addr4 §Register mode",
-        name: Some("Register-mode flag (RM, 0x80000000)"),
-        pin: Some("0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E9: meta::Evidence = meta::Evidence {
-        source: "supp-descriptor-model",
-        cite: "supp-descriptor-model §2.1",
-        name: Some("addr_reg"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E10: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §5 Table 5b",
-        name: Some("ADDR_REG (marker 0x80)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E11: meta::Evidence = meta::Evidence {
-        source: "supp-addr4",
-        cite: "supp-addr4 §Register mode",
-        names: Some("core_v3::tensor_start_addr_valid"),
-        pin: Some("0x136ee02: test edi, 0FFFF00h (bits 8..23 MUST be zero); 0x136ee0a: cmp dil, 40h; setb al (regid < 0x40)"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E12: meta::Evidence = meta::Evidence {
-        source: "supp-addr4",
-        cite: "supp-addr4 §Arch-universality",
-        confidence: confidence::certainty::CERTAIN,
-        note: Some("v2/v3/v4 share the register branch: bit 31 + bits 8..23 zero + regid < 0x40"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E13: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E14: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("QoS bits[0:2]"),
-        pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"),
-        value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E15: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.12",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E16: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1",
-        names: Some("is_valid_dma_configs"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E17: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("host-gated valid range P0..P4, ucode-capped at 4"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E18: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.12",
-        names: Some("reserved_bitfield:5 must be zero"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E19: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.3",
-        names: Some("REG_NUM bc_reg : 6"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E20: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.3",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E21: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        names: Some("has_valid_bound_check_reg(bc, marker)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E22: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.3",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E23: meta::Evidence = meta::Evidence {
-        source: "supp-descriptor-model",
-        cite: "supp-descriptor-model §2.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("the predicate accepts either a fully inert or a fully armed register"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E24: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        names: Some("( bc.bc_enabled == 0 && bc.bc_reg == 0 && bc.bc_disable_oob_error_notif == 0 ) /* fully inert */"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E25: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        names: Some("( bc.bc_enabled == 1 && is_valid_register_read_with_marker(bc.bc_reg, marker) ) /* fully armed */"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E26: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        names: Some("bc.bc_enabled == 1"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E27: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        names: Some("is_valid_register_read_with_marker(bc.bc_reg, marker)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E28: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.3",
-        names: Some("is_valid_register_read_with_marker(bc_reg, marker)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E29: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §5",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E30: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E31: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E32: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §5 Table 5a",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E33: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E34: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.4a",
-        name: Some("dtype_lo:4 (src)"),
-        pin: Some("b0..3"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E35: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.4a",
-        name: Some("dtype_hi:4 (dst)"),
-        pin: Some("b4..7"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E36: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        pin: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E37: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.4",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E38: meta::Evidence = meta::Evidence {
-        source: "supp-descriptor-model",
-        cite: "supp-descriptor-model §2.4",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E39: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E40: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.6",
-        pin: Some("b0..1"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E41: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E42: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.6",
-        pin: Some("b2"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E43: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.6",
-        pin: Some("b3"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E44: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.6",
-        pin: Some("b4..5"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E45: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.6",
-        pin: Some("b6..7"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E46: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E47: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("opcode"),
-        pin: Some("movb $0xd4 @1277a62"),
-        value: Some("setupHeader"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E48: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables Conventions",
-        value: Some("0x10 (16 dwords = 64 B) in every 64-B word"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E49: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        value: Some("setupHeader const 0x10"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E50: meta::Evidence = meta::Evidence {
-        source: "supp-descriptor-model",
-        cite: "supp-descriptor-model §2.1",
-        names: Some("uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E51: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E52: meta::Evidence = meta::Evidence {
-        source: "supp-descriptor-model",
-        cite: "supp-descriptor-model §2.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E53: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        pin: Some("+0x02 2 format/reserved = 0"),
-        value: Some("setupHeader writes 0"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E54: meta::Evidence = meta::Evidence {
-        source: "supp-instruction-bundle",
-        cite: "supp-instruction-bundle",
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E55: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        pin: Some("+0x02 2 format/reserved = 0"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E56: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E57: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("SyncWait mode"),
-        value: Some("setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E58: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        names: Some("events.wait_idx"),
-        value: Some("SyncRef::getId"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E59: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("SyncUpdate mode"),
-        value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E60: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        names: Some("events.update_idx"),
-        value: Some("SyncRef::getId"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E61: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("sync wait/update value"),
-        value: Some("Wait/Update::getValue"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E62: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §assign64bitAddr",
-        name: Some("address immediate (a2[0:4])"),
-        pin: Some("*(u32*)&a2[0] = v26 (physical arm)"),
-        value: Some("v26"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E63: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        names: Some("addr_var (neff variable id + imm offset)"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("names the arm's two parts, without offsets"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E64: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §assign64bitAddr",
-        name: Some("physical var-id low 16 (phys arm)"),
-        pin: Some("*(u16*)&a2[4] = v16"),
-        value: Some("v16 = *(memloc+141); 0 if memloc space == 16 (SB)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E65: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        names: Some("addr_var (neff variable id + imm offset)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E66: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §assign64bitAddr",
-        name: Some("physical var-id high byte (phys arm)"),
-        pin: Some("a2[6] = BYTE2(v16)"),
-        value: Some("BYTE2(v16)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E67: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        pin: Some("common.h:586"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E68: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §1.3",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E69: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §assign64bitAddr",
-        name: Some("ADDRESS-MODE byte (a2[7])"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E70: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §assign64bitAddr",
-        pin: Some("movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E71: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §At a glance",
-        names: Some("The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E72: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §assign64bitAddr",
-        name: Some("address immediate / RegId (a2[0:4])"),
-        pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"),
-        value: Some("v26 (AP mode 1, IMMEDIATE) / RegId (AP mode 3, REGISTER)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E73: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §assign64bitAddr",
-        name: Some("DGE table-entry id (DGE arm)"),
-        pin: Some("mov %ax,0x4(%r13) @1260512"),
-        value: Some("*(memloc+142)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E74: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        names: Some("addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E75: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §1.3",
-        pin: Some("common.h:589"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E76: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §assign64bitAddr",
-        name: Some("0x10 16-bit physical var-id (static DMA)"),
-        pin: Some("movb $0x10,0x7(%r13) @126059a"),
-        value: Some("taken when the DGE table-entry id < 0 or a5 is clear"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\"; \"physical Var Id is not assigned yet\""),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E77: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §assign64bitAddr",
-        name: Some("0x20 32-bit immediate (DGE) / 0x28 40-bit offset-register (DGE)"),
-        pin: Some("movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8"),
-        value: Some("taken when the DGE table-entry id >= 0 and a5; AP mode 1 (IMMEDIATE) -> 0x20, 3 (REGISTER) -> 0x28, | 0x04 when the register has more than one physical register"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E78: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E79: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        pin: Some("common.h:418"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E80: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("DIRECT2D: dma_configs@12"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E81: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.4",
-        pin: Some("321a8c: movzbl 0xc(%rsi),%eax"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E82: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("DIRECT2D: compute_op@15"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E83: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.11",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E84: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("DIRECT2D: src_start_addr@16"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E85: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("int32_t src_step_elem[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E86: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("uint16_t src_num_elem[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E87: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("DIRECT2D: dst_start_addr@40"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E88: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("DIRECT2D: in_dtype@62"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E89: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("DIRECT2D: out_dtype@63"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E90: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("is_valid_dma_direct2d = _general ∧ _arith"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("full validator block verbatim in the header"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E91: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E92: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §1.2",
-        names: Some("is_valid_dma_memcpy_direct_general"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E93: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.1",
-        names: Some("is_valid_dma_memcpy_direct"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E94: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("has_valid_neuron_header(i)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E95: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("has_valid_neuron_events(i)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E96: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("i.header.opcode == Opcode::DMAMemcpy"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E97: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("is_valid_addr8(src_start_addr)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E98: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("is_valid_addr8(dst_start_addr)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E99: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E100: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E101: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E102: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.1",
-        names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E103: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.2",
-        names: Some("addr8_shape_from_register"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E104: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E105: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.4",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E106: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E107: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E108: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E109: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E110: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("is_valid_dma_configs(dma_configs)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E111: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E112: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E113: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E114: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E115: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.1",
-        names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E116: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("compute_op==NONE"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E117: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("in==out"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E118: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("byte counts match"),
-        confidence: confidence::wiki::HIGH_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E119: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.1",
-        names: Some("Σ src_num·src_elem == Σ dst_num·dst_elem"),
-        confidence: confidence::wiki::HIGH_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E120: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E121: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §2",
-        names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E122: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §1.2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E123: meta::Evidence = meta::Evidence {
-        source: "supp-descriptor-model",
-        cite: "supp-descriptor-model §2.5",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E124: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.3",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E125: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.3",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("address bound for DmaTranspose"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E126: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §2.2",
-        pin: Some("in_dtype@14"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E127: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.3",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E128: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §2.2",
-        pin: Some("+15 field: out_dtype"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E129: meta::Evidence = meta::Evidence {
-        source: "supp-descriptor-model",
-        cite: "supp-descriptor-model §2.5",
-        names: Some("int32_t src_step_elem[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E130: meta::Evidence = meta::Evidence {
-        source: "supp-descriptor-model",
-        cite: "supp-descriptor-model §2.5",
-        names: Some("uint16_t src_num_elem[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E131: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        pin: Some("tile_src_row_step@36"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E132: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E133: meta::Evidence = meta::Evidence {
-        source: "supp-descriptor-model",
-        cite: "supp-descriptor-model §2.5",
-        names: Some("int32_t tile_src_row_step"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E134: meta::Evidence = meta::Evidence {
-        source: "supp-descriptor-model",
-        cite: "supp-descriptor-model §2.5",
-        names: Some("int32_t dst_step_elem[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E135: meta::Evidence = meta::Evidence {
-        source: "supp-descriptor-model",
-        cite: "supp-descriptor-model §2.5",
-        names: Some("uint16_t dst_num_elem[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E136: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        pin: Some("tile_src_rows@60"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E137: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E138: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        pin: Some("tile_src_cols@61"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E139: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E140: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        pin: Some("semaphore@62"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E141: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("DIRECT2D_XPOSE: semaphore@62"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E142: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        pin: Some("dma_configs@63"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E143: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("DIRECT2D_XPOSE: dma_configs@63"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E144: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("DIRECT2D_XPOSE @63"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E145: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.3",
-        names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E146: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §10",
-        names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E147: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.3",
-        names: Some("NC ≥ V3"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E148: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.3",
-        names: Some("tile_src_rows: must be 16 (current uCode)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E149: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §4",
-        names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E150: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.3",
-        names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E151: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §4",
-        names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E152: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.3",
-        names: Some("out_dtype: DTYPE (must equal in_dtype)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E153: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.3",
-        names: Some("in_dtype == out_dtype and 2-B for the transpose proper"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E154: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.3",
-        names: Some("dst_start_addr % 32 == 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E155: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §4",
-        names: Some("dst start + step 32-B aligned"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E156: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.3",
-        names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E157: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("GATHER_XPOSE: dma_configs@13"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E158: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("GATHER_XPOSE @13"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E159: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("GATHER_XPOSE: idx_num_active_channels@14"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E160: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E161: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E162: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §2.2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("+15 is src_idx_bound_reg in 0xf1"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E163: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("int32_t src_step_elem[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E164: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("uint16_t src_num_elem[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E165: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("GATHER_XPOSE: src_idx_start_addr@36"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E166: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("GATHER_XPOSE: dst_start_addr@40"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E167: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("uint8_t reserved[3]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E168: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("must be 0"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E169: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("int32_t dst_step_elem_1"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E170: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("GATHER_XPOSE: dst_step_elem_1@52"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E171: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("uint16_t dst_num_elem[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E172: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("GATHER_XPOSE: elem_size@60"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E173: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        pin: Some("common.h:767"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E174: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("GATHER_XPOSE: dtype@62"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E175: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("GATHER_XPOSE: flags@63"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E176: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("is_valid_dma_gather_transpose"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("full validator block verbatim in the header"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E177: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E178: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E179: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E180: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §2",
-        names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E181: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E182: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E183: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("src %2==0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E184: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.4",
-        names: Some("ADDR8 (HBM or SBUF; immediate %2==0)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E185: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("dst %32==0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E186: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.4",
-        names: Some("ADDR8 (SBUF, must be 32-B aligned)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E187: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("src_idx %4==0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E188: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.4",
-        names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E189: meta::Evidence = meta::Evidence {
-        source: "supp-addr4",
-        cite: "supp-addr4 §Register mode",
-        confidence: confidence::certainty::CERTAIN,
-        note: Some("register mode: bits 0..7 hold a register id"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E190: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E191: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("\"for now to simplify uCode\""),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E192: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E193: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E194: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E195: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E196: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.2",
-        names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E197: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4.1",
-        names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E198: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E199: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E200: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §2",
-        names: Some("reserved[3]: must be 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E201: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.4",
-        names: Some("reserved[3]: must be zero"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E202: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E203: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("INDIRECT1D: idx_num_active_channels@14"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E204: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.2",
-        pin: Some("common.h:2348"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E205: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("INDIRECT1D: flags@15"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E206: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §2.2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E207: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("int32_t src_step_elem"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E208: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("uint16_t src_num_elem"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E209: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("int32_t dst_step_elem"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E210: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("INDIRECT1D: src_idx_start_addr@48"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E211: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.2",
-        names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E212: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("INDIRECT1D: dst_idx_start_addr@52"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E213: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("INDIRECT1D: compute_op@60"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E214: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("INDIRECT1D: dma_configs@61"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E215: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.4",
-        pin: Some("321aac: movzbl 0x3d(%rsi),%eax"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E216: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("uint8_t reserved[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E217: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("INDIRECT1D: reserved@62"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E218: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E219: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1",
-        names: Some("is_valid_dma_indirect"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("the top-level predicate chains these checks"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E220: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E221: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1",
-        names: Some("is_valid_addr8 on both start addresses"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E222: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1",
-        names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E223: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.2",
-        names: Some("zero_num_elem_shape_reg_mode"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E224: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §5 Table 5a",
-        names: Some("0x40 SHAPE_REG: num_elem must be 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E225: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.2",
-        names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"),
-        pin: Some("common.h:2348"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E226: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.2",
-        names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E227: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.5",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E228: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1",
-        names: Some("has_dma_indirect_valid_idx_start_addr"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E229: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1",
-        names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E230: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("valid memcpy dtypes"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E231: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.4",
-        names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E232: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.4",
-        names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E233: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.4",
-        names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E234: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E235: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E236: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E237: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §8.3",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E238: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E239: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §6",
-        names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E240: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.1",
-        names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E241: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.1",
-        names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E242: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.6",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E243: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.2",
-        names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E244: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.2",
-        names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E245: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E246: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.2",
-        names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E247: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.3",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E248: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.2",
-        names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E249: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.3",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("only the active index vector(s) are checked"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E250: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.3",
-        names: Some("addr_from_register"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E251: meta::Evidence = meta::Evidence {
-        source: "supp-addr4",
-        cite: "supp-addr4 §Register mode",
-        names: Some("bit31 = REGISTER-MODE flag"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E252: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1.3",
-        names: Some("addr_in_sbuf_partition(0, …)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E253: meta::Evidence = meta::Evidence {
-        source: "supp-addr4",
-        cite: "supp-addr4 §PSUM-window detection + region class",
-        names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"),
-        pin: Some("0x136ee20: and ebx, 1E000000h"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E254: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.2",
-        confidence: confidence::wiki::MED_INFERRED,
-        note: Some("in SBUF partition 0 implies in SBUF"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E255: meta::Evidence = meta::Evidence {
-        source: "supp-addr4",
-        cite: "supp-addr4 §PSUM-window detection + region class",
-        names: Some("SBUF: bits 25..28 must be 0"),
-        pin: Some("0x136ee20: and ebx, 1E000000h"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E256: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §2.2",
-        names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E257: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.2",
-        names: Some("reserved[2] == 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E258: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.2",
-        names: Some("valid dma_configs"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E259: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §1",
-        names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E260: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.2",
-        names: Some("valid dge_compute_op"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E261: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form A — Pool bound-check indirect",
-        name: Some("src dtype"),
-        value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E262: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form A — Pool bound-check indirect",
-        name: Some("| 0x30"),
-        value: Some("constant"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E263: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form A — Pool bound-check indirect",
-        name: Some("opcode = 0xD6"),
-        pin: Some("1269bd3: movl $0xd6"),
-        value: Some("setupHeader"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E264: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §At a glance",
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E265: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §The bundle lifecycle (shared by all ten)",
-        name: Some("Sync header"),
-        value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"),
-        confidence: confidence::seed000::INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E266: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form A — Pool bound-check indirect",
-        name: Some("bound-result reg"),
-        value: Some("vcall(*(this+76)+32)(ptr)"),
-        confidence: confidence::seed000::STRONG,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E267: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form A — Pool bound-check indirect",
-        name: Some("bound size bytes"),
-        value: Some("**(v6.AP+56 +264) x **(+256)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E268: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form A — Pool bound-check indirect",
-        name: Some("const tag = 17 (0x11)"),
-        value: Some("constant"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E269: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form A — Pool bound-check indirect",
-        name: Some("src dtype | 0x30"),
-        value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E270: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form A — Pool bound-check indirect",
-        name: Some("const = 1"),
-        value: Some("constant"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E271: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form A — Pool bound-check indirect",
-        name: Some("idx-AP meta"),
-        value: Some("*(v4.AP+80 +8)"),
-        confidence: confidence::seed000::STRONG,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E272: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form A — Pool bound-check indirect",
-        name: Some("branch-label id"),
-        value: Some("branch target id v73"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E273: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form A — Pool bound-check indirect",
-        names: Some("\"Indirect DMA bound-check can only be on Pool engine\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E274: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form A — Pool bound-check indirect",
-        names: Some("\"must have 3 args and 2 outputs for bound-check\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E275: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §IndirectCopy",
-        name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"),
-        pin: Some("0x1275dab"),
-        value: Some("setupHeader seed"),
-        confidence: confidence::certainty::CERTAIN,
-        note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E276: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §At a glance",
-        confidence: confidence::certainty::CERTAIN,
-        note: Some("byte[2:3] = reserved 0x0000"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E277: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)",
-        name: Some("Sync band"),
-        value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"),
-        confidence: confidence::certainty::MEDIUM,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E278: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §7.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("the member table starts at offset 12"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E279: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §IndirectCopy",
-        names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"),
-        pin: Some("lea [r13+0xC] @0x1275e9f"),
-        value: Some("resolved index ADDR4 imm"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E280: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §IndirectCopy",
-        name: Some("(bit5) indirect-mode flag (+0x0F)"),
-        pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"),
-        value: Some("TensorIndirect AP-kind bit"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E281: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectCopy / MoveShape",
-        names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"),
-        confidence: confidence::seed000::STRONG,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E282: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §7.1",
-        name: Some("src_mem_pattern.i.index_addr"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E283: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §IndirectCopy",
-        names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"),
-        pin: Some("lea [r13+0x10] @0x1275ed8"),
-        value: Some("resolved data ADDR4 imm"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E284: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectCopy / MoveShape",
-        names: Some("data_addr.addr_immediate"),
-        confidence: confidence::seed000::STRONG,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E285: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §7.1",
-        name: Some("src_mem_pattern.i.data_addr"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E286: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §IndirectCopy",
-        names: Some("instr.src_mem_pattern.i.p.num_elem"),
-        pin: Some("lea [r13+0x14] @0x1275efe"),
-        value: Some("getNumElementsPerPartition(arg0)"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E287: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectCopy / MoveShape",
-        name: Some("num_elem"),
-        confidence: confidence::seed000::STRONG,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E288: meta::Evidence = meta::Evidence {
-        source: "supp-indirect-descriptors",
-        cite: "supp-indirect-descriptors §INDIRECT20B",
-        name: Some("NUM"),
-        names: Some("mov [rcx+8],ax NUM@+8"),
-        pin: Some("0x150ce0b"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E289: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §7.1",
-        name: Some("src.i.p.num_elem"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E290: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §IndirectCopy",
-        names: Some("s_same_in_out_dtype_indirect_copy (in arm)"),
-        pin: Some("0x1275f1b"),
-        value: Some("sub_120E650(arg0.AP+0x30)"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E291: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectCopy / MoveShape",
-        name: Some("src dtype (+0x20)"),
-        confidence: confidence::seed000::STRONG,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E292: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §7.1",
-        names: Some("has_same_in_out_dtype_indirect_copy"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E293: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §IndirectCopy",
-        names: Some("s_same_in_out_dtype_indirect_copy (out arm)"),
-        pin: Some("0x1275f27"),
-        value: Some("sub_120E650(dst.AP+0x30)"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E294: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectCopy / MoveShape",
-        name: Some("dst dtype (+0x21)"),
-        confidence: confidence::seed000::STRONG,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E295: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §7.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E296: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §IndirectCopy",
-        names: Some("s_valid_s4d4_ic_active_channels"),
-        pin: Some("0x1275f42"),
-        value: Some("arg0.AP[0x50][0x8]"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E297: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §7.1",
-        name: Some("num_active_channels"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E298: meta::Evidence = meta::Evidence {
-        source: "seed-000-txt",
-        cite: "seed-000-txt §IndirectCopy / MoveShape",
-        name: Some("+0x22 active_channels"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E299: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §IndirectCopy",
-        names: Some("instr.src_num_elem_per_idx"),
-        pin: Some("lea [r13+0x23] @0x1275f6d"),
-        value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E300: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectCopy / MoveShape",
-        names: Some("src_num_elem_per_idx"),
-        confidence: confidence::seed000::STRONG,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E301: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §7.1",
-        names: Some("dst_num_elem_per_idx"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("must == 0"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E302: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §7.1",
-        names: Some("reserved0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E303: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §IndirectCopy",
-        names: Some("instr.src_buffer_size"),
-        pin: Some("lea [r13+0x26] @0x1275f99"),
-        value: Some("getNumElementsPerPartition(arg0)"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E304: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectCopy / MoveShape",
-        names: Some("src_buffer_size"),
-        confidence: confidence::seed000::STRONG,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E305: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §7.1",
-        names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E306: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §7.1",
-        names: Some("reserved1[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E307: meta::Evidence = meta::Evidence {
-        source: "supp-dve-datamove",
-        cite: "supp-dve-datamove §IndirectCopy",
-        name: Some("dst AP (TENSOR4D)"),
-        pin: Some("0x1275fbf"),
-        value: Some("assignAccess<TENSOR4D>(dst)"),
-        confidence: confidence::certainty::CERTAIN,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E308: meta::Evidence = meta::Evidence {
-        source: "seed-000-txt",
-        cite: "seed-000-txt §IndirectCopy / MoveShape",
-        name: Some("+0x2C dst TENSOR4D AP"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E309: meta::Evidence = meta::Evidence {
-        source: "supp-gather-scatter",
-        cite: "supp-gather-scatter §7.1",
-        name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E310: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectCopy / MoveShape",
-        names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E311: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        name: Some("opcode = 0xCA"),
-        pin: Some("126a308: movl $0xca"),
-        value: Some("setupHeader"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E312: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        name: Some("sync header"),
-        value: Some("sub_122FE40"),
-        confidence: confidence::seed000::STRONG,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E313: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        name: Some("index dtype (wire-tag)"),
-        value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E314: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        names: Some("instr.embedding_table_base_addr"),
-        value: Some("assignAddr(arg2 scratch)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E315: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        names: Some("instr.embed_entry_num_elements"),
-        value: Some("arg1 last-APPair step x num"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E316: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        name: Some("embed entry byte-size (low)"),
-        value: Some("dtype_bytes(arg1) x *(I+0x150)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E317: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        names: Some("instr.sequence_length"),
-        value: Some("*(I+0x128) (u16)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E318: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        names: Some("…table_num_entries.addr_immediate"),
-        value: Some("NumEltsPerPart x dtype x row (bound-check only)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E319: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        name: Some("embed entry byte-size (high)"),
-        value: Some("HIWORD(v52)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E320: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        name: Some("embed entry byte-size (low) / (high)"),
-        pin: Some("+0x32 2 bytes / +0x3C 2 bytes"),
-        value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E321: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E322: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        names: Some("+0x2C 4 instr.embedding_table_base_addr"),
-        value: Some("assignAddr(arg2 scratch)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E323: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §IndirectSaveAccumulate",
-        names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E324: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §At a glance",
-        confidence: confidence::seed000::STRONG,
-        note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E325: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("opcode / inst_word_len / format-reserved"),
-        pin: Some("movb $0xd4 @1277a62"),
-        value: Some("setupHeader"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E326: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"),
-        value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E327: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        pin: Some("dma_configs@12"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E328: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.4",
-        pin: Some("321a88: movzbl 0xc(%rdi),%edx"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E329: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("QoS bits[0:2] + flags"),
-        pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"),
-        value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E330: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        pin: Some("semaphore@13"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E331: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        names: Some("instr.semaphore"),
-        pin: Some("byte +13"),
-        value: Some("SyncRef::getId (sub_12173A0)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E332: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        pin: Some("sem_increment@14"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E333: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        names: Some("instr.sem_increment"),
-        pin: Some("byte +14"),
-        value: Some("Update::getValue"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E334: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"),
-        pin: Some("common.h:829"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E335: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("PSEUDO_DIRECT2D: dge_op@15"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E336: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        pin: Some("322ca9: movzbl 0xf(%r14),%eax"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E337: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §2.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E338: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.11",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E339: meta::Evidence = meta::Evidence {
-        source: "supp-consolidated",
-        cite: "supp-consolidated §2.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E340: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("sync_command_byte"),
-        pin: Some("mov %al,0xf(%r14) @1277c2f"),
-        value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E341: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Worked example",
-        pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E342: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E343: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("SRC ADDR8"),
-        pin: Some("v64+1"),
-        value: Some("assign64bitAddr(srcAP, v247, 1)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E344: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("same offset as DIRECT2D"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E345: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"),
-        pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"),
-        value: Some("getAPStepOnHW(src, dim-2 / dim-3)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E346: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("getAPStepOnHW"),
-        pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"),
-        value: Some("APPair.step x dtype_bytes"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E347: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"),
-        pin: Some("(_WORD)v64+16 / (_WORD)v64+17"),
-        value: Some("src APPair[dim-2 / dim-3].num"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E348: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        names: Some("instr.src_elem_size"),
-        pin: Some("(_WORD)v64+18"),
-        value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E349: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        pin: Some("src_bound_reg@38"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E350: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.3",
-        names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E351: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §1.2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E352: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("src offset-reg id + flags"),
-        pin: Some("(_BYTE)v64+38"),
-        value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E353: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        pin: Some("dst_bound_reg@39"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E354: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("dst offset-reg id + flags"),
-        pin: Some("(_BYTE)v64+39"),
-        value: Some("getRegId&0x3F | 0x80; bit6 mode"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E355: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E356: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("DST ADDR8"),
-        pin: Some("v64+40"),
-        value: Some("assign64bitAddr(dstAP, MoveShape, 1)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E357: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"),
-        pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"),
-        value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E358: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"),
-        pin: Some("(_WORD)v64+28 / (_WORD)v64+29"),
-        value: Some("dst APPair[dim-2 / dim-3].num"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E359: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        names: Some("instr.dst_elem_size"),
-        pin: Some("(_WORD)v64+30"),
-        value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E360: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        pin: Some("in_dtype@62"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E361: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("PSEUDO_DIRECT2D: in_dtype@62"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E362: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.5",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E363: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("SRC dtype (ISA wire-tag)"),
-        pin: Some("(_BYTE)v64+62"),
-        value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E364: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        pin: Some("out_dtype@63"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E365: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Static arm",
-        name: Some("DST dtype (ISA wire-tag)"),
-        pin: Some("(_BYTE)v64+63"),
-        value: Some("sub_120E650(dst.Dtype@+12)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E366: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E367: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.1",
-        names: Some("host-gated valid range P0..P4, ucode-capped at 4"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E368: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §10",
-        names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E369: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"),
-        pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E370: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.5",
-        names: Some("The pseudo doc adds: in_dtype may not be FP32R"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E371: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.5",
-        names: Some("UINT64/INT64 are invalid for both"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E372: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.5",
-        names: Some("NC_v4+ restricts to the DtypeBasic subset"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E373: meta::Evidence = meta::Evidence {
-        source: "supp-field-tables",
-        cite: "supp-field-tables §4 Table 4.4a",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E374: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §assign64bitAddr",
-        names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E375: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E376: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("\"must be dynamic DMA\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E377: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("\"DGE's number of args/outputs is wrong\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E378: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("\"DGE in/out dimensions must match\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E379: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("\"DGE fastest moving dim must be continuous\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E380: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("\"DMA instruction must read and write same number of elements\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E381: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §3.3",
-        names: Some("throw \"Only one of the src and dst can contain dynamic access.\""),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E382: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("OPCODE opcode (== 0xda)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E383: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        pin: Some("1277586: movl $0xda"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E384: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E385: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("PSEUDO_EXT: flags@1"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E386: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        pin: Some("322d12: movzbl 0x41(%r14),%eax"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E387: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        name: Some("mode word @+1"),
-        value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E388: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("PSEUDO_EXT: idx_num_active_channels@2"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E389: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        name: Some("mode word @+1"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E390: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("PSEUDO_EXT: compute_op@3"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E391: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.4",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("PSEUDO_DMA_EXT @3"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E392: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        name: Some("CCE / reduce compute-op byte (desc+3)"),
-        pin: Some("AluOpType2DGEComputeOp @0x120b9e0"),
-        value: Some("0 (none) or 1 (add)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E393: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("PSEUDO_EXT: src_idx_start_addr@4"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E394: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("instr.src_idx_start_addr.addr_immediate"),
-        pin: Some("(_DWORD)v104+1"),
-        value: Some("assignAddr(src idx)"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E395: meta::Evidence = meta::Evidence {
-        source: "seed-000-txt",
-        cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)",
-        names: Some("instr.src_idx_start_addr"),
-        pin: Some("idx-start +1/+2 -> +0x04/+0x08"),
-        confidence: confidence::seed000::STRONG,
-        note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E396: meta::Evidence = meta::Evidence {
-        source: "seed-000-txt",
-        cite: "seed-000-txt §Dynamic / DGE / indirect arm",
-        name: Some("mode word @+0x04"),
-        value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"),
-        confidence: confidence::seed000::STRONG,
-        note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E397: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("instr.dst_idx_start_addr.addr_immediate"),
-        pin: Some("(_DWORD)v104+2"),
-        value: Some("assignAddr(dst idx)"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("dword index 2 = byte +8"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E398: meta::Evidence = meta::Evidence {
-        source: "seed-000-txt",
-        cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)",
-        names: Some("instr.dst_idx_start_addr"),
-        pin: Some("idx-start +1/+2 -> +0x04/+0x08"),
-        confidence: confidence::seed000::STRONG,
-        note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E399: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("instr.src_bound_size_bytes"),
-        pin: Some("(_DWORD)v104+3"),
-        value: Some("**(memloc+264) x **(memloc+256)"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("dword index 3 = byte +12"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E400: meta::Evidence = meta::Evidence {
-        source: "seed-000-txt",
-        cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)",
-        names: Some("instr.src_bound_size_bytes"),
-        pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"),
-        confidence: confidence::seed000::STRONG,
-        note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E401: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("instr.dst_bound_size_bytes"),
-        pin: Some("(_DWORD)v104+4"),
-        value: Some("dst-side product"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("dword index 4 = byte +16"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E402: meta::Evidence = meta::Evidence {
-        source: "seed-000-txt",
-        cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)",
-        names: Some("instr.dst_bound_size_bytes"),
-        pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"),
-        confidence: confidence::seed000::STRONG,
-        note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E403: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("int32_t tile_src_row_step"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E404: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("PSEUDO_EXT: tile_src_rows@24"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E405: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("PSEUDO_EXT: tile_src_cols@25"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E406: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("uint8_t reserved1[30]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E407: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §8",
-        pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E408: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("instr.src_bound_size_bytes_upper"),
-        pin: Some("(_DWORD)v104+14"),
-        value: Some("(high half)"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("dword index 14 = byte +56"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E409: meta::Evidence = meta::Evidence {
-        source: "seed-000-txt",
-        cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)",
-        names: Some("instr.src_bound_size_bytes_upper"),
-        pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"),
-        confidence: confidence::seed000::STRONG,
-        note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E410: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("instr.dst_bound_size_bytes_upper"),
-        pin: Some("(_DWORD)v104+15"),
-        value: Some("(high half)"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("dword index 15 = byte +60"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E411: meta::Evidence = meta::Evidence {
-        source: "seed-000-txt",
-        cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)",
-        names: Some("instr.dst_bound_size_bytes_upper"),
-        pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"),
-        confidence: confidence::seed000::STRONG,
-        note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E412: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E413: meta::Evidence = meta::Evidence {
-        source: "seed-000-txt",
-        cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)",
-        confidence: confidence::seed000::STRONG,
-        note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E414: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E415: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E416: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E417: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("validated only when idx_num_active_channels != 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E418: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("index fields are validated only when idx_num_active_channels != 0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E419: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"),
-        pin: Some("@0x120b9e0"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E420: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §3.4",
-        names: Some("default: throw \"Unsupported DMA compute_op <n>\""),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E421: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Dynamic / DGE / indirect arm",
-        names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E422: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §ResetQueueInstance",
-        name: Some("opcode = 0xC2"),
-        pin: Some("@1264db5"),
-        value: Some("setupHeader"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E423: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §ResetQueueInstance",
-        name: Some("sync header"),
-        value: Some("setupSyncWait/Update<…REARM_STRUCT>"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E424: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §ResetQueueInstance",
-        name: Some("DMA QUEUE NAME (asciiz)"),
-        names: Some("checkQueueNameLen(name, 0x20)"),
-        value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E425: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E426: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E427: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §SwitchQueueInstance",
-        name: Some("opcode = 0xCF"),
-        pin: Some("@12644b9"),
-        value: Some("setupHeader"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E428: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §SwitchQueueInstance",
-        name: Some("sync header"),
-        value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E429: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §SwitchQueueInstance",
-        name: Some("DMA QUEUE NAME (asciiz)"),
-        names: Some("checkQueueNameLen(name, 0x20)"),
-        value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E430: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §SwitchQueueInstance",
-        name: Some("queue-instance flag"),
-        pin: Some("mov %al,0x3b(%r14) @1264535"),
-        value: Some("*(I+0x100)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E431: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §SwitchQueueInstance",
-        name: Some("sub-id / instance = 1 (swap marker)"),
-        pin: Some("movl $0x1,0x3c(%r14) @126452d"),
-        value: Some("constant 1"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E432: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §DMATrigger",
-        name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"),
-        pin: Some("byte0 (@122997d)"),
-        value: Some("setupHeader"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E433: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §DMATrigger",
-        name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"),
-        value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E434: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §DMATrigger",
-        name: Some("DMA QUEUE NAME (asciiz)"),
-        names: Some("queName.length() < maxSize"),
-        pin: Some("v20+12"),
-        value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E435: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §DMATrigger",
-        name: Some("DMA BLOCK ID"),
-        names: Some("id < DmaBlocks.size()"),
-        pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"),
-        value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E436: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §DMATrigger",
-        names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E437: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §DMATrigger",
-        names: Some("\"DmaTrigger Instr: bad queue name\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E438: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §DMATrigger",
-        names: Some("\"id < DmaBlocks.size()\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E439: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        pin: Some("12694b8: movl $0xc4"),
-        value: Some("setupHeader"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E440: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.5",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("fields start at 12"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E441: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        name: Some("sync header (mode/idx/value)"),
-        value: Some("sub_12301E0"),
-        confidence: confidence::seed000::STRONG,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E442: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.5",
-        pin: Some("indirect_start_offset@12"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E443: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        names: Some("instr.indirect_start_offset"),
-        pin: Some("+0x0C, 4 bytes"),
-        value: Some("assignAddr(idx AP v4, sub_1250E50)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E444: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.5",
-        names: Some("indirect_step_elems[2]"),
-        pin: Some("indirect_step_elems[2]@16"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E445: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        name: Some("+0x10 const = 1 / +0x14 engine-config dword"),
-        value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"),
-        confidence: confidence::seed000::STRONG,
-        note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E446: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"),
-        value: Some("constant 1; *(*(this+14)+40)+4"),
-        confidence: confidence::seed000::STRONG,
-        note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E447: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.5",
-        pin: Some("indirect_num_elems[2]@24"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E448: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"),
-        pin: Some("+0x18 / +0x1C, 4 bytes each"),
-        value: Some("idxAP[0].num / idxAP[1].num"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E449: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.5",
-        pin: Some("direct_start_offset@32"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E450: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        names: Some("instr.direct_start_offset"),
-        pin: Some("+0x20, 4 bytes"),
-        value: Some("assignAddr(data AP v7)"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E451: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.5",
-        names: Some("direct_step_elems[2]"),
-        pin: Some("direct_step_elems[2]@36"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E452: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        names: Some("instr.direct_step_elems[0]"),
-        pin: Some("+0x24, 4 bytes"),
-        value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E453: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        name: Some("+0x28 engine-config dword"),
-        value: Some("*(*(this+14)+40)+4"),
-        confidence: confidence::seed000::STRONG,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E454: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.5",
-        pin: Some("direct_num_elems[2]@44"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E455: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"),
-        pin: Some("+0x2C / +0x30, 4 bytes each"),
-        value: Some("dataAP[0].num / dataAP[1].num"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E456: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.5",
-        pin: Some("direct_elem_size@52"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E457: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        names: Some("instr.direct_elem_size"),
-        pin: Some("+0x34, 4 bytes"),
-        value: Some("dtype_bytes(v7) x getNumEltsPerPart"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E458: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.5",
-        pin: Some("direct_var_id@56"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E459: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        pin: Some("+0x38, 2 bytes"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("width only: seed 000 names these bytes reserved"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E460: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        name: Some("reserved = 0"),
-        value: Some("constant"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E461: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.5",
-        pin: Some("semaphore_wait_value@58"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E462: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        names: Some("instr.semaphore_wait_value"),
-        pin: Some("+0x3A, 2 bytes"),
-        value: Some("sub_12055F0(I) low word"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E463: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.5",
-        pin: Some("indirection_mode@60"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        note: Some("(SRC/DST)"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E464: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        name: Some("direction"),
-        pin: Some("+0x3C, 1 byte"),
-        value: Some("isLoad ^ 1: 0 = load, 1 = save"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E465: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        names: Some("instr.semaphore_wait_value_hi"),
-        pin: Some("+0x3E, 2 bytes"),
-        value: Some("sub_12055F0(I) high word"),
-        confidence: confidence::seed000::CONFIRMED,
-        note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E466: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"),
-        pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"),
-        value: Some("sub_12055F0(I) low word / high word"),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E467: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        names: Some("\"Currently only support 1 address per partition for Indirect DMA\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E468: meta::Evidence = meta::Evidence {
-        source: "seed-000",
-        cite: "seed-000 §Form B — main indirect gather/scatter",
-        names: Some("\"Currently only support 2D DataAP for Indirect DMA\""),
-        confidence: confidence::seed000::CONFIRMED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E469: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §2",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E470: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §2",
-        pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E471: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §3",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E472: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §7",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E473: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §3.1",
-        pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E474: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §3.4",
-        names: Some("klr.oob[+0x28] != 1"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E475: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §3.2",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E476: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §3.1",
-        pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E477: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §3.4",
-        names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E478: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §4",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E479: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §4",
-        names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E480: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §5",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E481: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §5",
-        names: Some("klr.oob[+48] != 1"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E482: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §8",
-        names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E483: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §8",
-        names: Some("codegenTensorRef(srcRef)"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E484: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §8",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E485: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §8",
-        names: Some("AP bind: addOutput (dest AP)"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E486: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.1",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E487: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.2",
-        names: Some("out_ap = codegenTensorRef(node[+0])"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E488: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.2",
-        names: Some("data_ap = codegenTensorRef(node[+16])"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E489: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.2",
-        names: Some("index_ap = codegenTensorRef(node[+32])"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E490: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.3",
-        names: Some("in = codegenTensorRef(node[+0])"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E491: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.3",
-        names: Some("rangeT = codegenTensorRef(node[+0x18])"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E492: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.3",
-        names: Some("cmp0 = codegenAluOp(node[+0x30])"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E493: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.3",
-        names: Some("cmp1 = codegenAluOp(node[+0x38])"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E494: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.3",
-        names: Some("redOp = codegenAluOp(node[+0x40])"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E495: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.3",
-        names: Some("variant<InstArg,float> bound0"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E496: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.3",
-        names: Some("variant<InstArg,float> bound1"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E497: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.3",
-        names: Some("optional<InstArg> fill"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E498: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.3",
-        names: Some("int mode"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E499: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.4",
-        names: Some("t0 = codegenTensorRef(node[+0])"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E500: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.4",
-        names: Some("t1 = codegenTensorRef(node[+16])"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E501: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.4",
-        names: Some("t2 = codegenTensorRef(node[+32])"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E502: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §10.1",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E503: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §10.2",
-        names: Some("codegenTensorRef(klr.shuffle.dst)"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E504: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §10.2",
-        names: Some("codegenTensorRef(klr.shuffle.src)"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E505: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §10.2",
-        names: Some("klr.shuffle.shuffleMask /*list @+32*/"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E506: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §6",
-        names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E507: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §6",
-        names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E508: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §6",
-        pin: Some("cmp [rsi+28h],5 @0xf28fd1"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E509: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §2",
-        pin: Some("0xf2d7d0 call …addTensorCopyCustom"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E510: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §2",
-        names: Some("if (dyn_dst) // src-dynamic subclass"),
-        pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E511: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §2",
-        names: Some("else // dst-dynamic subclass"),
-        pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E512: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §3.3",
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E513: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §13",
-        pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E514: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §3.3",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E515: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §4",
-        names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E516: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §7",
-        confidence: confidence::seed003::READ_OFF_CALL_SITE,
-        note: Some("the exact operand-to-arg mapping is read off the call-site argument order"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E517: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §8",
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E518: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.2",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E519: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.3",
-        names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E520: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.4",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E521: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §10.1",
-        names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E522: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §10.2",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E523: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §6",
-        pin: Some("insertElement<InstStreamTranspose> @0xf2947d"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E524: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §6",
-        pin: Some("call addMatmult @0xf292f9"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E525: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §2",
-        names: Some("codegenNcCopy @0xf2d120"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E526: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §3",
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E527: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §13",
-        names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E528: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §13",
-        pin: Some("addDmaCopyFma @0xf1e054"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E529: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §5",
-        names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E530: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §7",
-        names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E531: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §13",
-        pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"),
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E532: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §8",
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        note: Some("Store is symmetric"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E533: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §13",
-        pin: Some("insertElement<InstIndirectCopy> @0xf2abda"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E534: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §13",
-        pin: Some("insertElement<InstGather> @0xf2a6d7"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E535: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §9.3",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E536: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §13",
-        pin: Some("addRangeSelectReduce @0xf1c633"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E537: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §13",
-        pin: Some("insertElement<InstCopyPredicated> @0xf271ef"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E538: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §13",
-        pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E539: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §13",
-        pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"),
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E540: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §6",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E541: meta::Evidence = meta::Evidence {
-        source: "seed-003",
-        cite: "seed-003 §13",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E542: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §0",
-        names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E543: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E544: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"),
-        pin: Some("libnrt.so.2.31.24.0 DWARF"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E545: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §2.2",
-        names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"),
-        confidence: confidence::wiki::HIGH_INFERRED,
-        note: Some("The source tags the relocation step INFERRED-HIGH."),
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E546: meta::Evidence = meta::Evidence {
-        source: "supp-consolidated",
-        cite: "supp-consolidated §2.1",
-        names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E547: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"),
-        pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E548: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E549: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("translate_one_pseudo_dge_instr_v2"),
-        pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E550: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("translate_one_pseudo_dge_instr_v3"),
-        pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E551: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §11",
-        names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"),
-        confidence: confidence::wiki::MED_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E552: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E553: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"),
-        pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E554: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §11",
-        names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E555: meta::Evidence = meta::Evidence {
-        source: "supp-consolidated",
-        cite: "supp-consolidated §2.1",
-        names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E556: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E557: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §9",
-        names: Some("byte1 = inst_word_len = 0x10 always"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E558: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E559: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §11",
-        names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"),
-        confidence: confidence::wiki::LOW_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E560: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §11",
-        names: Some("translator bodies not decoded line-by-line"),
-        confidence: confidence::wiki::LOW_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E561: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.4",
-        names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"),
-        pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E562: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.1",
-        names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E563: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E564: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §2.1",
-        names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E565: meta::Evidence = meta::Evidence {
-        source: "supp-consolidated",
-        cite: "supp-consolidated §7",
-        names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"),
-        confidence: confidence::wiki::LOW_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E566: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §2.2",
-        names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
-        confidence: confidence::wiki::HIGH_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E567: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E568: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.3",
-        names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."),
-        pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E569: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.3",
-        names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."),
-        pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E570: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §2.2",
-        names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"),
-        confidence: confidence::wiki::HIGH_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E571: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E572: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""),
-        pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E573: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"),
-        pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E574: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E575: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §11",
-        names: Some("else memcpy"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E576: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("writes opcode 0xbb (DmaIndirect) into the new word"),
-        pin: Some("322d17: movb $0xbb,0x30(%rsp)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E577: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("4 8 events EVENTS"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E578: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("12 1 semaphore uint8_t"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E579: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        names: Some("semaphore@13"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E580: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("13 1 sem_increment uint8_t"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E581: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        names: Some("sem_increment@14"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E582: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E583: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("2 1 idx_num_active_channels uint8_t"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E584: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"),
-        pin: Some("322d12: movzbl 0x41(%r14),%eax"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E585: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("24 4 src_step_elem int32_t 1-D src stride"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E586: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.1",
-        names: Some("otherwise the indirect dim must be X"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E587: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("28 2 src_num_elem uint16_t"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E588: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("30 2 src_elem_size uint16_t"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E589: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("40 4 dst_step_elem int32_t"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E590: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("44 2 dst_num_elem uint16_t"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E591: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("46 2 dst_elem_size uint16_t"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E592: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E593: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        names: Some("reads its flags/index fields"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E594: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("spillover fields for indirect dma index info"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E595: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("56 1 in_dtype DTYPE"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E596: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3",
-        names: Some("57 1 out_dtype DTYPE"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E597: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.3",
-        names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."),
-        pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E598: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.3",
-        names: Some("Used as index bound check for DmaIndirect1d."),
-        pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E599: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.4",
-        names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E600: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.4",
-        names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"),
-        pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E601: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.1",
-        names: Some("Offsets: ... INDIRECT1D @61"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E602: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        names: Some("dge_op — … dma_transpose (requires extension instr)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E603: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E604: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E605: meta::Evidence = meta::Evidence {
-        source: "supp-consolidated",
-        cite: "supp-consolidated §2.1",
-        names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E606: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §8",
-        names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E607: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §11",
-        names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"),
-        confidence: confidence::wiki::LOW_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E608: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §2.2",
-        names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E609: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §2.2",
-        names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E610: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §8",
-        names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"),
-        confidence: confidence::wiki::LOW_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E611: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §8",
-        names: Some("src_step_elem = { 1, 128 }; // [+24]"),
-        confidence: confidence::wiki::LOW_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E612: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §8",
-        names: Some("src_num_elem = { 128, 64 }; // [+32]"),
-        confidence: confidence::wiki::LOW_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E613: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E614: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §8",
-        names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"),
-        confidence: confidence::wiki::LOW_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E615: meta::Evidence = meta::Evidence {
-        source: "supp-dge-microop",
-        cite: "supp-dge-microop §8",
-        names: Some("dst_num_elem = { 64, 128 }; // [+56]"),
-        confidence: confidence::wiki::LOW_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E616: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E617: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("tile_src_cols ∈ {128, 0}"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E618: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("semaphore@62"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E619: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.4",
-        names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"),
-        pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E620: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.1",
-        names: Some("Offsets: … DIRECT2D_XPOSE @63"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E621: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.1",
-        names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E622: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E623: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.3",
-        pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E624: meta::Evidence = meta::Evidence {
-        source: "supp-consolidated",
-        cite: "supp-consolidated §2.1",
-        names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E625: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §9.1",
-        names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E626: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §11",
-        names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"),
-        confidence: confidence::wiki::LOW_INFERRED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E627: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("12 1 semaphore uint8_t"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E628: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.4",
-        names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"),
-        pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E629: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.1",
-        names: Some("Offsets: … GATHER_XPOSE @13"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E630: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.2",
-        names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E631: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.3",
-        names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E632: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("24 8 src_step_elem[2] int32_t[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E633: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("32 4 src_num_elem[2] uint16_t[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E634: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §5.2",
-        names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E635: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.3",
-        names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E636: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E637: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("56 4 dst_num_elem[2] uint16_t[2]"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E638: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E639: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §6.5",
-        names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E640: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E641: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("dtype_hi:4 (dst)"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E642: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §4",
-        names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
-    pub const E643: meta::Evidence = meta::Evidence {
-        source: "seed-004",
-        cite: "seed-004 §3.1",
-        names: Some("INDIRECT_DIM gather_dim : 2"),
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::Evidence::DEFAULT
-    };
+    pub const E0: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The 29-bit address field", name: Some("Byte address"), pin: Some("0x136ed96: and r15d, 1FFFFFFFh"), value: Some("mask 0x1FFFFFFF"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", name: Some("Region class (bits 25..28)"), pin: Some("0x136edca: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E2: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", name: Some("Register id (bits 0..7, RM=1 only)"), pin: Some("0x1508fca: mov byte [rbx], r15b; 0x136ee0a: cmp dil, 40h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E3: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §6.1", names: Some("partOffset[17:0] / partOffset[22:18] / partOffset[24:23] / partOffset[25]"), pin: Some("aws_neuron_isa_tpb_common.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E4: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 0 (0x20000000)"), pin: Some("0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E5: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E6: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 1 (0x40000000)"), pin: Some("0x136f221: test edi, 40000000h"), confidence: confidence::certainty::CERTAIN, note: Some("The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string)."), ..meta::Evidence::DEFAULT };
+    pub const E7: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"), pin: Some("common.h:532"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E8: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", name: Some("Register-mode flag (RM, 0x80000000)"), pin: Some("0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E9: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", name: Some("addr_reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E10: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("ADDR_REG (marker 0x80)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E11: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("core_v3::tensor_start_addr_valid"), pin: Some("0x136ee02: test edi, 0FFFF00h (bits 8..23 MUST be zero); 0x136ee0a: cmp dil, 40h; setb al (regid < 0x40)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E12: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Arch-universality", confidence: confidence::certainty::CERTAIN, note: Some("v2/v3/v4 share the register branch: bit 31 + bits 8..23 zero + regid < 0x40"), ..meta::Evidence::DEFAULT };
+    pub const E13: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E14: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2]"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E15: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E16: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), ..meta::Evidence::DEFAULT };
+    pub const E17: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("host-gated valid range P0..P4, ucode-capped at 4"), ..meta::Evidence::DEFAULT };
+    pub const E18: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", names: Some("reserved_bitfield:5 must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E19: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("REG_NUM bc_reg : 6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E20: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E21: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_bound_check_reg(bc, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E22: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E23: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the predicate accepts either a fully inert or a fully armed register"), ..meta::Evidence::DEFAULT };
+    pub const E24: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 0 && bc.bc_reg == 0 && bc.bc_disable_oob_error_notif == 0 ) /* fully inert */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E25: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 1 && is_valid_register_read_with_marker(bc.bc_reg, marker) ) /* fully armed */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E26: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("bc.bc_enabled == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E27: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("is_valid_register_read_with_marker(bc.bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E28: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", names: Some("is_valid_register_read_with_marker(bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E29: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E30: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E31: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E32: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E33: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E34: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_lo:4 (src)"), pin: Some("b0..3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E35: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_hi:4 (dst)"), pin: Some("b4..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E36: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", pin: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E37: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E38: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E39: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E40: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b0..1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E41: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E42: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E43: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E44: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b4..5"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E45: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b6..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E46: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E47: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E48: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Conventions", value: Some("0x10 (16 dwords = 64 B) in every 64-B word"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E49: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", value: Some("setupHeader const 0x10"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E50: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", names: Some("uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E51: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E52: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E53: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), value: Some("setupHeader writes 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E54: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle", confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E55: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E56: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E57: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncWait mode"), value: Some("setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E58: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.wait_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E59: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncUpdate mode"), value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E60: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.update_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E61: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync wait/update value"), value: Some("Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E62: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm)"), value: Some("v26"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E63: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::seed000::CONFIRMED, note: Some("names the arm's two parts, without offsets"), ..meta::Evidence::DEFAULT };
+    pub const E64: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), value: Some("v16 = *(memloc+141); 0 if memloc space == 16 (SB)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E65: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E66: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), value: Some("BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E67: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E68: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E69: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("ADDRESS-MODE byte (a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E70: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", pin: Some("movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E71: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", names: Some("The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E72: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), value: Some("v26 (AP mode 1, IMMEDIATE) / RegId (AP mode 3, REGISTER)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E73: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E74: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E75: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", pin: Some("common.h:589"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E76: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x10 16-bit physical var-id (static DMA)"), pin: Some("movb $0x10,0x7(%r13) @126059a"), value: Some("taken when the DGE table-entry id < 0 or a5 is clear"), confidence: confidence::seed000::CONFIRMED, note: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\"; \"physical Var Id is not assigned yet\""), ..meta::Evidence::DEFAULT };
+    pub const E77: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x20 32-bit immediate (DGE) / 0x28 40-bit offset-register (DGE)"), pin: Some("movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8"), value: Some("taken when the DGE table-entry id >= 0 and a5; AP mode 1 (IMMEDIATE) -> 0x20, 3 (REGISTER) -> 0x28, | 0x04 when the register has more than one physical register"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E78: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E79: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", pin: Some("common.h:418"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E80: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E81: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a8c: movzbl 0xc(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E82: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: compute_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E83: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"), ..meta::Evidence::DEFAULT };
+    pub const E84: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E85: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E86: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E87: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E88: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E89: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E90: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_direct2d = _general ∧ _arith"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E91: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E92: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", names: Some("is_valid_dma_memcpy_direct_general"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E93: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("is_valid_dma_memcpy_direct"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E94: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E95: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E96: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("i.header.opcode == Opcode::DMAMemcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E97: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(src_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E98: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(dst_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E99: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E100: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E101: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E102: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E103: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("addr8_shape_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"), ..meta::Evidence::DEFAULT };
+    pub const E104: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E105: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"), ..meta::Evidence::DEFAULT };
+    pub const E106: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E107: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E108: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E109: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E110: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_configs(dma_configs)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E111: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E112: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E113: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"), ..meta::Evidence::DEFAULT };
+    pub const E114: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E115: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E116: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E117: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E118: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E119: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E120: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E121: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E122: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
+    pub const E123: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E124: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E125: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("address bound for DmaTranspose"), ..meta::Evidence::DEFAULT };
+    pub const E126: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E127: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."), ..meta::Evidence::DEFAULT };
+    pub const E128: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("+15 field: out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E129: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E130: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E131: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E132: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E133: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E134: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t dst_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E135: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E136: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E137: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E138: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E139: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E140: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E141: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E142: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E143: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E144: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DIRECT2D_XPOSE @63"), ..meta::Evidence::DEFAULT };
+    pub const E145: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E146: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E147: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("NC ≥ V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E148: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_rows: must be 16 (current uCode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E149: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E150: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E151: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E152: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("out_dtype: DTYPE (must equal in_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E153: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("in_dtype == out_dtype and 2-B for the transpose proper"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E154: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_start_addr % 32 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E155: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("dst start + step 32-B aligned"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E156: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E157: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dma_configs@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E158: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE @13"), ..meta::Evidence::DEFAULT };
+    pub const E159: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E160: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E161: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E162: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is src_idx_bound_reg in 0xf1"), ..meta::Evidence::DEFAULT };
+    pub const E163: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E164: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E165: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_start_addr@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E166: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E167: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint8_t reserved[3]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E168: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must be 0"), ..meta::Evidence::DEFAULT };
+    pub const E169: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t dst_step_elem_1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E170: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_step_elem_1@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E171: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E172: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: elem_size@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E173: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E174: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E175: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: flags@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E176: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("is_valid_dma_gather_transpose"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E177: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E178: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E179: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E180: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E181: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E182: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E183: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src %2==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E184: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR8 (HBM or SBUF; immediate %2==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E185: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("dst %32==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E186: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR8 (SBUF, must be 32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E187: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E188: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E189: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", confidence: confidence::certainty::CERTAIN, note: Some("register mode: bits 0..7 hold a register id"), ..meta::Evidence::DEFAULT };
+    pub const E190: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E191: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("\"for now to simplify uCode\""), ..meta::Evidence::DEFAULT };
+    pub const E192: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E194: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E196: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E197: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E198: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"), ..meta::Evidence::DEFAULT };
+    pub const E199: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E200: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("reserved[3]: must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E201: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("reserved[3]: must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E202: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E203: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E204: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E205: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: flags@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E206: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"), ..meta::Evidence::DEFAULT };
+    pub const E207: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t src_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E208: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint16_t src_num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E209: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t dst_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: src_idx_start_addr@48"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E211: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E212: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dst_idx_start_addr@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E213: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: compute_op@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E214: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dma_configs@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E215: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint8_t reserved[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E217: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: reserved@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E218: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E219: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_indirect"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the top-level predicate chains these checks"), ..meta::Evidence::DEFAULT };
+    pub const E220: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"), ..meta::Evidence::DEFAULT };
+    pub const E221: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_addr8 on both start addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E222: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E223: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("zero_num_elem_shape_reg_mode"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"), ..meta::Evidence::DEFAULT };
+    pub const E224: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", names: Some("0x40 SHAPE_REG: num_elem must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E225: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E226: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E227: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E228: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("has_dma_indirect_valid_idx_start_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E229: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E230: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("valid memcpy dtypes"), ..meta::Evidence::DEFAULT };
+    pub const E231: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E232: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E233: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E234: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"), ..meta::Evidence::DEFAULT };
+    pub const E235: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E236: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E237: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"), ..meta::Evidence::DEFAULT };
+    pub const E238: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E239: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E240: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E241: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E242: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."), ..meta::Evidence::DEFAULT };
+    pub const E243: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E244: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E245: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"), ..meta::Evidence::DEFAULT };
+    pub const E246: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E247: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"), ..meta::Evidence::DEFAULT };
+    pub const E248: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E249: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("only the active index vector(s) are checked"), ..meta::Evidence::DEFAULT };
+    pub const E250: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E251: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("bit31 = REGISTER-MODE flag"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E252: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E253: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E254: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::MED_INFERRED, note: Some("in SBUF partition 0 implies in SBUF"), ..meta::Evidence::DEFAULT };
+    pub const E255: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E256: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E257: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("reserved[2] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E258: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E259: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E260: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E261: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E262: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E263: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E264: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
+    pub const E265: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E266: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E267: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E268: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E269: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E270: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E271: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E272: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E273: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E274: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E275: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E276: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
+    pub const E277: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E278: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E279: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E280: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E281: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E282: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E283: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E284: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E285: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E286: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E287: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E288: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E289: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E290: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E291: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E292: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E293: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E294: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E295: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E296: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E297: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E298: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E299: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E300: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E301: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
+    pub const E302: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E303: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E304: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E305: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E306: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E307: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E308: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E309: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
+    pub const E310: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E311: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E312: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E313: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E314: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E315: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E316: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E317: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E318: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E319: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E320: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E321: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E322: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E323: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E324: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
+    pub const E325: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E326: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E327: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E328: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E329: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E330: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E331: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E332: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E333: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E334: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E335: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E336: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E337: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E338: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E339: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E340: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E341: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E342: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E343: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E344: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
+    pub const E345: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E346: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E347: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E348: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E349: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E350: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E351: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E352: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E353: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E354: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E355: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E356: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E357: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E358: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E359: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E360: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E361: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E362: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E363: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E364: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E365: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E366: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E367: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E368: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E369: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E371: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E372: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E373: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
+    pub const E374: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E375: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E376: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E377: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E378: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E379: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E380: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E381: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E382: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E383: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E384: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E385: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E386: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E387: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E388: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E389: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E390: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E391: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
+    pub const E392: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E393: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E394: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
+    pub const E395: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E396: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
+    pub const E397: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
+    pub const E398: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E399: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
+    pub const E400: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E401: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
+    pub const E402: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E403: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E404: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E405: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E406: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E407: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E408: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
+    pub const E409: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E410: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
+    pub const E411: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E412: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E413: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
+    pub const E414: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E415: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E416: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E417: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E418: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E419: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E420: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E421: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E422: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E423: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E424: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E425: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E426: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E427: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E428: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E429: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E430: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E431: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E433: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E434: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
+    pub const E435: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E436: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E437: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E439: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E440: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
+    pub const E441: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E442: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E443: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E444: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E445: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
+    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
+    pub const E447: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E448: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E449: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E450: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E451: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E452: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
+    pub const E453: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E454: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E456: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E457: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E458: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E459: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
+    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E461: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E463: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
+    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E465: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
+    pub const E466: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E469: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E470: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E471: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E472: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E473: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E474: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E475: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E476: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E477: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E478: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E479: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E480: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E481: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E482: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E483: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E484: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E485: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E486: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E487: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E488: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E489: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E490: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E491: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E492: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E493: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E494: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E495: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E496: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E497: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E498: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E499: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E500: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E501: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E502: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E503: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E504: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E505: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E506: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E507: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E508: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E509: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E510: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E511: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E512: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E513: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E514: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E515: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E516: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E517: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E518: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E519: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E520: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E521: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E522: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E523: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E524: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E525: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E526: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E527: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E528: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E529: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E530: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E531: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E532: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E533: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E534: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E535: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E536: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E537: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E538: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E539: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E540: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E541: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E542: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E543: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E544: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E545: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E546: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E547: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E548: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E549: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E550: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E551: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E552: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E553: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E554: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E555: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E556: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E557: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E558: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E559: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E560: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E561: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E562: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E563: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E564: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E565: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E566: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E567: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E568: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E569: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E570: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E571: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E572: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E574: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E575: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E576: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E577: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E578: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E579: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E580: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E581: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E582: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E583: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E584: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E585: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E587: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E589: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E590: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E591: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E598: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E605: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E606: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E607: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E608: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E609: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E610: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E611: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E612: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E613: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E614: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E615: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E616: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E617: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E619: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E620: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E621: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E622: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E623: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E624: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E625: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E626: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E627: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E628: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E629: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E630: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E631: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E632: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E633: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E634: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E635: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E636: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E637: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E638: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E639: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E640: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E641: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E642: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E643: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
 }
 /// 4-byte little-endian address word over the 29-bit SBUF/PSUM window: a union of an immediate PartitionOffset (addr_immediate) and a register (addr_reg), told apart by bit 31. The ADDR4 page reads byte 3 as a two-bit mode nibble (bits 30:29: 0b00 static, 0b01 indirect-gather, 0b10 active/dynamic, 0b11 dead) plus the register-mode flag; the field-tables page reads the same byte as a marker (0x00 IMM, 0x40 SHAPE_REG, 0x80 ADDR_REG, 0xC0 ADDR_SHAPE_REG, 0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -5617,16 +1550,8 @@ impl ADDR8_MARKER {
     /// `NEURON_ISA_TPB_ADDR8_MARKER_ADDR_REG` (bit 7): Address from a register.
     pub const ADDR_REG: Self = Self(1 << 7);
     pub const BITS: &'static [meta::FlagMeta] = &[
-        meta::FlagMeta {
-            name: "OFFSET_WIDE",
-            bit: 2,
-            doc: "Wide (64-bit, two-register) table offset.",
-        },
-        meta::FlagMeta {
-            name: "OFFSET_REG",
-            bit: 3,
-            doc: "Table offset comes from a register.",
-        },
+        meta::FlagMeta { name: "OFFSET_WIDE", bit: 2, doc: "Wide (64-bit, two-register) table offset." },
+        meta::FlagMeta { name: "OFFSET_REG", bit: 3, doc: "Table offset comes from a register." },
         meta::FlagMeta {
             name: "VAR_ID",
             bit: 4,
@@ -8603,27 +4528,12 @@ impl DMA_DIRECT2D {
             message: "not a valid DMAMemcpy word",
             doc: "",
             fields: &[
-                "compute_op",
-                "dma_configs.priority_class",
-                "dma_configs.reserved_bitfield",
-                "dst_bound_reg.bc_disable_oob_error_notif",
-                "dst_bound_reg.bc_enabled",
-                "dst_bound_reg.bc_reg",
-                "dst_elem_size",
-                "dst_num_elem",
-                "dst_start_addr",
-                "dst_step_elem",
-                "events",
-                "header",
-                "in_dtype",
-                "out_dtype",
-                "src_bound_reg.bc_disable_oob_error_notif",
-                "src_bound_reg.bc_enabled",
-                "src_bound_reg.bc_reg",
-                "src_elem_size",
-                "src_num_elem",
-                "src_start_addr",
-                "src_step_elem",
+                "compute_op", "dma_configs.priority_class", "dma_configs.reserved_bitfield",
+                "dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg",
+                "dst_elem_size", "dst_num_elem", "dst_start_addr", "dst_step_elem", "events", "header",
+                "in_dtype", "out_dtype", "src_bound_reg.bc_disable_oob_error_notif",
+                "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg", "src_elem_size", "src_num_elem",
+                "src_start_addr", "src_step_elem",
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
@@ -8640,27 +4550,12 @@ impl DMA_DIRECT2D {
             message: "the general DMAMemcpy checks fail",
             doc: "",
             fields: &[
-                "compute_op",
-                "dma_configs.priority_class",
-                "dma_configs.reserved_bitfield",
-                "dst_bound_reg.bc_disable_oob_error_notif",
-                "dst_bound_reg.bc_enabled",
-                "dst_bound_reg.bc_reg",
-                "dst_num_elem",
-                "dst_start_addr",
-                "dst_step_elem[0]",
-                "dst_step_elem[1]",
-                "events",
-                "header",
-                "in_dtype",
-                "out_dtype",
-                "src_bound_reg.bc_disable_oob_error_notif",
-                "src_bound_reg.bc_enabled",
-                "src_bound_reg.bc_reg",
-                "src_num_elem",
-                "src_start_addr",
-                "src_step_elem[0]",
-                "src_step_elem[1]",
+                "compute_op", "dma_configs.priority_class", "dma_configs.reserved_bitfield",
+                "dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg",
+                "dst_num_elem", "dst_start_addr", "dst_step_elem[0]", "dst_step_elem[1]", "events", "header",
+                "in_dtype", "out_dtype", "src_bound_reg.bc_disable_oob_error_notif",
+                "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg", "src_num_elem", "src_start_addr",
+                "src_step_elem[0]", "src_step_elem[1]",
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
@@ -8780,14 +4675,8 @@ impl DMA_DIRECT2D {
             message: "a side whose shape comes from a register (marker bit SHAPE_REG) must have num_elem == 0 and step_elem[1] == 0",
             doc: "Shape-from-register is marker bit 6 (SHAPE_REG, 0x40), not ADDR_REG. `num_elem == 0` is read as both elements of the 2-D shape.",
             fields: &[
-                "dst_num_elem[0]",
-                "dst_num_elem[1]",
-                "dst_start_addr.marker",
-                "dst_step_elem[1]",
-                "src_num_elem[0]",
-                "src_num_elem[1]",
-                "src_start_addr.marker",
-                "src_step_elem[1]",
+                "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr.marker", "dst_step_elem[1]",
+                "src_num_elem[0]", "src_num_elem[1]", "src_start_addr.marker", "src_step_elem[1]",
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
@@ -8817,11 +4706,7 @@ impl DMA_DIRECT2D {
             parent: Some(1),
             message: "src_bound_reg must be fully inert or fully armed",
             doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
-            fields: &[
-                "src_bound_reg.bc_disable_oob_error_notif",
-                "src_bound_reg.bc_enabled",
-                "src_bound_reg.bc_reg",
-            ],
+            fields: &["src_bound_reg.bc_disable_oob_error_notif", "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E106, evidence::E107],
@@ -8835,11 +4720,7 @@ impl DMA_DIRECT2D {
             parent: Some(1),
             message: "dst_bound_reg must be fully inert or fully armed",
             doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
-            fields: &[
-                "dst_bound_reg.bc_disable_oob_error_notif",
-                "dst_bound_reg.bc_enabled",
-                "dst_bound_reg.bc_reg",
-            ],
+            fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E108, evidence::E107],
@@ -8853,13 +4734,7 @@ impl DMA_DIRECT2D {
             parent: Some(1),
             message: "compute_op must be valid for these element counts and addresses; the sources do not give this predicate's body",
             doc: "",
-            fields: &[
-                "compute_op",
-                "src_num_elem",
-                "dst_num_elem",
-                "src_start_addr",
-                "dst_start_addr",
-            ],
+            fields: &["compute_op", "src_num_elem", "dst_num_elem", "src_start_addr", "dst_start_addr"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E109],
@@ -8890,19 +4765,9 @@ impl DMA_DIRECT2D {
             message: "neither a plain memcpy nor a valid CCE operation",
             doc: "Seed 004 abbreviates this predicate `_arith`; the full name follows `_general`'s. While is_valid_dma_cce is not enforced, this alternative always holds.",
             fields: &[
-                "compute_op",
-                "dst_elem_size",
-                "dst_num_elem[0]",
-                "dst_num_elem[1]",
-                "dst_start_addr",
-                "dst_step_elem",
-                "in_dtype",
-                "out_dtype",
-                "src_elem_size",
-                "src_num_elem[0]",
-                "src_num_elem[1]",
-                "src_start_addr",
-                "src_step_elem",
+                "compute_op", "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr",
+                "dst_step_elem", "in_dtype", "out_dtype", "src_elem_size", "src_num_elem[0]",
+                "src_num_elem[1]", "src_start_addr", "src_step_elem",
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
@@ -8919,15 +4784,8 @@ impl DMA_DIRECT2D {
             message: "a plain memcpy needs compute_op NONE, in_dtype == out_dtype and equal byte counts",
             doc: "",
             fields: &[
-                "compute_op",
-                "dst_elem_size",
-                "dst_num_elem[0]",
-                "dst_num_elem[1]",
-                "in_dtype",
-                "out_dtype",
-                "src_elem_size",
-                "src_num_elem[0]",
-                "src_num_elem[1]",
+                "compute_op", "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "in_dtype", "out_dtype",
+                "src_elem_size", "src_num_elem[0]", "src_num_elem[1]",
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
@@ -8971,11 +4829,7 @@ impl DMA_DIRECT2D {
             message: "the source and destination byte counts must match",
             doc: "A byte count is num_elem[0] × num_elem[1] × elem_size, with an elem_size of 0 meaning 64 KiB.",
             fields: &[
-                "dst_elem_size",
-                "dst_num_elem[0]",
-                "dst_num_elem[1]",
-                "src_elem_size",
-                "src_num_elem[0]",
+                "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "src_elem_size", "src_num_elem[0]",
                 "src_num_elem[1]",
             ],
             source: "seed-004 §2",
@@ -8992,13 +4846,8 @@ impl DMA_DIRECT2D {
             message: "a CCE operation needs aligned start addresses and steps and a CCE element size; the sources do not give this predicate's body",
             doc: "",
             fields: &[
-                "compute_op",
-                "src_start_addr",
-                "dst_start_addr",
-                "src_step_elem",
-                "dst_step_elem",
-                "src_elem_size",
-                "dst_elem_size",
+                "compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem",
+                "src_elem_size", "dst_elem_size",
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
@@ -9558,15 +5407,8 @@ impl DMA_DIRECT2D_XPOSE {
             message: "not a valid DmaTranspose word",
             doc: "",
             fields: &[
-                "dst_num_elem[0]",
-                "dst_num_elem[1]",
-                "dst_start_addr",
-                "dst_step_elem[0]",
-                "dst_step_elem[1]",
-                "in_dtype",
-                "out_dtype",
-                "tile_src_cols",
-                "tile_src_rows",
+                "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr", "dst_step_elem[0]", "dst_step_elem[1]",
+                "in_dtype", "out_dtype", "tile_src_cols", "tile_src_rows",
             ],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
@@ -9666,12 +5508,7 @@ impl DMA_DIRECT2D_XPOSE {
             parent: Some(0),
             message: "each dst_step_elem[i] must be a multiple of 32 unless dst_num_elem[i] == 1",
             doc: "",
-            fields: &[
-                "dst_num_elem[0]",
-                "dst_num_elem[1]",
-                "dst_step_elem[0]",
-                "dst_step_elem[1]",
-            ],
+            fields: &["dst_num_elem[0]", "dst_num_elem[1]", "dst_step_elem[0]", "dst_step_elem[1]"],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E156, evidence::E155],
@@ -10212,22 +6049,11 @@ impl DMA_GATHER_XPOSE {
             message: "not a valid DmaGatherTranspose word",
             doc: "",
             fields: &[
-                "dst_num_elem[0]",
-                "dst_num_elem[1]",
-                "dst_start_addr",
-                "dst_step_elem_1",
-                "dtype.dtype_hi",
-                "dtype.dtype_lo",
-                "elem_size",
-                "flags.gather_dim",
-                "idx_num_active_channels",
-                "src_idx_bound_reg.bc_disable_oob_error_notif",
-                "src_idx_bound_reg.bc_enabled",
-                "src_idx_bound_reg.bc_reg",
-                "src_idx_start_addr.address",
-                "src_idx_start_addr.register_mode",
-                "src_num_elem[1]",
-                "src_start_addr",
+                "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr", "dst_step_elem_1", "dtype.dtype_hi",
+                "dtype.dtype_lo", "elem_size", "flags.gather_dim", "idx_num_active_channels",
+                "src_idx_bound_reg.bc_disable_oob_error_notif", "src_idx_bound_reg.bc_enabled",
+                "src_idx_bound_reg.bc_reg", "src_idx_start_addr.address", "src_idx_start_addr.register_mode",
+                "src_num_elem[1]", "src_start_addr",
             ],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
@@ -10285,9 +6111,7 @@ impl DMA_GATHER_XPOSE {
             message: "src must be 2-byte, dst 32-byte and src_idx 4-byte aligned",
             doc: "",
             fields: &[
-                "dst_start_addr",
-                "src_idx_start_addr.address",
-                "src_idx_start_addr.register_mode",
+                "dst_start_addr", "src_idx_start_addr.address", "src_idx_start_addr.register_mode",
                 "src_start_addr",
             ],
             source: "seed-004 §4.1",
@@ -10418,8 +6242,7 @@ impl DMA_GATHER_XPOSE {
             message: "src_idx_bound_reg must be fully inert or fully armed",
             doc: "has_valid_bound_check_reg with marker ADDR8_MARKER_ADDR_TBL_OFFSET_REG, without the flags coupling INDIRECT1D adds; its register check is not enforced.",
             fields: &[
-                "src_idx_bound_reg.bc_disable_oob_error_notif",
-                "src_idx_bound_reg.bc_enabled",
+                "src_idx_bound_reg.bc_disable_oob_error_notif", "src_idx_bound_reg.bc_enabled",
                 "src_idx_bound_reg.bc_reg",
             ],
             source: "seed-004 §4.1",
@@ -10434,11 +6257,7 @@ impl DMA_GATHER_XPOSE {
             expr: Some("has_valid_bound_check_reg(dst_bound_reg)"),
             message: "dst_bound_reg must be fully inert or fully armed",
             doc: "Stated by the gather-scatter page, not among seed 004's ten lines, so it is kept outside is_valid_dma_gather_transpose; its register check is not enforced.",
-            fields: &[
-                "dst_bound_reg.bc_disable_oob_error_notif",
-                "dst_bound_reg.bc_enabled",
-                "dst_bound_reg.bc_reg",
-            ],
+            fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E199],
@@ -11112,31 +6931,13 @@ impl DMA_INDIRECT1D {
             message: "not a valid DmaIndirect word",
             doc: "",
             fields: &[
-                "compute_op",
-                "dma_configs.priority_class",
-                "dma_configs.reserved_bitfield",
-                "dst_idx_bound_reg.bc_disable_oob_error_notif",
-                "dst_idx_bound_reg.bc_enabled",
-                "dst_idx_bound_reg.bc_reg",
-                "dst_idx_start_addr",
-                "dst_num_elem",
-                "dst_start_addr",
-                "dst_step_elem",
-                "flags.gather_dim",
-                "flags.idx_bound_is_err",
-                "flags.indirect_mode",
-                "flags.scatter_dim",
-                "idx_num_active_channels",
-                "in_dtype",
-                "out_dtype",
-                "reserved[0]",
-                "reserved[1]",
-                "src_idx_bound_reg.bc_disable_oob_error_notif",
-                "src_idx_bound_reg.bc_enabled",
-                "src_idx_bound_reg.bc_reg",
-                "src_idx_start_addr",
-                "src_num_elem",
-                "src_start_addr",
+                "compute_op", "dma_configs.priority_class", "dma_configs.reserved_bitfield",
+                "dst_idx_bound_reg.bc_disable_oob_error_notif", "dst_idx_bound_reg.bc_enabled",
+                "dst_idx_bound_reg.bc_reg", "dst_idx_start_addr", "dst_num_elem", "dst_start_addr",
+                "dst_step_elem", "flags.gather_dim", "flags.idx_bound_is_err", "flags.indirect_mode",
+                "flags.scatter_dim", "idx_num_active_channels", "in_dtype", "out_dtype", "reserved[0]",
+                "reserved[1]", "src_idx_bound_reg.bc_disable_oob_error_notif", "src_idx_bound_reg.bc_enabled",
+                "src_idx_bound_reg.bc_reg", "src_idx_start_addr", "src_num_elem", "src_start_addr",
                 "src_step_elem",
             ],
             source: "supp-gather-scatter §1",
@@ -11212,12 +7013,7 @@ impl DMA_INDIRECT1D {
             parent: Some(0),
             message: "a side whose shape comes from a register (marker bit SHAPE_REG) must have num_elem == 0",
             doc: "",
-            fields: &[
-                "dst_num_elem",
-                "dst_start_addr.marker",
-                "src_num_elem",
-                "src_start_addr.marker",
-            ],
+            fields: &["dst_num_elem", "dst_start_addr.marker", "src_num_elem", "src_start_addr.marker"],
             source: "supp-gather-scatter §1.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E223, evidence::E224],
@@ -11276,13 +7072,7 @@ impl DMA_INDIRECT1D {
             parent: Some(0),
             message: "neither a pure gather/scatter nor a valid CCE operation",
             doc: "While is_valid_dma_indirect_cce is not enforced, this alternative always holds.",
-            fields: &[
-                "compute_op",
-                "dst_start_addr",
-                "dst_step_elem",
-                "src_start_addr",
-                "src_step_elem",
-            ],
+            fields: &["compute_op", "dst_start_addr", "dst_step_elem", "src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1.4",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E231],
@@ -11309,13 +7099,7 @@ impl DMA_INDIRECT1D {
             parent: Some(9),
             message: "a CCE operation needs aligned start addresses (is_aligned_start_addr8) and steps (is_aligned_step); the sources do not give their bodies",
             doc: "",
-            fields: &[
-                "compute_op",
-                "src_start_addr",
-                "dst_start_addr",
-                "src_step_elem",
-                "dst_step_elem",
-            ],
+            fields: &["compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem"],
             source: "supp-gather-scatter §1.4",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E233],
@@ -11332,10 +7116,8 @@ impl DMA_INDIRECT1D {
             message: "src_idx_bound_reg is not a valid index bound check",
             doc: "",
             fields: &[
-                "flags.idx_bound_is_err",
-                "src_idx_bound_reg.bc_disable_oob_error_notif",
-                "src_idx_bound_reg.bc_enabled",
-                "src_idx_bound_reg.bc_reg",
+                "flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif",
+                "src_idx_bound_reg.bc_enabled", "src_idx_bound_reg.bc_reg",
             ],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
@@ -11351,8 +7133,7 @@ impl DMA_INDIRECT1D {
             message: "src_idx_bound_reg must be fully inert or fully armed",
             doc: "has_valid_bound_check_reg with marker ADDR8_MARKER_ADDR_TBL_OFFSET_REG; its register check is not enforced.",
             fields: &[
-                "src_idx_bound_reg.bc_disable_oob_error_notif",
-                "src_idx_bound_reg.bc_enabled",
+                "src_idx_bound_reg.bc_disable_oob_error_notif", "src_idx_bound_reg.bc_enabled",
                 "src_idx_bound_reg.bc_reg",
             ],
             source: "supp-gather-scatter §6",
@@ -11368,10 +7149,7 @@ impl DMA_INDIRECT1D {
             parent: Some(12),
             message: "an out-of-bounds source index must raise an error (flags.idx_bound_is_err = 1) or a notification (bc_disable_oob_error_notif = 0)",
             doc: "",
-            fields: &[
-                "flags.idx_bound_is_err",
-                "src_idx_bound_reg.bc_disable_oob_error_notif",
-            ],
+            fields: &["flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E236, evidence::E237],
@@ -11387,10 +7165,8 @@ impl DMA_INDIRECT1D {
             message: "dst_idx_bound_reg is not a valid index bound check",
             doc: "",
             fields: &[
-                "dst_idx_bound_reg.bc_disable_oob_error_notif",
-                "dst_idx_bound_reg.bc_enabled",
-                "dst_idx_bound_reg.bc_reg",
-                "flags.idx_bound_is_err",
+                "dst_idx_bound_reg.bc_disable_oob_error_notif", "dst_idx_bound_reg.bc_enabled",
+                "dst_idx_bound_reg.bc_reg", "flags.idx_bound_is_err",
             ],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
@@ -11406,8 +7182,7 @@ impl DMA_INDIRECT1D {
             message: "dst_idx_bound_reg must be fully inert or fully armed",
             doc: "has_valid_bound_check_reg with marker ADDR8_MARKER_ADDR_TBL_OFFSET_REG; its register check is not enforced.",
             fields: &[
-                "dst_idx_bound_reg.bc_disable_oob_error_notif",
-                "dst_idx_bound_reg.bc_enabled",
+                "dst_idx_bound_reg.bc_disable_oob_error_notif", "dst_idx_bound_reg.bc_enabled",
                 "dst_idx_bound_reg.bc_reg",
             ],
             source: "supp-gather-scatter §6",
@@ -11423,10 +7198,7 @@ impl DMA_INDIRECT1D {
             parent: Some(15),
             message: "an out-of-bounds destination index must raise an error (flags.idx_bound_is_err = 1) or a notification (bc_disable_oob_error_notif = 0)",
             doc: "",
-            fields: &[
-                "dst_idx_bound_reg.bc_disable_oob_error_notif",
-                "flags.idx_bound_is_err",
-            ],
+            fields: &["dst_idx_bound_reg.bc_disable_oob_error_notif", "flags.idx_bound_is_err"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E236],
@@ -11441,10 +7213,7 @@ impl DMA_INDIRECT1D {
             message: "the indirect dim of each active leg must be X unless that side's shape comes from a register, and the inactive leg's dim must be 0",
             doc: "indirect_dim_check(dim, addr): any IndirectDim when addr is shape-from-register (marker bit SHAPE_REG), else X. SRC_INDIRECTION checks gather_dim and needs scatter_dim == 0; DST_INDIRECTION the reverse; SRC_DST checks both. The sources say nothing about indirect_mode 3, so it is not constrained here.",
             fields: &[
-                "dst_start_addr.marker",
-                "flags.gather_dim",
-                "flags.indirect_mode",
-                "flags.scatter_dim",
+                "dst_start_addr.marker", "flags.gather_dim", "flags.indirect_mode", "flags.scatter_dim",
                 "src_start_addr.marker",
             ],
             source: "seed-004 §3.1",
@@ -11461,10 +7230,7 @@ impl DMA_INDIRECT1D {
             message: "each indirect leg carries at most 4096 indices (num_elem <= 4096) unless its shape comes from a register",
             doc: "",
             fields: &[
-                "dst_num_elem",
-                "dst_start_addr.marker",
-                "flags.indirect_mode",
-                "src_num_elem",
+                "dst_num_elem", "dst_start_addr.marker", "flags.indirect_mode", "src_num_elem",
                 "src_start_addr.marker",
             ],
             source: "seed-004 §3.2",
@@ -14599,12 +10365,7 @@ impl PSEUDO_DMA_EXT {
             parts: &[2, 3],
             message: "the index fields are invalid",
             doc: "While the index-field checks are not enforced, this alternative always holds.",
-            fields: &[
-                "dst_idx_start_addr",
-                "flags",
-                "idx_num_active_channels",
-                "src_idx_start_addr",
-            ],
+            fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E416],
@@ -14632,12 +10393,7 @@ impl PSEUDO_DMA_EXT {
             parent: Some(1),
             message: "the index fields must be valid; the sources do not say which checks apply",
             doc: "",
-            fields: &[
-                "flags",
-                "idx_num_active_channels",
-                "src_idx_start_addr",
-                "dst_idx_start_addr",
-            ],
+            fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E418],
@@ -14890,38 +10646,14 @@ impl PSEUDO_DMA_REARM {
         message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
         doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
         fields: &[
-            "dma_queue_name[0]",
-            "dma_queue_name[10]",
-            "dma_queue_name[11]",
-            "dma_queue_name[12]",
-            "dma_queue_name[13]",
-            "dma_queue_name[14]",
-            "dma_queue_name[15]",
-            "dma_queue_name[16]",
-            "dma_queue_name[17]",
-            "dma_queue_name[18]",
-            "dma_queue_name[19]",
-            "dma_queue_name[1]",
-            "dma_queue_name[20]",
-            "dma_queue_name[21]",
-            "dma_queue_name[22]",
-            "dma_queue_name[23]",
-            "dma_queue_name[24]",
-            "dma_queue_name[25]",
-            "dma_queue_name[26]",
-            "dma_queue_name[27]",
-            "dma_queue_name[28]",
-            "dma_queue_name[29]",
-            "dma_queue_name[2]",
-            "dma_queue_name[30]",
-            "dma_queue_name[31]",
-            "dma_queue_name[3]",
-            "dma_queue_name[4]",
-            "dma_queue_name[5]",
-            "dma_queue_name[6]",
-            "dma_queue_name[7]",
-            "dma_queue_name[8]",
-            "dma_queue_name[9]",
+            "dma_queue_name[0]", "dma_queue_name[10]", "dma_queue_name[11]", "dma_queue_name[12]",
+            "dma_queue_name[13]", "dma_queue_name[14]", "dma_queue_name[15]", "dma_queue_name[16]",
+            "dma_queue_name[17]", "dma_queue_name[18]", "dma_queue_name[19]", "dma_queue_name[1]",
+            "dma_queue_name[20]", "dma_queue_name[21]", "dma_queue_name[22]", "dma_queue_name[23]",
+            "dma_queue_name[24]", "dma_queue_name[25]", "dma_queue_name[26]", "dma_queue_name[27]",
+            "dma_queue_name[28]", "dma_queue_name[29]", "dma_queue_name[2]", "dma_queue_name[30]",
+            "dma_queue_name[31]", "dma_queue_name[3]", "dma_queue_name[4]", "dma_queue_name[5]",
+            "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
@@ -15344,38 +11076,14 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
         doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
         fields: &[
-            "dma_queue_name[0]",
-            "dma_queue_name[10]",
-            "dma_queue_name[11]",
-            "dma_queue_name[12]",
-            "dma_queue_name[13]",
-            "dma_queue_name[14]",
-            "dma_queue_name[15]",
-            "dma_queue_name[16]",
-            "dma_queue_name[17]",
-            "dma_queue_name[18]",
-            "dma_queue_name[19]",
-            "dma_queue_name[1]",
-            "dma_queue_name[20]",
-            "dma_queue_name[21]",
-            "dma_queue_name[22]",
-            "dma_queue_name[23]",
-            "dma_queue_name[24]",
-            "dma_queue_name[25]",
-            "dma_queue_name[26]",
-            "dma_queue_name[27]",
-            "dma_queue_name[28]",
-            "dma_queue_name[29]",
-            "dma_queue_name[2]",
-            "dma_queue_name[30]",
-            "dma_queue_name[31]",
-            "dma_queue_name[3]",
-            "dma_queue_name[4]",
-            "dma_queue_name[5]",
-            "dma_queue_name[6]",
-            "dma_queue_name[7]",
-            "dma_queue_name[8]",
-            "dma_queue_name[9]",
+            "dma_queue_name[0]", "dma_queue_name[10]", "dma_queue_name[11]", "dma_queue_name[12]",
+            "dma_queue_name[13]", "dma_queue_name[14]", "dma_queue_name[15]", "dma_queue_name[16]",
+            "dma_queue_name[17]", "dma_queue_name[18]", "dma_queue_name[19]", "dma_queue_name[1]",
+            "dma_queue_name[20]", "dma_queue_name[21]", "dma_queue_name[22]", "dma_queue_name[23]",
+            "dma_queue_name[24]", "dma_queue_name[25]", "dma_queue_name[26]", "dma_queue_name[27]",
+            "dma_queue_name[28]", "dma_queue_name[29]", "dma_queue_name[2]", "dma_queue_name[30]",
+            "dma_queue_name[31]", "dma_queue_name[3]", "dma_queue_name[4]", "dma_queue_name[5]",
+            "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
@@ -15790,38 +11498,14 @@ impl PSEUDO_DMA_TRIGGER {
             message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
             doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
             fields: &[
-                "dma_queue_name[0]",
-                "dma_queue_name[10]",
-                "dma_queue_name[11]",
-                "dma_queue_name[12]",
-                "dma_queue_name[13]",
-                "dma_queue_name[14]",
-                "dma_queue_name[15]",
-                "dma_queue_name[16]",
-                "dma_queue_name[17]",
-                "dma_queue_name[18]",
-                "dma_queue_name[19]",
-                "dma_queue_name[1]",
-                "dma_queue_name[20]",
-                "dma_queue_name[21]",
-                "dma_queue_name[22]",
-                "dma_queue_name[23]",
-                "dma_queue_name[24]",
-                "dma_queue_name[25]",
-                "dma_queue_name[26]",
-                "dma_queue_name[27]",
-                "dma_queue_name[28]",
-                "dma_queue_name[29]",
-                "dma_queue_name[2]",
-                "dma_queue_name[30]",
-                "dma_queue_name[31]",
-                "dma_queue_name[3]",
-                "dma_queue_name[4]",
-                "dma_queue_name[5]",
-                "dma_queue_name[6]",
-                "dma_queue_name[7]",
-                "dma_queue_name[8]",
-                "dma_queue_name[9]",
+                "dma_queue_name[0]", "dma_queue_name[10]", "dma_queue_name[11]", "dma_queue_name[12]",
+                "dma_queue_name[13]", "dma_queue_name[14]", "dma_queue_name[15]", "dma_queue_name[16]",
+                "dma_queue_name[17]", "dma_queue_name[18]", "dma_queue_name[19]", "dma_queue_name[1]",
+                "dma_queue_name[20]", "dma_queue_name[21]", "dma_queue_name[22]", "dma_queue_name[23]",
+                "dma_queue_name[24]", "dma_queue_name[25]", "dma_queue_name[26]", "dma_queue_name[27]",
+                "dma_queue_name[28]", "dma_queue_name[29]", "dma_queue_name[2]", "dma_queue_name[30]",
+                "dma_queue_name[31]", "dma_queue_name[3]", "dma_queue_name[4]", "dma_queue_name[5]",
+                "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
             ],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
@@ -17608,18 +13292,8 @@ pub mod klr {
         }
         impl DescriptorSubOpcode {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
-                meta::EnumeratorMeta {
-                    name: "COPY",
-                    value: 69,
-                    c_name: "bir::COPY",
-                    ..meta::EnumeratorMeta::DEFAULT
-                },
-                meta::EnumeratorMeta {
-                    name: "CCE",
-                    value: 70,
-                    c_name: "bir::CCE",
-                    ..meta::EnumeratorMeta::DEFAULT
-                },
+                meta::EnumeratorMeta { name: "COPY", value: 69, c_name: "bir::COPY", ..meta::EnumeratorMeta::DEFAULT },
+                meta::EnumeratorMeta { name: "CCE", value: 70, c_name: "bir::CCE", ..meta::EnumeratorMeta::DEFAULT },
                 meta::EnumeratorMeta {
                     name: "TRANSPOSE",
                     value: 71,
@@ -18909,23 +14583,11 @@ pub mod klr {
         let mut n = Node::new(leaf, routed_from);
         match eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "Only one of src and dst can have dynamic access in tensor_copy.",
-                    arg: None,
-                    condition: "dynamic(dst) && dynamic(src)",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "Only one of src and dst can have dynamic access in tensor_copy.",
-                        condition: "dynamic(dst) && dynamic(src)",
-                    });
+                n.add_unevaluated("Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)");
             }
         }
         let path: usize = 'fork: {
@@ -18935,81 +14597,27 @@ pub mod klr {
             ) {
                 Some(true) => break 'fork 0,
                 Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to static",
-                        condition: "!dynamic(dst) && !dynamic(src)",
-                    });
-                }
+                None => return Outcome::Undetermined(n.undetermined("fork to static", "!dynamic(dst) && !dynamic(src)")),
             }
             match eval::dynamic(&op.dst) {
                 Some(true) => break 'fork 1,
                 Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to dynamic dst",
-                        condition: "dynamic(dst)",
-                    });
-                }
+                None => return Outcome::Undetermined(n.undetermined("fork to dynamic dst", "dynamic(dst)")),
             }
             2
         };
         n.path = PATHS_NcCopy[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("dst.MemLoc, dst.AP, dst.size"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("src.MemLoc, src.AP, src.size"),
-                });
+            n.add_binding("builder", Some("dst"), None, Some("dst.MemLoc, dst.AP, dst.size"));
+            n.add_binding("builder", Some("src"), None, Some("src.MemLoc, src.AP, src.size"));
         }
         if path == 1 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: None,
-                    what: Some(
-                        "3× addArgument; the dynamic AP is carried as the scalar-offset argument",
-                    ),
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: None,
-                    what: Some("1× addOutput"),
-                    note: None,
-                });
+            n.add_binding("argument", None, Some("3× addArgument; the dynamic AP is carried as the scalar-offset argument"), None);
+            n.add_binding("output", None, Some("1× addOutput"), None);
         }
         if path == 2 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: None,
-                    what: Some(
-                        "3× addArgument; the dynamic AP is carried as the scalar-offset argument",
-                    ),
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: None,
-                    what: Some("1× addOutput"),
-                    note: None,
-                });
+            n.add_binding("argument", None, Some("3× addArgument; the dynamic AP is carried as the scalar-offset argument"), None);
+            n.add_binding("output", None, Some("1× addOutput"), None);
         }
         if matches!(path, 1 | 2) {
             match eval::or(
@@ -19023,93 +14631,56 @@ pub mod klr {
                 ),
             ) {
                 Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "Dynamic access must have scalarOffset",
-                        arg: None,
-                        condition: "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))",
-                        helper: None,
-                    });
+                    return Outcome::Error(
+                        n.error(ErrorKind::Assert, None, "Dynamic access must have scalarOffset", "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))", None),
+                    );
                 }
                 Some(false) => {}
                 None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Dynamic access must have scalarOffset",
-                            condition: "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))",
-                        });
+                    n.add_unevaluated("Dynamic access must have scalarOffset", "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))");
                 }
             }
         }
         if matches!(path, 1 | 2) {
             match eval::or(eval::vector_offset(&op.dst), eval::vector_offset(&op.src)) {
                 Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.",
-                        arg: None,
-                        condition: "vector_offset(dst) || vector_offset(src)",
-                        helper: None,
-                    });
+                    return Outcome::Error(
+                        n.error(ErrorKind::Throw, None, "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.", "vector_offset(dst) || vector_offset(src)", None),
+                    );
                 }
                 Some(false) => {}
                 None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.",
-                            condition: "vector_offset(dst) || vector_offset(src)",
-                        });
+                    n.add_unevaluated("tensor_copy only supports scalar_offset for dynamic access, not vector_offset.", "vector_offset(dst) || vector_offset(src)");
                 }
             }
         }
         if matches!(path, 1 | 2) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x110,
-                    class: "bir::InstTensorCopyDynamicSrc",
-                    field: "variant tag",
-                    value: Value::Opaque("the tag guarding the MaybeAffine<uint> reset"),
-                });
+            n.add_stamp(
+                0x110, "bir::InstTensorCopyDynamicSrc", "variant tag",
+                Value::Opaque("the tag guarding the MaybeAffine<uint> reset"),
+            );
         }
         if matches!(path, 1 | 2) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0xf0,
-                    class: "bir::InstTensorCopyDynamicSrc",
-                    field: "size",
-                    value: Value::Opaque("the computed size"),
-                });
+            n.add_stamp(0xf0, "bir::InstTensorCopyDynamicSrc", "size", Value::Opaque("the computed size"));
         }
         if matches!(path, 1 | 2) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
+                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
             }
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x90,
-                class: "bir::Instruction",
-                field: "engine-id",
-                value: match Some(op.engine) {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "EngineType",
-                            name: enumerator(enums::EngineType::ENUMERATORS, v),
-                            raw: v,
-                        }
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            match Some(op.engine) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "EngineType",
+                        name: enumerator(enums::EngineType::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("engine"),
-                },
-            });
+                }
+                None => Value::Missing("engine"),
+            },
+        );
         Outcome::Node(n)
     }
     /// `codegenNcDmaCopy` @0xf2fa40 (seed 003 §3): The DRAM↔SBUF transfer. Resolves the DGEType at lowering time (not left Unassigned); the engine only under HWDGE; QoS is never set here (+0x1D8 stays at the ctor default Unassigned, or holds the DynamicAPINFO on the dynamic path).
@@ -19138,14 +14709,7 @@ pub mod klr {
         ) {
             Some(true) => return lower_GenericIndirectSave_from(op, fx, Some(leaf)),
             Some(false) => {}
-            None => {
-                return Outcome::Undetermined(Undetermined {
-                    leaf,
-                    routed_from,
-                    at: "route to GenericIndirectSave",
-                    condition: "!(compute_op == DgeComputeOp.none || uniqueIndices)",
-                });
-            }
+            None => return Outcome::Undetermined(n.undetermined("route to GenericIndirectSave", "!(compute_op == DgeComputeOp.none || uniqueIndices)")),
         }
         let v_dge: Option<i64> = match Some(op.dgeMode) {
             Some(k) => {
@@ -19155,15 +14719,9 @@ pub mod klr {
                 {
                     Some(v) => Some(*v),
                     None => {
-                        return Outcome::Error(Error {
-                            leaf,
-                            routed_from,
-                            kind: ErrorKind::Fatal,
-                            message: "",
-                            arg: Some(k),
-                            condition: "translateDGEMode(dgeMode)",
-                            helper: Some("translateDGEMode @0xf14b60"),
-                        });
+                        return Outcome::Error(
+                            n.error(ErrorKind::Fatal, Some(k), "", "translateDGEMode(dgeMode)", Some("translateDGEMode @0xf14b60")),
+                        );
                     }
                 }
             }
@@ -19171,23 +14729,11 @@ pub mod klr {
         };
         match eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "Only one of the src and dst can contain dynamic access.",
-                    arg: None,
-                    condition: "dynamic(dst) && dynamic(src)",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "Only one of the src and dst can contain dynamic access.", "dynamic(dst) && dynamic(src)", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "Only one of the src and dst can contain dynamic access.",
-                        condition: "dynamic(dst) && dynamic(src)",
-                    });
+                n.add_unevaluated("Only one of the src and dst can contain dynamic access.", "dynamic(dst) && dynamic(src)");
             }
         }
         match eval::and(
@@ -19195,23 +14741,11 @@ pub mod klr {
             eval::cmp(v_dge, Some(0i64), |a, b| a == b),
         ) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "DGE must be enabled when dynamic src access in DMA is used",
-                    arg: None,
-                    condition: "dynamic(src) && dge == DGEType.None",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "DGE must be enabled when dynamic src access in DMA is used", "dynamic(src) && dge == DGEType.None", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "DGE must be enabled when dynamic src access in DMA is used",
-                        condition: "dynamic(src) && dge == DGEType.None",
-                    });
+                n.add_unevaluated("DGE must be enabled when dynamic src access in DMA is used", "dynamic(src) && dge == DGEType.None");
             }
         }
         match eval::and(
@@ -19219,23 +14753,11 @@ pub mod klr {
             eval::cmp(v_dge, Some(0i64), |a, b| a == b),
         ) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "DGE must be enabled when dynamic dst access in DMA is used",
-                    arg: None,
-                    condition: "dynamic(dst) && dge == DGEType.None",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "DGE must be enabled when dynamic dst access in DMA is used", "dynamic(dst) && dge == DGEType.None", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "DGE must be enabled when dynamic dst access in DMA is used",
-                        condition: "dynamic(dst) && dge == DGEType.None",
-                    });
+                n.add_unevaluated("DGE must be enabled when dynamic dst access in DMA is used", "dynamic(dst) && dge == DGEType.None");
             }
         }
         let path: usize = 'fork: {
@@ -19245,144 +14767,54 @@ pub mod klr {
             ) {
                 Some(true) => break 'fork 0,
                 Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to static",
-                        condition: "!dynamic(dst) && !dynamic(src)",
-                    });
-                }
+                None => return Outcome::Undetermined(n.undetermined("fork to static", "!dynamic(dst) && !dynamic(src)")),
             }
             1
         };
         n.path = PATHS_NcDmaCopy[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some(
-                        "codegenTensorRefImpl(dst, 1): dst.MemLoc, dst.AP, dst.size, dstDtype",
-                    ),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some(
-                        "codegenTensorRefImpl(src, 1): src.MemLoc, src.AP, src.size, srcDtype",
-                    ),
-                });
+            n.add_binding("builder", Some("dst"), None, Some("codegenTensorRefImpl(dst, 1): dst.MemLoc, dst.AP, dst.size, dstDtype"));
+            n.add_binding("builder", Some("src"), None, Some("codegenTensorRefImpl(src, 1): src.MemLoc, src.AP, src.size, srcDtype"));
         }
         if path == 1 {
             match eval::dynamic(&op.src) {
                 Some(true) => {
-                    n.bindings
-                        .push(Binding {
-                            role: "dynamic-ap",
-                            operand: Some("src"),
-                            what: None,
-                            note: Some(
-                                "push-installed onto node+0xA0 (the src AP holder)",
-                            ),
-                        });
+                    n.add_binding("dynamic-ap", Some("src"), None, Some("push-installed onto node+0xA0 (the src AP holder)"));
                 }
                 Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "binding of src",
-                            condition: "dynamic(src)",
-                        })
-                }
+                None => n.add_unevaluated("binding of src", "dynamic(src)"),
             }
             match eval::dynamic(&op.dst) {
                 Some(true) => {
-                    n.bindings
-                        .push(Binding {
-                            role: "dynamic-ap",
-                            operand: Some("dst"),
-                            what: None,
-                            note: Some(
-                                "push-installed onto node+0xC0 (the dst AP holder)",
-                            ),
-                        });
+                    n.add_binding("dynamic-ap", Some("dst"), None, Some("push-installed onto node+0xC0 (the dst AP holder)"));
                 }
                 Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "binding of dst",
-                            condition: "dynamic(dst)",
-                        })
-                }
+                None => n.add_unevaluated("binding of dst", "dynamic(dst)"),
             }
             match eval::dynamic(&op.src) {
                 Some(true) => {
-                    n.bindings
-                        .push(Binding {
-                            role: "argument",
-                            operand: Some("dst"),
-                            what: None,
-                            note: Some(
-                                "the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern",
-                            ),
-                        });
+                    n.add_binding("argument", Some("dst"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
                 }
                 Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "binding of dst",
-                            condition: "dynamic(src)",
-                        })
-                }
+                None => n.add_unevaluated("binding of dst", "dynamic(src)"),
             }
             match eval::dynamic(&op.dst) {
                 Some(true) => {
-                    n.bindings
-                        .push(Binding {
-                            role: "argument",
-                            operand: Some("src"),
-                            what: None,
-                            note: Some(
-                                "the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern",
-                            ),
-                        });
+                    n.add_binding("argument", Some("src"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
                 }
                 Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "binding of src",
-                            condition: "dynamic(dst)",
-                        })
-                }
+                None => n.add_unevaluated("binding of src", "dynamic(dst)"),
             }
         }
         if matches!(path, 0) {
             match eval::not(eval::same_shape(&op.src, &op.dst)) {
                 Some(true) => {
                     if true {
-                        n.effects
-                            .push(Effect {
-                                kind: "note",
-                                text: "both operand PhysicalAccessPatterns set to getCanonicalPattern",
-                                key: None,
-                            });
+                        n.add_effect("note", "both operand PhysicalAccessPatterns set to getCanonicalPattern", None);
                     }
                 }
                 Some(false) => {}
-                None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "both operand PhysicalAccessPatterns set to getCanonicalPattern",
-                            condition: "!same_shape(src, dst)",
-                        })
-                }
+                None => n.add_unevaluated("both operand PhysicalAccessPatterns set to getCanonicalPattern", "!same_shape(src, dst)"),
             }
         }
         if matches!(path, 1) {
@@ -19397,194 +14829,117 @@ pub mod klr {
                 ),
             ) {
                 Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "When using vector offset, the only supported indirectDim is 0",
-                        arg: None,
-                        condition: "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)",
-                        helper: Some("assembleDynamicInfo @0xf20230"),
-                    });
+                    return Outcome::Error(
+                        n.error(ErrorKind::Assert, None, "When using vector offset, the only supported indirectDim is 0", "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)", Some("assembleDynamicInfo @0xf20230")),
+                    );
                 }
                 Some(false) => {}
                 None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "When using vector offset, the only supported indirectDim is 0",
-                            condition: "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)",
-                        });
+                    n.add_unevaluated("When using vector offset, the only supported indirectDim is 0", "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)");
                 }
             }
         }
         if matches!(path, 1) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "DynamicAPINFO allocated (tc_new(248)), zero-initialised, dyn[+30] = 0xFFFFFFFF, then filled by assembleDynamicInfo from the dynamic side",
-                        key: None,
-                    });
+                n.add_effect("note", "DynamicAPINFO allocated (tc_new(248)), zero-initialised, dyn[+30] = 0xFFFFFFFF, then filled by assembleDynamicInfo from the dynamic side", None);
             }
         }
         if matches!(path, 1) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x1d8,
-                    class: "bir::InstDMACopy",
-                    field: "QoS / DynamicAPINFO holder",
-                    value: Value::Opaque(
-                        "the DynamicAPINFO, moved in (the QoS slot repurposed)",
-                    ),
-                });
+            n.add_stamp(
+                0x1d8, "bir::InstDMACopy", "QoS / DynamicAPINFO holder",
+                Value::Opaque("the DynamicAPINFO, moved in (the QoS slot repurposed)"),
+            );
         }
         if matches!(path, 1) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
+                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
             }
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0xf8,
-                class: "bir::InstDMA",
-                field: "dge_type",
-                value: match v_dge {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "DGEType",
-                            name: enumerator(enums::DGEType::ENUMERATORS, v),
-                            raw: v,
-                        }
+        n.add_stamp(
+            0xf8, "bir::InstDMA", "dge_type",
+            match v_dge {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "DGEType",
+                        name: enumerator(enums::DGEType::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("dge"),
-                },
-            });
+                }
+                None => Value::Missing("dge"),
+            },
+        );
         match eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
             Some(true) => {
-                n.stamps
-                    .push(Stamp {
-                        offset: 0x178,
-                        class: "bir::InstDMACopy",
-                        field: "reduce cmd",
-                        value: match Some(4i64) {
-                            Some(v) => {
-                                Value::Enum {
-                                    ty: "AluOpType",
-                                    name: enumerator(enums::AluOpType::ENUMERATORS, v),
-                                    raw: v,
-                                }
+                n.add_stamp(
+                    0x178, "bir::InstDMACopy", "reduce cmd",
+                    match Some(4i64) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "AluOpType",
+                                name: enumerator(enums::AluOpType::ENUMERATORS, v),
+                                raw: v,
                             }
-                            None => Value::Missing("AluOpType.add"),
-                        },
-                    });
+                        }
+                        None => Value::Missing("AluOpType.add"),
+                    },
+                );
             }
             Some(false) => {}
-            None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "stamp of reduce cmd at +0x178",
-                        condition: "compute_op == DgeComputeOp.add",
-                    })
-            }
+            None => n.add_unevaluated("stamp of reduce cmd at +0x178", "compute_op == DgeComputeOp.add"),
         }
         match eval::and(
             eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
             eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
         ) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "Unsupported DMA compute_op ",
-                    arg: Some(op.compute_op),
-                    condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                    helper: None,
-                });
+                return Outcome::Error(
+                    n.error(ErrorKind::Throw, Some(op.compute_op), "Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add", None),
+                );
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "Unsupported DMA compute_op ",
-                        condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                    });
+                n.add_unevaluated("Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add");
             }
         }
         match eval::cmp(v_dge, Some(2i64), |a, b| a == b) {
             Some(true) => {
-                n.stamps
-                    .push(Stamp {
-                        offset: 0x90,
-                        class: "bir::Instruction",
-                        field: "engine-id",
-                        value: match Some(op.engine) {
-                            Some(v) => {
-                                Value::Enum {
-                                    ty: "EngineType",
-                                    name: enumerator(enums::EngineType::ENUMERATORS, v),
-                                    raw: v,
-                                }
+                n.add_stamp(
+                    0x90, "bir::Instruction", "engine-id",
+                    match Some(op.engine) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "EngineType",
+                                name: enumerator(enums::EngineType::ENUMERATORS, v),
+                                raw: v,
                             }
-                            None => Value::Missing("engine"),
-                        },
-                    });
+                        }
+                        None => Value::Missing("engine"),
+                    },
+                );
             }
             Some(false) => {}
-            None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "stamp of engine-id at +0x90",
-                        condition: "dge == DGEType.HWDGE",
-                    })
-            }
+            None => n.add_unevaluated("stamp of engine-id at +0x90", "dge == DGEType.HWDGE"),
         }
         match eval::and(
             eval::cmp(v_dge, Some(2i64), |a, b| a != b),
             eval::cmp(Some(op.engine), Some(0i64), |a, b| a != b),
         ) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "dma_copy engine can only be specified when HWDGE mode is used.",
-                    arg: None,
-                    condition: "dge != DGEType.HWDGE && engine != 0",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "dma_copy engine can only be specified when HWDGE mode is used.", "dge != DGEType.HWDGE && engine != 0", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "dma_copy engine can only be specified when HWDGE mode is used.",
-                        condition: "dge != DGEType.HWDGE && engine != 0",
-                    });
+                n.add_unevaluated("dma_copy engine can only be specified when HWDGE mode is used.", "dge != DGEType.HWDGE && engine != 0");
             }
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x150,
-                class: "bir::InstDMACopy",
-                field: "variant tag",
-                value: Value::Opaque("reset"),
-            });
-        n.stamps
-            .push(Stamp {
-                offset: 0x130,
-                class: "bir::InstDMACopy",
-                field: "oob_is_err",
-                value: match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
-                    Some(v) => Value::Bool(v),
-                    None => Value::Missing("oobMode != 1"),
-                },
-            });
+        n.add_stamp(0x150, "bir::InstDMACopy", "variant tag", Value::Opaque("reset"));
+        n.add_stamp(
+            0x130, "bir::InstDMACopy", "oob_is_err",
+            match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
+                Some(v) => Value::Bool(v),
+                None => Value::Missing("oobMode != 1"),
+            },
+        );
         Outcome::Node(n)
     }
     /// `codegenDmaCompute` @0xf1d9e0 (seed 003 §4): The DMA-FMA: dst = Σ_i scales\[i\] · srcs\[i\] with the reduce pinned to add (the multi-source generalisation of NcDmaCopy's compute_op = add). The builder owns IT, engine and DGE assignment: the leaf stamps none of +0xF8 / +0x90 / +0x128.
@@ -19607,23 +14962,11 @@ pub mod klr {
         let mut n = Node::new(leaf, routed_from);
         match eval::cmp(Some(op.reduceOp), Some(4i64), |a, b| a != b) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "dma_compute currently only supports nl.add as its reduce op!",
-                    arg: None,
-                    condition: "reduceOp != AluOpType.add",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "dma_compute currently only supports nl.add as its reduce op!", "reduceOp != AluOpType.add", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "dma_compute currently only supports nl.add as its reduce op!",
-                        condition: "reduceOp != AluOpType.add",
-                    });
+                n.add_unevaluated("dma_compute currently only supports nl.add as its reduce op!", "reduceOp != AluOpType.add");
             }
         }
         {
@@ -19631,52 +14974,24 @@ pub mod klr {
             for it in op.scales.iter() {
                 match eval::not(eval::is_float(it)) {
                     Some(true) => {
-                        return Outcome::Error(Error {
-                            leaf,
-                            routed_from,
-                            kind: ErrorKind::Throw,
-                            message: "scale values for dma_compute must be floats",
-                            arg: None,
-                            condition: "!is_float(it)",
-                            helper: None,
-                        });
+                        return Outcome::Error(
+                            n.error(ErrorKind::Throw, None, "scale values for dma_compute must be floats", "!is_float(it)", None),
+                        );
                     }
                     Some(false) => {}
                     None => unknown = true,
                 }
             }
             if unknown {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "scale values for dma_compute must be floats",
-                        condition: "!is_float(it)",
-                    });
+                n.add_unevaluated("scale values for dma_compute must be floats", "!is_float(it)");
             }
         }
         let path: usize = 0;
         n.path = PATHS_DmaCompute[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("srcs"),
-                    what: None,
-                    note: Some("ArrayRef<InstArg>"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("InstArg"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("scales"),
-                    what: None,
-                    note: Some("ArrayRef<float>, one scale per source"),
-                });
+            n.add_binding("builder", Some("srcs"), None, Some("ArrayRef<InstArg>"));
+            n.add_binding("builder", Some("dst"), None, Some("InstArg"));
+            n.add_binding("builder", Some("scales"), None, Some("ArrayRef<float>, one scale per source"));
         }
         Outcome::Node(n)
     }
@@ -19703,80 +15018,32 @@ pub mod klr {
             eval::cmp(eval::rank(&op.src), Some(4i64), |a, b| a != b),
         ) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern",
-                    arg: None,
-                    condition: "rank(dst) != 4 || rank(src) != 4",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern", "rank(dst) != 4 || rank(src) != 4", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern",
-                        condition: "rank(dst) != 4 || rank(src) != 4",
-                    });
+                n.add_unevaluated("DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern", "rank(dst) != 4 || rank(src) != 4");
             }
         }
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "note",
-                    text: "src AP rebuilt to a canonical 4-element pattern: base MemoryLocation::fullAP(dst MemLoc), APPair[0] copied verbatim, padded with the filler at xmmword_1DD1FE0 when fullAP has fewer than 4 pairs (XZYW expects [W,Z,Y,X] = AP[0..3])",
-                    key: None,
-                });
+            n.add_effect("note", "src AP rebuilt to a canonical 4-element pattern: base MemoryLocation::fullAP(dst MemLoc), APPair[0] copied verbatim, padded with the filler at xmmword_1DD1FE0 when fullAP has fewer than 4 pairs (XZYW expects [W,Z,Y,X] = AP[0..3])", None);
         }
         let path: usize = 'fork: {
             match eval::not(eval::dynamic(&op.src)) {
                 Some(true) => break 'fork 0,
                 Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to static",
-                        condition: "!dynamic(src)",
-                    });
-                }
+                None => return Outcome::Undetermined(n.undetermined("fork to static", "!dynamic(src)")),
             }
             1
         };
         n.path = PATHS_DmaTranspose[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("dst.AP"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("the rebuilt src.AP"),
-                });
+            n.add_binding("builder", Some("dst"), None, Some("dst.AP"));
+            n.add_binding("builder", Some("src"), None, Some("the rebuilt src.AP"));
         }
         if path == 1 {
-            n.bindings
-                .push(Binding {
-                    role: "dynamic-ap",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("the transpose AP, push-installed onto node+0xA0/+0xC0"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("the non-dynamic side"),
-                });
+            n.add_binding("dynamic-ap", Some("src"), None, Some("the transpose AP, push-installed onto node+0xA0/+0xC0"));
+            n.add_binding("argument", Some("dst"), None, Some("the non-dynamic side"));
         }
         if matches!(path, 1) {
             match eval::and(
@@ -19784,78 +15051,52 @@ pub mod klr {
                 eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b),
             ) {
                 Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Assert,
-                        message: "When using vector offset, the only supported indirectDim is 0",
-                        arg: None,
-                        condition: "vector_offset(src) && indirect_dim(src) != 0",
-                        helper: Some("assembleDynamicInfo @0xf20230"),
-                    });
+                    return Outcome::Error(
+                        n.error(ErrorKind::Assert, None, "When using vector offset, the only supported indirectDim is 0", "vector_offset(src) && indirect_dim(src) != 0", Some("assembleDynamicInfo @0xf20230")),
+                    );
                 }
                 Some(false) => {}
                 None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "When using vector offset, the only supported indirectDim is 0",
-                            condition: "vector_offset(src) && indirect_dim(src) != 0",
-                        });
+                    n.add_unevaluated("When using vector offset, the only supported indirectDim is 0", "vector_offset(src) && indirect_dim(src) != 0");
                 }
             }
         }
         if matches!(path, 1) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "DynamicAPINFO assembled from src (assembleDynamicInfo)",
-                        key: None,
-                    });
+                n.add_effect("note", "DynamicAPINFO assembled from src (assembleDynamicInfo)", None);
             }
         }
         if matches!(path, 1) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
+                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
             }
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x128,
-                class: "bir::InstDMACopy",
-                field: "CopyMode",
-                value: match Some(1i64) {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "CopyMode",
-                            name: enumerator(enums::CopyMode::ENUMERATORS, v),
-                            raw: v,
-                        }
+        n.add_stamp(
+            0x128, "bir::InstDMACopy", "CopyMode",
+            match Some(1i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "CopyMode",
+                        name: enumerator(enums::CopyMode::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("CopyMode.Transpose"),
-                },
-            });
-        n.stamps
-            .push(Stamp {
-                offset: 0x158,
-                class: "bir::InstDMACopy",
-                field: "TransposeOps",
-                value: match Some(11i64) {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "TransposeOps",
-                            name: enumerator(enums::TransposeOps::ENUMERATORS, v),
-                            raw: v,
-                        }
+                }
+                None => Value::Missing("CopyMode.Transpose"),
+            },
+        );
+        n.add_stamp(
+            0x158, "bir::InstDMACopy", "TransposeOps",
+            match Some(11i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "TransposeOps",
+                        name: enumerator(enums::TransposeOps::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("TransposeOps.XZYW"),
-                },
-            });
+                }
+                None => Value::Missing("TransposeOps.XZYW"),
+            },
+        );
         let v_dge: Option<i64> = match Some(op.dgeMode) {
             Some(k) => {
                 match usize::try_from(k)
@@ -19864,69 +15105,48 @@ pub mod klr {
                 {
                     Some(v) => Some(*v),
                     None => {
-                        return Outcome::Error(Error {
-                            leaf,
-                            routed_from,
-                            kind: ErrorKind::Fatal,
-                            message: "",
-                            arg: Some(k),
-                            condition: "translateDGEMode(dgeMode)",
-                            helper: Some("translateDGEMode @0xf14b60"),
-                        });
+                        return Outcome::Error(
+                            n.error(ErrorKind::Fatal, Some(k), "", "translateDGEMode(dgeMode)", Some("translateDGEMode @0xf14b60")),
+                        );
                     }
                 }
             }
             None => None,
         };
-        n.stamps
-            .push(Stamp {
-                offset: 0xf8,
-                class: "bir::InstDMA",
-                field: "dge_type",
-                value: match v_dge {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "DGEType",
-                            name: enumerator(enums::DGEType::ENUMERATORS, v),
-                            raw: v,
-                        }
+        n.add_stamp(
+            0xf8, "bir::InstDMA", "dge_type",
+            match v_dge {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "DGEType",
+                        name: enumerator(enums::DGEType::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("dge"),
-                },
-            });
-        n.stamps
-            .push(Stamp {
-                offset: 0x90,
-                class: "bir::Instruction",
-                field: "engine-id",
-                value: match Some(1i64) {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "EngineType",
-                            name: enumerator(enums::EngineType::ENUMERATORS, v),
-                            raw: v,
-                        }
+                }
+                None => Value::Missing("dge"),
+            },
+        );
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            match Some(1i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "EngineType",
+                        name: enumerator(enums::EngineType::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("EngineType.Pool"),
-                },
-            });
-        n.stamps
-            .push(Stamp {
-                offset: 0x150,
-                class: "bir::InstDMACopy",
-                field: "variant tag",
-                value: Value::Opaque("reset"),
-            });
-        n.stamps
-            .push(Stamp {
-                offset: 0x130,
-                class: "bir::InstDMACopy",
-                field: "oob_is_err",
-                value: match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
-                    Some(v) => Value::Bool(v),
-                    None => Value::Missing("oobMode != 1"),
-                },
-            });
+                }
+                None => Value::Missing("EngineType.Pool"),
+            },
+        );
+        n.add_stamp(0x150, "bir::InstDMACopy", "variant tag", Value::Opaque("reset"));
+        n.add_stamp(
+            0x130, "bir::InstDMACopy", "oob_is_err",
+            match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
+                Some(v) => Value::Bool(v),
+                None => Value::Missing("oobMode != 1"),
+            },
+        );
         Outcome::Node(n)
     }
     /// `codegenGenericIndirectSave` @0xf2eb10 (seed 003 §7): The index-driven scatter, reached only as the NcDmaCopy fall-through: dst is the index-addressed scatter target, src the data. Stamps no DGEType, engine or QoS. H06 lower_generic_indirect later expands it (ReadVarAddr 41 → TensorScalarPtr → Memset → TensorScalarPtr → IndirectSave 45, or IndirectSaveAccumulate 46 when op != default).
@@ -19950,186 +15170,87 @@ pub mod klr {
         let path: usize = 0;
         n.path = PATHS_GenericIndirectSave[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some(
-                        "(a) codegenTensorRefImpl(dst): the data-side AP (input #0)",
-                    ),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some(
-                        "(b) extractDynamicApToStandAlone(dst): the index AP (input #1)",
-                    ),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "base",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some(
-                        "(c) codegenTensorRefImpl(dst): the output-base MemoryLocation; its dtype gives elemBytes",
-                    ),
-                });
+            n.add_binding("argument", Some("dst"), None, Some("(a) codegenTensorRefImpl(dst): the data-side AP (input #0)"));
+            n.add_binding("argument", Some("dst"), None, Some("(b) extractDynamicApToStandAlone(dst): the index AP (input #1)"));
+            n.add_binding("base", Some("dst"), None, Some("(c) codegenTensorRefImpl(dst): the output-base MemoryLocation; its dtype gives elemBytes"));
         }
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                    key: None,
-                });
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
         }
         match eval::dynamic(&op.src) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "When unique_index=False, dynamic access in src is not supported",
-                    arg: None,
-                    condition: "dynamic(src)",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "When unique_index=False, dynamic access in src is not supported", "dynamic(src)", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "When unique_index=False, dynamic access in src is not supported",
-                        condition: "dynamic(src)",
-                    });
+                n.add_unevaluated("When unique_index=False, dynamic access in src is not supported", "dynamic(src)");
             }
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x128,
-                class: "bir::InstGenericIndirectSave",
-                field: "indirect_dims",
-                value: match eval::indirect_dim(&op.dst) {
-                    Some(v) => Value::One(v),
-                    None => Value::Missing("[indirect_dim(dst)]"),
-                },
-            });
+        n.add_stamp(
+            0x128, "bir::InstGenericIndirectSave", "indirect_dims",
+            match eval::indirect_dim(&op.dst) {
+                Some(v) => Value::One(v),
+                None => Value::Missing("[indirect_dim(dst)]"),
+            },
+        );
         match eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
             Some(true) => {
-                n.stamps
-                    .push(Stamp {
-                        offset: 0x140,
-                        class: "bir::InstGenericIndirectSave",
-                        field: "op",
-                        value: match Some(4i64) {
-                            Some(v) => {
-                                Value::Enum {
-                                    ty: "AluOpType",
-                                    name: enumerator(enums::AluOpType::ENUMERATORS, v),
-                                    raw: v,
-                                }
+                n.add_stamp(
+                    0x140, "bir::InstGenericIndirectSave", "op",
+                    match Some(4i64) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "AluOpType",
+                                name: enumerator(enums::AluOpType::ENUMERATORS, v),
+                                raw: v,
                             }
-                            None => Value::Missing("AluOpType.add"),
-                        },
-                    });
+                        }
+                        None => Value::Missing("AluOpType.add"),
+                    },
+                );
             }
             Some(false) => {}
-            None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "stamp of op at +0x140",
-                        condition: "compute_op == DgeComputeOp.add",
-                    })
-            }
+            None => n.add_unevaluated("stamp of op at +0x140", "compute_op == DgeComputeOp.add"),
         }
         match eval::and(
             eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
             eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
         ) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "Unsupported DMA compute_op ",
-                    arg: Some(op.compute_op),
-                    condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                    helper: None,
-                });
+                return Outcome::Error(
+                    n.error(ErrorKind::Throw, Some(op.compute_op), "Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add", None),
+                );
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "Unsupported DMA compute_op ",
-                        condition: "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add",
-                    });
+                n.add_unevaluated("Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add");
             }
         }
         match eval::not(eval::dynamic(&op.dst)) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Assert,
-                    message: "cannot extract dynamic ap from a static access!",
-                    arg: None,
-                    condition: "!dynamic(dst)",
-                    helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
-                });
+                return Outcome::Error(n.error(ErrorKind::Assert, None, "cannot extract dynamic ap from a static access!", "!dynamic(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0")));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "cannot extract dynamic ap from a static access!",
-                        condition: "!dynamic(dst)",
-                    });
+                n.add_unevaluated("cannot extract dynamic ap from a static access!", "!dynamic(dst)");
             }
         }
         match eval::scalar_offset(&op.dst) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Assert,
-                    message: "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call",
-                    arg: None,
-                    condition: "scalar_offset(dst)",
-                    helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
-                });
+                return Outcome::Error(n.error(ErrorKind::Assert, None, "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call", "scalar_offset(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0")));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call",
-                        condition: "scalar_offset(dst)",
-                    });
+                n.add_unevaluated("When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call", "scalar_offset(dst)");
             }
         }
         match eval::not(eval::vector_offset(&op.dst)) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Assert,
-                    message: "dynamic access should have vector offset.",
-                    arg: None,
-                    condition: "!vector_offset(dst)",
-                    helper: Some("extractDynamicApToStandAlone @0xf1e2c0"),
-                });
+                return Outcome::Error(n.error(ErrorKind::Assert, None, "dynamic access should have vector offset.", "!vector_offset(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0")));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "dynamic access should have vector offset.",
-                        condition: "!vector_offset(dst)",
-                    });
+                n.add_unevaluated("dynamic access should have vector offset.", "!vector_offset(dst)");
             }
         }
         let v_elemBytes: Option<i64> = eval::lookup(
@@ -20168,59 +15289,35 @@ pub mod klr {
         if *memo_register
             .get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName))))
         {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared",
-                    key: None,
-                });
+            n.add_effect("register", "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared", None);
         }
         let path: usize = 0;
         n.path = PATHS_TensorLoad[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("srcRef"),
-                    what: None,
-                    note: Some(
-                        "addArgument<PhysicalAccessPattern>(node, memloc, ap): the source AP",
-                    ),
-                });
+            n.add_binding("argument", Some("srcRef"), None, Some("addArgument<PhysicalAccessPattern>(node, memloc, ap): the source AP"));
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x90,
-                class: "bir::Instruction",
-                field: "engine-id",
-                value: match Some(7i64) {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "EngineType",
-                            name: enumerator(enums::EngineType::ENUMERATORS, v),
-                            raw: v,
-                        }
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            match Some(7i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "EngineType",
+                        name: enumerator(enums::EngineType::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("EngineType.ALL"),
-                },
-            });
+                }
+                None => Value::Missing("EngineType.ALL"),
+            },
+        );
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                    key: None,
-                });
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x192,
-                class: "bir::InstTensorLoad",
-                field: "input RegisterAccess chain head",
-                value: Value::Opaque(
-                    "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
-                ),
-            });
+        n.add_stamp(
+            0x192, "bir::InstTensorLoad", "input RegisterAccess chain head",
+            Value::Opaque(
+                "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
+            ),
+        );
         Outcome::Node(n)
     }
     /// `codegenTensorStore` @0xf266c0 (seed 003 §8): The store twin of TensorLoad: the output chain head and addOutput.
@@ -20245,57 +15342,35 @@ pub mod klr {
         if *memo_register
             .get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName))))
         {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared",
-                    key: None,
-                });
+            n.add_effect("register", "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared", None);
         }
         let path: usize = 0;
         n.path = PATHS_TensorStore[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("dstRef"),
-                    what: None,
-                    note: Some("addOutput<PhysicalAccessPattern>: the destination AP"),
-                });
+            n.add_binding("output", Some("dstRef"), None, Some("addOutput<PhysicalAccessPattern>: the destination AP"));
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x90,
-                class: "bir::Instruction",
-                field: "engine-id",
-                value: match Some(7i64) {
-                    Some(v) => {
-                        Value::Enum {
-                            ty: "EngineType",
-                            name: enumerator(enums::EngineType::ENUMERATORS, v),
-                            raw: v,
-                        }
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            match Some(7i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "EngineType",
+                        name: enumerator(enums::EngineType::ENUMERATORS, v),
+                        raw: v,
                     }
-                    None => Value::Missing("EngineType.ALL"),
-                },
-            });
+                }
+                None => Value::Missing("EngineType.ALL"),
+            },
+        );
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                    key: None,
-                });
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x160,
-                class: "bir::InstTensorSave",
-                field: "output RegisterAccess chain head",
-                value: Value::Opaque(
-                    "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
-                ),
-            });
+        n.add_stamp(
+            0x160, "bir::InstTensorSave", "output RegisterAccess chain head",
+            Value::Opaque(
+                "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
+            ),
+        );
         Outcome::Node(n)
     }
     /// `codegenNcLocalGather` @0xf2a9c0 (seed 003 §9.1): SBUF→SBUF row gather with a compile-time-validated 16-partition-block geometry and a runtime u16 offset vector. Past num_valid_indices the simulator fills -1 and skips.
@@ -20318,69 +15393,24 @@ pub mod klr {
         let mut n = Node::new(leaf, routed_from);
         match eval::not(eval::is_int(&op.num_valid_indices)) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Assert,
-                    message: "num_valid_indices for local gather must be an integer",
-                    arg: None,
-                    condition: "!is_int(num_valid_indices)",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Assert, None, "num_valid_indices for local gather must be an integer", "!is_int(num_valid_indices)", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "num_valid_indices for local gather must be an integer",
-                        condition: "!is_int(num_valid_indices)",
-                    });
+                n.add_unevaluated("num_valid_indices for local gather must be an integer", "!is_int(num_valid_indices)");
             }
         }
-        n.unevaluated
-            .push(Unevaluated {
-                what: "an assert with no message",
-                condition: "numElePerIdxVal == dst.getEltsPerPartition() / num_valid_indices, where numElePerIdxVal = (data.eltsBytes / DTYPE_STRIDE_LUT[dtype(data)]) / blocks and blocks = ceil(index.numElements / 16)",
-            });
+        n.add_unevaluated("an assert with no message", "numElePerIdxVal == dst.getEltsPerPartition() / num_valid_indices, where numElePerIdxVal = (data.eltsBytes / DTYPE_STRIDE_LUT[dtype(data)]) / blocks and blocks = ceil(index.numElements / 16)");
         let path: usize = 0;
         n.path = PATHS_NcLocalGather[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("data"),
-                    what: None,
-                    note: Some("arg0: the data source"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("index"),
-                    what: None,
-                    note: Some("arg1: the u16 offset vector"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("out"),
-                    what: None,
-                    note: Some("out0: the gathered rows"),
-                });
+            n.add_binding("argument", Some("data"), None, Some("arg0: the data source"));
+            n.add_binding("argument", Some("index"), None, Some("arg1: the u16 offset vector"));
+            n.add_binding("output", Some("out"), None, Some("out0: the gathered rows"));
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0xf0,
-                class: "bir::InstIndirectCopy",
-                field: "num_valid_indices",
-                value: Value::Imm(op.num_valid_indices),
-            });
+        n.add_stamp(0xf0, "bir::InstIndirectCopy", "num_valid_indices", Value::Imm(op.num_valid_indices));
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "finalize(codegen+0xE0, ic)",
-                    key: None,
-                });
+            n.add_effect("register", "finalize(codegen+0xE0, ic)", None);
         }
         Outcome::Node(n)
     }
@@ -20405,35 +15435,12 @@ pub mod klr {
         let path: usize = 0;
         n.path = PATHS_NcNGather[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("data"),
-                    what: None,
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("index"),
-                    what: None,
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("out"),
-                    what: None,
-                    note: None,
-                });
+            n.add_binding("argument", Some("data"), None, None);
+            n.add_binding("argument", Some("index"), None, None);
+            n.add_binding("output", Some("out"), None, None);
         }
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "finalize(codegen+0xE0, g)",
-                    key: None,
-                });
+            n.add_effect("register", "finalize(codegen+0xE0, g)", None);
         }
         Outcome::Node(n)
     }
@@ -20456,76 +15463,26 @@ pub mod klr {
         let leaf: &'static str = "NcRangeSelect";
         let mut n = Node::new(leaf, routed_from);
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "note",
-                    text: "accum = codegenAccumCmd(node); cmp0, cmp1, redOp = codegenAluOp(node[+0x30 / +0x38 / +0x40])",
-                    key: None,
-                });
+            n.add_effect("note", "accum = codegenAccumCmd(node); cmp0, cmp1, redOp = codegenAluOp(node[+0x30 / +0x38 / +0x40])", None);
         }
         let path: usize = 0;
         n.path = PATHS_NcRangeSelect[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("in"),
-                    what: None,
-                    note: Some("InstArg in"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("bound0"),
-                    what: None,
-                    note: Some("variant<InstArg,float> bound0"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("bound1"),
-                    what: None,
-                    note: Some("variant<InstArg,float> bound1"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("rangeT"),
-                    what: None,
-                    note: Some("InstArg rangeTensor"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("fill"),
-                    what: None,
-                    note: Some("optional<InstArg> fill"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("mode"),
-                    what: None,
-                    note: Some("int mode"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("redOp"),
-                    what: None,
-                    note: Some("optional<AluOpType> reduceOp"),
-                });
+            n.add_binding("builder", Some("in"), None, Some("InstArg in"));
+            n.add_binding("builder", Some("bound0"), None, Some("variant<InstArg,float> bound0"));
+            n.add_binding("builder", Some("bound1"), None, Some("variant<InstArg,float> bound1"));
+            n.add_binding("builder", Some("rangeT"), None, Some("InstArg rangeTensor"));
+            n.add_binding("builder", Some("fill"), None, Some("optional<InstArg> fill"));
+            n.add_binding("builder", Some("mode"), None, Some("int mode"));
+            n.add_binding("builder", Some("redOp"), None, Some("optional<AluOpType> reduceOp"));
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0xf0,
-                class: "bir::InstRangeSelect",
-                field: "mode",
-                value: match Some(op.mode) {
-                    Some(v) => Value::Int(v),
-                    None => Value::Missing("mode"),
-                },
-            });
+        n.add_stamp(
+            0xf0, "bir::InstRangeSelect", "mode",
+            match Some(op.mode) {
+                Some(v) => Value::Int(v),
+                None => Value::Missing("mode"),
+            },
+        );
         Outcome::Node(n)
     }
     /// `codegenSelectReduce` @0xf270a0 (seed 003 §9.4): Despite the name, builds InstCopyPredicated (52), not RangeSelect: a predicated copy (out ← preds ? src : out) fused with a second-output reduce. Codegen emits it directly because Select (51) has no machine emitter.
@@ -20549,51 +15506,14 @@ pub mod klr {
         let path: usize = 0;
         n.path = PATHS_SelectReduce[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("t0, the predicated copy's destination"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("onTrue"),
-                    what: None,
-                    note: Some("t1"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("predicate"),
-                    what: None,
-                    note: Some("t2"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "operand",
-                    operand: Some("4th operand"),
-                    what: None,
-                    note: Some("addOperandToInst(node[+0x30], cp)"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("reduce-into"),
-                    what: None,
-                    note: Some(
-                        "the fused reduce half: codegenAccumCmd + codegenAluOp + reduce-into TensorRef",
-                    ),
-                });
+            n.add_binding("output", Some("dst"), None, Some("t0, the predicated copy's destination"));
+            n.add_binding("argument", Some("onTrue"), None, Some("t1"));
+            n.add_binding("argument", Some("predicate"), None, Some("t2"));
+            n.add_binding("operand", Some("4th operand"), None, Some("addOperandToInst(node[+0x30], cp)"));
+            n.add_binding("output", Some("reduce-into"), None, Some("the fused reduce half: codegenAccumCmd + codegenAluOp + reduce-into TensorRef"));
         }
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "finalize(codegen+0xE0, cp)",
-                    key: None,
-                });
+            n.add_effect("register", "finalize(codegen+0xE0, cp)", None);
         }
         Outcome::Node(n)
     }
@@ -20618,39 +15538,16 @@ pub mod klr {
         let path: usize = 0;
         n.path = PATHS_BatchNormStats[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: None,
-                    what: Some(
-                        "uint apply_transpose, uint dtypeFlag ([INFERRED] decomposition of the two uint arguments)",
-                    ),
-                    note: None,
-                });
+            n.add_binding("builder", Some("dst"), None, Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"));
+            n.add_binding("builder", Some("src"), None, Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"));
+            n.add_binding("builder", None, Some("uint apply_transpose, uint dtypeFlag ([INFERRED] decomposition of the two uint arguments)"), None);
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0xf0,
-                class: "bir::InstBNStats",
-                field: "apply_transpose",
-                value: Value::Opaque(
-                    "the builder's first uint argument (MaybeAffine<bool>, variant tag +0x110); the page does not say what the leaf passes",
-                ),
-            });
+        n.add_stamp(
+            0xf0, "bir::InstBNStats", "apply_transpose",
+            Value::Opaque(
+                "the builder's first uint argument (MaybeAffine<bool>, variant tag +0x110); the page does not say what the leaf passes",
+            ),
+        );
         Outcome::Node(n)
     }
     /// `codegenBatchNormAggregate` @0xf1b0d0 (seed 003 §10.1): BNStats with a different builder: the merge math lives in the executor. Input AP %3 == 0 (K Welford triples), output exactly 2 elements per partition (mean, population variance) — \[INFERRED\]. Carries no own JSON field. The builder names the node; the page gives no prefix.
@@ -20674,29 +15571,9 @@ pub mod klr {
         let path: usize = 0;
         n.path = PATHS_BatchNormAggregate[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: None,
-                    what: Some(
-                        "two uint arguments ([INFERRED] apply_transpose, dtypeFlag)",
-                    ),
-                    note: None,
-                });
+            n.add_binding("builder", Some("dst"), None, Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"));
+            n.add_binding("builder", Some("src"), None, Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"));
+            n.add_binding("builder", None, Some("two uint arguments ([INFERRED] apply_transpose, dtypeFlag)"), None);
         }
         Outcome::Node(n)
     }
@@ -20720,60 +15597,27 @@ pub mod klr {
             for it in op.shuffleMask.iter() {
                 match eval::not(eval::is_immediate(it)) {
                     Some(true) => {
-                        return Outcome::Error(Error {
-                            leaf,
-                            routed_from,
-                            kind: ErrorKind::Assert,
-                            message: "shuffle index must hold the IMMEDIATE alternative",
-                            arg: None,
-                            condition: "!is_immediate(it)",
-                            helper: None,
-                        });
+                        return Outcome::Error(
+                            n.error(ErrorKind::Assert, None, "shuffle index must hold the IMMEDIATE alternative", "!is_immediate(it)", None),
+                        );
                     }
                     Some(false) => {}
                     None => unknown = true,
                 }
             }
             if unknown {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "shuffle index must hold the IMMEDIATE alternative",
-                        condition: "!is_immediate(it)",
-                    });
+                n.add_unevaluated("shuffle index must hold the IMMEDIATE alternative", "!is_immediate(it)");
             }
         }
         let path: usize = 0;
         n.path = PATHS_Shuffle[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("src"),
-                    what: None,
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("dst"),
-                    what: None,
-                    note: None,
-                });
+            n.add_binding("argument", Some("src"), None, None);
+            n.add_binding("output", Some("dst"), None, None);
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0xf0,
-                class: "bir::InstStreamShuffle",
-                field: "shuffle map",
-                value: Value::Imms(op.shuffleMask),
-            });
+        n.add_stamp(0xf0, "bir::InstStreamShuffle", "shuffle map", Value::Imms(op.shuffleMask));
         if true {
-            n.effects
-                .push(Effect {
-                    kind: "register",
-                    text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                    key: None,
-                });
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
         }
         Outcome::Node(n)
     }
@@ -20798,81 +15642,30 @@ pub mod klr {
         let mut memo_identity: Option<bool> = None;
         match eval::cmp(Some(op.engine), Some(5i64), |a, b| a == b) {
             Some(true) => {
-                return Outcome::Error(Error {
-                    leaf,
-                    routed_from,
-                    kind: ErrorKind::Throw,
-                    message: "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!",
-                    arg: None,
-                    condition: "engine == KlrEngine.pe",
-                    helper: None,
-                });
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!", "engine == KlrEngine.pe", None));
             }
             Some(false) => {}
             None => {
-                n.unevaluated
-                    .push(Unevaluated {
-                        what: "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!",
-                        condition: "engine == KlrEngine.pe",
-                    });
+                n.add_unevaluated("TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!", "engine == KlrEngine.pe");
             }
         }
         let path: usize = 'fork: {
             match eval::cmp(eval::dtype(&op.dst), Some(16i64), |a, b| a == b) {
                 Some(true) => break 'fork 0,
                 Some(false) => {}
-                None => {
-                    return Outcome::Undetermined(Undetermined {
-                        leaf,
-                        routed_from,
-                        at: "fork to stream",
-                        condition: "dtype(dst) == BirDtype.fp32",
-                    });
-                }
+                None => return Outcome::Undetermined(n.undetermined("fork to stream", "dtype(dst) == BirDtype.fp32")),
             }
             1
         };
         n.path = PATHS_Transpose[path];
         if path == 0 {
-            n.bindings
-                .push(Binding {
-                    role: "argument",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("addArgument<PhysicalAccessPattern>(node, in, in.AP)"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "output",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("addOutput<PhysicalAccessPattern>(node, out, out.AP)"),
-                });
+            n.add_binding("argument", Some("src"), None, Some("addArgument<PhysicalAccessPattern>(node, in, in.AP)"));
+            n.add_binding("output", Some("dst"), None, Some("addOutput<PhysicalAccessPattern>(node, out, out.AP)"));
         }
         if path == 1 {
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("dst"),
-                    what: None,
-                    note: Some("out, with ap_out"),
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: None,
-                    what: Some(
-                        "stationary: the identity getIdentityMatrix(dtype(dst)) returns, AP {P, e}",
-                    ),
-                    note: None,
-                });
-            n.bindings
-                .push(Binding {
-                    role: "builder",
-                    operand: Some("src"),
-                    what: None,
-                    note: Some("moving: in, with K pinned to 128"),
-                });
+            n.add_binding("builder", Some("dst"), None, Some("out, with ap_out"));
+            n.add_binding("builder", None, Some("stationary: the identity getIdentityMatrix(dtype(dst)) returns, AP {P, e}"), None);
+            n.add_binding("builder", Some("src"), None, Some("moving: in, with K pinned to 128"));
         }
         if matches!(path, 0) {
             match eval::or(
@@ -20880,139 +15673,80 @@ pub mod klr {
                 eval::cmp(eval::step0(&op.dst), Some(32i64), |a, b| a > b),
             ) {
                 Some(true) => {
-                    return Outcome::Error(Error {
-                        leaf,
-                        routed_from,
-                        kind: ErrorKind::Throw,
-                        message: "Operand must be no larger than (32, 32) ...",
-                        arg: None,
-                        condition: "step0(src) > 32 || step0(dst) > 32",
-                        helper: Some("_validateLegalStreamTranspose @0xf29554"),
-                    });
+                    return Outcome::Error(
+                        n.error(ErrorKind::Throw, None, "Operand must be no larger than (32, 32) ...", "step0(src) > 32 || step0(dst) > 32", Some("_validateLegalStreamTranspose @0xf29554")),
+                    );
                 }
                 Some(false) => {}
                 None => {
-                    n.unevaluated
-                        .push(Unevaluated {
-                            what: "Operand must be no larger than (32, 32) ...",
-                            condition: "step0(src) > 32 || step0(dst) > 32",
-                        });
+                    n.add_unevaluated("Operand must be no larger than (32, 32) ...", "step0(src) > 32 || step0(dst) > 32");
                 }
             }
         }
         if matches!(path, 0) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "register",
-                        text: "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list",
-                        key: None,
-                    });
+                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
             }
         }
         if matches!(path, 1) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "getIdentityMatrix(dtype) @0xf28910: the identity is \"COMPILER-GENERATED-id.\" + Dtype2string(dtype), looked up with Function::getMemoryLocationByName and reused across every matmul-transpose of the same dtype in the function",
-                        key: None,
-                    });
+                n.add_effect("note", "getIdentityMatrix(dtype) @0xf28910: the identity is \"COMPILER-GENERATED-id.\" + Dtype2string(dtype), looked up with Function::getMemoryLocationByName and reused across every matmul-transpose of the same dtype in the function", None);
             }
         }
         if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "node",
-                        text: "InstBuilder::addSBTensor(\"COMPILER-GENERATED-id.\" + Dtype2string(dtype)): a 128×128 SBUF tensor",
-                        key: eval::dtype(&op.dst),
-                    });
+                n.add_effect("node", "InstBuilder::addSBTensor(\"COMPILER-GENERATED-id.\" + Dtype2string(dtype)): a 128×128 SBUF tensor", eval::dtype(&op.dst));
             }
         }
         if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "warning",
-                        text: "Emitting dynamic Identity matrix generation code, this might affect performance.",
-                        key: eval::dtype(&op.dst),
-                    });
+                n.add_effect("warning", "Emitting dynamic Identity matrix generation code, this might affect performance.", eval::dtype(&op.dst));
             }
         }
         if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "warning",
-                        text: "You can bypass this by pass in an explicit identity matrix and use nc_matmul for transpose",
-                        key: eval::dtype(&op.dst),
-                    });
+                n.add_effect("warning", "You can bypass this by pass in an explicit identity matrix and use nc_matmul for transpose", eval::dtype(&op.dst));
             }
         }
         if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "node",
-                        text: "InstBuilder::addMemset(name + \"_memset\", Id, AP): zero the tensor",
-                        key: eval::dtype(&op.dst),
-                    });
+                n.add_effect("node", "InstBuilder::addMemset(name + \"_memset\", Id, AP): zero the tensor", eval::dtype(&op.dst));
             }
         }
         if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
-                n.effects
-                    .push(Effect {
-                        kind: "node",
-                        text: "InstBuilder::addUnaryInstruction<InstTensorScalarAffineSelect>(name + \"=IDAffineSelect(mask,fill=1)\", Id, Id, …): the p == e diagonal set to 1.0f (inst+404 = 0x3F800000, dtype +400 = 19)",
-                        key: eval::dtype(&op.dst),
-                    });
+                n.add_effect("node", "InstBuilder::addUnaryInstruction<InstTensorScalarAffineSelect>(name + \"=IDAffineSelect(mask,fill=1)\", Id, Id, …): the p == e diagonal set to 1.0f (inst+404 = 0x3F800000, dtype +400 = 19)", eval::dtype(&op.dst));
             }
         }
         if matches!(path, 1) {
             if true {
-                n.effects
-                    .push(Effect {
-                        kind: "note",
-                        text: "InstMatmultBase::setCalcAuto(node): PE + auto-accumulate",
-                        key: None,
-                    });
+                n.add_effect("note", "InstMatmultBase::setCalcAuto(node): PE + auto-accumulate", None);
             }
         }
         if matches!(path, 1) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x1b8,
-                    class: "bir::InstMatmultBase",
-                    field: "isTranspose",
-                    value: match Some(1i64) {
-                        Some(v) => Value::Int(v),
-                        None => Value::Missing("1"),
-                    },
-                });
+            n.add_stamp(
+                0x1b8, "bir::InstMatmultBase", "isTranspose",
+                match Some(1i64) {
+                    Some(v) => Value::Int(v),
+                    None => Value::Missing("1"),
+                },
+            );
         }
         if matches!(path, 1) {
-            n.stamps
-                .push(Stamp {
-                    offset: 0x1d8,
-                    class: "bir::InstMatmultBase",
-                    field: "unnamed",
-                    value: match Some(0i64) {
-                        Some(v) => Value::Int(v),
-                        None => Value::Missing("0"),
-                    },
-                });
+            n.add_stamp(
+                0x1d8, "bir::InstMatmultBase", "unnamed",
+                match Some(0i64) {
+                    Some(v) => Value::Int(v),
+                    None => Value::Missing("0"),
+                },
+            );
         }
-        n.stamps
-            .push(Stamp {
-                offset: 0x90,
-                class: "bir::Instruction",
-                field: "engine-id",
-                value: Value::Opaque(
-                    "not given: §11 lists Transpose among the writers of +0x90, but neither the value nor the path; §6 shows no such store",
-                ),
-            });
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            Value::Opaque(
+                "not given: §11 lists Transpose among the writers of +0x90, but neither the value nor the path; §6 shows no such store",
+            ),
+        );
         Outcome::Node(n)
     }
     /// A klr op for one of the leaves (the leaf decides how it is lowered).
@@ -21268,13 +16002,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         name: "pseudo_dge",
         from: "PSEUDO_DMA_DIRECT2D",
         from_opcode: 212u8,
-        selector: lowering::Place {
-            path: "dge_op",
-            offset: 15,
-            size: 1,
-            bits: None,
-            type_name: "DGE_OPCODE",
-        },
+        selector: lowering::Place { path: "dge_op", offset: 15, size: 1, bits: None, type_name: "DGE_OPCODE" },
         selector_type: "DGE_OPCODE",
         extension: Some("PSEUDO_DMA_EXT"),
         extension_opcode: Some(218u8),
@@ -21331,10 +16059,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     },
                     lowering::RouteMeta {
                         abi: "v3",
-                        via: &[
-                            "translate_one_pseudo_dge_instr_v3",
-                            "translate_one_pseudo_dma_memcpy_instr_v2",
-                        ],
+                        via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
@@ -21343,13 +16068,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 ],
                 mappings: &[
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.opcode",
-                            offset: 0,
-                            size: 1,
-                            bits: None,
-                            type_name: "OPCODE",
-                        },
+                        to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(184u64),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED,
@@ -21358,13 +16077,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E555, evidence::E556],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.inst_word_len",
-                            offset: 1,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
+                        to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED,
@@ -21373,20 +16086,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E557],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21394,20 +16095,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E558, evidence::E559],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21454,20 +16143,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E563],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "sem_increment",
-                            offset: 14,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "sem_increment",
-                            offset: 14,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21475,13 +16152,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E563],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "compute_op",
-                            offset: 15,
-                            size: 1,
-                            bits: None,
-                            type_name: "DGE_COMPUTE_OP",
-                        },
+                        to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
                         source: lowering::Source::Value(0u64),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
@@ -21490,20 +16161,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E564, evidence::E565],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
+                        to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
                             marker: 7,
                             mask: 16u64,
@@ -21518,20 +16177,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E566, evidence::E567],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        }),
+                        to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21539,20 +16186,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E558],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_num_elem",
-                            offset: 32,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_num_elem",
-                            offset: 32,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        }),
+                        to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21560,20 +16195,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E558],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_elem_size",
-                            offset: 36,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_elem_size",
-                            offset: 36,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
+                        to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21623,20 +16246,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E569],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
+                        to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
                             marker: 7,
                             mask: 16u64,
@@ -21651,20 +16262,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_step_elem",
-                            offset: 48,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_step_elem",
-                            offset: 48,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        }),
+                        to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21672,20 +16271,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E558],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 56,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 56,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        }),
+                        to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21693,20 +16280,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E558],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_elem_size",
-                            offset: 60,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_elem_size",
-                            offset: 60,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
+                        to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21714,20 +16289,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E558],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "in_dtype",
-                            offset: 62,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "in_dtype",
-                            offset: 62,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
+                        to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21735,20 +16298,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "out_dtype",
-                            offset: 63,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "out_dtype",
-                            offset: 63,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
+                        to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21785,10 +16336,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     },
                     lowering::RouteMeta {
                         abi: "v3",
-                        via: &[
-                            "translate_one_pseudo_dge_instr_v3",
-                            "translate_one_pseudo_dma_memcpy_instr_v2",
-                        ],
+                        via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
@@ -21797,13 +16345,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 ],
                 mappings: &[
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.opcode",
-                            offset: 0,
-                            size: 1,
-                            bits: None,
-                            type_name: "OPCODE",
-                        },
+                        to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(187u64),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED,
@@ -21812,13 +16354,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E576],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.inst_word_len",
-                            offset: 1,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
+                        to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED,
@@ -21827,20 +16363,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E557],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21848,20 +16372,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E560],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21887,20 +16399,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E578, evidence::E579],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "sem_increment",
-                            offset: 13,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "sem_increment",
-                            offset: 14,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21908,20 +16408,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E580, evidence::E581],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "idx_num_active_channels",
-                            offset: 14,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Ext(lowering::Place {
-                            path: "idx_num_active_channels",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Ext(lowering::Place { path: "idx_num_active_channels", offset: 2, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -21929,20 +16417,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E582, evidence::E583],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "flags",
-                            offset: 15,
-                            size: 1,
-                            bits: None,
-                            type_name: "DMA_INDIRECT_FLAGS",
-                        },
-                        source: lowering::Source::Ext(lowering::Place {
-                            path: "flags",
-                            offset: 1,
-                            size: 1,
-                            bits: None,
-                            type_name: "DMA_INDIRECT_FLAGS",
-                        }),
+                        to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
+                        source: lowering::Source::Ext(lowering::Place { path: "flags", offset: 1, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
@@ -21950,20 +16426,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E584],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
+                        to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
                             marker: 7,
                             mask: 16u64,
@@ -21978,20 +16442,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_step_elem[0]",
-                            offset: 24,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        }),
+                        to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_step_elem[0]", offset: 24, size: 4, bits: None, type_name: "i32" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
@@ -21999,20 +16451,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E585, evidence::E586],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_num_elem",
-                            offset: 28,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_num_elem[0]",
-                            offset: 32,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
+                        to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_num_elem[0]", offset: 32, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
@@ -22020,20 +16460,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E587],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_elem_size",
-                            offset: 30,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_elem_size",
-                            offset: 36,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
+                        to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22041,20 +16469,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E588],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 32,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
+                        to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
                             marker: 7,
                             mask: 16u64,
@@ -22069,20 +16485,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_step_elem",
-                            offset: 40,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_step_elem[0]",
-                            offset: 48,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        }),
+                        to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_step_elem[0]", offset: 48, size: 4, bits: None, type_name: "i32" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
@@ -22090,20 +16494,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E589],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 44,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_num_elem[0]",
-                            offset: 56,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
+                        to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem[0]", offset: 56, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
@@ -22111,20 +16503,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E590],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_elem_size",
-                            offset: 46,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_elem_size",
-                            offset: 60,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
+                        to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22132,20 +16512,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E591],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_idx_start_addr",
-                            offset: 48,
-                            size: 4,
-                            bits: None,
-                            type_name: "ADDR4",
-                        },
-                        source: lowering::Source::Ext(lowering::Place {
-                            path: "src_idx_start_addr",
-                            offset: 4,
-                            size: 4,
-                            bits: None,
-                            type_name: "ADDR4",
-                        }),
+                        to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
+                        source: lowering::Source::Ext(lowering::Place { path: "src_idx_start_addr", offset: 4, size: 4, bits: None, type_name: "ADDR4" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22153,20 +16521,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E592, evidence::E593],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_idx_start_addr",
-                            offset: 52,
-                            size: 4,
-                            bits: None,
-                            type_name: "ADDR4",
-                        },
-                        source: lowering::Source::Ext(lowering::Place {
-                            path: "dst_idx_start_addr",
-                            offset: 8,
-                            size: 4,
-                            bits: None,
-                            type_name: "ADDR4",
-                        }),
+                        to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
+                        source: lowering::Source::Ext(lowering::Place { path: "dst_idx_start_addr", offset: 8, size: 4, bits: None, type_name: "ADDR4" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22174,20 +16530,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E594],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "in_dtype",
-                            offset: 56,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "in_dtype",
-                            offset: 62,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
+                        to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22195,20 +16539,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E595],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "out_dtype",
-                            offset: 57,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "out_dtype",
-                            offset: 63,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
+                        to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22258,20 +16590,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E598],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "compute_op",
-                            offset: 60,
-                            size: 1,
-                            bits: None,
-                            type_name: "DGE_COMPUTE_OP",
-                        },
-                        source: lowering::Source::Ext(lowering::Place {
-                            path: "compute_op",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "DGE_COMPUTE_OP",
-                        }),
+                        to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
+                        source: lowering::Source::Ext(lowering::Place { path: "compute_op", offset: 3, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22302,16 +16622,9 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 ],
                 unmapped: &[],
                 unread: &[
-                    "src_step_elem[1]",
-                    "src_num_elem[1]",
-                    "dst_step_elem[1]",
-                    "dst_num_elem[1]",
-                    "ext.src_bound_size_bytes",
-                    "ext.dst_bound_size_bytes",
-                    "ext.tile_src_row_step",
-                    "ext.tile_src_rows",
-                    "ext.tile_src_cols",
-                    "ext.src_bound_size_bytes_upper",
+                    "src_step_elem[1]", "src_num_elem[1]", "dst_step_elem[1]", "dst_num_elem[1]",
+                    "ext.src_bound_size_bytes", "ext.dst_bound_size_bytes", "ext.tile_src_row_step",
+                    "ext.tile_src_rows", "ext.tile_src_cols", "ext.src_bound_size_bytes_upper",
                     "ext.dst_bound_size_bytes_upper",
                 ],
             },
@@ -22334,8 +16647,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::RouteMeta {
                         abi: "v2",
                         via: &[
-                            "translate_one_pseudo_dge_instr_v2",
-                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_one_pseudo_dge_instr_v2", "translate_one_pseudo_dge_instr_v3",
                             "translate_pseudo_dma_direct2d_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED,
@@ -22345,10 +16657,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     },
                     lowering::RouteMeta {
                         abi: "v3",
-                        via: &[
-                            "translate_one_pseudo_dge_instr_v3",
-                            "translate_pseudo_dma_direct2d_xpose_instr_v3",
-                        ],
+                        via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_direct2d_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
@@ -22357,13 +16666,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 ],
                 mappings: &[
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.opcode",
-                            offset: 0,
-                            size: 1,
-                            bits: None,
-                            type_name: "OPCODE",
-                        },
+                        to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(189u64),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED,
@@ -22372,13 +16675,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E605, evidence::E606],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.inst_word_len",
-                            offset: 1,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
+                        to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED,
@@ -22387,20 +16684,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E557],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22408,20 +16693,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E560],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22480,20 +16753,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E569],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "in_dtype",
-                            offset: 14,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "in_dtype",
-                            offset: 62,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
+                        to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22501,20 +16762,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E608],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "out_dtype",
-                            offset: 15,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "out_dtype",
-                            offset: 63,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
+                        to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22522,20 +16771,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E609],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
+                        to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
                             marker: 7,
                             mask: 16u64,
@@ -22550,20 +16787,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E610, evidence::E570],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        }),
+                        to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22571,20 +16796,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E611],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_num_elem",
-                            offset: 32,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_num_elem",
-                            offset: 32,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        }),
+                        to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22592,20 +16805,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E612],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "tile_src_row_step",
-                            offset: 36,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        },
-                        source: lowering::Source::Ext(lowering::Place {
-                            path: "tile_src_row_step",
-                            offset: 20,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        }),
+                        to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
+                        source: lowering::Source::Ext(lowering::Place { path: "tile_src_row_step", offset: 20, size: 4, bits: None, type_name: "i32" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22613,20 +16814,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E613],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
+                        to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
                             marker: 7,
                             mask: 16u64,
@@ -22641,20 +16830,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_step_elem",
-                            offset: 48,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_step_elem",
-                            offset: 48,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        }),
+                        to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22662,20 +16839,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E614],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 56,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 56,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        }),
+                        to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22683,20 +16848,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E615],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "tile_src_rows",
-                            offset: 60,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Ext(lowering::Place {
-                            path: "tile_src_rows",
-                            offset: 24,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Ext(lowering::Place { path: "tile_src_rows", offset: 24, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22704,20 +16857,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E616],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "tile_src_cols",
-                            offset: 61,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Ext(lowering::Place {
-                            path: "tile_src_cols",
-                            offset: 25,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Ext(lowering::Place { path: "tile_src_cols", offset: 25, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22757,27 +16898,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 ],
                 unmapped: &[],
                 unread: &[
-                    "sem_increment",
-                    "src_elem_size",
-                    "dst_elem_size",
-                    "ext.flags.indirect_mode",
-                    "ext.flags.idx_bound_is_err",
-                    "ext.flags.non_unique_dst_idx",
-                    "ext.flags.gather_dim",
-                    "ext.flags.scatter_dim",
-                    "ext.idx_num_active_channels",
-                    "ext.compute_op",
-                    "ext.src_idx_start_addr.address",
-                    "ext.src_idx_start_addr.indirect",
-                    "ext.src_idx_start_addr.active",
-                    "ext.src_idx_start_addr.register_mode",
-                    "ext.dst_idx_start_addr.address",
-                    "ext.dst_idx_start_addr.indirect",
-                    "ext.dst_idx_start_addr.active",
-                    "ext.dst_idx_start_addr.register_mode",
-                    "ext.src_bound_size_bytes",
-                    "ext.dst_bound_size_bytes",
-                    "ext.src_bound_size_bytes_upper",
+                    "sem_increment", "src_elem_size", "dst_elem_size", "ext.flags.indirect_mode",
+                    "ext.flags.idx_bound_is_err", "ext.flags.non_unique_dst_idx", "ext.flags.gather_dim",
+                    "ext.flags.scatter_dim", "ext.idx_num_active_channels", "ext.compute_op",
+                    "ext.src_idx_start_addr.address", "ext.src_idx_start_addr.indirect",
+                    "ext.src_idx_start_addr.active", "ext.src_idx_start_addr.register_mode",
+                    "ext.dst_idx_start_addr.address", "ext.dst_idx_start_addr.indirect",
+                    "ext.dst_idx_start_addr.active", "ext.dst_idx_start_addr.register_mode",
+                    "ext.src_bound_size_bytes", "ext.dst_bound_size_bytes", "ext.src_bound_size_bytes_upper",
                     "ext.dst_bound_size_bytes_upper",
                 ],
             },
@@ -22800,8 +16928,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::RouteMeta {
                         abi: "v2",
                         via: &[
-                            "translate_one_pseudo_dge_instr_v2",
-                            "translate_one_pseudo_dge_instr_v3",
+                            "translate_one_pseudo_dge_instr_v2", "translate_one_pseudo_dge_instr_v3",
                             "translate_pseudo_dma_gather_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED,
@@ -22811,10 +16938,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     },
                     lowering::RouteMeta {
                         abi: "v3",
-                        via: &[
-                            "translate_one_pseudo_dge_instr_v3",
-                            "translate_pseudo_dma_gather_xpose_instr_v3",
-                        ],
+                        via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_gather_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
@@ -22823,13 +16947,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 ],
                 mappings: &[
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.opcode",
-                            offset: 0,
-                            size: 1,
-                            bits: None,
-                            type_name: "OPCODE",
-                        },
+                        to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(241u64),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED,
@@ -22838,13 +16956,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E624, evidence::E625],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.inst_word_len",
-                            offset: 1,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
+                        to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED,
@@ -22853,20 +16965,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E557],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "header.debug_cmd",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22874,20 +16974,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E560],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "header.debug_hint",
-                            offset: 3,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22934,20 +17022,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E628, evidence::E629],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "idx_num_active_channels",
-                            offset: 14,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        },
-                        source: lowering::Source::Ext(lowering::Place {
-                            path: "idx_num_active_channels",
-                            offset: 2,
-                            size: 1,
-                            bits: None,
-                            type_name: "u8",
-                        }),
+                        to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
+                        source: lowering::Source::Ext(lowering::Place { path: "idx_num_active_channels", offset: 2, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -22976,20 +17052,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E631],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_start_addr",
-                            offset: 16,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
+                        to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
                             marker: 7,
                             mask: 16u64,
@@ -23004,20 +17068,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_step_elem",
-                            offset: 24,
-                            size: 8,
-                            bits: None,
-                            type_name: "i32[2]",
-                        }),
+                        to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -23025,20 +17077,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E632],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_num_elem",
-                            offset: 32,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_num_elem",
-                            offset: 32,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        }),
+                        to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -23046,20 +17086,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E633],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "src_idx_start_addr",
-                            offset: 36,
-                            size: 4,
-                            bits: None,
-                            type_name: "ADDR4",
-                        },
-                        source: lowering::Source::Ext(lowering::Place {
-                            path: "src_idx_start_addr",
-                            offset: 4,
-                            size: 4,
-                            bits: None,
-                            type_name: "ADDR4",
-                        }),
+                        to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
+                        source: lowering::Source::Ext(lowering::Place { path: "src_idx_start_addr", offset: 4, size: 4, bits: None, type_name: "ADDR4" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -23067,20 +17095,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E634],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "ADDR8",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_start_addr",
-                            offset: 40,
-                            size: 8,
-                            bits: None,
-                            type_name: "PSEUDO_ADDR8",
-                        }),
+                        to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
                             marker: 7,
                             mask: 16u64,
@@ -23116,20 +17132,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E635],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_step_elem_1",
-                            offset: 52,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_step_elem[1]",
-                            offset: 52,
-                            size: 4,
-                            bits: None,
-                            type_name: "i32",
-                        }),
+                        to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_step_elem[1]", offset: 52, size: 4, bits: None, type_name: "i32" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
@@ -23137,20 +17141,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E636],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 56,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_num_elem",
-                            offset: 56,
-                            size: 4,
-                            bits: None,
-                            type_name: "u16[2]",
-                        }),
+                        to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
@@ -23158,20 +17150,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E637],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "elem_size",
-                            offset: 60,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_elem_size",
-                            offset: 36,
-                            size: 2,
-                            bits: None,
-                            type_name: "u16",
-                        }),
+                        to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy,
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
@@ -23179,20 +17159,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E638],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dtype.dtype_lo",
-                            offset: 62,
-                            size: 1,
-                            bits: Some((0, 4)),
-                            type_name: "DTYPE",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "in_dtype",
-                            offset: 62,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
+                        to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Narrow,
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
@@ -23200,20 +17168,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         evidence: &[evidence::E639, evidence::E640],
                     },
                     lowering::MappingMeta {
-                        to: lowering::Place {
-                            path: "dtype.dtype_hi",
-                            offset: 62,
-                            size: 1,
-                            bits: Some((4, 4)),
-                            type_name: "DTYPE",
-                        },
-                        source: lowering::Source::Pseudo(lowering::Place {
-                            path: "out_dtype",
-                            offset: 63,
-                            size: 1,
-                            bits: None,
-                            type_name: "DTYPE",
-                        }),
+                        to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
+                        source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Narrow,
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
@@ -23244,24 +17200,12 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 ],
                 unmapped: &[],
                 unread: &[
-                    "sem_increment",
-                    "dst_step_elem[0]",
-                    "dst_elem_size",
-                    "ext.flags.indirect_mode",
-                    "ext.flags.idx_bound_is_err",
-                    "ext.flags.non_unique_dst_idx",
-                    "ext.flags.scatter_dim",
-                    "ext.compute_op",
-                    "ext.dst_idx_start_addr.address",
-                    "ext.dst_idx_start_addr.indirect",
-                    "ext.dst_idx_start_addr.active",
-                    "ext.dst_idx_start_addr.register_mode",
-                    "ext.src_bound_size_bytes",
-                    "ext.dst_bound_size_bytes",
-                    "ext.tile_src_row_step",
-                    "ext.tile_src_rows",
-                    "ext.tile_src_cols",
-                    "ext.src_bound_size_bytes_upper",
+                    "sem_increment", "dst_step_elem[0]", "dst_elem_size", "ext.flags.indirect_mode",
+                    "ext.flags.idx_bound_is_err", "ext.flags.non_unique_dst_idx", "ext.flags.scatter_dim",
+                    "ext.compute_op", "ext.dst_idx_start_addr.address", "ext.dst_idx_start_addr.indirect",
+                    "ext.dst_idx_start_addr.active", "ext.dst_idx_start_addr.register_mode",
+                    "ext.src_bound_size_bytes", "ext.dst_bound_size_bytes", "ext.tile_src_row_step",
+                    "ext.tile_src_rows", "ext.tile_src_cols", "ext.src_bound_size_bytes_upper",
                     "ext.dst_bound_size_bytes_upper",
                 ],
             },

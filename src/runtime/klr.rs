@@ -351,6 +351,72 @@ impl<'a, const S: usize, const B: usize, const E: usize, const SH: usize, const 
             unevaluated: Seq::new(),
         }
     }
+    /// Records the stamp the node's class holds at `offset`.
+    pub fn add_stamp(
+        &mut self,
+        offset: u32,
+        class: &'static str,
+        field: &'static str,
+        value: Value<'a>,
+    ) {
+        self.stamps.push(Stamp {
+            offset,
+            class,
+            field,
+            value,
+        });
+    }
+    /// Records how the node's path binds an operand.
+    pub fn add_binding(
+        &mut self,
+        role: &'static str,
+        operand: Option<&'static str>,
+        what: Option<&'static str>,
+        note: Option<&'static str>,
+    ) {
+        self.bindings.push(Binding {
+            role,
+            operand,
+            what,
+            note,
+        });
+    }
+    /// Records a side effect of lowering.
+    pub fn add_effect(&mut self, kind: &'static str, text: &'static str, key: Option<i64>) {
+        self.effects.push(Effect { kind, text, key });
+    }
+    /// Records a check or step whose condition the op does not decide.
+    pub fn add_unevaluated(&mut self, what: &'static str, condition: &'static str) {
+        self.unevaluated.push(Unevaluated { what, condition });
+    }
+    /// The error a failed check of this node's leaf reports.
+    pub const fn error(
+        &self,
+        kind: ErrorKind,
+        arg: Option<i64>,
+        message: &'static str,
+        condition: &'static str,
+        helper: Option<&'static str>,
+    ) -> Error {
+        Error {
+            leaf: self.leaf,
+            routed_from: self.routed_from,
+            kind,
+            message,
+            arg,
+            condition,
+            helper,
+        }
+    }
+    /// Where this node's leaf stops because the op does not decide `condition`.
+    pub const fn undetermined(&self, at: &'static str, condition: &'static str) -> Undetermined {
+        Undetermined {
+            leaf: self.leaf,
+            routed_from: self.routed_from,
+            at,
+            condition,
+        }
+    }
     /// The stamp at `offset`.
     pub fn stamp(&self, offset: u32) -> Option<&Stamp<'a>> {
         self.stamps.iter().find(|s| s.offset == offset)

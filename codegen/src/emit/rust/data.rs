@@ -18,10 +18,13 @@ use quote::quote;
 pub(super) struct Lit(String);
 
 /// Width up to which a slice of one-line items stays on one line.
-const INLINE: usize = 72;
+const INLINE: usize = 96;
+
+/// Width up to which the elements of a long slice share a line.
+const PACKED: usize = 48;
 
 /// Width up to which a record of one-line fields stays on one line.
-const RECORD_INLINE: usize = 84;
+const RECORD_INLINE: usize = 100;
 
 impl Lit {
     pub fn str(s: &str) -> Lit {
@@ -63,8 +66,25 @@ impl Lit {
             return Lit(format!("&[{}]", inner.join(", ")));
         }
         let mut out = String::from("&[\n");
-        for i in &items {
-            push_indented(&mut out, &i.0, ",");
+        if items
+            .iter()
+            .all(|i| !i.0.contains('\n') && i.0.len() <= PACKED)
+        {
+            // Short elements (field names, numbers) fill their lines.
+            let mut line = String::new();
+            for i in &items {
+                if !line.is_empty() && line.len() + i.0.len() + 2 > INLINE {
+                    push_indented(&mut out, line.trim_end(), "");
+                    line.clear();
+                }
+                line.push_str(&i.0);
+                line.push_str(", ");
+            }
+            push_indented(&mut out, line.trim_end(), "");
+        } else {
+            for i in &items {
+                push_indented(&mut out, &i.0, ",");
+            }
         }
         out.push(']');
         Lit(out)
@@ -75,6 +95,7 @@ impl Lit {
         Lit::fields(
             path,
             fields.into_iter().map(|(n, v)| format!("{n}: {}", v.0)),
+            RECORD_INLINE,
         )
     }
 
@@ -85,16 +106,33 @@ impl Lit {
         fields: impl IntoIterator<Item = (&'a str, Option<Lit>)>,
         base: &str,
     ) -> Lit {
+        Lit::fields(path, Lit::stated(fields, base), RECORD_INLINE)
+    }
+
+    /// [`Lit::update`] on one line whatever its width: a record of a table that holds
+    /// nothing else (the `evidence` module), read one record per line.
+    pub fn update_line<'a>(
+        path: &str,
+        fields: impl IntoIterator<Item = (&'a str, Option<Lit>)>,
+        base: &str,
+    ) -> Lit {
+        Lit::fields(path, Lit::stated(fields, base), usize::MAX)
+    }
+
+    fn stated<'a>(
+        fields: impl IntoIterator<Item = (&'a str, Option<Lit>)>,
+        base: &str,
+    ) -> impl Iterator<Item = String> {
         let stated = fields
             .into_iter()
             .filter_map(|(n, v)| Some(format!("{n}: {}", v?.0)));
-        Lit::fields(path, stated.chain([format!("..{base}")]))
+        stated.chain([format!("..{base}")])
     }
 
-    fn fields(path: &str, fields: impl Iterator<Item = String>) -> Lit {
+    fn fields(path: &str, fields: impl Iterator<Item = String>, width: usize) -> Lit {
         let fields: Vec<String> = fields.collect();
         let one_line = fields.iter().all(|f| !f.contains('\n'))
-            && path.len() + fields.iter().map(|f| f.len() + 2).sum::<usize>() <= RECORD_INLINE;
+            && path.len() + fields.iter().map(|f| f.len() + 2).sum::<usize>() <= width;
         if one_line {
             let inner = fields.join(", ");
             return Lit(format!("{path} {{ {inner} }}"));
@@ -291,7 +329,7 @@ mod tests {
     #[test]
     fn placeholders_take_the_indentation_of_their_line() {
         let lits = Lits::default();
-        let long = "x".repeat(80);
+        let long = "x".repeat(100);
         let rec = Lit::record("m::R", [("a", Lit::num(1)), ("b", Lit::str(&long))]);
         let tokens = lits.embed(rec).to_string();
         let code = format!("    const X: m::R = {};\n", tokens.replace(' ', ""));
@@ -331,11 +369,21 @@ mod tests {
     }
 
     #[test]
-    fn long_slices_go_one_element_per_line() {
+    fn long_slices_fill_lines_or_go_one_element_per_line() {
         let short = Lit::slice([Lit::str("a"), Lit::str("b")]);
         assert_eq!(short.text(), r#"&["a", "b"]"#);
         let long = Lit::slice((0..20).map(|i| Lit::str(&format!("element{i}"))));
-        assert!(long.text().starts_with("&[\n    \"element0\",\n"));
-        assert!(long.text().ends_with("    \"element19\",\n]"));
+        let want = "&[\n    \"element0\", \"element1\", \"element2\", \"element3\", \"element4\", \"element5\", \"element6\", \"element7\",\n";
+        assert!(
+            long.text().starts_with(want),
+            "short elements fill their lines"
+        );
+        assert!(long.text().ends_with(", \"element19\",\n]"));
+        let wide = Lit::slice((0..3).map(|i| Lit::str(&format!("{i}{}", "x".repeat(50)))));
+        assert_eq!(
+            wide.text().lines().count(),
+            5,
+            "long elements take a line each"
+        );
     }
 }

@@ -17,7 +17,7 @@ use std::str::FromStr;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::data::Lit;
+use super::data::{Lit, Lits};
 use super::util::confidence;
 use super::{Render, ident};
 use crate::model::TypeKind;
@@ -35,7 +35,7 @@ pub(super) fn items(cx: &Render<'_>, rt: &TokenStream) -> TokenStream {
     let tables = tables(m);
     let ops = ops(m);
     let meta = meta(cx, m);
-    let leaves = m.leaves.iter().map(|l| leaf_fn(m, l));
+    let leaves = m.leaves.iter().map(|l| leaf_fn(&cx.lits, m, l));
     let op_enum = op_enum(m);
     let module_doc = doc(
         "Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one \
@@ -83,18 +83,6 @@ fn doc(text: &str) -> TokenStream {
 fn int(v: i64) -> TokenStream {
     let abs = Literal::from_str(&format!("{}i64", v.unsigned_abs())).expect("an integer literal");
     if v < 0 { quote!(-#abs) } else { quote!(#abs) }
-}
-
-/// An offset as the sources write it, in hex.
-fn hex(v: usize) -> Literal {
-    Literal::from_str(&format!("{v:#x}")).expect("a hex literal")
-}
-
-fn opt_str(s: Option<&str>) -> TokenStream {
-    match s {
-        Some(s) => quote!(Some(#s)),
-        None => quote!(None),
-    }
 }
 
 /// Whether the op struct of `layout` borrows (has a field of lifetime `'a`).
@@ -568,6 +556,13 @@ fn guarded(guard: &Option<TokenStream>, body: TokenStream) -> TokenStream {
     }
 }
 
+/// Arguments that are all literals, as one placeholder: printed on one line whatever
+/// their width (prettyplease would give each long string a line of its own).
+fn literal_args(lits: &Lits, args: impl IntoIterator<Item = Lit>) -> TokenStream {
+    let texts: Vec<String> = args.into_iter().map(|a| a.text().to_string()).collect();
+    lits.embed(Lit::code(texts.join(", ")))
+}
+
 fn path_guard(paths: &[usize]) -> Option<TokenStream> {
     (!paths.is_empty()).then(|| {
         let paths = paths.iter().map(|p| Literal::usize_unsuffixed(*p));
@@ -576,13 +571,14 @@ fn path_guard(paths: &[usize]) -> Option<TokenStream> {
 }
 
 /// `match cond { true => then, false => nothing, unknown => unevaluated }`.
-fn decide(cond: &Cond, op: &Layout, then: TokenStream, what: &str) -> TokenStream {
+fn decide(lits: &Lits, cond: &Cond, op: &Layout, then: TokenStream, what: &str) -> TokenStream {
     let (c, text) = (ex(&cond.expr, op), &cond.text);
+    let args = literal_args(lits, [Lit::str(what), Lit::str(text)]);
     quote! {
         match #c {
             Some(true) => { #then }
             Some(false) => {}
-            None => n.unevaluated.push(Unevaluated { what: #what, condition: #text }),
+            None => n.add_unevaluated(#args),
         }
     }
 }
@@ -604,7 +600,7 @@ fn memo_names(m: &KlrModel) -> Vec<&str> {
     all
 }
 
-fn leaf_fn(m: &KlrModel, l: &KlrLeaf) -> TokenStream {
+fn leaf_fn(lits: &Lits, m: &KlrModel, l: &KlrLeaf) -> TokenStream {
     let Some(op) = m.layout(&l.op) else {
         return TokenStream::new();
     };
@@ -645,7 +641,7 @@ fn leaf_fn(m: &KlrModel, l: &KlrLeaf) -> TokenStream {
         let id = format_ident!("memo_{}", mm);
         quote!(let mut #id: Option<bool> = None;)
     });
-    let body = l.steps.iter().map(|s| step(m, l, op, s, &all));
+    let body = l.steps.iter().map(|s| step(lits, m, l, op, s, &all));
     quote! {
         #doc
         #[allow(non_snake_case)]
@@ -664,7 +660,14 @@ fn leaf_fn(m: &KlrModel, l: &KlrLeaf) -> TokenStream {
 }
 
 /// The statements of one step of `l`; `all` is every expression of the leaf.
-fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&KlrExpr]) -> TokenStream {
+fn step(
+    lits: &Lits,
+    m: &KlrModel,
+    l: &KlrLeaf,
+    op: &Layout,
+    s: &Step,
+    all: &[&KlrExpr],
+) -> TokenStream {
     let guard = path_guard(&s.paths);
     match &s.kind {
         StepKind::Check {
@@ -691,15 +694,22 @@ fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&KlrExpr]) -> T
             } else {
                 message.as_str()
             };
-            let unevaluated =
-                quote!(n.unevaluated.push(Unevaluated { what: #what, condition: #cond_text }););
+            let args = literal_args(lits, [Lit::str(what), Lit::str(&cond_text)]);
+            let unevaluated = quote!(n.add_unevaluated(#args););
             let Some(w) = when else {
                 return guarded(&guard, unevaluated);
             };
             let arg = append.as_ref().map_or(quote!(None), |a| ex(&a.expr, op));
-            let (text, helper) = (&w.text, opt_str(helper.as_deref()));
+            let args = literal_args(
+                lits,
+                [
+                    Lit::str(message),
+                    Lit::str(&w.text),
+                    Lit::opt_str(helper.as_deref()),
+                ],
+            );
             let err = quote! {
-                return Outcome::Error(Error { leaf, routed_from, kind: #kind, message: #message, arg: #arg, condition: #text, helper: #helper })
+                return Outcome::Error(n.error(#kind, #arg, #args))
             };
             let cond = ex(&w.expr, op);
             let body = match each {
@@ -720,14 +730,15 @@ fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&KlrExpr]) -> T
             guarded(&guard, body)
         }
         StepKind::Route { to, when } => {
-            let (cond, text) = (ex(&when.expr, op), &when.text);
+            let cond = ex(&when.expr, op);
             let at = format!("route to {to}");
+            let args = literal_args(lits, [Lit::str(&at), Lit::str(&when.text)]);
             let from = format_ident!("lower_{}_from", to);
             quote! {
                 match #cond {
                     Some(true) => return #from(op, fx, Some(leaf)),
                     Some(false) => {}
-                    None => return Outcome::Undetermined(Undetermined { leaf, routed_from, at: #at, condition: #text }),
+                    None => return Outcome::Undetermined(n.undetermined(#args)),
                 }
             }
         }
@@ -745,12 +756,20 @@ fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&KlrExpr]) -> T
                     ..
                 } => {
                     let site = m.table(t).and_then(|x| x.function.as_deref()).unwrap_or(t);
-                    let (tid, a, text) = (ident(t), ex(arg, op), &value.text);
+                    let (tid, a) = (ident(t), ex(arg, op));
+                    let args = literal_args(
+                        lits,
+                        [
+                            Lit::str(""),
+                            Lit::str(&value.text),
+                            Lit::opt_str(Some(site)),
+                        ],
+                    );
                     quote! {
                         match #a {
                             Some(k) => match usize::try_from(k).ok().and_then(|i| tables::#tid.get(i)) {
                                 Some(v) => Some(*v),
-                                None => return Outcome::Error(Error { leaf, routed_from, kind: ErrorKind::Fatal, message: "", arg: Some(k), condition: #text, helper: Some(#site) }),
+                                None => return Outcome::Error(n.error(ErrorKind::Fatal, Some(k), #args)),
                             },
                             None => None,
                         }
@@ -790,7 +809,7 @@ fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&KlrExpr]) -> T
             }
             out
         }
-        StepKind::Fork { paths: ps, .. } => fork(l, op, ps),
+        StepKind::Fork { paths: ps, .. } => fork(lits, l, op, ps),
         StepKind::Stamp {
             field,
             offset,
@@ -809,11 +828,24 @@ fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&KlrExpr]) -> T
                 StampValue::Expr { cond } => value_ex(cond, op, fenum),
                 StampValue::Opaque { what } => quote!(Value::Opaque(#what)),
             };
-            let off = hex(*offset);
-            let push = quote!(n.stamps.push(Stamp { offset: #off, class: #class, field: #field, value: #v }););
+            let args = literal_args(
+                lits,
+                [
+                    Lit::code(format!("{offset:#x}")),
+                    Lit::str(class),
+                    Lit::str(field),
+                ],
+            );
+            let push = quote!(n.add_stamp(#args, #v););
             let body = match when {
                 None => push,
-                Some(w) => decide(w, op, push, &format!("stamp of {field} at +{offset:#x}")),
+                Some(w) => decide(
+                    lits,
+                    w,
+                    op,
+                    push,
+                    &format!("stamp of {field} at +{offset:#x}"),
+                ),
             };
             guarded(&guard, body)
         }
@@ -840,13 +872,13 @@ fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&KlrExpr]) -> T
                     )
                 }
             };
-            let kind = kind.name();
+            let args = literal_args(lits, [Lit::str(kind.name()), Lit::str(text)]);
             let push = quote! {
-                if #first { n.effects.push(Effect { kind: #kind, text: #text, key: #key }); }
+                if #first { n.add_effect(#args, #key); }
             };
             let body = match when {
                 None => push,
-                Some(w) => decide(w, op, push, text),
+                Some(w) => decide(lits, w, op, push, text),
             };
             guarded(&guard, body)
         }
@@ -855,16 +887,18 @@ fn step(m: &KlrModel, l: &KlrLeaf, op: &Layout, s: &Step, all: &[&KlrExpr]) -> T
 
 /// The fork: `let path = …;` (the first path whose condition holds), the node's path
 /// and each path's bindings.
-fn fork(l: &KlrLeaf, op: &Layout, ps: &[KlrPath]) -> TokenStream {
+fn fork(lits: &Lits, l: &KlrLeaf, op: &Layout, ps: &[KlrPath]) -> TokenStream {
     let arms = ps.iter().enumerate().filter_map(|(i, p)| {
         let w = p.when.as_ref()?;
-        let (cond, text, at) = (ex(&w.expr, op), &w.text, format!("fork to {}", p.name));
+        let cond = ex(&w.expr, op);
+        let at = format!("fork to {}", p.name);
+        let args = literal_args(lits, [Lit::str(&at), Lit::str(&w.text)]);
         let i = Literal::usize_unsuffixed(i);
         Some(quote! {
             match #cond {
                 Some(true) => break 'fork #i,
                 Some(false) => {}
-                None => return Outcome::Undetermined(Undetermined { leaf, routed_from, at: #at, condition: #text }),
+                None => return Outcome::Undetermined(n.undetermined(#args)),
             }
         })
     });
@@ -877,26 +911,33 @@ fn fork(l: &KlrLeaf, op: &Layout, ps: &[KlrPath]) -> TokenStream {
         quote!('fork: { #(#arms)* #last })
     };
     let paths = paths_static(&l.name);
-    let binds = ps.iter().enumerate().filter(|(_, p)| !p.bind.is_empty()).map(|(i, p)| {
-        let pushes = p.bind.iter().map(|b| {
-            let (role, operand, what, note) = (
-                &b.role,
-                opt_str(b.operand.as_deref()),
-                opt_str(b.what.as_deref()),
-                opt_str(b.note.as_deref()),
-            );
-            let push = quote!(n.bindings.push(Binding { role: #role, operand: #operand, what: #what, note: #note }););
-            match &b.when {
-                None => push,
-                Some(w) => {
-                    let of = b.operand.as_deref().or(b.what.as_deref()).unwrap_or("?");
-                    decide(w, op, push, &format!("binding of {of}"))
+    let binds = ps
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.bind.is_empty())
+        .map(|(i, p)| {
+            let pushes = p.bind.iter().map(|b| {
+                let args = literal_args(
+                    lits,
+                    [
+                        Lit::str(&b.role),
+                        Lit::opt_str(b.operand.as_deref()),
+                        Lit::opt_str(b.what.as_deref()),
+                        Lit::opt_str(b.note.as_deref()),
+                    ],
+                );
+                let push = quote!(n.add_binding(#args););
+                match &b.when {
+                    None => push,
+                    Some(w) => {
+                        let of = b.operand.as_deref().or(b.what.as_deref()).unwrap_or("?");
+                        decide(lits, w, op, push, &format!("binding of {of}"))
+                    }
                 }
-            }
+            });
+            let i = Literal::usize_unsuffixed(i);
+            quote!(if path == #i { #(#pushes)* })
         });
-        let i = Literal::usize_unsuffixed(i);
-        quote!(if path == #i { #(#pushes)* })
-    });
     quote! {
         let path: usize = #pick;
         n.path = #paths[path];

@@ -31,7 +31,7 @@ impl Render<'_> {
     pub(super) fn evidence(&self, ev: &[Evidence]) -> Lit {
         Lit::slice(ev.iter().map(|e| {
             let opt = |v: &Option<String>| Lit::some(v.as_deref().map(Lit::str));
-            self.lits.evidence(Lit::update(
+            self.lits.evidence(Lit::update_line(
                 "meta::Evidence",
                 [
                     ("source", Some(Lit::str(&e.source))),

@@ -107,3 +107,49 @@ fn docs_state_the_confidence_once_per_member() {
     assert_eq!(docs, 1);
     assert!(text.contains("/// [`ADDR4::address`](super::ADDR4::address), bits 0..=28."));
 }
+
+#[test]
+fn evidence_records_take_one_line_each() {
+    let text = module();
+    let module = &text[text.find("pub mod evidence {").unwrap_or(0)..];
+    let module = &module[..module.find("\n}\n").unwrap_or(module.len())];
+    let records: Vec<&str> = module
+        .lines()
+        .filter(|l| l.trim_start().starts_with("pub const E"))
+        .collect();
+    // The 571 distinct records of the spec, one line each (plus the `use` line).
+    assert!(records.len() > 500);
+    assert!(
+        records
+            .iter()
+            .all(|l| l.ends_with("..meta::Evidence::DEFAULT };"))
+    );
+    assert_eq!(module.lines().count(), records.len() + 2);
+    // supp-addr4's byte-address record, as the spec's ADDR4 table states it.
+    assert!(module.contains(
+        r#"pub const E0: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The 29-bit address field", name: Some("Byte address"), pin: Some("0x136ed96: and r15d, 1FFFFFFFh"), value: Some("mask 0x1FFFFFFF"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };"#
+    ));
+}
+
+#[test]
+fn klr_steps_are_one_call_each() {
+    let text = module();
+    let klr = &text[text.find("\npub mod klr ").unwrap_or(0)..];
+    for pushed in [
+        "n.bindings",
+        "n.stamps",
+        "n.effects",
+        "n.unevaluated",
+        "Error {",
+        "Undetermined {",
+    ] {
+        assert!(!klr.contains(pushed), "{pushed} is built by a Node method");
+    }
+    // codegenNcCopy's static path binds dst (spec/klr/leaves/01_copy.toml:51).
+    assert!(klr.contains(
+        r#"n.add_binding("builder", Some("dst"), None, Some("dst.MemLoc, dst.AP, dst.size"));"#
+    ));
+    assert!(klr.contains(
+        r#"return Outcome::Error(n.error(ErrorKind::Throw, None, "Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)", None));"#
+    ));
+}
