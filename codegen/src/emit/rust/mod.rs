@@ -287,14 +287,20 @@ impl Render<'_> {
 
     /// The Rust type of a member.
     fn rust_ty(&self, t: &TypeRef) -> TokenStream {
+        self.rust_ty_from(t, &TokenStream::new())
+    }
+
+    /// The Rust type of a member, its named types reached through `prefix` (`super::`
+    /// from inside `view`, nothing at the module's top).
+    fn rust_ty_from(&self, t: &TypeRef, prefix: &TokenStream) -> TokenStream {
         match t {
             TypeRef::Int { int } => int_ty(*int),
             TypeRef::Named { name, .. } => {
                 let id = ident(name);
-                quote!(#id)
+                quote!(#prefix #id)
             }
             TypeRef::Array { elem, len } => {
-                let (e, len) = (self.rust_ty(elem), n(*len));
+                let (e, len) = (self.rust_ty_from(elem, prefix), n(*len));
                 quote!([#e; #len])
             }
             TypeRef::Ascii { len } => {

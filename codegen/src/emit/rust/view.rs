@@ -102,22 +102,7 @@ impl Render<'_> {
 
     /// The owned Rust type of a member, spelled from inside `view`.
     fn view_owned_ty(&self, t: &TypeRef) -> TokenStream {
-        match t {
-            TypeRef::Int { int } => int_ty(*int),
-            TypeRef::Named { name, .. } => {
-                let id = ident(name);
-                quote!(super::#id)
-            }
-            TypeRef::Array { elem, len } => {
-                let e = self.view_owned_ty(elem);
-                let len = n(*len);
-                quote!([#e; #len])
-            }
-            TypeRef::Ascii { len } => {
-                let len = n(*len);
-                quote!(text::AsciiZ<#len>)
-            }
-        }
+        self.rust_ty_from(t, &quote!(super::))
     }
 
     /// Reads a by-value member at `off` of `b: &[u8; m]`.
