@@ -13,11 +13,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Folders whose children still import their parent's helpers (the Rust emitter's
-/// `Render` lives in its `mod.rs`); a cycle wholly inside one of them is not reported
-/// yet. A cycle through any other file is.
-const PENDING: &[&str] = &["emit/rust/"];
-
 /// Each layer (top folder of `src/`) and the layers it must not name. Unit-test files
 /// (`tests.rs`) are exempt: they build their model with the loader.
 const BELOW: &[(&str, &[&str])] = &[
@@ -111,7 +106,14 @@ fn tokens(src: &str) -> Vec<Tok> {
             while i < b.len() && ident(b[i]) {
                 i += 1;
             }
-            out.push(Tok::Ident(src[start..i].to_string()));
+            let word = &src[start..i];
+            if let Some(end) = (word == "quote").then(|| macro_end(b, i)).flatten() {
+                // `quote!(…)` is Rust the generator prints: its paths are the output's.
+                i = end;
+                out.push(Tok::Other);
+            } else {
+                out.push(Tok::Ident(word.to_string()));
+            }
         } else if c.is_ascii_whitespace() {
             i += 1;
         } else if src[i..].starts_with("::") {
@@ -130,6 +132,46 @@ fn tokens(src: &str) -> Vec<Tok> {
         }
     }
     out
+}
+
+/// Where the body of a macro call ends, when `b[at..]` is `!` and a bracketed body
+/// (delimiters inside string literals do not count).
+fn macro_end(b: &[u8], at: usize) -> Option<usize> {
+    let skip_space = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip_space(at);
+    if b.get(i) != Some(&b'!') {
+        return None;
+    }
+    i = skip_space(i + 1);
+    if !matches!(b.get(i), Some(b'(' | b'[' | b'{')) {
+        return None;
+    }
+    let mut depth = 0usize;
+    while i < b.len() {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Some(b.len())
 }
 
 /// The module path of a file below `src/` (`load/mod.rs` -> `["load"]`).
@@ -331,8 +373,7 @@ fn arrows(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     graph
 }
 
-/// A cycle through `graph`, as the files around it, if there is one not wholly inside a
-/// [`PENDING`] folder.
+/// A cycle through `graph`, as the files around it, if there is one.
 fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     fn visit(
         node: &str,
@@ -341,11 +382,7 @@ fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
         done: &mut BTreeSet<String>,
     ) -> Option<Vec<String>> {
         if let Some(at) = stack.iter().position(|n| n == node) {
-            let circle = stack[at..].to_vec();
-            let pending = PENDING
-                .iter()
-                .any(|p| circle.iter().all(|f| f.starts_with(p)));
-            return (!pending).then_some(circle);
+            return Some(stack[at..].to_vec());
         }
         if done.contains(node) {
             return None;
@@ -468,4 +505,23 @@ fn a_circle_is_found() {
         "// crate::b\nconst X: &str = \"crate::c\";\n#[cfg(test)]\nmod tests { use super::*; }\n",
     );
     assert_eq!(s.paths, vec![vec!["a".to_string()]]);
+}
+
+#[test]
+fn a_path_the_generator_prints_is_no_arrow() {
+    // The Rust emitter's klr module prints `use super::{confidence, evidence};` for the
+    // generated module; that names no file of the generator.
+    let s = scan(
+        vec!["emit".into(), "rust".into(), "klr".into()],
+        "fn f() { let _ = quote! { use super::{confidence, \"}\"}; }; }\nuse super::data::Lit;\n",
+    );
+    assert_eq!(
+        s.paths,
+        vec![vec![
+            "emit".to_string(),
+            "rust".into(),
+            "data".into(),
+            "Lit".into()
+        ]]
+    );
 }

@@ -19,7 +19,7 @@ use quote::{format_ident, quote};
 
 use super::data::{Lit, Lits};
 use super::util::confidence;
-use super::{Render, ident};
+use super::{render::Render, util::ident};
 use crate::model::TypeKind;
 use crate::model::klr::*;
 use crate::model::klr_expr::{CmpOp, KlrExpr, Ty};

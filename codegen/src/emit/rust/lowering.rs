@@ -6,7 +6,9 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Lit, Render, bits_lit, ident};
+use super::data::Lit;
+use super::render::Render;
+use super::util::{self, bits_lit, ident};
 use crate::model::lowering::*;
 use crate::model::{Confidence, Evidence};
 
@@ -58,7 +60,7 @@ fn record<'a>(
 ) -> Lit {
     let (confidence, inferred, note, evidence) = p.parts();
     let tail = [
-        ("confidence", super::confidence(confidence)),
+        ("confidence", util::confidence(confidence)),
         ("inferred", Lit::num(inferred)),
         ("note", Lit::opt_str(note)),
         ("evidence", cx.evidence(evidence)),
@@ -179,7 +181,7 @@ pub(super) fn items(cx: &Render<'_>) -> TokenStream {
                     Lit::opt(l.extension_opcode.map(|o| Lit::code(format!("{o}u8")))),
                 ),
                 ("doc", Lit::str(&l.doc)),
-                ("confidence", super::confidence(&l.confidence)),
+                ("confidence", util::confidence(&l.confidence)),
                 ("evidence", cx.evidence(&l.evidence)),
                 ("unsupported", message(cx, &l.unsupported)),
                 ("abis", Lit::slice(abis)),

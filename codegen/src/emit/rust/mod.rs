@@ -4,10 +4,10 @@
 //! Generated identifiers are the spec's names verbatim, so `DMA_DIRECT2D` greps the same
 //! in the spec, the Rust, the C headers and the docs.
 
-use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::TokenStream;
+use quote::quote;
 
-use crate::model::*;
+use crate::model::Model;
 
 mod view;
 
@@ -29,14 +29,13 @@ mod types;
 
 mod words;
 
+mod render;
+
 #[cfg(test)]
 mod tests;
 
-use data::{Interned, Lit, Lits};
-use util::{
-    bits_lit, bits_type_name, confidence, doc_attr, hex, ident, int_ty, lit, n, shifted_down,
-    shifted_up, uint_for,
-};
+use data::{Interned, Lits};
+use render::Render;
 
 /// Renders the whole Rust module. `runtime` is the path of the support module
 /// (`crate::runtime` inside dmaspec, `::dmaspec::runtime` downstream).
@@ -158,13 +157,6 @@ fn render_pieces(
     }
 }
 
-/// One thread's rendering: the model and the metadata literals placed so far.
-struct Render<'m> {
-    model: &'m Model,
-    /// The metadata literals standing in the tokens as placeholders.
-    lits: Lits,
-}
-
 impl Render<'_> {
     fn piece(&self, piece: Piece, rt: &TokenStream) -> TokenStream {
         match piece {
@@ -205,221 +197,6 @@ impl Render<'_> {
                 quote!(#words #word_rules #registry)
             }
             Piece::Views => self.views(),
-        }
-    }
-}
-
-/// Whether `arch` is one of `archs` (`false` for none: a spec may declare no `[[arch]]`).
-fn in_archs(archs: &[String]) -> TokenStream {
-    if archs.is_empty() {
-        return quote!(false);
-    }
-    let ids = archs.iter().map(|a| ident(a));
-    quote!(matches!(arch, #(Arch::#ids)|*))
-}
-
-/// `let _ = arch;` for a dispatch on the opcode that no word's architectures guard.
-fn unguarded(model: &Model) -> Option<TokenStream> {
-    let guarded = model
-        .words()
-        .any(|w| matches!(&w.kind, TypeKind::Struct { arch, .. } if !arch.is_empty()));
-    (!guarded).then(|| quote!(let _ = arch;))
-}
-
-impl Render<'_> {
-    fn arch(&self) -> TokenStream {
-        let names: Vec<_> = self.model.archs.iter().map(|a| ident(&a.name)).collect();
-        let strs: Vec<_> = self.model.archs.iter().map(|a| a.name.as_str()).collect();
-        let ncs: Vec<_> = self.model.archs.iter().map(|a| a.nc).collect();
-        let docs: Vec<_> = self
-            .model
-            .archs
-            .iter()
-            .map(|a| format!(" {} (NC-v{}).", super::escape_doc(&a.doc), a.nc))
-            .collect();
-        quote! {
-            /// The NeuronCore architectures the spec knows.
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-            pub enum Arch { #( #[doc = #docs] #names, )* }
-            impl Arch {
-                pub const ALL: &'static [Arch] = &[#(Arch::#names),*];
-                pub const fn name(self) -> &'static str { match self { #(Arch::#names => #strs,)* } }
-                /// NeuronCore generation (NC-vN).
-                pub const fn nc(self) -> u8 { match self { #(Arch::#names => #ncs,)* } }
-                pub fn from_name(name: &str) -> Option<Arch> {
-                    match name { #(#strs => Some(Arch::#names),)* _ => None }
-                }
-            }
-        }
-    }
-
-    /// One module per confidence scale, one constant per tag.
-    fn confidences(&self, rt: &TokenStream) -> TokenStream {
-        let levels = &self.model.levels;
-        let scales = self.model.scales.iter().map(|s| {
-            let (id, doc) = (ident(&s.name), format!(" {}", super::escape_doc(&s.doc)));
-            let scale = &s.name;
-            let consts = s.levels.iter().map(|(tag, level)| {
-                let id = ident(&Scale::const_name(tag));
-                let rank = levels.iter().position(|l| &l.name == level).unwrap_or(0);
-                let doc = format!(" `{tag}`: common level `{level}`.");
-                quote! {
-                    #[doc = #doc]
-                    pub const #id: Confidence = Confidence { tag: #tag, scale: #scale, level: #level, rank: #rank };
-                }
-            });
-            quote! {
-                #[doc = #doc]
-                pub mod #id {
-                    use #rt::meta::Confidence;
-                    #(#consts)*
-                }
-            }
-        });
-        quote! {
-            /// The spec's confidence tags by scale, each placed on the common ordering.
-            #[allow(non_snake_case)]
-            pub mod confidence {
-                #(#scales)*
-            }
-        }
-    }
-
-    /// The Rust type of a member.
-    fn rust_ty(&self, t: &TypeRef) -> TokenStream {
-        self.rust_ty_from(t, &TokenStream::new())
-    }
-
-    /// The Rust type of a member, its named types reached through `prefix` (`super::`
-    /// from inside `view`, nothing at the module's top).
-    fn rust_ty_from(&self, t: &TypeRef, prefix: &TokenStream) -> TokenStream {
-        match t {
-            TypeRef::Int { int } => int_ty(*int),
-            TypeRef::Named { name, .. } => {
-                let id = ident(name);
-                quote!(#prefix #id)
-            }
-            TypeRef::Array { elem, len } => {
-                let (e, len) = (self.rust_ty_from(elem, prefix), n(*len));
-                quote!([#e; #len])
-            }
-            TypeRef::Ascii { len } => {
-                let len = n(*len);
-                quote!(text::AsciiZ<#len>)
-            }
-        }
-    }
-
-    /// Expression reading type `t` at `off` of the byte array `b` (of size `m`).
-    fn read_expr(&self, t: &TypeRef, off: usize, m: usize) -> TokenStream {
-        let size = n(self.model.size_of(t));
-        let (off_l, m_l) = (n(off), n(m));
-        match t {
-            TypeRef::Int { int } => {
-                let ty = int_ty(*int);
-                quote!(#ty::from_le_bytes(*at::<#off_l, #size, #m_l>(b)))
-            }
-            TypeRef::Named { name, .. } => {
-                let id = ident(name);
-                quote!(#id::read(at::<#off_l, #size, #m_l>(b)))
-            }
-            TypeRef::Array { elem, len } => {
-                if **elem == (TypeRef::Int { int: Int::U8 }) {
-                    return quote!(*at::<#off_l, #size, #m_l>(b));
-                }
-                let es = self.model.size_of(elem);
-                let items = (0..*len).map(|i| self.read_expr(elem, off + i * es, m));
-                quote!([#(#items),*])
-            }
-            TypeRef::Ascii { .. } => quote!(text::AsciiZ(*at::<#off_l, #size, #m_l>(b))),
-        }
-    }
-
-    /// Statements writing `value` (an expression of type `t`) at `off` of `b`.
-    fn write_stmts(&self, t: &TypeRef, value: TokenStream, off: usize, m: usize) -> TokenStream {
-        let size = n(self.model.size_of(t));
-        let (off_l, m_l) = (n(off), n(m));
-        match t {
-            TypeRef::Int { .. } => {
-                quote!(*at_mut::<#off_l, #size, #m_l>(b) = #value.to_le_bytes();)
-            }
-            TypeRef::Named { .. } => quote!(#value.write(at_mut::<#off_l, #size, #m_l>(b));),
-            TypeRef::Array { elem, len } => {
-                if **elem == (TypeRef::Int { int: Int::U8 }) {
-                    return quote!(*at_mut::<#off_l, #size, #m_l>(b) = #value;);
-                }
-                let es = self.model.size_of(elem);
-                let stmts = (0..*len).map(|i| {
-                    let i_l = n(i);
-                    self.write_stmts(elem, quote!(#value[#i_l]), off + i * es, m)
-                });
-                quote!(#(#stmts)*)
-            }
-            TypeRef::Ascii { .. } => quote!(*at_mut::<#off_l, #size, #m_l>(b) = #value.0;),
-        }
-    }
-
-    /// Statements visiting `value` of type `t`, described by `meta`, at `base + off`.
-    fn visit_stmts(
-        &self,
-        t: &TypeRef,
-        value: TokenStream,
-        meta: TokenStream,
-        off: usize,
-    ) -> TokenStream {
-        let at = if off == 0 {
-            quote!(base)
-        } else {
-            let off = n(off);
-            quote!(base + #off)
-        };
-        self.visit_at(t, value, &meta, at, 0)
-    }
-
-    /// [`Self::visit_stmts`] at the offset expression `at`; an array is a loop whose
-    /// index is named after its `depth`.
-    fn visit_at(
-        &self,
-        t: &TypeRef,
-        value: TokenStream,
-        meta: &TokenStream,
-        at: TokenStream,
-        depth: usize,
-    ) -> TokenStream {
-        match t {
-            TypeRef::Int { int } => {
-                let v = if int.signed() {
-                    quote!(visit::Value::Signed(#value as i64))
-                } else {
-                    quote!(visit::Value::Unsigned(#value as u64))
-                };
-                quote!(v.value(#meta, #at, #v);)
-            }
-            TypeRef::Ascii { .. } => {
-                quote!(v.value(#meta, #at, visit::Value::Text(&#value.0));)
-            }
-            TypeRef::Named { index, .. } => match &self.model.ty(*index).kind {
-                TypeKind::Enum { .. } | TypeKind::Flags { .. } => {
-                    quote!(v.value(#meta, #at, #value.value(arch));)
-                }
-                _ => quote!(#value.visit(#meta, v, #at, arch);),
-            },
-            TypeRef::Array { elem, .. } => {
-                let (i, x) = (format_ident!("i{depth}"), format_ident!("x{depth}"));
-                let step = match self.model.size_of(elem) {
-                    1 => quote!(#at + #i),
-                    es => {
-                        let es = n(es);
-                        quote!(#at + #i * #es)
-                    }
-                };
-                let item = self.visit_at(elem, quote!((*#x)), meta, step, depth + 1);
-                quote! {
-                    v.enter(#meta, #at, visit::Group::Array);
-                    for (#i, #x) in #value.iter().enumerate() { #item }
-                    v.leave(visit::Group::Array);
-                }
-            }
         }
     }
 }

@@ -1,7 +1,12 @@
 //! The metadata records of the Rust module: `FieldMeta` of members, union arms and
 //! discriminators, `LeafMeta` of a word's leaves, evidence and alternatives.
 
-use super::*;
+use proc_macro2::TokenStream;
+
+use super::data::Lit;
+use super::render::Render;
+use super::util::{bits_lit, bits_type_name, confidence, ident};
+use crate::model::*;
 
 /// The layout a member's `FieldMeta` states, which its leaves share.
 pub(super) struct Declared {

@@ -14,7 +14,9 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{Lit, Render, ident, n};
+use super::data::Lit;
+use super::render::Render;
+use super::util::{confidence, doc_attr, hex, ident, n, shifted_down};
 use crate::model::rules::{Access, BinOp, Expr, RuleKind, RuleSet, arch_condition, not};
 use crate::model::*;
 
@@ -33,7 +35,7 @@ pub(super) fn constants(model: &Model) -> TokenStream {
     let consts = model.rules.constants.iter().map(|c| {
         let id = ident(&c.name);
         let v = lit(c.value);
-        let doc = super::doc_attr(&c.doc, &c.confidence);
+        let doc = doc_attr(&c.doc, &c.confidence);
         quote!(#doc pub const #id: i64 = #v;)
     });
     quote!(#(#consts)*)
@@ -115,12 +117,12 @@ fn expr(reads: &Reads<'_>, e: &Expr, size: usize) -> TokenStream {
             let raw = quote!(#int::from_le_bytes(*at::<#off, #sz, #m>(b)));
             match access.bits {
                 Some((lsb, width)) => {
-                    let mask = super::hex(if width >= 64 {
+                    let mask = hex(if width >= 64 {
                         u64::MAX
                     } else {
                         (1u64 << width) - 1
                     });
-                    let bits = super::shifted_down(quote!((#raw as u64)), lsb, &mask);
+                    let bits = shifted_down(quote!((#raw as u64)), lsb, &mask);
                     quote!(#bits as i64)
                 }
                 None => quote!(#raw as i64),
@@ -234,7 +236,7 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
                 ("doc", Some(Lit::str(&r.doc))),
                 ("fields", strs(&r.fields)),
                 ("source", Some(Lit::str(r.source()))),
-                ("confidence", Some(super::confidence(&r.confidence))),
+                ("confidence", Some(confidence(&r.confidence))),
                 (
                     "evidence",
                     (!r.evidence.is_empty()).then(|| cx.evidence(&r.evidence)),
@@ -301,7 +303,7 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         .enumerate()
         .filter(|(_, a)| **a)
         .fold(0u64, |m, (i, _)| m | 1 << i);
-    let holds = super::hex(holds);
+    let holds = hex(holds);
     let fields = reads.lets();
     let doc_truth = format!(
         " Truth of each of `{owner_name}`'s rules on its encoded bytes: bit `i` is set when \

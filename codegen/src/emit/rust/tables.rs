@@ -4,7 +4,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{ident, util::doc_text};
+use super::util::{doc_text, ident};
 use crate::model::*;
 
 /// One `pub const fn <table>(x: <Enum>) -> i64` per table, plus `TABLES` for tools.

@@ -2,7 +2,15 @@
 //! `read`/`write`, metadata tables and the visitor walk.
 
 use super::records::MetaArgs;
-use super::*;
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::data::Lit;
+use super::render::{Render, in_archs};
+use super::util::{
+    confidence, doc_attr, hex, ident, int_ty, lit, n, shifted_down, shifted_up, uint_for,
+};
+use crate::model::*;
 
 /// Getter and setter of a joined value: part `k` holds the bits above the parts before it.
 pub(super) fn join_fns(j: &Join) -> TokenStream {

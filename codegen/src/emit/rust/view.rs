@@ -16,9 +16,8 @@
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
 
-use super::{
-    Render, hex, ident, in_archs, int_ty, n, shifted_down, shifted_up, uint_for, unguarded,
-};
+use super::render::{Render, in_archs, unguarded};
+use super::util::{hex, ident, int_ty, n, shifted_down, shifted_up, uint_for};
 use crate::model::*;
 use crate::naming;
 

@@ -1,7 +1,13 @@
 //! What words add to their struct (`OPCODE`, `META`, `TEMPLATE`, `decode`/`encode`), the
 //! `Word` enum over every word and the lookups by spec name.
 
-use super::*;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::data::Lit;
+use super::render::{Render, in_archs, unguarded};
+use super::util::ident;
+use crate::model::*;
 
 /// A word's opcode and constants laid into 64 zero bytes.
 pub(super) fn template_bytes(leaves: &[Leaf], opcode: u8) -> [u8; 64] {
