@@ -17543,14 +17543,10 @@ pub mod view {
     impl<'a> ADDR4<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 4]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 4]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 4] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 4] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::ADDR4 {
@@ -17563,29 +17559,19 @@ pub mod view {
         }
         /// [`ADDR4::address`](super::ADDR4::address), bits 0..=28.
         #[inline]
-        pub fn address(&self) -> u32 {
-            (self.bits() & 0x1fffffff) as u32
-        }
+        pub fn address(&self) -> u32 { (self.bits() & 0x1fffffff) as u32 }
         /// [`ADDR4::indirect`](super::ADDR4::indirect), bits 29..=29.
         #[inline]
-        pub fn indirect(&self) -> u8 {
-            (self.bits() >> 29 & 0x1) as u8
-        }
+        pub fn indirect(&self) -> u8 { (self.bits() >> 29 & 0x1) as u8 }
         /// [`ADDR4::active`](super::ADDR4::active), bits 30..=30.
         #[inline]
-        pub fn active(&self) -> u8 {
-            (self.bits() >> 30 & 0x1) as u8
-        }
+        pub fn active(&self) -> u8 { (self.bits() >> 30 & 0x1) as u8 }
         /// [`ADDR4::register_mode`](super::ADDR4::register_mode), bits 31..=31.
         #[inline]
-        pub fn register_mode(&self) -> u8 {
-            (self.bits() >> 31 & 0x1) as u8
-        }
+        pub fn register_mode(&self) -> u8 { (self.bits() >> 31 & 0x1) as u8 }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u32 {
-            u32::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u32 { u32::from_le_bytes(*self.0) }
         /// The violated rules of the bytes under the view for `arch` (empty when valid).
         #[inline]
         pub fn check(&self, arch: Arch) -> rules::Violations {
@@ -17603,24 +17589,16 @@ pub mod view {
     impl<'a> ADDR4_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 4]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 4]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 4] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 4] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> ADDR4<'_> {
-            ADDR4::new(&*self.0)
-        }
+        pub fn as_view(&self) -> ADDR4<'_> { ADDR4::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::ADDR4 {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::ADDR4 { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR4) -> &mut Self {
@@ -17632,24 +17610,16 @@ pub mod view {
         }
         /// [`ADDR4::address`](super::ADDR4::address), bits 0..=28.
         #[inline]
-        pub fn address(&self) -> u32 {
-            self.as_view().address()
-        }
+        pub fn address(&self) -> u32 { self.as_view().address() }
         /// [`ADDR4::indirect`](super::ADDR4::indirect), bits 29..=29.
         #[inline]
-        pub fn indirect(&self) -> u8 {
-            self.as_view().indirect()
-        }
+        pub fn indirect(&self) -> u8 { self.as_view().indirect() }
         /// [`ADDR4::active`](super::ADDR4::active), bits 30..=30.
         #[inline]
-        pub fn active(&self) -> u8 {
-            self.as_view().active()
-        }
+        pub fn active(&self) -> u8 { self.as_view().active() }
         /// [`ADDR4::register_mode`](super::ADDR4::register_mode), bits 31..=31.
         #[inline]
-        pub fn register_mode(&self) -> u8 {
-            self.as_view().register_mode()
-        }
+        pub fn register_mode(&self) -> u8 { self.as_view().register_mode() }
         /// [`ADDR4::address`](super::ADDR4::address), bits 0..=28.
         #[inline]
         pub fn set_address(&mut self, v: u32) -> &mut Self {
@@ -17672,9 +17642,7 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u32 {
-            u32::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u32 { u32::from_le_bytes(*self.0) }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u32) -> &mut Self {
@@ -17698,14 +17666,10 @@ pub mod view {
     impl<'a> DMA_CONFIGS<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_CONFIGS {
@@ -17716,19 +17680,13 @@ pub mod view {
         }
         /// [`DMA_CONFIGS::priority_class`](super::DMA_CONFIGS::priority_class), bits 0..=2.
         #[inline]
-        pub fn priority_class(&self) -> u8 {
-            (self.bits() & 0x7) as u8
-        }
+        pub fn priority_class(&self) -> u8 { (self.bits() & 0x7) as u8 }
         /// [`DMA_CONFIGS::reserved_bitfield`](super::DMA_CONFIGS::reserved_bitfield), bits 3..=7.
         #[inline]
-        pub fn reserved_bitfield(&self) -> u8 {
-            (self.bits() >> 3 & 0x1f) as u8
-        }
+        pub fn reserved_bitfield(&self) -> u8 { (self.bits() >> 3 & 0x1f) as u8 }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
         /// The violated rules of the bytes under the view for `arch` (empty when valid).
         #[inline]
         pub fn check(&self, arch: Arch) -> rules::Violations {
@@ -17746,24 +17704,16 @@ pub mod view {
     impl<'a> DMA_CONFIGS_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 1] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DMA_CONFIGS<'_> {
-            DMA_CONFIGS::new(&*self.0)
-        }
+        pub fn as_view(&self) -> DMA_CONFIGS<'_> { DMA_CONFIGS::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_CONFIGS {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::DMA_CONFIGS { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_CONFIGS) -> &mut Self {
@@ -17773,14 +17723,10 @@ pub mod view {
         }
         /// [`DMA_CONFIGS::priority_class`](super::DMA_CONFIGS::priority_class), bits 0..=2.
         #[inline]
-        pub fn priority_class(&self) -> u8 {
-            self.as_view().priority_class()
-        }
+        pub fn priority_class(&self) -> u8 { self.as_view().priority_class() }
         /// [`DMA_CONFIGS::reserved_bitfield`](super::DMA_CONFIGS::reserved_bitfield), bits 3..=7.
         #[inline]
-        pub fn reserved_bitfield(&self) -> u8 {
-            self.as_view().reserved_bitfield()
-        }
+        pub fn reserved_bitfield(&self) -> u8 { self.as_view().reserved_bitfield() }
         /// [`DMA_CONFIGS::priority_class`](super::DMA_CONFIGS::priority_class), bits 0..=2.
         #[inline]
         pub fn set_priority_class(&mut self, v: u8) -> &mut Self {
@@ -17793,9 +17739,7 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
@@ -17819,14 +17763,10 @@ pub mod view {
     impl<'a> BOUND_CHECK_REG<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::BOUND_CHECK_REG {
@@ -17838,24 +17778,16 @@ pub mod view {
         }
         /// [`BOUND_CHECK_REG::bc_reg`](super::BOUND_CHECK_REG::bc_reg), bits 0..=5.
         #[inline]
-        pub fn bc_reg(&self) -> u8 {
-            (self.bits() & 0x3f) as u8
-        }
+        pub fn bc_reg(&self) -> u8 { (self.bits() & 0x3f) as u8 }
         /// [`BOUND_CHECK_REG::bc_disable_oob_error_notif`](super::BOUND_CHECK_REG::bc_disable_oob_error_notif), bits 6..=6.
         #[inline]
-        pub fn bc_disable_oob_error_notif(&self) -> u8 {
-            (self.bits() >> 6 & 0x1) as u8
-        }
+        pub fn bc_disable_oob_error_notif(&self) -> u8 { (self.bits() >> 6 & 0x1) as u8 }
         /// [`BOUND_CHECK_REG::bc_enabled`](super::BOUND_CHECK_REG::bc_enabled), bits 7..=7.
         #[inline]
-        pub fn bc_enabled(&self) -> u8 {
-            (self.bits() >> 7 & 0x1) as u8
-        }
+        pub fn bc_enabled(&self) -> u8 { (self.bits() >> 7 & 0x1) as u8 }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
         /// The violated rules of the bytes under the view for `arch` (empty when valid).
         #[inline]
         pub fn check(&self, arch: Arch) -> rules::Violations {
@@ -17873,24 +17805,16 @@ pub mod view {
     impl<'a> BOUND_CHECK_REG_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 1] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> BOUND_CHECK_REG<'_> {
-            BOUND_CHECK_REG::new(&*self.0)
-        }
+        pub fn as_view(&self) -> BOUND_CHECK_REG<'_> { BOUND_CHECK_REG::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::BOUND_CHECK_REG {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::BOUND_CHECK_REG { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::BOUND_CHECK_REG) -> &mut Self {
@@ -17901,9 +17825,7 @@ pub mod view {
         }
         /// [`BOUND_CHECK_REG::bc_reg`](super::BOUND_CHECK_REG::bc_reg), bits 0..=5.
         #[inline]
-        pub fn bc_reg(&self) -> u8 {
-            self.as_view().bc_reg()
-        }
+        pub fn bc_reg(&self) -> u8 { self.as_view().bc_reg() }
         /// [`BOUND_CHECK_REG::bc_disable_oob_error_notif`](super::BOUND_CHECK_REG::bc_disable_oob_error_notif), bits 6..=6.
         #[inline]
         pub fn bc_disable_oob_error_notif(&self) -> u8 {
@@ -17911,9 +17833,7 @@ pub mod view {
         }
         /// [`BOUND_CHECK_REG::bc_enabled`](super::BOUND_CHECK_REG::bc_enabled), bits 7..=7.
         #[inline]
-        pub fn bc_enabled(&self) -> u8 {
-            self.as_view().bc_enabled()
-        }
+        pub fn bc_enabled(&self) -> u8 { self.as_view().bc_enabled() }
         /// [`BOUND_CHECK_REG::bc_reg`](super::BOUND_CHECK_REG::bc_reg), bits 0..=5.
         #[inline]
         pub fn set_bc_reg(&mut self, v: u8) -> &mut Self {
@@ -17931,9 +17851,7 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
@@ -17957,14 +17875,10 @@ pub mod view {
     impl<'a> ADDR8_addr_reg<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::ADDR8_addr_reg {
@@ -17975,14 +17889,11 @@ pub mod view {
         }
         /// [`ADDR8_addr_reg::body`](super::ADDR8_addr_reg::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 7] {
-            at::<0, 7, 8>(self.0)
-        }
+        pub fn body(&self) -> &'a [u8; 7] { at::<0, 7, 8>(self.0) }
         /// [`ADDR8_addr_reg::marker`](super::ADDR8_addr_reg::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            let b = self.0;
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
         }
     }
     /// Writable view of [`ADDR8_addr_reg`](super::ADDR8_addr_reg); see [`ADDR8_addr_reg`].
@@ -17991,24 +17902,16 @@ pub mod view {
     impl<'a> ADDR8_addr_reg_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> ADDR8_addr_reg<'_> {
-            ADDR8_addr_reg::new(&*self.0)
-        }
+        pub fn as_view(&self) -> ADDR8_addr_reg<'_> { ADDR8_addr_reg::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::ADDR8_addr_reg {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::ADDR8_addr_reg { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR8_addr_reg) -> &mut Self {
@@ -18018,14 +17921,10 @@ pub mod view {
         }
         /// [`ADDR8_addr_reg::body`](super::ADDR8_addr_reg::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &[u8; 7] {
-            self.as_view().body()
-        }
+        pub fn body(&self) -> &[u8; 7] { self.as_view().body() }
         /// [`ADDR8_addr_reg::marker`](super::ADDR8_addr_reg::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER {
-            self.as_view().marker()
-        }
+        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
         /// [`ADDR8_addr_reg::body`](super::ADDR8_addr_reg::body), offset 0.
         #[inline]
         pub fn set_body(&mut self, v: [u8; 7]) -> &mut Self {
@@ -18034,14 +17933,11 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 7] {
-            at_mut::<0, 7, 8>(self.0)
-        }
+        pub fn body_mut(&mut self) -> &mut [u8; 7] { at_mut::<0, 7, 8>(self.0) }
         /// [`ADDR8_addr_reg::marker`](super::ADDR8_addr_reg::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<7, 1, 8>(b));
+            v.write(at_mut::<7, 1, 8>(self.0));
             self
         }
     }
@@ -18051,14 +17947,10 @@ pub mod view {
     impl<'a> ADDR8_addr_tbl_offs<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::ADDR8_addr_tbl_offs {
@@ -18069,14 +17961,11 @@ pub mod view {
         }
         /// [`ADDR8_addr_tbl_offs::body`](super::ADDR8_addr_tbl_offs::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 7] {
-            at::<0, 7, 8>(self.0)
-        }
+        pub fn body(&self) -> &'a [u8; 7] { at::<0, 7, 8>(self.0) }
         /// [`ADDR8_addr_tbl_offs::marker`](super::ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            let b = self.0;
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
         }
     }
     /// Writable view of [`ADDR8_addr_tbl_offs`](super::ADDR8_addr_tbl_offs); see [`ADDR8_addr_tbl_offs`].
@@ -18085,24 +17974,16 @@ pub mod view {
     impl<'a> ADDR8_addr_tbl_offs_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> ADDR8_addr_tbl_offs<'_> {
-            ADDR8_addr_tbl_offs::new(&*self.0)
-        }
+        pub fn as_view(&self) -> ADDR8_addr_tbl_offs<'_> { ADDR8_addr_tbl_offs::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::ADDR8_addr_tbl_offs {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::ADDR8_addr_tbl_offs { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR8_addr_tbl_offs) -> &mut Self {
@@ -18112,14 +17993,10 @@ pub mod view {
         }
         /// [`ADDR8_addr_tbl_offs::body`](super::ADDR8_addr_tbl_offs::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &[u8; 7] {
-            self.as_view().body()
-        }
+        pub fn body(&self) -> &[u8; 7] { self.as_view().body() }
         /// [`ADDR8_addr_tbl_offs::marker`](super::ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER {
-            self.as_view().marker()
-        }
+        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
         /// [`ADDR8_addr_tbl_offs::body`](super::ADDR8_addr_tbl_offs::body), offset 0.
         #[inline]
         pub fn set_body(&mut self, v: [u8; 7]) -> &mut Self {
@@ -18128,14 +18005,11 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 7] {
-            at_mut::<0, 7, 8>(self.0)
-        }
+        pub fn body_mut(&mut self) -> &mut [u8; 7] { at_mut::<0, 7, 8>(self.0) }
         /// [`ADDR8_addr_tbl_offs::marker`](super::ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<7, 1, 8>(b));
+            v.write(at_mut::<7, 1, 8>(self.0));
             self
         }
     }
@@ -18145,14 +18019,10 @@ pub mod view {
     impl<'a> ADDR8_addr_immediate<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::ADDR8_addr_immediate {
@@ -18163,14 +18033,11 @@ pub mod view {
         }
         /// [`ADDR8_addr_immediate::body`](super::ADDR8_addr_immediate::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 7] {
-            at::<0, 7, 8>(self.0)
-        }
+        pub fn body(&self) -> &'a [u8; 7] { at::<0, 7, 8>(self.0) }
         /// [`ADDR8_addr_immediate::marker`](super::ADDR8_addr_immediate::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            let b = self.0;
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
         }
     }
     /// Writable view of [`ADDR8_addr_immediate`](super::ADDR8_addr_immediate); see [`ADDR8_addr_immediate`].
@@ -18179,24 +18046,16 @@ pub mod view {
     impl<'a> ADDR8_addr_immediate_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> ADDR8_addr_immediate<'_> {
-            ADDR8_addr_immediate::new(&*self.0)
-        }
+        pub fn as_view(&self) -> ADDR8_addr_immediate<'_> { ADDR8_addr_immediate::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::ADDR8_addr_immediate {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::ADDR8_addr_immediate { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR8_addr_immediate) -> &mut Self {
@@ -18206,14 +18065,10 @@ pub mod view {
         }
         /// [`ADDR8_addr_immediate::body`](super::ADDR8_addr_immediate::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &[u8; 7] {
-            self.as_view().body()
-        }
+        pub fn body(&self) -> &[u8; 7] { self.as_view().body() }
         /// [`ADDR8_addr_immediate::marker`](super::ADDR8_addr_immediate::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER {
-            self.as_view().marker()
-        }
+        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
         /// [`ADDR8_addr_immediate::body`](super::ADDR8_addr_immediate::body), offset 0.
         #[inline]
         pub fn set_body(&mut self, v: [u8; 7]) -> &mut Self {
@@ -18222,14 +18077,11 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 7] {
-            at_mut::<0, 7, 8>(self.0)
-        }
+        pub fn body_mut(&mut self) -> &mut [u8; 7] { at_mut::<0, 7, 8>(self.0) }
         /// [`ADDR8_addr_immediate::marker`](super::ADDR8_addr_immediate::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<7, 1, 8>(b));
+            v.write(at_mut::<7, 1, 8>(self.0));
             self
         }
     }
@@ -18239,14 +18091,10 @@ pub mod view {
     impl<'a> ADDR8<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::ADDR8 {
@@ -18259,26 +18107,23 @@ pub mod view {
         /// The discriminator, offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            let b = self.0;
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
         }
         /// The arm the discriminator selects.
         #[inline]
         pub fn arm(&self) -> ADDR8_arm<'a> {
             let raw = Self::marker(self).raw() as u64;
-            if raw & 128u64 == 128u64 {
+            if raw & 0x80 == 0x80 {
                 return ADDR8_arm::addr_reg(ADDR8_addr_reg::new(self.0));
             }
-            if raw & 160u64 == 32u64 {
+            if raw & 0xa0 == 0x20 {
                 return ADDR8_arm::addr_tbl_offs(ADDR8_addr_tbl_offs::new(self.0));
             }
             ADDR8_arm::addr_immediate(ADDR8_addr_immediate::new(self.0))
         }
         /// The bytes read as the `addr_reg` arm, whatever the discriminator says.
         #[inline]
-        pub fn as_addr_reg(&self) -> ADDR8_addr_reg<'a> {
-            ADDR8_addr_reg::new(self.0)
-        }
+        pub fn as_addr_reg(&self) -> ADDR8_addr_reg<'a> { ADDR8_addr_reg::new(self.0) }
         /// The bytes read as the `addr_tbl_offs` arm, whatever the discriminator says.
         #[inline]
         pub fn as_addr_tbl_offs(&self) -> ADDR8_addr_tbl_offs<'a> {
@@ -18296,24 +18141,16 @@ pub mod view {
     impl<'a> ADDR8_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> ADDR8<'_> {
-            ADDR8::new(&*self.0)
-        }
+        pub fn as_view(&self) -> ADDR8<'_> { ADDR8::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::ADDR8 {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::ADDR8 { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR8) -> &mut Self {
@@ -18332,27 +18169,22 @@ pub mod view {
         }
         /// The discriminator, offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER {
-            self.as_view().marker()
-        }
+        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
         /// The discriminator, offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<7, 1, 8>(b));
+            v.write(at_mut::<7, 1, 8>(self.0));
             self
         }
         /// The arm the discriminator selects, writable.
         #[inline]
         pub fn arm_mut(&mut self) -> ADDR8_arm_mut<'_> {
             let raw = Self::marker(self).raw() as u64;
-            if raw & 128u64 == 128u64 {
+            if raw & 0x80 == 0x80 {
                 return ADDR8_arm_mut::addr_reg(ADDR8_addr_reg_mut::new(self.0));
             }
-            if raw & 160u64 == 32u64 {
-                return ADDR8_arm_mut::addr_tbl_offs(
-                    ADDR8_addr_tbl_offs_mut::new(self.0),
-                );
+            if raw & 0xa0 == 0x20 {
+                return ADDR8_arm_mut::addr_tbl_offs(ADDR8_addr_tbl_offs_mut::new(self.0));
             }
             ADDR8_arm_mut::addr_immediate(ADDR8_addr_immediate_mut::new(self.0))
         }
@@ -18398,14 +18230,10 @@ pub mod view {
     impl<'a> DTYPE_PAIR<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DTYPE_PAIR {
@@ -18416,9 +18244,7 @@ pub mod view {
         }
         /// [`DTYPE_PAIR::dtype_lo`](super::DTYPE_PAIR::dtype_lo), bits 0..=3.
         #[inline]
-        pub fn dtype_lo(&self) -> super::DTYPE {
-            super::DTYPE::from_raw((self.bits() & 0xf) as u8)
-        }
+        pub fn dtype_lo(&self) -> super::DTYPE { super::DTYPE::from_raw((self.bits() & 0xf) as u8) }
         /// [`DTYPE_PAIR::dtype_hi`](super::DTYPE_PAIR::dtype_hi), bits 4..=7.
         #[inline]
         pub fn dtype_hi(&self) -> super::DTYPE {
@@ -18426,9 +18252,7 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
     }
     /// Writable view of [`DTYPE_PAIR`](super::DTYPE_PAIR); see [`DTYPE_PAIR`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -18436,24 +18260,16 @@ pub mod view {
     impl<'a> DTYPE_PAIR_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 1] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DTYPE_PAIR<'_> {
-            DTYPE_PAIR::new(&*self.0)
-        }
+        pub fn as_view(&self) -> DTYPE_PAIR<'_> { DTYPE_PAIR::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DTYPE_PAIR {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::DTYPE_PAIR { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DTYPE_PAIR) -> &mut Self {
@@ -18463,14 +18279,10 @@ pub mod view {
         }
         /// [`DTYPE_PAIR::dtype_lo`](super::DTYPE_PAIR::dtype_lo), bits 0..=3.
         #[inline]
-        pub fn dtype_lo(&self) -> super::DTYPE {
-            self.as_view().dtype_lo()
-        }
+        pub fn dtype_lo(&self) -> super::DTYPE { self.as_view().dtype_lo() }
         /// [`DTYPE_PAIR::dtype_hi`](super::DTYPE_PAIR::dtype_hi), bits 4..=7.
         #[inline]
-        pub fn dtype_hi(&self) -> super::DTYPE {
-            self.as_view().dtype_hi()
-        }
+        pub fn dtype_hi(&self) -> super::DTYPE { self.as_view().dtype_hi() }
         /// [`DTYPE_PAIR::dtype_lo`](super::DTYPE_PAIR::dtype_lo), bits 0..=3.
         #[inline]
         pub fn set_dtype_lo(&mut self, v: super::DTYPE) -> &mut Self {
@@ -18483,9 +18295,7 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
@@ -18499,14 +18309,10 @@ pub mod view {
     impl<'a> DMA_GATHER_TRANSPOSE_FLAGS<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_GATHER_TRANSPOSE_FLAGS {
@@ -18522,14 +18328,10 @@ pub mod view {
         }
         /// [`DMA_GATHER_TRANSPOSE_FLAGS::reserved`](super::DMA_GATHER_TRANSPOSE_FLAGS::reserved), bits 2..=7.
         #[inline]
-        pub fn reserved(&self) -> u8 {
-            (self.bits() >> 2 & 0x3f) as u8
-        }
+        pub fn reserved(&self) -> u8 { (self.bits() >> 2 & 0x3f) as u8 }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
     }
     /// Writable view of [`DMA_GATHER_TRANSPOSE_FLAGS`](super::DMA_GATHER_TRANSPOSE_FLAGS); see [`DMA_GATHER_TRANSPOSE_FLAGS`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -18537,14 +18339,10 @@ pub mod view {
     impl<'a> DMA_GATHER_TRANSPOSE_FLAGS_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 1] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> DMA_GATHER_TRANSPOSE_FLAGS<'_> {
@@ -18552,9 +18350,7 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_GATHER_TRANSPOSE_FLAGS {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::DMA_GATHER_TRANSPOSE_FLAGS { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_GATHER_TRANSPOSE_FLAGS) -> &mut Self {
@@ -18564,14 +18360,10 @@ pub mod view {
         }
         /// [`DMA_GATHER_TRANSPOSE_FLAGS::gather_dim`](super::DMA_GATHER_TRANSPOSE_FLAGS::gather_dim), bits 0..=1.
         #[inline]
-        pub fn gather_dim(&self) -> super::INDIRECT_DIM {
-            self.as_view().gather_dim()
-        }
+        pub fn gather_dim(&self) -> super::INDIRECT_DIM { self.as_view().gather_dim() }
         /// [`DMA_GATHER_TRANSPOSE_FLAGS::reserved`](super::DMA_GATHER_TRANSPOSE_FLAGS::reserved), bits 2..=7.
         #[inline]
-        pub fn reserved(&self) -> u8 {
-            self.as_view().reserved()
-        }
+        pub fn reserved(&self) -> u8 { self.as_view().reserved() }
         /// [`DMA_GATHER_TRANSPOSE_FLAGS::gather_dim`](super::DMA_GATHER_TRANSPOSE_FLAGS::gather_dim), bits 0..=1.
         #[inline]
         pub fn set_gather_dim(&mut self, v: super::INDIRECT_DIM) -> &mut Self {
@@ -18584,9 +18376,7 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
@@ -18600,14 +18390,10 @@ pub mod view {
     impl<'a> DMA_INDIRECT_FLAGS<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_INDIRECT_FLAGS {
@@ -18626,14 +18412,10 @@ pub mod view {
         }
         /// [`DMA_INDIRECT_FLAGS::idx_bound_is_err`](super::DMA_INDIRECT_FLAGS::idx_bound_is_err), bits 2..=2.
         #[inline]
-        pub fn idx_bound_is_err(&self) -> u8 {
-            (self.bits() >> 2 & 0x1) as u8
-        }
+        pub fn idx_bound_is_err(&self) -> u8 { (self.bits() >> 2 & 0x1) as u8 }
         /// [`DMA_INDIRECT_FLAGS::non_unique_dst_idx`](super::DMA_INDIRECT_FLAGS::non_unique_dst_idx), bits 3..=3.
         #[inline]
-        pub fn non_unique_dst_idx(&self) -> u8 {
-            (self.bits() >> 3 & 0x1) as u8
-        }
+        pub fn non_unique_dst_idx(&self) -> u8 { (self.bits() >> 3 & 0x1) as u8 }
         /// [`DMA_INDIRECT_FLAGS::gather_dim`](super::DMA_INDIRECT_FLAGS::gather_dim), bits 4..=5.
         #[inline]
         pub fn gather_dim(&self) -> super::INDIRECT_DIM {
@@ -18646,9 +18428,7 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
     }
     /// Writable view of [`DMA_INDIRECT_FLAGS`](super::DMA_INDIRECT_FLAGS); see [`DMA_INDIRECT_FLAGS`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -18656,24 +18436,16 @@ pub mod view {
     impl<'a> DMA_INDIRECT_FLAGS_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 1] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DMA_INDIRECT_FLAGS<'_> {
-            DMA_INDIRECT_FLAGS::new(&*self.0)
-        }
+        pub fn as_view(&self) -> DMA_INDIRECT_FLAGS<'_> { DMA_INDIRECT_FLAGS::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_INDIRECT_FLAGS {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::DMA_INDIRECT_FLAGS { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_INDIRECT_FLAGS) -> &mut Self {
@@ -18691,30 +18463,19 @@ pub mod view {
         }
         /// [`DMA_INDIRECT_FLAGS::idx_bound_is_err`](super::DMA_INDIRECT_FLAGS::idx_bound_is_err), bits 2..=2.
         #[inline]
-        pub fn idx_bound_is_err(&self) -> u8 {
-            self.as_view().idx_bound_is_err()
-        }
+        pub fn idx_bound_is_err(&self) -> u8 { self.as_view().idx_bound_is_err() }
         /// [`DMA_INDIRECT_FLAGS::non_unique_dst_idx`](super::DMA_INDIRECT_FLAGS::non_unique_dst_idx), bits 3..=3.
         #[inline]
-        pub fn non_unique_dst_idx(&self) -> u8 {
-            self.as_view().non_unique_dst_idx()
-        }
+        pub fn non_unique_dst_idx(&self) -> u8 { self.as_view().non_unique_dst_idx() }
         /// [`DMA_INDIRECT_FLAGS::gather_dim`](super::DMA_INDIRECT_FLAGS::gather_dim), bits 4..=5.
         #[inline]
-        pub fn gather_dim(&self) -> super::INDIRECT_DIM {
-            self.as_view().gather_dim()
-        }
+        pub fn gather_dim(&self) -> super::INDIRECT_DIM { self.as_view().gather_dim() }
         /// [`DMA_INDIRECT_FLAGS::scatter_dim`](super::DMA_INDIRECT_FLAGS::scatter_dim), bits 6..=7.
         #[inline]
-        pub fn scatter_dim(&self) -> super::INDIRECT_DIM {
-            self.as_view().scatter_dim()
-        }
+        pub fn scatter_dim(&self) -> super::INDIRECT_DIM { self.as_view().scatter_dim() }
         /// [`DMA_INDIRECT_FLAGS::indirect_mode`](super::DMA_INDIRECT_FLAGS::indirect_mode), bits 0..=1.
         #[inline]
-        pub fn set_indirect_mode(
-            &mut self,
-            v: super::INDIRECT_DMA_ADDRESSING_MODE,
-        ) -> &mut Self {
+        pub fn set_indirect_mode(&mut self, v: super::INDIRECT_DMA_ADDRESSING_MODE) -> &mut Self {
             self.set_bits(self.bits() & !0x3 | (v.raw() as u8 & 0x3))
         }
         /// [`DMA_INDIRECT_FLAGS::idx_bound_is_err`](super::DMA_INDIRECT_FLAGS::idx_bound_is_err), bits 2..=2.
@@ -18739,9 +18500,7 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
@@ -18755,14 +18514,10 @@ pub mod view {
     impl<'a> HEADER<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 4]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 4]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 4] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 4] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::HEADER {
@@ -18776,27 +18531,17 @@ pub mod view {
         /// [`HEADER::opcode`](super::HEADER::opcode), offset 0.
         #[inline]
         pub fn opcode(&self) -> super::OPCODE {
-            let b = self.0;
-            super::OPCODE::from_raw(u8::from_le_bytes(*at::<0, 1, 4>(b)))
+            super::OPCODE::from_raw(u8::from_le_bytes(*at::<0, 1, 4>(self.0)))
         }
         /// [`HEADER::inst_word_len`](super::HEADER::inst_word_len), offset 1.
         #[inline]
-        pub fn inst_word_len(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<1, 1, 4>(b))
-        }
+        pub fn inst_word_len(&self) -> u8 { u8::from_le_bytes(*at::<1, 1, 4>(self.0)) }
         /// [`HEADER::debug_cmd`](super::HEADER::debug_cmd), offset 2.
         #[inline]
-        pub fn debug_cmd(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<2, 1, 4>(b))
-        }
+        pub fn debug_cmd(&self) -> u8 { u8::from_le_bytes(*at::<2, 1, 4>(self.0)) }
         /// [`HEADER::debug_hint`](super::HEADER::debug_hint), offset 3.
         #[inline]
-        pub fn debug_hint(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<3, 1, 4>(b))
-        }
+        pub fn debug_hint(&self) -> u8 { u8::from_le_bytes(*at::<3, 1, 4>(self.0)) }
     }
     /// Writable view of [`HEADER`](super::HEADER); see [`HEADER`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -18804,24 +18549,16 @@ pub mod view {
     impl<'a> HEADER_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 4]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 4]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 4] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 4] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> HEADER<'_> {
-            HEADER::new(&*self.0)
-        }
+        pub fn as_view(&self) -> HEADER<'_> { HEADER::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::HEADER {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::HEADER { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::HEADER) -> &mut Self {
@@ -18833,50 +18570,38 @@ pub mod view {
         }
         /// [`HEADER::opcode`](super::HEADER::opcode), offset 0.
         #[inline]
-        pub fn opcode(&self) -> super::OPCODE {
-            self.as_view().opcode()
-        }
+        pub fn opcode(&self) -> super::OPCODE { self.as_view().opcode() }
         /// [`HEADER::inst_word_len`](super::HEADER::inst_word_len), offset 1.
         #[inline]
-        pub fn inst_word_len(&self) -> u8 {
-            self.as_view().inst_word_len()
-        }
+        pub fn inst_word_len(&self) -> u8 { self.as_view().inst_word_len() }
         /// [`HEADER::debug_cmd`](super::HEADER::debug_cmd), offset 2.
         #[inline]
-        pub fn debug_cmd(&self) -> u8 {
-            self.as_view().debug_cmd()
-        }
+        pub fn debug_cmd(&self) -> u8 { self.as_view().debug_cmd() }
         /// [`HEADER::debug_hint`](super::HEADER::debug_hint), offset 3.
         #[inline]
-        pub fn debug_hint(&self) -> u8 {
-            self.as_view().debug_hint()
-        }
+        pub fn debug_hint(&self) -> u8 { self.as_view().debug_hint() }
         /// [`HEADER::opcode`](super::HEADER::opcode), offset 0.
         #[inline]
         pub fn set_opcode(&mut self, v: super::OPCODE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<0, 1, 4>(b));
+            v.write(at_mut::<0, 1, 4>(self.0));
             self
         }
         /// [`HEADER::inst_word_len`](super::HEADER::inst_word_len), offset 1.
         #[inline]
         pub fn set_inst_word_len(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<1, 1, 4>(b) = v.to_le_bytes();
+            *at_mut::<1, 1, 4>(self.0) = v.to_le_bytes();
             self
         }
         /// [`HEADER::debug_cmd`](super::HEADER::debug_cmd), offset 2.
         #[inline]
         pub fn set_debug_cmd(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<2, 1, 4>(b) = v.to_le_bytes();
+            *at_mut::<2, 1, 4>(self.0) = v.to_le_bytes();
             self
         }
         /// [`HEADER::debug_hint`](super::HEADER::debug_hint), offset 3.
         #[inline]
         pub fn set_debug_hint(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<3, 1, 4>(b) = v.to_le_bytes();
+            *at_mut::<3, 1, 4>(self.0) = v.to_le_bytes();
             self
         }
     }
@@ -18886,14 +18611,10 @@ pub mod view {
     impl<'a> EVENTS<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::EVENTS {
@@ -18908,33 +18629,22 @@ pub mod view {
         /// [`EVENTS::wait_mode`](super::EVENTS::wait_mode), offset 0.
         #[inline]
         pub fn wait_mode(&self) -> super::WAIT_MODE {
-            let b = self.0;
-            super::WAIT_MODE::from_raw(u8::from_le_bytes(*at::<0, 1, 8>(b)))
+            super::WAIT_MODE::from_raw(u8::from_le_bytes(*at::<0, 1, 8>(self.0)))
         }
         /// [`EVENTS::wait_idx`](super::EVENTS::wait_idx), offset 1.
         #[inline]
-        pub fn wait_idx(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<1, 1, 8>(b))
-        }
+        pub fn wait_idx(&self) -> u8 { u8::from_le_bytes(*at::<1, 1, 8>(self.0)) }
         /// [`EVENTS::update_mode`](super::EVENTS::update_mode), offset 2.
         #[inline]
         pub fn update_mode(&self) -> super::UPDATE_MODE {
-            let b = self.0;
-            super::UPDATE_MODE::from_raw(u8::from_le_bytes(*at::<2, 1, 8>(b)))
+            super::UPDATE_MODE::from_raw(u8::from_le_bytes(*at::<2, 1, 8>(self.0)))
         }
         /// [`EVENTS::update_idx`](super::EVENTS::update_idx), offset 3.
         #[inline]
-        pub fn update_idx(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<3, 1, 8>(b))
-        }
+        pub fn update_idx(&self) -> u8 { u8::from_le_bytes(*at::<3, 1, 8>(self.0)) }
         /// [`EVENTS::semaphore_value`](super::EVENTS::semaphore_value), offset 4.
         #[inline]
-        pub fn semaphore_value(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<4, 4, 8>(b))
-        }
+        pub fn semaphore_value(&self) -> u32 { u32::from_le_bytes(*at::<4, 4, 8>(self.0)) }
     }
     /// Writable view of [`EVENTS`](super::EVENTS); see [`EVENTS`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -18942,24 +18652,16 @@ pub mod view {
     impl<'a> EVENTS_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> EVENTS<'_> {
-            EVENTS::new(&*self.0)
-        }
+        pub fn as_view(&self) -> EVENTS<'_> { EVENTS::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::EVENTS {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::EVENTS { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::EVENTS) -> &mut Self {
@@ -18972,62 +18674,47 @@ pub mod view {
         }
         /// [`EVENTS::wait_mode`](super::EVENTS::wait_mode), offset 0.
         #[inline]
-        pub fn wait_mode(&self) -> super::WAIT_MODE {
-            self.as_view().wait_mode()
-        }
+        pub fn wait_mode(&self) -> super::WAIT_MODE { self.as_view().wait_mode() }
         /// [`EVENTS::wait_idx`](super::EVENTS::wait_idx), offset 1.
         #[inline]
-        pub fn wait_idx(&self) -> u8 {
-            self.as_view().wait_idx()
-        }
+        pub fn wait_idx(&self) -> u8 { self.as_view().wait_idx() }
         /// [`EVENTS::update_mode`](super::EVENTS::update_mode), offset 2.
         #[inline]
-        pub fn update_mode(&self) -> super::UPDATE_MODE {
-            self.as_view().update_mode()
-        }
+        pub fn update_mode(&self) -> super::UPDATE_MODE { self.as_view().update_mode() }
         /// [`EVENTS::update_idx`](super::EVENTS::update_idx), offset 3.
         #[inline]
-        pub fn update_idx(&self) -> u8 {
-            self.as_view().update_idx()
-        }
+        pub fn update_idx(&self) -> u8 { self.as_view().update_idx() }
         /// [`EVENTS::semaphore_value`](super::EVENTS::semaphore_value), offset 4.
         #[inline]
-        pub fn semaphore_value(&self) -> u32 {
-            self.as_view().semaphore_value()
-        }
+        pub fn semaphore_value(&self) -> u32 { self.as_view().semaphore_value() }
         /// [`EVENTS::wait_mode`](super::EVENTS::wait_mode), offset 0.
         #[inline]
         pub fn set_wait_mode(&mut self, v: super::WAIT_MODE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<0, 1, 8>(b));
+            v.write(at_mut::<0, 1, 8>(self.0));
             self
         }
         /// [`EVENTS::wait_idx`](super::EVENTS::wait_idx), offset 1.
         #[inline]
         pub fn set_wait_idx(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<1, 1, 8>(b) = v.to_le_bytes();
+            *at_mut::<1, 1, 8>(self.0) = v.to_le_bytes();
             self
         }
         /// [`EVENTS::update_mode`](super::EVENTS::update_mode), offset 2.
         #[inline]
         pub fn set_update_mode(&mut self, v: super::UPDATE_MODE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<2, 1, 8>(b));
+            v.write(at_mut::<2, 1, 8>(self.0));
             self
         }
         /// [`EVENTS::update_idx`](super::EVENTS::update_idx), offset 3.
         #[inline]
         pub fn set_update_idx(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<3, 1, 8>(b) = v.to_le_bytes();
+            *at_mut::<3, 1, 8>(self.0) = v.to_le_bytes();
             self
         }
         /// [`EVENTS::semaphore_value`](super::EVENTS::semaphore_value), offset 4.
         #[inline]
         pub fn set_semaphore_value(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<4, 4, 8>(b) = v.to_le_bytes();
+            *at_mut::<4, 4, 8>(self.0) = v.to_le_bytes();
             self
         }
     }
@@ -19037,14 +18724,10 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_var<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_ADDR8_addr_var {
@@ -19057,27 +18740,17 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_var::immediate`](super::PSEUDO_ADDR8_addr_var::immediate), offset 0.
         #[inline]
-        pub fn immediate(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<0, 4, 8>(b))
-        }
+        pub fn immediate(&self) -> u32 { u32::from_le_bytes(*at::<0, 4, 8>(self.0)) }
         /// [`PSEUDO_ADDR8_addr_var::var_id_lo`](super::PSEUDO_ADDR8_addr_var::var_id_lo), offset 4.
         #[inline]
-        pub fn var_id_lo(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<4, 2, 8>(b))
-        }
+        pub fn var_id_lo(&self) -> u16 { u16::from_le_bytes(*at::<4, 2, 8>(self.0)) }
         /// [`PSEUDO_ADDR8_addr_var::var_id_hi`](super::PSEUDO_ADDR8_addr_var::var_id_hi), offset 6.
         #[inline]
-        pub fn var_id_hi(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<6, 1, 8>(b))
-        }
+        pub fn var_id_hi(&self) -> u8 { u8::from_le_bytes(*at::<6, 1, 8>(self.0)) }
         /// [`PSEUDO_ADDR8_addr_var::marker`](super::PSEUDO_ADDR8_addr_var::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            let b = self.0;
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
         }
     }
     /// Writable view of [`PSEUDO_ADDR8_addr_var`](super::PSEUDO_ADDR8_addr_var); see [`PSEUDO_ADDR8_addr_var`].
@@ -19086,24 +18759,16 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_var_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_ADDR8_addr_var<'_> {
-            PSEUDO_ADDR8_addr_var::new(&*self.0)
-        }
+        pub fn as_view(&self) -> PSEUDO_ADDR8_addr_var<'_> { PSEUDO_ADDR8_addr_var::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_var {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_var { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_ADDR8_addr_var) -> &mut Self {
@@ -19115,50 +18780,38 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_var::immediate`](super::PSEUDO_ADDR8_addr_var::immediate), offset 0.
         #[inline]
-        pub fn immediate(&self) -> u32 {
-            self.as_view().immediate()
-        }
+        pub fn immediate(&self) -> u32 { self.as_view().immediate() }
         /// [`PSEUDO_ADDR8_addr_var::var_id_lo`](super::PSEUDO_ADDR8_addr_var::var_id_lo), offset 4.
         #[inline]
-        pub fn var_id_lo(&self) -> u16 {
-            self.as_view().var_id_lo()
-        }
+        pub fn var_id_lo(&self) -> u16 { self.as_view().var_id_lo() }
         /// [`PSEUDO_ADDR8_addr_var::var_id_hi`](super::PSEUDO_ADDR8_addr_var::var_id_hi), offset 6.
         #[inline]
-        pub fn var_id_hi(&self) -> u8 {
-            self.as_view().var_id_hi()
-        }
+        pub fn var_id_hi(&self) -> u8 { self.as_view().var_id_hi() }
         /// [`PSEUDO_ADDR8_addr_var::marker`](super::PSEUDO_ADDR8_addr_var::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER {
-            self.as_view().marker()
-        }
+        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
         /// [`PSEUDO_ADDR8_addr_var::immediate`](super::PSEUDO_ADDR8_addr_var::immediate), offset 0.
         #[inline]
         pub fn set_immediate(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<0, 4, 8>(b) = v.to_le_bytes();
+            *at_mut::<0, 4, 8>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_ADDR8_addr_var::var_id_lo`](super::PSEUDO_ADDR8_addr_var::var_id_lo), offset 4.
         #[inline]
         pub fn set_var_id_lo(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<4, 2, 8>(b) = v.to_le_bytes();
+            *at_mut::<4, 2, 8>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_ADDR8_addr_var::var_id_hi`](super::PSEUDO_ADDR8_addr_var::var_id_hi), offset 6.
         #[inline]
         pub fn set_var_id_hi(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<6, 1, 8>(b) = v.to_le_bytes();
+            *at_mut::<6, 1, 8>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_ADDR8_addr_var::marker`](super::PSEUDO_ADDR8_addr_var::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<7, 1, 8>(b));
+            v.write(at_mut::<7, 1, 8>(self.0));
             self
         }
     }
@@ -19168,14 +18821,10 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_reg<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_ADDR8_addr_reg {
@@ -19186,14 +18835,11 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_reg::body`](super::PSEUDO_ADDR8_addr_reg::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 7] {
-            at::<0, 7, 8>(self.0)
-        }
+        pub fn body(&self) -> &'a [u8; 7] { at::<0, 7, 8>(self.0) }
         /// [`PSEUDO_ADDR8_addr_reg::marker`](super::PSEUDO_ADDR8_addr_reg::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            let b = self.0;
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
         }
     }
     /// Writable view of [`PSEUDO_ADDR8_addr_reg`](super::PSEUDO_ADDR8_addr_reg); see [`PSEUDO_ADDR8_addr_reg`].
@@ -19202,24 +18848,16 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_reg_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_ADDR8_addr_reg<'_> {
-            PSEUDO_ADDR8_addr_reg::new(&*self.0)
-        }
+        pub fn as_view(&self) -> PSEUDO_ADDR8_addr_reg<'_> { PSEUDO_ADDR8_addr_reg::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_reg {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_reg { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_ADDR8_addr_reg) -> &mut Self {
@@ -19229,14 +18867,10 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_reg::body`](super::PSEUDO_ADDR8_addr_reg::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &[u8; 7] {
-            self.as_view().body()
-        }
+        pub fn body(&self) -> &[u8; 7] { self.as_view().body() }
         /// [`PSEUDO_ADDR8_addr_reg::marker`](super::PSEUDO_ADDR8_addr_reg::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER {
-            self.as_view().marker()
-        }
+        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
         /// [`PSEUDO_ADDR8_addr_reg::body`](super::PSEUDO_ADDR8_addr_reg::body), offset 0.
         #[inline]
         pub fn set_body(&mut self, v: [u8; 7]) -> &mut Self {
@@ -19245,14 +18879,11 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 7] {
-            at_mut::<0, 7, 8>(self.0)
-        }
+        pub fn body_mut(&mut self) -> &mut [u8; 7] { at_mut::<0, 7, 8>(self.0) }
         /// [`PSEUDO_ADDR8_addr_reg::marker`](super::PSEUDO_ADDR8_addr_reg::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<7, 1, 8>(b));
+            v.write(at_mut::<7, 1, 8>(self.0));
             self
         }
     }
@@ -19262,14 +18893,10 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_tbl_offs<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_ADDR8_addr_tbl_offs {
@@ -19282,26 +18909,17 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::offset`](super::PSEUDO_ADDR8_addr_tbl_offs::offset), offset 0.
         #[inline]
-        pub fn offset(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<0, 4, 8>(b))
-        }
+        pub fn offset(&self) -> u32 { u32::from_le_bytes(*at::<0, 4, 8>(self.0)) }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::dge_table_entry_id`](super::PSEUDO_ADDR8_addr_tbl_offs::dge_table_entry_id), offset 4.
         #[inline]
-        pub fn dge_table_entry_id(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<4, 2, 8>(b))
-        }
+        pub fn dge_table_entry_id(&self) -> u16 { u16::from_le_bytes(*at::<4, 2, 8>(self.0)) }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::unknown_6`](super::PSEUDO_ADDR8_addr_tbl_offs::unknown_6), offset 6.
         #[inline]
-        pub fn unknown_6(&self) -> &'a [u8; 1] {
-            at::<6, 1, 8>(self.0)
-        }
+        pub fn unknown_6(&self) -> &'a [u8; 1] { at::<6, 1, 8>(self.0) }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::marker`](super::PSEUDO_ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            let b = self.0;
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
         }
     }
     /// Writable view of [`PSEUDO_ADDR8_addr_tbl_offs`](super::PSEUDO_ADDR8_addr_tbl_offs); see [`PSEUDO_ADDR8_addr_tbl_offs`].
@@ -19310,14 +18928,10 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_tbl_offs_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> PSEUDO_ADDR8_addr_tbl_offs<'_> {
@@ -19325,9 +18939,7 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_tbl_offs {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_tbl_offs { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_ADDR8_addr_tbl_offs) -> &mut Self {
@@ -19339,36 +18951,26 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::offset`](super::PSEUDO_ADDR8_addr_tbl_offs::offset), offset 0.
         #[inline]
-        pub fn offset(&self) -> u32 {
-            self.as_view().offset()
-        }
+        pub fn offset(&self) -> u32 { self.as_view().offset() }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::dge_table_entry_id`](super::PSEUDO_ADDR8_addr_tbl_offs::dge_table_entry_id), offset 4.
         #[inline]
-        pub fn dge_table_entry_id(&self) -> u16 {
-            self.as_view().dge_table_entry_id()
-        }
+        pub fn dge_table_entry_id(&self) -> u16 { self.as_view().dge_table_entry_id() }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::unknown_6`](super::PSEUDO_ADDR8_addr_tbl_offs::unknown_6), offset 6.
         #[inline]
-        pub fn unknown_6(&self) -> &[u8; 1] {
-            self.as_view().unknown_6()
-        }
+        pub fn unknown_6(&self) -> &[u8; 1] { self.as_view().unknown_6() }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::marker`](super::PSEUDO_ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER {
-            self.as_view().marker()
-        }
+        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::offset`](super::PSEUDO_ADDR8_addr_tbl_offs::offset), offset 0.
         #[inline]
         pub fn set_offset(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<0, 4, 8>(b) = v.to_le_bytes();
+            *at_mut::<0, 4, 8>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::dge_table_entry_id`](super::PSEUDO_ADDR8_addr_tbl_offs::dge_table_entry_id), offset 4.
         #[inline]
         pub fn set_dge_table_entry_id(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<4, 2, 8>(b) = v.to_le_bytes();
+            *at_mut::<4, 2, 8>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::unknown_6`](super::PSEUDO_ADDR8_addr_tbl_offs::unknown_6), offset 6.
@@ -19379,14 +18981,11 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_6_mut(&mut self) -> &mut [u8; 1] {
-            at_mut::<6, 1, 8>(self.0)
-        }
+        pub fn unknown_6_mut(&mut self) -> &mut [u8; 1] { at_mut::<6, 1, 8>(self.0) }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::marker`](super::PSEUDO_ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<7, 1, 8>(b));
+            v.write(at_mut::<7, 1, 8>(self.0));
             self
         }
     }
@@ -19396,14 +18995,10 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_immediate<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_ADDR8_addr_immediate {
@@ -19414,14 +19009,11 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_immediate::body`](super::PSEUDO_ADDR8_addr_immediate::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 7] {
-            at::<0, 7, 8>(self.0)
-        }
+        pub fn body(&self) -> &'a [u8; 7] { at::<0, 7, 8>(self.0) }
         /// [`PSEUDO_ADDR8_addr_immediate::marker`](super::PSEUDO_ADDR8_addr_immediate::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            let b = self.0;
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
         }
     }
     /// Writable view of [`PSEUDO_ADDR8_addr_immediate`](super::PSEUDO_ADDR8_addr_immediate); see [`PSEUDO_ADDR8_addr_immediate`].
@@ -19430,14 +19022,10 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_immediate_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> PSEUDO_ADDR8_addr_immediate<'_> {
@@ -19445,9 +19033,7 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_immediate {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_immediate { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_ADDR8_addr_immediate) -> &mut Self {
@@ -19457,14 +19043,10 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_immediate::body`](super::PSEUDO_ADDR8_addr_immediate::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &[u8; 7] {
-            self.as_view().body()
-        }
+        pub fn body(&self) -> &[u8; 7] { self.as_view().body() }
         /// [`PSEUDO_ADDR8_addr_immediate::marker`](super::PSEUDO_ADDR8_addr_immediate::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER {
-            self.as_view().marker()
-        }
+        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
         /// [`PSEUDO_ADDR8_addr_immediate::body`](super::PSEUDO_ADDR8_addr_immediate::body), offset 0.
         #[inline]
         pub fn set_body(&mut self, v: [u8; 7]) -> &mut Self {
@@ -19473,14 +19055,11 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 7] {
-            at_mut::<0, 7, 8>(self.0)
-        }
+        pub fn body_mut(&mut self) -> &mut [u8; 7] { at_mut::<0, 7, 8>(self.0) }
         /// [`PSEUDO_ADDR8_addr_immediate::marker`](super::PSEUDO_ADDR8_addr_immediate::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<7, 1, 8>(b));
+            v.write(at_mut::<7, 1, 8>(self.0));
             self
         }
     }
@@ -19490,48 +19069,37 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_ADDR8 {
             match self.arm() {
                 PSEUDO_ADDR8_arm::addr_var(a) => super::PSEUDO_ADDR8::addr_var(a.read()),
                 PSEUDO_ADDR8_arm::addr_reg(a) => super::PSEUDO_ADDR8::addr_reg(a.read()),
-                PSEUDO_ADDR8_arm::addr_tbl_offs(a) => {
-                    super::PSEUDO_ADDR8::addr_tbl_offs(a.read())
-                }
-                PSEUDO_ADDR8_arm::addr_immediate(a) => {
-                    super::PSEUDO_ADDR8::addr_immediate(a.read())
-                }
+                PSEUDO_ADDR8_arm::addr_tbl_offs(a) => super::PSEUDO_ADDR8::addr_tbl_offs(a.read()),
+                PSEUDO_ADDR8_arm::addr_immediate(a) => super::PSEUDO_ADDR8::addr_immediate(a.read()),
             }
         }
         /// The discriminator, offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            let b = self.0;
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
         }
         /// The arm the discriminator selects.
         #[inline]
         pub fn arm(&self) -> PSEUDO_ADDR8_arm<'a> {
             let raw = Self::marker(self).raw() as u64;
-            if raw & 16u64 == 16u64 {
+            if raw & 0x10 == 0x10 {
                 return PSEUDO_ADDR8_arm::addr_var(PSEUDO_ADDR8_addr_var::new(self.0));
             }
-            if raw & 128u64 == 128u64 {
+            if raw & 0x80 == 0x80 {
                 return PSEUDO_ADDR8_arm::addr_reg(PSEUDO_ADDR8_addr_reg::new(self.0));
             }
-            if raw & 160u64 == 32u64 {
-                return PSEUDO_ADDR8_arm::addr_tbl_offs(
-                    PSEUDO_ADDR8_addr_tbl_offs::new(self.0),
-                );
+            if raw & 0xa0 == 0x20 {
+                return PSEUDO_ADDR8_arm::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs::new(self.0));
             }
             PSEUDO_ADDR8_arm::addr_immediate(PSEUDO_ADDR8_addr_immediate::new(self.0))
         }
@@ -19562,24 +19130,16 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_ADDR8<'_> {
-            PSEUDO_ADDR8::new(&*self.0)
-        }
+        pub fn as_view(&self) -> PSEUDO_ADDR8<'_> { PSEUDO_ADDR8::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_ADDR8 {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::PSEUDO_ADDR8 { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_ADDR8) -> &mut Self {
@@ -19601,38 +19161,27 @@ pub mod view {
         }
         /// The discriminator, offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER {
-            self.as_view().marker()
-        }
+        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
         /// The discriminator, offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<7, 1, 8>(b));
+            v.write(at_mut::<7, 1, 8>(self.0));
             self
         }
         /// The arm the discriminator selects, writable.
         #[inline]
         pub fn arm_mut(&mut self) -> PSEUDO_ADDR8_arm_mut<'_> {
             let raw = Self::marker(self).raw() as u64;
-            if raw & 16u64 == 16u64 {
-                return PSEUDO_ADDR8_arm_mut::addr_var(
-                    PSEUDO_ADDR8_addr_var_mut::new(self.0),
-                );
+            if raw & 0x10 == 0x10 {
+                return PSEUDO_ADDR8_arm_mut::addr_var(PSEUDO_ADDR8_addr_var_mut::new(self.0));
             }
-            if raw & 128u64 == 128u64 {
-                return PSEUDO_ADDR8_arm_mut::addr_reg(
-                    PSEUDO_ADDR8_addr_reg_mut::new(self.0),
-                );
+            if raw & 0x80 == 0x80 {
+                return PSEUDO_ADDR8_arm_mut::addr_reg(PSEUDO_ADDR8_addr_reg_mut::new(self.0));
             }
-            if raw & 160u64 == 32u64 {
-                return PSEUDO_ADDR8_arm_mut::addr_tbl_offs(
-                    PSEUDO_ADDR8_addr_tbl_offs_mut::new(self.0),
-                );
+            if raw & 0xa0 == 0x20 {
+                return PSEUDO_ADDR8_arm_mut::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs_mut::new(self.0));
             }
-            PSEUDO_ADDR8_arm_mut::addr_immediate(
-                PSEUDO_ADDR8_addr_immediate_mut::new(self.0),
-            )
+            PSEUDO_ADDR8_arm_mut::addr_immediate(PSEUDO_ADDR8_addr_immediate_mut::new(self.0))
         }
         /// The bytes read as the `addr_var` arm, whatever the discriminator says.
         #[inline]
@@ -19685,14 +19234,10 @@ pub mod view {
     impl<'a> DMA_DIRECT2D<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_DIRECT2D {
@@ -19719,66 +19264,46 @@ pub mod view {
         }
         /// [`DMA_DIRECT2D::header`](super::DMA_DIRECT2D::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`DMA_DIRECT2D::events`](super::DMA_DIRECT2D::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`DMA_DIRECT2D::dma_configs`](super::DMA_DIRECT2D::dma_configs), offset 12.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
-            DMA_CONFIGS::new(at::<12, 1, 64>(self.0))
-        }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> { DMA_CONFIGS::new(at::<12, 1, 64>(self.0)) }
         /// [`DMA_DIRECT2D::semaphore`](super::DMA_DIRECT2D::semaphore), offset 13.
         #[inline]
-        pub fn semaphore(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<13, 1, 64>(b))
-        }
+        pub fn semaphore(&self) -> u8 { u8::from_le_bytes(*at::<13, 1, 64>(self.0)) }
         /// [`DMA_DIRECT2D::sem_increment`](super::DMA_DIRECT2D::sem_increment), offset 14.
         #[inline]
-        pub fn sem_increment(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<14, 1, 64>(b))
-        }
+        pub fn sem_increment(&self) -> u8 { u8::from_le_bytes(*at::<14, 1, 64>(self.0)) }
         /// [`DMA_DIRECT2D::compute_op`](super::DMA_DIRECT2D::compute_op), offset 15.
         #[inline]
         pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
-            let b = self.0;
-            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(b)))
+            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(self.0)))
         }
         /// [`DMA_DIRECT2D::src_start_addr`](super::DMA_DIRECT2D::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'a> {
-            ADDR8::new(at::<16, 8, 64>(self.0))
-        }
+        pub fn src_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<16, 8, 64>(self.0)) }
         /// [`DMA_DIRECT2D::src_step_elem`](super::DMA_DIRECT2D::src_step_elem), offset 24.
         #[inline]
         pub fn src_step_elem(&self) -> [i32; 2] {
-            let b = self.0;
             [
-                i32::from_le_bytes(*at::<24, 4, 64>(b)),
-                i32::from_le_bytes(*at::<28, 4, 64>(b)),
+                i32::from_le_bytes(*at::<24, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<28, 4, 64>(self.0)),
             ]
         }
         /// [`DMA_DIRECT2D::src_num_elem`](super::DMA_DIRECT2D::src_num_elem), offset 32.
         #[inline]
         pub fn src_num_elem(&self) -> [u16; 2] {
-            let b = self.0;
             [
-                u16::from_le_bytes(*at::<32, 2, 64>(b)),
-                u16::from_le_bytes(*at::<34, 2, 64>(b)),
+                u16::from_le_bytes(*at::<32, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<34, 2, 64>(self.0)),
             ]
         }
         /// [`DMA_DIRECT2D::src_elem_size`](super::DMA_DIRECT2D::src_elem_size), offset 36.
         #[inline]
-        pub fn src_elem_size(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<36, 2, 64>(b))
-        }
+        pub fn src_elem_size(&self) -> u16 { u16::from_le_bytes(*at::<36, 2, 64>(self.0)) }
         /// [`DMA_DIRECT2D::src_bound_reg`](super::DMA_DIRECT2D::src_bound_reg), offset 38.
         #[inline]
         pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
@@ -19791,44 +19316,35 @@ pub mod view {
         }
         /// [`DMA_DIRECT2D::dst_start_addr`](super::DMA_DIRECT2D::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'a> {
-            ADDR8::new(at::<40, 8, 64>(self.0))
-        }
+        pub fn dst_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<40, 8, 64>(self.0)) }
         /// [`DMA_DIRECT2D::dst_step_elem`](super::DMA_DIRECT2D::dst_step_elem), offset 48.
         #[inline]
         pub fn dst_step_elem(&self) -> [i32; 2] {
-            let b = self.0;
             [
-                i32::from_le_bytes(*at::<48, 4, 64>(b)),
-                i32::from_le_bytes(*at::<52, 4, 64>(b)),
+                i32::from_le_bytes(*at::<48, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<52, 4, 64>(self.0)),
             ]
         }
         /// [`DMA_DIRECT2D::dst_num_elem`](super::DMA_DIRECT2D::dst_num_elem), offset 56.
         #[inline]
         pub fn dst_num_elem(&self) -> [u16; 2] {
-            let b = self.0;
             [
-                u16::from_le_bytes(*at::<56, 2, 64>(b)),
-                u16::from_le_bytes(*at::<58, 2, 64>(b)),
+                u16::from_le_bytes(*at::<56, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<58, 2, 64>(self.0)),
             ]
         }
         /// [`DMA_DIRECT2D::dst_elem_size`](super::DMA_DIRECT2D::dst_elem_size), offset 60.
         #[inline]
-        pub fn dst_elem_size(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<60, 2, 64>(b))
-        }
+        pub fn dst_elem_size(&self) -> u16 { u16::from_le_bytes(*at::<60, 2, 64>(self.0)) }
         /// [`DMA_DIRECT2D::in_dtype`](super::DMA_DIRECT2D::in_dtype), offset 62.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<62, 1, 64>(b)))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<62, 1, 64>(self.0)))
         }
         /// [`DMA_DIRECT2D::out_dtype`](super::DMA_DIRECT2D::out_dtype), offset 63.
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<63, 1, 64>(b)))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<63, 1, 64>(self.0)))
         }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
@@ -19859,24 +19375,16 @@ pub mod view {
     impl<'a> DMA_DIRECT2D_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DMA_DIRECT2D<'_> {
-            DMA_DIRECT2D::new(&*self.0)
-        }
+        pub fn as_view(&self) -> DMA_DIRECT2D<'_> { DMA_DIRECT2D::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_DIRECT2D {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::DMA_DIRECT2D { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_DIRECT2D) -> &mut Self {
@@ -19902,94 +19410,58 @@ pub mod view {
         }
         /// [`DMA_DIRECT2D::header`](super::DMA_DIRECT2D::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`DMA_DIRECT2D::events`](super::DMA_DIRECT2D::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`DMA_DIRECT2D::dma_configs`](super::DMA_DIRECT2D::dma_configs), offset 12.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
-            self.as_view().dma_configs()
-        }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> { self.as_view().dma_configs() }
         /// [`DMA_DIRECT2D::semaphore`](super::DMA_DIRECT2D::semaphore), offset 13.
         #[inline]
-        pub fn semaphore(&self) -> u8 {
-            self.as_view().semaphore()
-        }
+        pub fn semaphore(&self) -> u8 { self.as_view().semaphore() }
         /// [`DMA_DIRECT2D::sem_increment`](super::DMA_DIRECT2D::sem_increment), offset 14.
         #[inline]
-        pub fn sem_increment(&self) -> u8 {
-            self.as_view().sem_increment()
-        }
+        pub fn sem_increment(&self) -> u8 { self.as_view().sem_increment() }
         /// [`DMA_DIRECT2D::compute_op`](super::DMA_DIRECT2D::compute_op), offset 15.
         #[inline]
-        pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
-            self.as_view().compute_op()
-        }
+        pub fn compute_op(&self) -> super::DGE_COMPUTE_OP { self.as_view().compute_op() }
         /// [`DMA_DIRECT2D::src_start_addr`](super::DMA_DIRECT2D::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'_> {
-            self.as_view().src_start_addr()
-        }
+        pub fn src_start_addr(&self) -> ADDR8<'_> { self.as_view().src_start_addr() }
         /// [`DMA_DIRECT2D::src_step_elem`](super::DMA_DIRECT2D::src_step_elem), offset 24.
         #[inline]
-        pub fn src_step_elem(&self) -> [i32; 2] {
-            self.as_view().src_step_elem()
-        }
+        pub fn src_step_elem(&self) -> [i32; 2] { self.as_view().src_step_elem() }
         /// [`DMA_DIRECT2D::src_num_elem`](super::DMA_DIRECT2D::src_num_elem), offset 32.
         #[inline]
-        pub fn src_num_elem(&self) -> [u16; 2] {
-            self.as_view().src_num_elem()
-        }
+        pub fn src_num_elem(&self) -> [u16; 2] { self.as_view().src_num_elem() }
         /// [`DMA_DIRECT2D::src_elem_size`](super::DMA_DIRECT2D::src_elem_size), offset 36.
         #[inline]
-        pub fn src_elem_size(&self) -> u16 {
-            self.as_view().src_elem_size()
-        }
+        pub fn src_elem_size(&self) -> u16 { self.as_view().src_elem_size() }
         /// [`DMA_DIRECT2D::src_bound_reg`](super::DMA_DIRECT2D::src_bound_reg), offset 38.
         #[inline]
-        pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
-            self.as_view().src_bound_reg()
-        }
+        pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().src_bound_reg() }
         /// [`DMA_DIRECT2D::dst_bound_reg`](super::DMA_DIRECT2D::dst_bound_reg), offset 39.
         #[inline]
-        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
-            self.as_view().dst_bound_reg()
-        }
+        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().dst_bound_reg() }
         /// [`DMA_DIRECT2D::dst_start_addr`](super::DMA_DIRECT2D::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'_> {
-            self.as_view().dst_start_addr()
-        }
+        pub fn dst_start_addr(&self) -> ADDR8<'_> { self.as_view().dst_start_addr() }
         /// [`DMA_DIRECT2D::dst_step_elem`](super::DMA_DIRECT2D::dst_step_elem), offset 48.
         #[inline]
-        pub fn dst_step_elem(&self) -> [i32; 2] {
-            self.as_view().dst_step_elem()
-        }
+        pub fn dst_step_elem(&self) -> [i32; 2] { self.as_view().dst_step_elem() }
         /// [`DMA_DIRECT2D::dst_num_elem`](super::DMA_DIRECT2D::dst_num_elem), offset 56.
         #[inline]
-        pub fn dst_num_elem(&self) -> [u16; 2] {
-            self.as_view().dst_num_elem()
-        }
+        pub fn dst_num_elem(&self) -> [u16; 2] { self.as_view().dst_num_elem() }
         /// [`DMA_DIRECT2D::dst_elem_size`](super::DMA_DIRECT2D::dst_elem_size), offset 60.
         #[inline]
-        pub fn dst_elem_size(&self) -> u16 {
-            self.as_view().dst_elem_size()
-        }
+        pub fn dst_elem_size(&self) -> u16 { self.as_view().dst_elem_size() }
         /// [`DMA_DIRECT2D::in_dtype`](super::DMA_DIRECT2D::in_dtype), offset 62.
         #[inline]
-        pub fn in_dtype(&self) -> super::DTYPE {
-            self.as_view().in_dtype()
-        }
+        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
         /// [`DMA_DIRECT2D::out_dtype`](super::DMA_DIRECT2D::out_dtype), offset 63.
         #[inline]
-        pub fn out_dtype(&self) -> super::DTYPE {
-            self.as_view().out_dtype()
-        }
+        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
         /// [`DMA_DIRECT2D::header`](super::DMA_DIRECT2D::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -20026,22 +19498,19 @@ pub mod view {
         /// [`DMA_DIRECT2D::semaphore`](super::DMA_DIRECT2D::semaphore), offset 13.
         #[inline]
         pub fn set_semaphore(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<13, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<13, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::sem_increment`](super::DMA_DIRECT2D::sem_increment), offset 14.
         #[inline]
         pub fn set_sem_increment(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<14, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<14, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::compute_op`](super::DMA_DIRECT2D::compute_op), offset 15.
         #[inline]
         pub fn set_compute_op(&mut self, v: super::DGE_COMPUTE_OP) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<15, 1, 64>(b));
+            v.write(at_mut::<15, 1, 64>(self.0));
             self
         }
         /// [`DMA_DIRECT2D::src_start_addr`](super::DMA_DIRECT2D::src_start_addr), offset 16.
@@ -20058,24 +19527,21 @@ pub mod view {
         /// [`DMA_DIRECT2D::src_step_elem`](super::DMA_DIRECT2D::src_step_elem), offset 24.
         #[inline]
         pub fn set_src_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<24, 4, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<28, 4, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<24, 4, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<28, 4, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::src_num_elem`](super::DMA_DIRECT2D::src_num_elem), offset 32.
         #[inline]
         pub fn set_src_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<32, 2, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<34, 2, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<32, 2, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<34, 2, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::src_elem_size`](super::DMA_DIRECT2D::src_elem_size), offset 36.
         #[inline]
         pub fn set_src_elem_size(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<36, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<36, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::src_bound_reg`](super::DMA_DIRECT2D::src_bound_reg), offset 38.
@@ -20114,38 +19580,33 @@ pub mod view {
         /// [`DMA_DIRECT2D::dst_step_elem`](super::DMA_DIRECT2D::dst_step_elem), offset 48.
         #[inline]
         pub fn set_dst_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<48, 4, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<52, 4, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<48, 4, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<52, 4, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::dst_num_elem`](super::DMA_DIRECT2D::dst_num_elem), offset 56.
         #[inline]
         pub fn set_dst_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<56, 2, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<58, 2, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<56, 2, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<58, 2, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::dst_elem_size`](super::DMA_DIRECT2D::dst_elem_size), offset 60.
         #[inline]
         pub fn set_dst_elem_size(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<60, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::in_dtype`](super::DMA_DIRECT2D::in_dtype), offset 62.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<62, 1, 64>(b));
+            v.write(at_mut::<62, 1, 64>(self.0));
             self
         }
         /// [`DMA_DIRECT2D::out_dtype`](super::DMA_DIRECT2D::out_dtype), offset 63.
         #[inline]
         pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<63, 1, 64>(b));
+            v.write(at_mut::<63, 1, 64>(self.0));
             self
         }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
@@ -20189,14 +19650,10 @@ pub mod view {
     impl<'a> DMA_DIRECT2D_XPOSE<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_DIRECT2D_XPOSE {
@@ -20222,14 +19679,10 @@ pub mod view {
         }
         /// [`DMA_DIRECT2D_XPOSE::header`](super::DMA_DIRECT2D_XPOSE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`DMA_DIRECT2D_XPOSE::events`](super::DMA_DIRECT2D_XPOSE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`DMA_DIRECT2D_XPOSE::src_bound_reg`](super::DMA_DIRECT2D_XPOSE::src_bound_reg), offset 12.
         #[inline]
         pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
@@ -20243,90 +19696,66 @@ pub mod view {
         /// [`DMA_DIRECT2D_XPOSE::in_dtype`](super::DMA_DIRECT2D_XPOSE::in_dtype), offset 14.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<14, 1, 64>(b)))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<14, 1, 64>(self.0)))
         }
         /// [`DMA_DIRECT2D_XPOSE::out_dtype`](super::DMA_DIRECT2D_XPOSE::out_dtype), offset 15.
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(b)))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(self.0)))
         }
         /// [`DMA_DIRECT2D_XPOSE::src_start_addr`](super::DMA_DIRECT2D_XPOSE::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'a> {
-            ADDR8::new(at::<16, 8, 64>(self.0))
-        }
+        pub fn src_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<16, 8, 64>(self.0)) }
         /// [`DMA_DIRECT2D_XPOSE::src_step_elem`](super::DMA_DIRECT2D_XPOSE::src_step_elem), offset 24.
         #[inline]
         pub fn src_step_elem(&self) -> [i32; 2] {
-            let b = self.0;
             [
-                i32::from_le_bytes(*at::<24, 4, 64>(b)),
-                i32::from_le_bytes(*at::<28, 4, 64>(b)),
+                i32::from_le_bytes(*at::<24, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<28, 4, 64>(self.0)),
             ]
         }
         /// [`DMA_DIRECT2D_XPOSE::src_num_elem`](super::DMA_DIRECT2D_XPOSE::src_num_elem), offset 32.
         #[inline]
         pub fn src_num_elem(&self) -> [u16; 2] {
-            let b = self.0;
             [
-                u16::from_le_bytes(*at::<32, 2, 64>(b)),
-                u16::from_le_bytes(*at::<34, 2, 64>(b)),
+                u16::from_le_bytes(*at::<32, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<34, 2, 64>(self.0)),
             ]
         }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_row_step`](super::DMA_DIRECT2D_XPOSE::tile_src_row_step), offset 36.
         #[inline]
-        pub fn tile_src_row_step(&self) -> i32 {
-            let b = self.0;
-            i32::from_le_bytes(*at::<36, 4, 64>(b))
-        }
+        pub fn tile_src_row_step(&self) -> i32 { i32::from_le_bytes(*at::<36, 4, 64>(self.0)) }
         /// [`DMA_DIRECT2D_XPOSE::dst_start_addr`](super::DMA_DIRECT2D_XPOSE::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'a> {
-            ADDR8::new(at::<40, 8, 64>(self.0))
-        }
+        pub fn dst_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<40, 8, 64>(self.0)) }
         /// [`DMA_DIRECT2D_XPOSE::dst_step_elem`](super::DMA_DIRECT2D_XPOSE::dst_step_elem), offset 48.
         #[inline]
         pub fn dst_step_elem(&self) -> [i32; 2] {
-            let b = self.0;
             [
-                i32::from_le_bytes(*at::<48, 4, 64>(b)),
-                i32::from_le_bytes(*at::<52, 4, 64>(b)),
+                i32::from_le_bytes(*at::<48, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<52, 4, 64>(self.0)),
             ]
         }
         /// [`DMA_DIRECT2D_XPOSE::dst_num_elem`](super::DMA_DIRECT2D_XPOSE::dst_num_elem), offset 56.
         #[inline]
         pub fn dst_num_elem(&self) -> [u16; 2] {
-            let b = self.0;
             [
-                u16::from_le_bytes(*at::<56, 2, 64>(b)),
-                u16::from_le_bytes(*at::<58, 2, 64>(b)),
+                u16::from_le_bytes(*at::<56, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<58, 2, 64>(self.0)),
             ]
         }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_rows`](super::DMA_DIRECT2D_XPOSE::tile_src_rows), offset 60.
         #[inline]
-        pub fn tile_src_rows(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<60, 1, 64>(b))
-        }
+        pub fn tile_src_rows(&self) -> u8 { u8::from_le_bytes(*at::<60, 1, 64>(self.0)) }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_cols`](super::DMA_DIRECT2D_XPOSE::tile_src_cols), offset 61.
         #[inline]
-        pub fn tile_src_cols(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<61, 1, 64>(b))
-        }
+        pub fn tile_src_cols(&self) -> u8 { u8::from_le_bytes(*at::<61, 1, 64>(self.0)) }
         /// [`DMA_DIRECT2D_XPOSE::semaphore`](super::DMA_DIRECT2D_XPOSE::semaphore), offset 62.
         #[inline]
-        pub fn semaphore(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<62, 1, 64>(b))
-        }
+        pub fn semaphore(&self) -> u8 { u8::from_le_bytes(*at::<62, 1, 64>(self.0)) }
         /// [`DMA_DIRECT2D_XPOSE::dma_configs`](super::DMA_DIRECT2D_XPOSE::dma_configs), offset 63.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
-            DMA_CONFIGS::new(at::<63, 1, 64>(self.0))
-        }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> { DMA_CONFIGS::new(at::<63, 1, 64>(self.0)) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -20356,24 +19785,16 @@ pub mod view {
     impl<'a> DMA_DIRECT2D_XPOSE_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DMA_DIRECT2D_XPOSE<'_> {
-            DMA_DIRECT2D_XPOSE::new(&*self.0)
-        }
+        pub fn as_view(&self) -> DMA_DIRECT2D_XPOSE<'_> { DMA_DIRECT2D_XPOSE::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_DIRECT2D_XPOSE {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::DMA_DIRECT2D_XPOSE { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_DIRECT2D_XPOSE) -> &mut Self {
@@ -20398,89 +19819,55 @@ pub mod view {
         }
         /// [`DMA_DIRECT2D_XPOSE::header`](super::DMA_DIRECT2D_XPOSE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`DMA_DIRECT2D_XPOSE::events`](super::DMA_DIRECT2D_XPOSE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`DMA_DIRECT2D_XPOSE::src_bound_reg`](super::DMA_DIRECT2D_XPOSE::src_bound_reg), offset 12.
         #[inline]
-        pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
-            self.as_view().src_bound_reg()
-        }
+        pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().src_bound_reg() }
         /// [`DMA_DIRECT2D_XPOSE::dst_bound_reg`](super::DMA_DIRECT2D_XPOSE::dst_bound_reg), offset 13.
         #[inline]
-        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
-            self.as_view().dst_bound_reg()
-        }
+        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().dst_bound_reg() }
         /// [`DMA_DIRECT2D_XPOSE::in_dtype`](super::DMA_DIRECT2D_XPOSE::in_dtype), offset 14.
         #[inline]
-        pub fn in_dtype(&self) -> super::DTYPE {
-            self.as_view().in_dtype()
-        }
+        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
         /// [`DMA_DIRECT2D_XPOSE::out_dtype`](super::DMA_DIRECT2D_XPOSE::out_dtype), offset 15.
         #[inline]
-        pub fn out_dtype(&self) -> super::DTYPE {
-            self.as_view().out_dtype()
-        }
+        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
         /// [`DMA_DIRECT2D_XPOSE::src_start_addr`](super::DMA_DIRECT2D_XPOSE::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'_> {
-            self.as_view().src_start_addr()
-        }
+        pub fn src_start_addr(&self) -> ADDR8<'_> { self.as_view().src_start_addr() }
         /// [`DMA_DIRECT2D_XPOSE::src_step_elem`](super::DMA_DIRECT2D_XPOSE::src_step_elem), offset 24.
         #[inline]
-        pub fn src_step_elem(&self) -> [i32; 2] {
-            self.as_view().src_step_elem()
-        }
+        pub fn src_step_elem(&self) -> [i32; 2] { self.as_view().src_step_elem() }
         /// [`DMA_DIRECT2D_XPOSE::src_num_elem`](super::DMA_DIRECT2D_XPOSE::src_num_elem), offset 32.
         #[inline]
-        pub fn src_num_elem(&self) -> [u16; 2] {
-            self.as_view().src_num_elem()
-        }
+        pub fn src_num_elem(&self) -> [u16; 2] { self.as_view().src_num_elem() }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_row_step`](super::DMA_DIRECT2D_XPOSE::tile_src_row_step), offset 36.
         #[inline]
-        pub fn tile_src_row_step(&self) -> i32 {
-            self.as_view().tile_src_row_step()
-        }
+        pub fn tile_src_row_step(&self) -> i32 { self.as_view().tile_src_row_step() }
         /// [`DMA_DIRECT2D_XPOSE::dst_start_addr`](super::DMA_DIRECT2D_XPOSE::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'_> {
-            self.as_view().dst_start_addr()
-        }
+        pub fn dst_start_addr(&self) -> ADDR8<'_> { self.as_view().dst_start_addr() }
         /// [`DMA_DIRECT2D_XPOSE::dst_step_elem`](super::DMA_DIRECT2D_XPOSE::dst_step_elem), offset 48.
         #[inline]
-        pub fn dst_step_elem(&self) -> [i32; 2] {
-            self.as_view().dst_step_elem()
-        }
+        pub fn dst_step_elem(&self) -> [i32; 2] { self.as_view().dst_step_elem() }
         /// [`DMA_DIRECT2D_XPOSE::dst_num_elem`](super::DMA_DIRECT2D_XPOSE::dst_num_elem), offset 56.
         #[inline]
-        pub fn dst_num_elem(&self) -> [u16; 2] {
-            self.as_view().dst_num_elem()
-        }
+        pub fn dst_num_elem(&self) -> [u16; 2] { self.as_view().dst_num_elem() }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_rows`](super::DMA_DIRECT2D_XPOSE::tile_src_rows), offset 60.
         #[inline]
-        pub fn tile_src_rows(&self) -> u8 {
-            self.as_view().tile_src_rows()
-        }
+        pub fn tile_src_rows(&self) -> u8 { self.as_view().tile_src_rows() }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_cols`](super::DMA_DIRECT2D_XPOSE::tile_src_cols), offset 61.
         #[inline]
-        pub fn tile_src_cols(&self) -> u8 {
-            self.as_view().tile_src_cols()
-        }
+        pub fn tile_src_cols(&self) -> u8 { self.as_view().tile_src_cols() }
         /// [`DMA_DIRECT2D_XPOSE::semaphore`](super::DMA_DIRECT2D_XPOSE::semaphore), offset 62.
         #[inline]
-        pub fn semaphore(&self) -> u8 {
-            self.as_view().semaphore()
-        }
+        pub fn semaphore(&self) -> u8 { self.as_view().semaphore() }
         /// [`DMA_DIRECT2D_XPOSE::dma_configs`](super::DMA_DIRECT2D_XPOSE::dma_configs), offset 63.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
-            self.as_view().dma_configs()
-        }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> { self.as_view().dma_configs() }
         /// [`DMA_DIRECT2D_XPOSE::header`](super::DMA_DIRECT2D_XPOSE::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -20528,15 +19915,13 @@ pub mod view {
         /// [`DMA_DIRECT2D_XPOSE::in_dtype`](super::DMA_DIRECT2D_XPOSE::in_dtype), offset 14.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<14, 1, 64>(b));
+            v.write(at_mut::<14, 1, 64>(self.0));
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::out_dtype`](super::DMA_DIRECT2D_XPOSE::out_dtype), offset 15.
         #[inline]
         pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<15, 1, 64>(b));
+            v.write(at_mut::<15, 1, 64>(self.0));
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::src_start_addr`](super::DMA_DIRECT2D_XPOSE::src_start_addr), offset 16.
@@ -20553,24 +19938,21 @@ pub mod view {
         /// [`DMA_DIRECT2D_XPOSE::src_step_elem`](super::DMA_DIRECT2D_XPOSE::src_step_elem), offset 24.
         #[inline]
         pub fn set_src_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<24, 4, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<28, 4, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<24, 4, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<28, 4, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::src_num_elem`](super::DMA_DIRECT2D_XPOSE::src_num_elem), offset 32.
         #[inline]
         pub fn set_src_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<32, 2, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<34, 2, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<32, 2, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<34, 2, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_row_step`](super::DMA_DIRECT2D_XPOSE::tile_src_row_step), offset 36.
         #[inline]
         pub fn set_tile_src_row_step(&mut self, v: i32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<36, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<36, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::dst_start_addr`](super::DMA_DIRECT2D_XPOSE::dst_start_addr), offset 40.
@@ -20587,38 +19969,33 @@ pub mod view {
         /// [`DMA_DIRECT2D_XPOSE::dst_step_elem`](super::DMA_DIRECT2D_XPOSE::dst_step_elem), offset 48.
         #[inline]
         pub fn set_dst_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<48, 4, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<52, 4, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<48, 4, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<52, 4, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::dst_num_elem`](super::DMA_DIRECT2D_XPOSE::dst_num_elem), offset 56.
         #[inline]
         pub fn set_dst_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<56, 2, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<58, 2, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<56, 2, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<58, 2, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_rows`](super::DMA_DIRECT2D_XPOSE::tile_src_rows), offset 60.
         #[inline]
         pub fn set_tile_src_rows(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<60, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<60, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_cols`](super::DMA_DIRECT2D_XPOSE::tile_src_cols), offset 61.
         #[inline]
         pub fn set_tile_src_cols(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<61, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<61, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::semaphore`](super::DMA_DIRECT2D_XPOSE::semaphore), offset 62.
         #[inline]
         pub fn set_semaphore(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<62, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<62, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::dma_configs`](super::DMA_DIRECT2D_XPOSE::dma_configs), offset 63.
@@ -20663,9 +20040,7 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<DMA_DIRECT2D_XPOSE_mut<'_>, DecodeError> {
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<DMA_DIRECT2D_XPOSE_mut<'_>, DecodeError> {
             DMA_DIRECT2D_XPOSE_mut::decode(b)
         }
     }
@@ -20675,14 +20050,10 @@ pub mod view {
     impl<'a> DMA_GATHER_XPOSE<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_GATHER_XPOSE {
@@ -20709,31 +20080,19 @@ pub mod view {
         }
         /// [`DMA_GATHER_XPOSE::header`](super::DMA_GATHER_XPOSE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`DMA_GATHER_XPOSE::events`](super::DMA_GATHER_XPOSE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`DMA_GATHER_XPOSE::semaphore`](super::DMA_GATHER_XPOSE::semaphore), offset 12.
         #[inline]
-        pub fn semaphore(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<12, 1, 64>(b))
-        }
+        pub fn semaphore(&self) -> u8 { u8::from_le_bytes(*at::<12, 1, 64>(self.0)) }
         /// [`DMA_GATHER_XPOSE::dma_configs`](super::DMA_GATHER_XPOSE::dma_configs), offset 13.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
-            DMA_CONFIGS::new(at::<13, 1, 64>(self.0))
-        }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> { DMA_CONFIGS::new(at::<13, 1, 64>(self.0)) }
         /// [`DMA_GATHER_XPOSE::idx_num_active_channels`](super::DMA_GATHER_XPOSE::idx_num_active_channels), offset 14.
         #[inline]
-        pub fn idx_num_active_channels(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<14, 1, 64>(b))
-        }
+        pub fn idx_num_active_channels(&self) -> u8 { u8::from_le_bytes(*at::<14, 1, 64>(self.0)) }
         /// [`DMA_GATHER_XPOSE::src_idx_bound_reg`](super::DMA_GATHER_XPOSE::src_idx_bound_reg), offset 15.
         #[inline]
         pub fn src_idx_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
@@ -20741,42 +20100,32 @@ pub mod view {
         }
         /// [`DMA_GATHER_XPOSE::src_start_addr`](super::DMA_GATHER_XPOSE::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'a> {
-            ADDR8::new(at::<16, 8, 64>(self.0))
-        }
+        pub fn src_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<16, 8, 64>(self.0)) }
         /// [`DMA_GATHER_XPOSE::src_step_elem`](super::DMA_GATHER_XPOSE::src_step_elem), offset 24.
         #[inline]
         pub fn src_step_elem(&self) -> [i32; 2] {
-            let b = self.0;
             [
-                i32::from_le_bytes(*at::<24, 4, 64>(b)),
-                i32::from_le_bytes(*at::<28, 4, 64>(b)),
+                i32::from_le_bytes(*at::<24, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<28, 4, 64>(self.0)),
             ]
         }
         /// [`DMA_GATHER_XPOSE::src_num_elem`](super::DMA_GATHER_XPOSE::src_num_elem), offset 32.
         #[inline]
         pub fn src_num_elem(&self) -> [u16; 2] {
-            let b = self.0;
             [
-                u16::from_le_bytes(*at::<32, 2, 64>(b)),
-                u16::from_le_bytes(*at::<34, 2, 64>(b)),
+                u16::from_le_bytes(*at::<32, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<34, 2, 64>(self.0)),
             ]
         }
         /// [`DMA_GATHER_XPOSE::src_idx_start_addr`](super::DMA_GATHER_XPOSE::src_idx_start_addr), offset 36.
         #[inline]
-        pub fn src_idx_start_addr(&self) -> ADDR4<'a> {
-            ADDR4::new(at::<36, 4, 64>(self.0))
-        }
+        pub fn src_idx_start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<36, 4, 64>(self.0)) }
         /// [`DMA_GATHER_XPOSE::dst_start_addr`](super::DMA_GATHER_XPOSE::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'a> {
-            ADDR8::new(at::<40, 8, 64>(self.0))
-        }
+        pub fn dst_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<40, 8, 64>(self.0)) }
         /// [`DMA_GATHER_XPOSE::reserved`](super::DMA_GATHER_XPOSE::reserved), offset 48.
         #[inline]
-        pub fn reserved(&self) -> &'a [u8; 3] {
-            at::<48, 3, 64>(self.0)
-        }
+        pub fn reserved(&self) -> &'a [u8; 3] { at::<48, 3, 64>(self.0) }
         /// [`DMA_GATHER_XPOSE::dst_bound_reg`](super::DMA_GATHER_XPOSE::dst_bound_reg), offset 51.
         #[inline]
         pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
@@ -20784,30 +20133,21 @@ pub mod view {
         }
         /// [`DMA_GATHER_XPOSE::dst_step_elem_1`](super::DMA_GATHER_XPOSE::dst_step_elem_1), offset 52.
         #[inline]
-        pub fn dst_step_elem_1(&self) -> i32 {
-            let b = self.0;
-            i32::from_le_bytes(*at::<52, 4, 64>(b))
-        }
+        pub fn dst_step_elem_1(&self) -> i32 { i32::from_le_bytes(*at::<52, 4, 64>(self.0)) }
         /// [`DMA_GATHER_XPOSE::dst_num_elem`](super::DMA_GATHER_XPOSE::dst_num_elem), offset 56.
         #[inline]
         pub fn dst_num_elem(&self) -> [u16; 2] {
-            let b = self.0;
             [
-                u16::from_le_bytes(*at::<56, 2, 64>(b)),
-                u16::from_le_bytes(*at::<58, 2, 64>(b)),
+                u16::from_le_bytes(*at::<56, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<58, 2, 64>(self.0)),
             ]
         }
         /// [`DMA_GATHER_XPOSE::elem_size`](super::DMA_GATHER_XPOSE::elem_size), offset 60.
         #[inline]
-        pub fn elem_size(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<60, 2, 64>(b))
-        }
+        pub fn elem_size(&self) -> u16 { u16::from_le_bytes(*at::<60, 2, 64>(self.0)) }
         /// [`DMA_GATHER_XPOSE::dtype`](super::DMA_GATHER_XPOSE::dtype), offset 62.
         #[inline]
-        pub fn dtype(&self) -> DTYPE_PAIR<'a> {
-            DTYPE_PAIR::new(at::<62, 1, 64>(self.0))
-        }
+        pub fn dtype(&self) -> DTYPE_PAIR<'a> { DTYPE_PAIR::new(at::<62, 1, 64>(self.0)) }
         /// [`DMA_GATHER_XPOSE::flags`](super::DMA_GATHER_XPOSE::flags), offset 63.
         #[inline]
         pub fn flags(&self) -> DMA_GATHER_TRANSPOSE_FLAGS<'a> {
@@ -20842,24 +20182,16 @@ pub mod view {
     impl<'a> DMA_GATHER_XPOSE_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DMA_GATHER_XPOSE<'_> {
-            DMA_GATHER_XPOSE::new(&*self.0)
-        }
+        pub fn as_view(&self) -> DMA_GATHER_XPOSE<'_> { DMA_GATHER_XPOSE::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_GATHER_XPOSE {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::DMA_GATHER_XPOSE { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_GATHER_XPOSE) -> &mut Self {
@@ -20885,29 +20217,19 @@ pub mod view {
         }
         /// [`DMA_GATHER_XPOSE::header`](super::DMA_GATHER_XPOSE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`DMA_GATHER_XPOSE::events`](super::DMA_GATHER_XPOSE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`DMA_GATHER_XPOSE::semaphore`](super::DMA_GATHER_XPOSE::semaphore), offset 12.
         #[inline]
-        pub fn semaphore(&self) -> u8 {
-            self.as_view().semaphore()
-        }
+        pub fn semaphore(&self) -> u8 { self.as_view().semaphore() }
         /// [`DMA_GATHER_XPOSE::dma_configs`](super::DMA_GATHER_XPOSE::dma_configs), offset 13.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
-            self.as_view().dma_configs()
-        }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> { self.as_view().dma_configs() }
         /// [`DMA_GATHER_XPOSE::idx_num_active_channels`](super::DMA_GATHER_XPOSE::idx_num_active_channels), offset 14.
         #[inline]
-        pub fn idx_num_active_channels(&self) -> u8 {
-            self.as_view().idx_num_active_channels()
-        }
+        pub fn idx_num_active_channels(&self) -> u8 { self.as_view().idx_num_active_channels() }
         /// [`DMA_GATHER_XPOSE::src_idx_bound_reg`](super::DMA_GATHER_XPOSE::src_idx_bound_reg), offset 15.
         #[inline]
         pub fn src_idx_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
@@ -20915,64 +20237,40 @@ pub mod view {
         }
         /// [`DMA_GATHER_XPOSE::src_start_addr`](super::DMA_GATHER_XPOSE::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'_> {
-            self.as_view().src_start_addr()
-        }
+        pub fn src_start_addr(&self) -> ADDR8<'_> { self.as_view().src_start_addr() }
         /// [`DMA_GATHER_XPOSE::src_step_elem`](super::DMA_GATHER_XPOSE::src_step_elem), offset 24.
         #[inline]
-        pub fn src_step_elem(&self) -> [i32; 2] {
-            self.as_view().src_step_elem()
-        }
+        pub fn src_step_elem(&self) -> [i32; 2] { self.as_view().src_step_elem() }
         /// [`DMA_GATHER_XPOSE::src_num_elem`](super::DMA_GATHER_XPOSE::src_num_elem), offset 32.
         #[inline]
-        pub fn src_num_elem(&self) -> [u16; 2] {
-            self.as_view().src_num_elem()
-        }
+        pub fn src_num_elem(&self) -> [u16; 2] { self.as_view().src_num_elem() }
         /// [`DMA_GATHER_XPOSE::src_idx_start_addr`](super::DMA_GATHER_XPOSE::src_idx_start_addr), offset 36.
         #[inline]
-        pub fn src_idx_start_addr(&self) -> ADDR4<'_> {
-            self.as_view().src_idx_start_addr()
-        }
+        pub fn src_idx_start_addr(&self) -> ADDR4<'_> { self.as_view().src_idx_start_addr() }
         /// [`DMA_GATHER_XPOSE::dst_start_addr`](super::DMA_GATHER_XPOSE::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'_> {
-            self.as_view().dst_start_addr()
-        }
+        pub fn dst_start_addr(&self) -> ADDR8<'_> { self.as_view().dst_start_addr() }
         /// [`DMA_GATHER_XPOSE::reserved`](super::DMA_GATHER_XPOSE::reserved), offset 48.
         #[inline]
-        pub fn reserved(&self) -> &[u8; 3] {
-            self.as_view().reserved()
-        }
+        pub fn reserved(&self) -> &[u8; 3] { self.as_view().reserved() }
         /// [`DMA_GATHER_XPOSE::dst_bound_reg`](super::DMA_GATHER_XPOSE::dst_bound_reg), offset 51.
         #[inline]
-        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
-            self.as_view().dst_bound_reg()
-        }
+        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().dst_bound_reg() }
         /// [`DMA_GATHER_XPOSE::dst_step_elem_1`](super::DMA_GATHER_XPOSE::dst_step_elem_1), offset 52.
         #[inline]
-        pub fn dst_step_elem_1(&self) -> i32 {
-            self.as_view().dst_step_elem_1()
-        }
+        pub fn dst_step_elem_1(&self) -> i32 { self.as_view().dst_step_elem_1() }
         /// [`DMA_GATHER_XPOSE::dst_num_elem`](super::DMA_GATHER_XPOSE::dst_num_elem), offset 56.
         #[inline]
-        pub fn dst_num_elem(&self) -> [u16; 2] {
-            self.as_view().dst_num_elem()
-        }
+        pub fn dst_num_elem(&self) -> [u16; 2] { self.as_view().dst_num_elem() }
         /// [`DMA_GATHER_XPOSE::elem_size`](super::DMA_GATHER_XPOSE::elem_size), offset 60.
         #[inline]
-        pub fn elem_size(&self) -> u16 {
-            self.as_view().elem_size()
-        }
+        pub fn elem_size(&self) -> u16 { self.as_view().elem_size() }
         /// [`DMA_GATHER_XPOSE::dtype`](super::DMA_GATHER_XPOSE::dtype), offset 62.
         #[inline]
-        pub fn dtype(&self) -> DTYPE_PAIR<'_> {
-            self.as_view().dtype()
-        }
+        pub fn dtype(&self) -> DTYPE_PAIR<'_> { self.as_view().dtype() }
         /// [`DMA_GATHER_XPOSE::flags`](super::DMA_GATHER_XPOSE::flags), offset 63.
         #[inline]
-        pub fn flags(&self) -> DMA_GATHER_TRANSPOSE_FLAGS<'_> {
-            self.as_view().flags()
-        }
+        pub fn flags(&self) -> DMA_GATHER_TRANSPOSE_FLAGS<'_> { self.as_view().flags() }
         /// [`DMA_GATHER_XPOSE::header`](super::DMA_GATHER_XPOSE::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -20998,8 +20296,7 @@ pub mod view {
         /// [`DMA_GATHER_XPOSE::semaphore`](super::DMA_GATHER_XPOSE::semaphore), offset 12.
         #[inline]
         pub fn set_semaphore(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<12, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<12, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::dma_configs`](super::DMA_GATHER_XPOSE::dma_configs), offset 13.
@@ -21016,8 +20313,7 @@ pub mod view {
         /// [`DMA_GATHER_XPOSE::idx_num_active_channels`](super::DMA_GATHER_XPOSE::idx_num_active_channels), offset 14.
         #[inline]
         pub fn set_idx_num_active_channels(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<14, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<14, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::src_idx_bound_reg`](super::DMA_GATHER_XPOSE::src_idx_bound_reg), offset 15.
@@ -21045,17 +20341,15 @@ pub mod view {
         /// [`DMA_GATHER_XPOSE::src_step_elem`](super::DMA_GATHER_XPOSE::src_step_elem), offset 24.
         #[inline]
         pub fn set_src_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<24, 4, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<28, 4, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<24, 4, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<28, 4, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::src_num_elem`](super::DMA_GATHER_XPOSE::src_num_elem), offset 32.
         #[inline]
         pub fn set_src_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<32, 2, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<34, 2, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<32, 2, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<34, 2, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::src_idx_start_addr`](super::DMA_GATHER_XPOSE::src_idx_start_addr), offset 36.
@@ -21088,9 +20382,7 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn reserved_mut(&mut self) -> &mut [u8; 3] {
-            at_mut::<48, 3, 64>(self.0)
-        }
+        pub fn reserved_mut(&mut self) -> &mut [u8; 3] { at_mut::<48, 3, 64>(self.0) }
         /// [`DMA_GATHER_XPOSE::dst_bound_reg`](super::DMA_GATHER_XPOSE::dst_bound_reg), offset 51.
         #[inline]
         pub fn set_dst_bound_reg(&mut self, v: super::BOUND_CHECK_REG) -> &mut Self {
@@ -21105,23 +20397,20 @@ pub mod view {
         /// [`DMA_GATHER_XPOSE::dst_step_elem_1`](super::DMA_GATHER_XPOSE::dst_step_elem_1), offset 52.
         #[inline]
         pub fn set_dst_step_elem_1(&mut self, v: i32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<52, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<52, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::dst_num_elem`](super::DMA_GATHER_XPOSE::dst_num_elem), offset 56.
         #[inline]
         pub fn set_dst_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<56, 2, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<58, 2, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<56, 2, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<58, 2, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::elem_size`](super::DMA_GATHER_XPOSE::elem_size), offset 60.
         #[inline]
         pub fn set_elem_size(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<60, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::dtype`](super::DMA_GATHER_XPOSE::dtype), offset 62.
@@ -21177,9 +20466,7 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<DMA_GATHER_XPOSE_mut<'_>, DecodeError> {
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<DMA_GATHER_XPOSE_mut<'_>, DecodeError> {
             DMA_GATHER_XPOSE_mut::decode(b)
         }
     }
@@ -21189,14 +20476,10 @@ pub mod view {
     impl<'a> DMA_INDIRECT1D<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_INDIRECT1D {
@@ -21228,32 +20511,19 @@ pub mod view {
         }
         /// [`DMA_INDIRECT1D::header`](super::DMA_INDIRECT1D::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::events`](super::DMA_INDIRECT1D::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::semaphore`](super::DMA_INDIRECT1D::semaphore), offset 12.
         #[inline]
-        pub fn semaphore(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<12, 1, 64>(b))
-        }
+        pub fn semaphore(&self) -> u8 { u8::from_le_bytes(*at::<12, 1, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::sem_increment`](super::DMA_INDIRECT1D::sem_increment), offset 13.
         #[inline]
-        pub fn sem_increment(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<13, 1, 64>(b))
-        }
+        pub fn sem_increment(&self) -> u8 { u8::from_le_bytes(*at::<13, 1, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::idx_num_active_channels`](super::DMA_INDIRECT1D::idx_num_active_channels), offset 14.
         #[inline]
-        pub fn idx_num_active_channels(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<14, 1, 64>(b))
-        }
+        pub fn idx_num_active_channels(&self) -> u8 { u8::from_le_bytes(*at::<14, 1, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::flags`](super::DMA_INDIRECT1D::flags), offset 15.
         #[inline]
         pub fn flags(&self) -> DMA_INDIRECT_FLAGS<'a> {
@@ -21261,71 +20531,43 @@ pub mod view {
         }
         /// [`DMA_INDIRECT1D::src_start_addr`](super::DMA_INDIRECT1D::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'a> {
-            ADDR8::new(at::<16, 8, 64>(self.0))
-        }
+        pub fn src_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<16, 8, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::src_step_elem`](super::DMA_INDIRECT1D::src_step_elem), offset 24.
         #[inline]
-        pub fn src_step_elem(&self) -> i32 {
-            let b = self.0;
-            i32::from_le_bytes(*at::<24, 4, 64>(b))
-        }
+        pub fn src_step_elem(&self) -> i32 { i32::from_le_bytes(*at::<24, 4, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::src_num_elem`](super::DMA_INDIRECT1D::src_num_elem), offset 28.
         #[inline]
-        pub fn src_num_elem(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<28, 2, 64>(b))
-        }
+        pub fn src_num_elem(&self) -> u16 { u16::from_le_bytes(*at::<28, 2, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::src_elem_size`](super::DMA_INDIRECT1D::src_elem_size), offset 30.
         #[inline]
-        pub fn src_elem_size(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<30, 2, 64>(b))
-        }
+        pub fn src_elem_size(&self) -> u16 { u16::from_le_bytes(*at::<30, 2, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::dst_start_addr`](super::DMA_INDIRECT1D::dst_start_addr), offset 32.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'a> {
-            ADDR8::new(at::<32, 8, 64>(self.0))
-        }
+        pub fn dst_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<32, 8, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::dst_step_elem`](super::DMA_INDIRECT1D::dst_step_elem), offset 40.
         #[inline]
-        pub fn dst_step_elem(&self) -> i32 {
-            let b = self.0;
-            i32::from_le_bytes(*at::<40, 4, 64>(b))
-        }
+        pub fn dst_step_elem(&self) -> i32 { i32::from_le_bytes(*at::<40, 4, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::dst_num_elem`](super::DMA_INDIRECT1D::dst_num_elem), offset 44.
         #[inline]
-        pub fn dst_num_elem(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<44, 2, 64>(b))
-        }
+        pub fn dst_num_elem(&self) -> u16 { u16::from_le_bytes(*at::<44, 2, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::dst_elem_size`](super::DMA_INDIRECT1D::dst_elem_size), offset 46.
         #[inline]
-        pub fn dst_elem_size(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<46, 2, 64>(b))
-        }
+        pub fn dst_elem_size(&self) -> u16 { u16::from_le_bytes(*at::<46, 2, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::src_idx_start_addr`](super::DMA_INDIRECT1D::src_idx_start_addr), offset 48.
         #[inline]
-        pub fn src_idx_start_addr(&self) -> ADDR4<'a> {
-            ADDR4::new(at::<48, 4, 64>(self.0))
-        }
+        pub fn src_idx_start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<48, 4, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::dst_idx_start_addr`](super::DMA_INDIRECT1D::dst_idx_start_addr), offset 52.
         #[inline]
-        pub fn dst_idx_start_addr(&self) -> ADDR4<'a> {
-            ADDR4::new(at::<52, 4, 64>(self.0))
-        }
+        pub fn dst_idx_start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<52, 4, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::in_dtype`](super::DMA_INDIRECT1D::in_dtype), offset 56.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<56, 1, 64>(b)))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<56, 1, 64>(self.0)))
         }
         /// [`DMA_INDIRECT1D::out_dtype`](super::DMA_INDIRECT1D::out_dtype), offset 57.
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<57, 1, 64>(b)))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<57, 1, 64>(self.0)))
         }
         /// [`DMA_INDIRECT1D::src_idx_bound_reg`](super::DMA_INDIRECT1D::src_idx_bound_reg), offset 58.
         #[inline]
@@ -21340,19 +20582,14 @@ pub mod view {
         /// [`DMA_INDIRECT1D::compute_op`](super::DMA_INDIRECT1D::compute_op), offset 60.
         #[inline]
         pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
-            let b = self.0;
-            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<60, 1, 64>(b)))
+            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<60, 1, 64>(self.0)))
         }
         /// [`DMA_INDIRECT1D::dma_configs`](super::DMA_INDIRECT1D::dma_configs), offset 61.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
-            DMA_CONFIGS::new(at::<61, 1, 64>(self.0))
-        }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> { DMA_CONFIGS::new(at::<61, 1, 64>(self.0)) }
         /// [`DMA_INDIRECT1D::reserved`](super::DMA_INDIRECT1D::reserved), offset 62.
         #[inline]
-        pub fn reserved(&self) -> &'a [u8; 2] {
-            at::<62, 2, 64>(self.0)
-        }
+        pub fn reserved(&self) -> &'a [u8; 2] { at::<62, 2, 64>(self.0) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -21382,24 +20619,16 @@ pub mod view {
     impl<'a> DMA_INDIRECT1D_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DMA_INDIRECT1D<'_> {
-            DMA_INDIRECT1D::new(&*self.0)
-        }
+        pub fn as_view(&self) -> DMA_INDIRECT1D<'_> { DMA_INDIRECT1D::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_INDIRECT1D {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::DMA_INDIRECT1D { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_INDIRECT1D) -> &mut Self {
@@ -21430,94 +20659,58 @@ pub mod view {
         }
         /// [`DMA_INDIRECT1D::header`](super::DMA_INDIRECT1D::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`DMA_INDIRECT1D::events`](super::DMA_INDIRECT1D::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`DMA_INDIRECT1D::semaphore`](super::DMA_INDIRECT1D::semaphore), offset 12.
         #[inline]
-        pub fn semaphore(&self) -> u8 {
-            self.as_view().semaphore()
-        }
+        pub fn semaphore(&self) -> u8 { self.as_view().semaphore() }
         /// [`DMA_INDIRECT1D::sem_increment`](super::DMA_INDIRECT1D::sem_increment), offset 13.
         #[inline]
-        pub fn sem_increment(&self) -> u8 {
-            self.as_view().sem_increment()
-        }
+        pub fn sem_increment(&self) -> u8 { self.as_view().sem_increment() }
         /// [`DMA_INDIRECT1D::idx_num_active_channels`](super::DMA_INDIRECT1D::idx_num_active_channels), offset 14.
         #[inline]
-        pub fn idx_num_active_channels(&self) -> u8 {
-            self.as_view().idx_num_active_channels()
-        }
+        pub fn idx_num_active_channels(&self) -> u8 { self.as_view().idx_num_active_channels() }
         /// [`DMA_INDIRECT1D::flags`](super::DMA_INDIRECT1D::flags), offset 15.
         #[inline]
-        pub fn flags(&self) -> DMA_INDIRECT_FLAGS<'_> {
-            self.as_view().flags()
-        }
+        pub fn flags(&self) -> DMA_INDIRECT_FLAGS<'_> { self.as_view().flags() }
         /// [`DMA_INDIRECT1D::src_start_addr`](super::DMA_INDIRECT1D::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'_> {
-            self.as_view().src_start_addr()
-        }
+        pub fn src_start_addr(&self) -> ADDR8<'_> { self.as_view().src_start_addr() }
         /// [`DMA_INDIRECT1D::src_step_elem`](super::DMA_INDIRECT1D::src_step_elem), offset 24.
         #[inline]
-        pub fn src_step_elem(&self) -> i32 {
-            self.as_view().src_step_elem()
-        }
+        pub fn src_step_elem(&self) -> i32 { self.as_view().src_step_elem() }
         /// [`DMA_INDIRECT1D::src_num_elem`](super::DMA_INDIRECT1D::src_num_elem), offset 28.
         #[inline]
-        pub fn src_num_elem(&self) -> u16 {
-            self.as_view().src_num_elem()
-        }
+        pub fn src_num_elem(&self) -> u16 { self.as_view().src_num_elem() }
         /// [`DMA_INDIRECT1D::src_elem_size`](super::DMA_INDIRECT1D::src_elem_size), offset 30.
         #[inline]
-        pub fn src_elem_size(&self) -> u16 {
-            self.as_view().src_elem_size()
-        }
+        pub fn src_elem_size(&self) -> u16 { self.as_view().src_elem_size() }
         /// [`DMA_INDIRECT1D::dst_start_addr`](super::DMA_INDIRECT1D::dst_start_addr), offset 32.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'_> {
-            self.as_view().dst_start_addr()
-        }
+        pub fn dst_start_addr(&self) -> ADDR8<'_> { self.as_view().dst_start_addr() }
         /// [`DMA_INDIRECT1D::dst_step_elem`](super::DMA_INDIRECT1D::dst_step_elem), offset 40.
         #[inline]
-        pub fn dst_step_elem(&self) -> i32 {
-            self.as_view().dst_step_elem()
-        }
+        pub fn dst_step_elem(&self) -> i32 { self.as_view().dst_step_elem() }
         /// [`DMA_INDIRECT1D::dst_num_elem`](super::DMA_INDIRECT1D::dst_num_elem), offset 44.
         #[inline]
-        pub fn dst_num_elem(&self) -> u16 {
-            self.as_view().dst_num_elem()
-        }
+        pub fn dst_num_elem(&self) -> u16 { self.as_view().dst_num_elem() }
         /// [`DMA_INDIRECT1D::dst_elem_size`](super::DMA_INDIRECT1D::dst_elem_size), offset 46.
         #[inline]
-        pub fn dst_elem_size(&self) -> u16 {
-            self.as_view().dst_elem_size()
-        }
+        pub fn dst_elem_size(&self) -> u16 { self.as_view().dst_elem_size() }
         /// [`DMA_INDIRECT1D::src_idx_start_addr`](super::DMA_INDIRECT1D::src_idx_start_addr), offset 48.
         #[inline]
-        pub fn src_idx_start_addr(&self) -> ADDR4<'_> {
-            self.as_view().src_idx_start_addr()
-        }
+        pub fn src_idx_start_addr(&self) -> ADDR4<'_> { self.as_view().src_idx_start_addr() }
         /// [`DMA_INDIRECT1D::dst_idx_start_addr`](super::DMA_INDIRECT1D::dst_idx_start_addr), offset 52.
         #[inline]
-        pub fn dst_idx_start_addr(&self) -> ADDR4<'_> {
-            self.as_view().dst_idx_start_addr()
-        }
+        pub fn dst_idx_start_addr(&self) -> ADDR4<'_> { self.as_view().dst_idx_start_addr() }
         /// [`DMA_INDIRECT1D::in_dtype`](super::DMA_INDIRECT1D::in_dtype), offset 56.
         #[inline]
-        pub fn in_dtype(&self) -> super::DTYPE {
-            self.as_view().in_dtype()
-        }
+        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
         /// [`DMA_INDIRECT1D::out_dtype`](super::DMA_INDIRECT1D::out_dtype), offset 57.
         #[inline]
-        pub fn out_dtype(&self) -> super::DTYPE {
-            self.as_view().out_dtype()
-        }
+        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
         /// [`DMA_INDIRECT1D::src_idx_bound_reg`](super::DMA_INDIRECT1D::src_idx_bound_reg), offset 58.
         #[inline]
         pub fn src_idx_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
@@ -21530,19 +20723,13 @@ pub mod view {
         }
         /// [`DMA_INDIRECT1D::compute_op`](super::DMA_INDIRECT1D::compute_op), offset 60.
         #[inline]
-        pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
-            self.as_view().compute_op()
-        }
+        pub fn compute_op(&self) -> super::DGE_COMPUTE_OP { self.as_view().compute_op() }
         /// [`DMA_INDIRECT1D::dma_configs`](super::DMA_INDIRECT1D::dma_configs), offset 61.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
-            self.as_view().dma_configs()
-        }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> { self.as_view().dma_configs() }
         /// [`DMA_INDIRECT1D::reserved`](super::DMA_INDIRECT1D::reserved), offset 62.
         #[inline]
-        pub fn reserved(&self) -> &[u8; 2] {
-            self.as_view().reserved()
-        }
+        pub fn reserved(&self) -> &[u8; 2] { self.as_view().reserved() }
         /// [`DMA_INDIRECT1D::header`](super::DMA_INDIRECT1D::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -21568,22 +20755,19 @@ pub mod view {
         /// [`DMA_INDIRECT1D::semaphore`](super::DMA_INDIRECT1D::semaphore), offset 12.
         #[inline]
         pub fn set_semaphore(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<12, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<12, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::sem_increment`](super::DMA_INDIRECT1D::sem_increment), offset 13.
         #[inline]
         pub fn set_sem_increment(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<13, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<13, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::idx_num_active_channels`](super::DMA_INDIRECT1D::idx_num_active_channels), offset 14.
         #[inline]
         pub fn set_idx_num_active_channels(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<14, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<14, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::flags`](super::DMA_INDIRECT1D::flags), offset 15.
@@ -21611,22 +20795,19 @@ pub mod view {
         /// [`DMA_INDIRECT1D::src_step_elem`](super::DMA_INDIRECT1D::src_step_elem), offset 24.
         #[inline]
         pub fn set_src_step_elem(&mut self, v: i32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<24, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<24, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::src_num_elem`](super::DMA_INDIRECT1D::src_num_elem), offset 28.
         #[inline]
         pub fn set_src_num_elem(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<28, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<28, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::src_elem_size`](super::DMA_INDIRECT1D::src_elem_size), offset 30.
         #[inline]
         pub fn set_src_elem_size(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<30, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<30, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::dst_start_addr`](super::DMA_INDIRECT1D::dst_start_addr), offset 32.
@@ -21643,22 +20824,19 @@ pub mod view {
         /// [`DMA_INDIRECT1D::dst_step_elem`](super::DMA_INDIRECT1D::dst_step_elem), offset 40.
         #[inline]
         pub fn set_dst_step_elem(&mut self, v: i32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<40, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<40, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::dst_num_elem`](super::DMA_INDIRECT1D::dst_num_elem), offset 44.
         #[inline]
         pub fn set_dst_num_elem(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<44, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<44, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::dst_elem_size`](super::DMA_INDIRECT1D::dst_elem_size), offset 46.
         #[inline]
         pub fn set_dst_elem_size(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<46, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<46, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::src_idx_start_addr`](super::DMA_INDIRECT1D::src_idx_start_addr), offset 48.
@@ -21686,15 +20864,13 @@ pub mod view {
         /// [`DMA_INDIRECT1D::in_dtype`](super::DMA_INDIRECT1D::in_dtype), offset 56.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<56, 1, 64>(b));
+            v.write(at_mut::<56, 1, 64>(self.0));
             self
         }
         /// [`DMA_INDIRECT1D::out_dtype`](super::DMA_INDIRECT1D::out_dtype), offset 57.
         #[inline]
         pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<57, 1, 64>(b));
+            v.write(at_mut::<57, 1, 64>(self.0));
             self
         }
         /// [`DMA_INDIRECT1D::src_idx_bound_reg`](super::DMA_INDIRECT1D::src_idx_bound_reg), offset 58.
@@ -21722,8 +20898,7 @@ pub mod view {
         /// [`DMA_INDIRECT1D::compute_op`](super::DMA_INDIRECT1D::compute_op), offset 60.
         #[inline]
         pub fn set_compute_op(&mut self, v: super::DGE_COMPUTE_OP) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<60, 1, 64>(b));
+            v.write(at_mut::<60, 1, 64>(self.0));
             self
         }
         /// [`DMA_INDIRECT1D::dma_configs`](super::DMA_INDIRECT1D::dma_configs), offset 61.
@@ -21745,9 +20920,7 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn reserved_mut(&mut self) -> &mut [u8; 2] {
-            at_mut::<62, 2, 64>(self.0)
-        }
+        pub fn reserved_mut(&mut self) -> &mut [u8; 2] { at_mut::<62, 2, 64>(self.0) }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -21779,9 +20952,7 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<DMA_INDIRECT1D_mut<'_>, DecodeError> {
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<DMA_INDIRECT1D_mut<'_>, DecodeError> {
             DMA_INDIRECT1D_mut::decode(b)
         }
     }
@@ -21791,14 +20962,10 @@ pub mod view {
     impl<'a> INDIRECT_BOUND_CHECK_DTYPE<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::INDIRECT_BOUND_CHECK_DTYPE {
@@ -21809,19 +20976,13 @@ pub mod view {
         }
         /// [`INDIRECT_BOUND_CHECK_DTYPE::dtype`](super::INDIRECT_BOUND_CHECK_DTYPE::dtype), bits 0..=3.
         #[inline]
-        pub fn dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw((self.bits() & 0xf) as u8)
-        }
+        pub fn dtype(&self) -> super::DTYPE { super::DTYPE::from_raw((self.bits() & 0xf) as u8) }
         /// [`INDIRECT_BOUND_CHECK_DTYPE::tag`](super::INDIRECT_BOUND_CHECK_DTYPE::tag), bits 4..=7.
         #[inline]
-        pub fn tag(&self) -> u8 {
-            (self.bits() >> 4 & 0xf) as u8
-        }
+        pub fn tag(&self) -> u8 { (self.bits() >> 4 & 0xf) as u8 }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
     }
     /// Writable view of [`INDIRECT_BOUND_CHECK_DTYPE`](super::INDIRECT_BOUND_CHECK_DTYPE); see [`INDIRECT_BOUND_CHECK_DTYPE`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -21829,14 +20990,10 @@ pub mod view {
     impl<'a> INDIRECT_BOUND_CHECK_DTYPE_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 1] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'_> {
@@ -21844,9 +21001,7 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK_DTYPE {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK_DTYPE { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::INDIRECT_BOUND_CHECK_DTYPE) -> &mut Self {
@@ -21856,14 +21011,10 @@ pub mod view {
         }
         /// [`INDIRECT_BOUND_CHECK_DTYPE::dtype`](super::INDIRECT_BOUND_CHECK_DTYPE::dtype), bits 0..=3.
         #[inline]
-        pub fn dtype(&self) -> super::DTYPE {
-            self.as_view().dtype()
-        }
+        pub fn dtype(&self) -> super::DTYPE { self.as_view().dtype() }
         /// [`INDIRECT_BOUND_CHECK_DTYPE::tag`](super::INDIRECT_BOUND_CHECK_DTYPE::tag), bits 4..=7.
         #[inline]
-        pub fn tag(&self) -> u8 {
-            self.as_view().tag()
-        }
+        pub fn tag(&self) -> u8 { self.as_view().tag() }
         /// [`INDIRECT_BOUND_CHECK_DTYPE::dtype`](super::INDIRECT_BOUND_CHECK_DTYPE::dtype), bits 0..=3.
         #[inline]
         pub fn set_dtype(&mut self, v: super::DTYPE) -> &mut Self {
@@ -21876,9 +21027,7 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
@@ -21892,14 +21041,10 @@ pub mod view {
     impl<'a> INDIRECT_BOUND_CHECK<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::INDIRECT_BOUND_CHECK {
@@ -21922,42 +21067,25 @@ pub mod view {
         }
         /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`INDIRECT_BOUND_CHECK::events`](super::INDIRECT_BOUND_CHECK::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`INDIRECT_BOUND_CHECK::unknown_12`](super::INDIRECT_BOUND_CHECK::unknown_12), offset 12.
         #[inline]
-        pub fn unknown_12(&self) -> &'a [u8; 12] {
-            at::<12, 12, 64>(self.0)
-        }
+        pub fn unknown_12(&self) -> &'a [u8; 12] { at::<12, 12, 64>(self.0) }
         /// [`INDIRECT_BOUND_CHECK::bound_result_reg`](super::INDIRECT_BOUND_CHECK::bound_result_reg), offset 24.
         #[inline]
-        pub fn bound_result_reg(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<24, 4, 64>(b))
-        }
+        pub fn bound_result_reg(&self) -> u32 { u32::from_le_bytes(*at::<24, 4, 64>(self.0)) }
         /// [`INDIRECT_BOUND_CHECK::unknown_28`](super::INDIRECT_BOUND_CHECK::unknown_28), offset 28.
         #[inline]
-        pub fn unknown_28(&self) -> &'a [u8; 4] {
-            at::<28, 4, 64>(self.0)
-        }
+        pub fn unknown_28(&self) -> &'a [u8; 4] { at::<28, 4, 64>(self.0) }
         /// [`INDIRECT_BOUND_CHECK::bound_size_bytes`](super::INDIRECT_BOUND_CHECK::bound_size_bytes), offset 32.
         #[inline]
-        pub fn bound_size_bytes(&self) -> u64 {
-            let b = self.0;
-            u64::from_le_bytes(*at::<32, 8, 64>(b))
-        }
+        pub fn bound_size_bytes(&self) -> u64 { u64::from_le_bytes(*at::<32, 8, 64>(self.0)) }
         /// [`INDIRECT_BOUND_CHECK::const_tag`](super::INDIRECT_BOUND_CHECK::const_tag), offset 40.
         #[inline]
-        pub fn const_tag(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<40, 1, 64>(b))
-        }
+        pub fn const_tag(&self) -> u8 { u8::from_le_bytes(*at::<40, 1, 64>(self.0)) }
         /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
         #[inline]
         pub fn src_dtype(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'a> {
@@ -21965,37 +21093,22 @@ pub mod view {
         }
         /// [`INDIRECT_BOUND_CHECK::const_one`](super::INDIRECT_BOUND_CHECK::const_one), offset 42.
         #[inline]
-        pub fn const_one(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<42, 2, 64>(b))
-        }
+        pub fn const_one(&self) -> u16 { u16::from_le_bytes(*at::<42, 2, 64>(self.0)) }
         /// [`INDIRECT_BOUND_CHECK::unknown_44`](super::INDIRECT_BOUND_CHECK::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &'a [u8; 2] {
-            at::<44, 2, 64>(self.0)
-        }
+        pub fn unknown_44(&self) -> &'a [u8; 2] { at::<44, 2, 64>(self.0) }
         /// [`INDIRECT_BOUND_CHECK::idx_ap_meta`](super::INDIRECT_BOUND_CHECK::idx_ap_meta), offset 46.
         #[inline]
-        pub fn idx_ap_meta(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<46, 1, 64>(b))
-        }
+        pub fn idx_ap_meta(&self) -> u8 { u8::from_le_bytes(*at::<46, 1, 64>(self.0)) }
         /// [`INDIRECT_BOUND_CHECK::unknown_47`](super::INDIRECT_BOUND_CHECK::unknown_47), offset 47.
         #[inline]
-        pub fn unknown_47(&self) -> &'a [u8; 1] {
-            at::<47, 1, 64>(self.0)
-        }
+        pub fn unknown_47(&self) -> &'a [u8; 1] { at::<47, 1, 64>(self.0) }
         /// [`INDIRECT_BOUND_CHECK::branch_label_id`](super::INDIRECT_BOUND_CHECK::branch_label_id), offset 48.
         #[inline]
-        pub fn branch_label_id(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<48, 4, 64>(b))
-        }
+        pub fn branch_label_id(&self) -> u32 { u32::from_le_bytes(*at::<48, 4, 64>(self.0)) }
         /// [`INDIRECT_BOUND_CHECK::unknown_52`](super::INDIRECT_BOUND_CHECK::unknown_52), offset 52.
         #[inline]
-        pub fn unknown_52(&self) -> &'a [u8; 12] {
-            at::<52, 12, 64>(self.0)
-        }
+        pub fn unknown_52(&self) -> &'a [u8; 12] { at::<52, 12, 64>(self.0) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -22025,24 +21138,16 @@ pub mod view {
     impl<'a> INDIRECT_BOUND_CHECK_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> INDIRECT_BOUND_CHECK<'_> {
-            INDIRECT_BOUND_CHECK::new(&*self.0)
-        }
+        pub fn as_view(&self) -> INDIRECT_BOUND_CHECK<'_> { INDIRECT_BOUND_CHECK::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::INDIRECT_BOUND_CHECK) -> &mut Self {
@@ -22064,74 +21169,46 @@ pub mod view {
         }
         /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`INDIRECT_BOUND_CHECK::events`](super::INDIRECT_BOUND_CHECK::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`INDIRECT_BOUND_CHECK::unknown_12`](super::INDIRECT_BOUND_CHECK::unknown_12), offset 12.
         #[inline]
-        pub fn unknown_12(&self) -> &[u8; 12] {
-            self.as_view().unknown_12()
-        }
+        pub fn unknown_12(&self) -> &[u8; 12] { self.as_view().unknown_12() }
         /// [`INDIRECT_BOUND_CHECK::bound_result_reg`](super::INDIRECT_BOUND_CHECK::bound_result_reg), offset 24.
         #[inline]
-        pub fn bound_result_reg(&self) -> u32 {
-            self.as_view().bound_result_reg()
-        }
+        pub fn bound_result_reg(&self) -> u32 { self.as_view().bound_result_reg() }
         /// [`INDIRECT_BOUND_CHECK::unknown_28`](super::INDIRECT_BOUND_CHECK::unknown_28), offset 28.
         #[inline]
-        pub fn unknown_28(&self) -> &[u8; 4] {
-            self.as_view().unknown_28()
-        }
+        pub fn unknown_28(&self) -> &[u8; 4] { self.as_view().unknown_28() }
         /// [`INDIRECT_BOUND_CHECK::bound_size_bytes`](super::INDIRECT_BOUND_CHECK::bound_size_bytes), offset 32.
         #[inline]
-        pub fn bound_size_bytes(&self) -> u64 {
-            self.as_view().bound_size_bytes()
-        }
+        pub fn bound_size_bytes(&self) -> u64 { self.as_view().bound_size_bytes() }
         /// [`INDIRECT_BOUND_CHECK::const_tag`](super::INDIRECT_BOUND_CHECK::const_tag), offset 40.
         #[inline]
-        pub fn const_tag(&self) -> u8 {
-            self.as_view().const_tag()
-        }
+        pub fn const_tag(&self) -> u8 { self.as_view().const_tag() }
         /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
         #[inline]
-        pub fn src_dtype(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'_> {
-            self.as_view().src_dtype()
-        }
+        pub fn src_dtype(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'_> { self.as_view().src_dtype() }
         /// [`INDIRECT_BOUND_CHECK::const_one`](super::INDIRECT_BOUND_CHECK::const_one), offset 42.
         #[inline]
-        pub fn const_one(&self) -> u16 {
-            self.as_view().const_one()
-        }
+        pub fn const_one(&self) -> u16 { self.as_view().const_one() }
         /// [`INDIRECT_BOUND_CHECK::unknown_44`](super::INDIRECT_BOUND_CHECK::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &[u8; 2] {
-            self.as_view().unknown_44()
-        }
+        pub fn unknown_44(&self) -> &[u8; 2] { self.as_view().unknown_44() }
         /// [`INDIRECT_BOUND_CHECK::idx_ap_meta`](super::INDIRECT_BOUND_CHECK::idx_ap_meta), offset 46.
         #[inline]
-        pub fn idx_ap_meta(&self) -> u8 {
-            self.as_view().idx_ap_meta()
-        }
+        pub fn idx_ap_meta(&self) -> u8 { self.as_view().idx_ap_meta() }
         /// [`INDIRECT_BOUND_CHECK::unknown_47`](super::INDIRECT_BOUND_CHECK::unknown_47), offset 47.
         #[inline]
-        pub fn unknown_47(&self) -> &[u8; 1] {
-            self.as_view().unknown_47()
-        }
+        pub fn unknown_47(&self) -> &[u8; 1] { self.as_view().unknown_47() }
         /// [`INDIRECT_BOUND_CHECK::branch_label_id`](super::INDIRECT_BOUND_CHECK::branch_label_id), offset 48.
         #[inline]
-        pub fn branch_label_id(&self) -> u32 {
-            self.as_view().branch_label_id()
-        }
+        pub fn branch_label_id(&self) -> u32 { self.as_view().branch_label_id() }
         /// [`INDIRECT_BOUND_CHECK::unknown_52`](super::INDIRECT_BOUND_CHECK::unknown_52), offset 52.
         #[inline]
-        pub fn unknown_52(&self) -> &[u8; 12] {
-            self.as_view().unknown_52()
-        }
+        pub fn unknown_52(&self) -> &[u8; 12] { self.as_view().unknown_52() }
         /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -22162,14 +21239,11 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_12_mut(&mut self) -> &mut [u8; 12] {
-            at_mut::<12, 12, 64>(self.0)
-        }
+        pub fn unknown_12_mut(&mut self) -> &mut [u8; 12] { at_mut::<12, 12, 64>(self.0) }
         /// [`INDIRECT_BOUND_CHECK::bound_result_reg`](super::INDIRECT_BOUND_CHECK::bound_result_reg), offset 24.
         #[inline]
         pub fn set_bound_result_reg(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<24, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<24, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_BOUND_CHECK::unknown_28`](super::INDIRECT_BOUND_CHECK::unknown_28), offset 28.
@@ -22180,29 +21254,22 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_28_mut(&mut self) -> &mut [u8; 4] {
-            at_mut::<28, 4, 64>(self.0)
-        }
+        pub fn unknown_28_mut(&mut self) -> &mut [u8; 4] { at_mut::<28, 4, 64>(self.0) }
         /// [`INDIRECT_BOUND_CHECK::bound_size_bytes`](super::INDIRECT_BOUND_CHECK::bound_size_bytes), offset 32.
         #[inline]
         pub fn set_bound_size_bytes(&mut self, v: u64) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<32, 8, 64>(b) = v.to_le_bytes();
+            *at_mut::<32, 8, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_BOUND_CHECK::const_tag`](super::INDIRECT_BOUND_CHECK::const_tag), offset 40.
         #[inline]
         pub fn set_const_tag(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<40, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<40, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
         #[inline]
-        pub fn set_src_dtype(
-            &mut self,
-            v: super::INDIRECT_BOUND_CHECK_DTYPE,
-        ) -> &mut Self {
+        pub fn set_src_dtype(&mut self, v: super::INDIRECT_BOUND_CHECK_DTYPE) -> &mut Self {
             v.write(at_mut::<41, 1, 64>(self.0));
             self
         }
@@ -22214,8 +21281,7 @@ pub mod view {
         /// [`INDIRECT_BOUND_CHECK::const_one`](super::INDIRECT_BOUND_CHECK::const_one), offset 42.
         #[inline]
         pub fn set_const_one(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<42, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<42, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_BOUND_CHECK::unknown_44`](super::INDIRECT_BOUND_CHECK::unknown_44), offset 44.
@@ -22226,14 +21292,11 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_44_mut(&mut self) -> &mut [u8; 2] {
-            at_mut::<44, 2, 64>(self.0)
-        }
+        pub fn unknown_44_mut(&mut self) -> &mut [u8; 2] { at_mut::<44, 2, 64>(self.0) }
         /// [`INDIRECT_BOUND_CHECK::idx_ap_meta`](super::INDIRECT_BOUND_CHECK::idx_ap_meta), offset 46.
         #[inline]
         pub fn set_idx_ap_meta(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<46, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<46, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_BOUND_CHECK::unknown_47`](super::INDIRECT_BOUND_CHECK::unknown_47), offset 47.
@@ -22244,14 +21307,11 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_47_mut(&mut self) -> &mut [u8; 1] {
-            at_mut::<47, 1, 64>(self.0)
-        }
+        pub fn unknown_47_mut(&mut self) -> &mut [u8; 1] { at_mut::<47, 1, 64>(self.0) }
         /// [`INDIRECT_BOUND_CHECK::branch_label_id`](super::INDIRECT_BOUND_CHECK::branch_label_id), offset 48.
         #[inline]
         pub fn set_branch_label_id(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<48, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<48, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_BOUND_CHECK::unknown_52`](super::INDIRECT_BOUND_CHECK::unknown_52), offset 52.
@@ -22262,9 +21322,7 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_52_mut(&mut self) -> &mut [u8; 12] {
-            at_mut::<52, 12, 64>(self.0)
-        }
+        pub fn unknown_52_mut(&mut self) -> &mut [u8; 12] { at_mut::<52, 12, 64>(self.0) }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -22296,9 +21354,7 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<INDIRECT_BOUND_CHECK_mut<'_>, DecodeError> {
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<INDIRECT_BOUND_CHECK_mut<'_>, DecodeError> {
             INDIRECT_BOUND_CHECK_mut::decode(b)
         }
     }
@@ -22308,14 +21364,10 @@ pub mod view {
     impl<'a> INDIRECT_COPY<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::INDIRECT_COPY {
@@ -22340,91 +21392,56 @@ pub mod view {
         }
         /// [`INDIRECT_COPY::header`](super::INDIRECT_COPY::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`INDIRECT_COPY::events`](super::INDIRECT_COPY::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`INDIRECT_COPY::index_addr`](super::INDIRECT_COPY::index_addr), offset 12.
         #[inline]
-        pub fn index_addr(&self) -> ADDR4<'a> {
-            ADDR4::new(at::<12, 4, 64>(self.0))
-        }
+        pub fn index_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<12, 4, 64>(self.0)) }
         /// [`INDIRECT_COPY::data_addr`](super::INDIRECT_COPY::data_addr), offset 16.
         #[inline]
-        pub fn data_addr(&self) -> ADDR4<'a> {
-            ADDR4::new(at::<16, 4, 64>(self.0))
-        }
+        pub fn data_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<16, 4, 64>(self.0)) }
         /// [`INDIRECT_COPY::num_elem`](super::INDIRECT_COPY::num_elem), offset 20.
         #[inline]
-        pub fn num_elem(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<20, 4, 64>(b))
-        }
+        pub fn num_elem(&self) -> u32 { u32::from_le_bytes(*at::<20, 4, 64>(self.0)) }
         /// [`INDIRECT_COPY::unknown_24`](super::INDIRECT_COPY::unknown_24), offset 24.
         #[inline]
-        pub fn unknown_24(&self) -> &'a [u8; 8] {
-            at::<24, 8, 64>(self.0)
-        }
+        pub fn unknown_24(&self) -> &'a [u8; 8] { at::<24, 8, 64>(self.0) }
         /// [`INDIRECT_COPY::in_dtype`](super::INDIRECT_COPY::in_dtype), offset 32.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<32, 1, 64>(b)))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<32, 1, 64>(self.0)))
         }
         /// [`INDIRECT_COPY::out_dtype`](super::INDIRECT_COPY::out_dtype), offset 33.
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<33, 1, 64>(b)))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<33, 1, 64>(self.0)))
         }
         /// [`INDIRECT_COPY::active_channels`](super::INDIRECT_COPY::active_channels), offset 34.
         #[inline]
-        pub fn active_channels(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<34, 1, 64>(b))
-        }
+        pub fn active_channels(&self) -> u8 { u8::from_le_bytes(*at::<34, 1, 64>(self.0)) }
         /// [`INDIRECT_COPY::src_num_elem_per_idx`](super::INDIRECT_COPY::src_num_elem_per_idx), offset 35.
         #[inline]
-        pub fn src_num_elem_per_idx(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<35, 1, 64>(b))
-        }
+        pub fn src_num_elem_per_idx(&self) -> u8 { u8::from_le_bytes(*at::<35, 1, 64>(self.0)) }
         /// [`INDIRECT_COPY::dst_num_elem_per_idx`](super::INDIRECT_COPY::dst_num_elem_per_idx), offset 36.
         #[inline]
-        pub fn dst_num_elem_per_idx(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<36, 1, 64>(b))
-        }
+        pub fn dst_num_elem_per_idx(&self) -> u8 { u8::from_le_bytes(*at::<36, 1, 64>(self.0)) }
         /// [`INDIRECT_COPY::reserved0`](super::INDIRECT_COPY::reserved0), offset 37.
         #[inline]
-        pub fn reserved0(&self) -> &'a [u8; 1] {
-            at::<37, 1, 64>(self.0)
-        }
+        pub fn reserved0(&self) -> &'a [u8; 1] { at::<37, 1, 64>(self.0) }
         /// [`INDIRECT_COPY::src_buffer_size`](super::INDIRECT_COPY::src_buffer_size), offset 38.
         #[inline]
-        pub fn src_buffer_size(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<38, 4, 64>(b))
-        }
+        pub fn src_buffer_size(&self) -> u32 { u32::from_le_bytes(*at::<38, 4, 64>(self.0)) }
         /// [`INDIRECT_COPY::reserved1`](super::INDIRECT_COPY::reserved1), offset 42.
         #[inline]
-        pub fn reserved1(&self) -> &'a [u8; 2] {
-            at::<42, 2, 64>(self.0)
-        }
+        pub fn reserved1(&self) -> &'a [u8; 2] { at::<42, 2, 64>(self.0) }
         /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern(&self) -> &'a [u8; 16] {
-            at::<44, 16, 64>(self.0)
-        }
+        pub fn dst_mem_pattern(&self) -> &'a [u8; 16] { at::<44, 16, 64>(self.0) }
         /// [`INDIRECT_COPY::unknown_60`](super::INDIRECT_COPY::unknown_60), offset 60.
         #[inline]
-        pub fn unknown_60(&self) -> &'a [u8; 4] {
-            at::<60, 4, 64>(self.0)
-        }
+        pub fn unknown_60(&self) -> &'a [u8; 4] { at::<60, 4, 64>(self.0) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -22454,24 +21471,16 @@ pub mod view {
     impl<'a> INDIRECT_COPY_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> INDIRECT_COPY<'_> {
-            INDIRECT_COPY::new(&*self.0)
-        }
+        pub fn as_view(&self) -> INDIRECT_COPY<'_> { INDIRECT_COPY::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::INDIRECT_COPY {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::INDIRECT_COPY { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::INDIRECT_COPY) -> &mut Self {
@@ -22495,84 +21504,52 @@ pub mod view {
         }
         /// [`INDIRECT_COPY::header`](super::INDIRECT_COPY::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`INDIRECT_COPY::events`](super::INDIRECT_COPY::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`INDIRECT_COPY::index_addr`](super::INDIRECT_COPY::index_addr), offset 12.
         #[inline]
-        pub fn index_addr(&self) -> ADDR4<'_> {
-            self.as_view().index_addr()
-        }
+        pub fn index_addr(&self) -> ADDR4<'_> { self.as_view().index_addr() }
         /// [`INDIRECT_COPY::data_addr`](super::INDIRECT_COPY::data_addr), offset 16.
         #[inline]
-        pub fn data_addr(&self) -> ADDR4<'_> {
-            self.as_view().data_addr()
-        }
+        pub fn data_addr(&self) -> ADDR4<'_> { self.as_view().data_addr() }
         /// [`INDIRECT_COPY::num_elem`](super::INDIRECT_COPY::num_elem), offset 20.
         #[inline]
-        pub fn num_elem(&self) -> u32 {
-            self.as_view().num_elem()
-        }
+        pub fn num_elem(&self) -> u32 { self.as_view().num_elem() }
         /// [`INDIRECT_COPY::unknown_24`](super::INDIRECT_COPY::unknown_24), offset 24.
         #[inline]
-        pub fn unknown_24(&self) -> &[u8; 8] {
-            self.as_view().unknown_24()
-        }
+        pub fn unknown_24(&self) -> &[u8; 8] { self.as_view().unknown_24() }
         /// [`INDIRECT_COPY::in_dtype`](super::INDIRECT_COPY::in_dtype), offset 32.
         #[inline]
-        pub fn in_dtype(&self) -> super::DTYPE {
-            self.as_view().in_dtype()
-        }
+        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
         /// [`INDIRECT_COPY::out_dtype`](super::INDIRECT_COPY::out_dtype), offset 33.
         #[inline]
-        pub fn out_dtype(&self) -> super::DTYPE {
-            self.as_view().out_dtype()
-        }
+        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
         /// [`INDIRECT_COPY::active_channels`](super::INDIRECT_COPY::active_channels), offset 34.
         #[inline]
-        pub fn active_channels(&self) -> u8 {
-            self.as_view().active_channels()
-        }
+        pub fn active_channels(&self) -> u8 { self.as_view().active_channels() }
         /// [`INDIRECT_COPY::src_num_elem_per_idx`](super::INDIRECT_COPY::src_num_elem_per_idx), offset 35.
         #[inline]
-        pub fn src_num_elem_per_idx(&self) -> u8 {
-            self.as_view().src_num_elem_per_idx()
-        }
+        pub fn src_num_elem_per_idx(&self) -> u8 { self.as_view().src_num_elem_per_idx() }
         /// [`INDIRECT_COPY::dst_num_elem_per_idx`](super::INDIRECT_COPY::dst_num_elem_per_idx), offset 36.
         #[inline]
-        pub fn dst_num_elem_per_idx(&self) -> u8 {
-            self.as_view().dst_num_elem_per_idx()
-        }
+        pub fn dst_num_elem_per_idx(&self) -> u8 { self.as_view().dst_num_elem_per_idx() }
         /// [`INDIRECT_COPY::reserved0`](super::INDIRECT_COPY::reserved0), offset 37.
         #[inline]
-        pub fn reserved0(&self) -> &[u8; 1] {
-            self.as_view().reserved0()
-        }
+        pub fn reserved0(&self) -> &[u8; 1] { self.as_view().reserved0() }
         /// [`INDIRECT_COPY::src_buffer_size`](super::INDIRECT_COPY::src_buffer_size), offset 38.
         #[inline]
-        pub fn src_buffer_size(&self) -> u32 {
-            self.as_view().src_buffer_size()
-        }
+        pub fn src_buffer_size(&self) -> u32 { self.as_view().src_buffer_size() }
         /// [`INDIRECT_COPY::reserved1`](super::INDIRECT_COPY::reserved1), offset 42.
         #[inline]
-        pub fn reserved1(&self) -> &[u8; 2] {
-            self.as_view().reserved1()
-        }
+        pub fn reserved1(&self) -> &[u8; 2] { self.as_view().reserved1() }
         /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern(&self) -> &[u8; 16] {
-            self.as_view().dst_mem_pattern()
-        }
+        pub fn dst_mem_pattern(&self) -> &[u8; 16] { self.as_view().dst_mem_pattern() }
         /// [`INDIRECT_COPY::unknown_60`](super::INDIRECT_COPY::unknown_60), offset 60.
         #[inline]
-        pub fn unknown_60(&self) -> &[u8; 4] {
-            self.as_view().unknown_60()
-        }
+        pub fn unknown_60(&self) -> &[u8; 4] { self.as_view().unknown_60() }
         /// [`INDIRECT_COPY::header`](super::INDIRECT_COPY::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -22620,8 +21597,7 @@ pub mod view {
         /// [`INDIRECT_COPY::num_elem`](super::INDIRECT_COPY::num_elem), offset 20.
         #[inline]
         pub fn set_num_elem(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<20, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<20, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_COPY::unknown_24`](super::INDIRECT_COPY::unknown_24), offset 24.
@@ -22632,42 +21608,35 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_24_mut(&mut self) -> &mut [u8; 8] {
-            at_mut::<24, 8, 64>(self.0)
-        }
+        pub fn unknown_24_mut(&mut self) -> &mut [u8; 8] { at_mut::<24, 8, 64>(self.0) }
         /// [`INDIRECT_COPY::in_dtype`](super::INDIRECT_COPY::in_dtype), offset 32.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<32, 1, 64>(b));
+            v.write(at_mut::<32, 1, 64>(self.0));
             self
         }
         /// [`INDIRECT_COPY::out_dtype`](super::INDIRECT_COPY::out_dtype), offset 33.
         #[inline]
         pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<33, 1, 64>(b));
+            v.write(at_mut::<33, 1, 64>(self.0));
             self
         }
         /// [`INDIRECT_COPY::active_channels`](super::INDIRECT_COPY::active_channels), offset 34.
         #[inline]
         pub fn set_active_channels(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<34, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<34, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_COPY::src_num_elem_per_idx`](super::INDIRECT_COPY::src_num_elem_per_idx), offset 35.
         #[inline]
         pub fn set_src_num_elem_per_idx(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<35, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<35, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_COPY::dst_num_elem_per_idx`](super::INDIRECT_COPY::dst_num_elem_per_idx), offset 36.
         #[inline]
         pub fn set_dst_num_elem_per_idx(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<36, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<36, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_COPY::reserved0`](super::INDIRECT_COPY::reserved0), offset 37.
@@ -22678,14 +21647,11 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn reserved0_mut(&mut self) -> &mut [u8; 1] {
-            at_mut::<37, 1, 64>(self.0)
-        }
+        pub fn reserved0_mut(&mut self) -> &mut [u8; 1] { at_mut::<37, 1, 64>(self.0) }
         /// [`INDIRECT_COPY::src_buffer_size`](super::INDIRECT_COPY::src_buffer_size), offset 38.
         #[inline]
         pub fn set_src_buffer_size(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<38, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<38, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_COPY::reserved1`](super::INDIRECT_COPY::reserved1), offset 42.
@@ -22696,9 +21662,7 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn reserved1_mut(&mut self) -> &mut [u8; 2] {
-            at_mut::<42, 2, 64>(self.0)
-        }
+        pub fn reserved1_mut(&mut self) -> &mut [u8; 2] { at_mut::<42, 2, 64>(self.0) }
         /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
         pub fn set_dst_mem_pattern(&mut self, v: [u8; 16]) -> &mut Self {
@@ -22707,9 +21671,7 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn dst_mem_pattern_mut(&mut self) -> &mut [u8; 16] {
-            at_mut::<44, 16, 64>(self.0)
-        }
+        pub fn dst_mem_pattern_mut(&mut self) -> &mut [u8; 16] { at_mut::<44, 16, 64>(self.0) }
         /// [`INDIRECT_COPY::unknown_60`](super::INDIRECT_COPY::unknown_60), offset 60.
         #[inline]
         pub fn set_unknown_60(&mut self, v: [u8; 4]) -> &mut Self {
@@ -22718,9 +21680,7 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_60_mut(&mut self) -> &mut [u8; 4] {
-            at_mut::<60, 4, 64>(self.0)
-        }
+        pub fn unknown_60_mut(&mut self) -> &mut [u8; 4] { at_mut::<60, 4, 64>(self.0) }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -22762,14 +21722,10 @@ pub mod view {
     impl<'a> INDIRECT_SAVE_ACCUMULATE<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::INDIRECT_SAVE_ACCUMULATE {
@@ -22790,71 +21746,46 @@ pub mod view {
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`INDIRECT_SAVE_ACCUMULATE::events`](super::INDIRECT_SAVE_ACCUMULATE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`INDIRECT_SAVE_ACCUMULATE::index_dtype`](super::INDIRECT_SAVE_ACCUMULATE::index_dtype), offset 12.
         #[inline]
         pub fn index_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<12, 1, 64>(b)))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<12, 1, 64>(self.0)))
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_13`](super::INDIRECT_SAVE_ACCUMULATE::unknown_13), offset 13.
         #[inline]
-        pub fn unknown_13(&self) -> &'a [u8; 31] {
-            at::<13, 31, 64>(self.0)
-        }
+        pub fn unknown_13(&self) -> &'a [u8; 31] { at::<13, 31, 64>(self.0) }
         /// [`INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr`](super::INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr), offset 44.
         #[inline]
         pub fn embedding_table_base_addr(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<44, 4, 64>(b))
+            u32::from_le_bytes(*at::<44, 4, 64>(self.0))
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements), offset 48.
         #[inline]
         pub fn embed_entry_num_elements(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<48, 2, 64>(b))
+            u16::from_le_bytes(*at::<48, 2, 64>(self.0))
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo), offset 50.
         #[inline]
-        pub fn embed_entry_size_lo(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<50, 2, 64>(b))
-        }
+        pub fn embed_entry_size_lo(&self) -> u16 { u16::from_le_bytes(*at::<50, 2, 64>(self.0)) }
         /// [`INDIRECT_SAVE_ACCUMULATE::sequence_length`](super::INDIRECT_SAVE_ACCUMULATE::sequence_length), offset 52.
         #[inline]
-        pub fn sequence_length(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<52, 2, 64>(b))
-        }
+        pub fn sequence_length(&self) -> u16 { u16::from_le_bytes(*at::<52, 2, 64>(self.0)) }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_54`](super::INDIRECT_SAVE_ACCUMULATE::unknown_54), offset 54.
         #[inline]
-        pub fn unknown_54(&self) -> &'a [u8; 2] {
-            at::<54, 2, 64>(self.0)
-        }
+        pub fn unknown_54(&self) -> &'a [u8; 2] { at::<54, 2, 64>(self.0) }
         /// [`INDIRECT_SAVE_ACCUMULATE::table_num_entries`](super::INDIRECT_SAVE_ACCUMULATE::table_num_entries), offset 56.
         #[inline]
-        pub fn table_num_entries(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<56, 4, 64>(b))
-        }
+        pub fn table_num_entries(&self) -> u32 { u32::from_le_bytes(*at::<56, 4, 64>(self.0)) }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi), offset 60.
         #[inline]
-        pub fn embed_entry_size_hi(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<60, 2, 64>(b))
-        }
+        pub fn embed_entry_size_hi(&self) -> u16 { u16::from_le_bytes(*at::<60, 2, 64>(self.0)) }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_62`](super::INDIRECT_SAVE_ACCUMULATE::unknown_62), offset 62.
         #[inline]
-        pub fn unknown_62(&self) -> &'a [u8; 2] {
-            at::<62, 2, 64>(self.0)
-        }
+        pub fn unknown_62(&self) -> &'a [u8; 2] { at::<62, 2, 64>(self.0) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -22884,14 +21815,10 @@ pub mod view {
     impl<'a> INDIRECT_SAVE_ACCUMULATE_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> INDIRECT_SAVE_ACCUMULATE<'_> {
@@ -22899,9 +21826,7 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::INDIRECT_SAVE_ACCUMULATE {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::INDIRECT_SAVE_ACCUMULATE { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::INDIRECT_SAVE_ACCUMULATE) -> &mut Self {
@@ -22921,24 +21846,16 @@ pub mod view {
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`INDIRECT_SAVE_ACCUMULATE::events`](super::INDIRECT_SAVE_ACCUMULATE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`INDIRECT_SAVE_ACCUMULATE::index_dtype`](super::INDIRECT_SAVE_ACCUMULATE::index_dtype), offset 12.
         #[inline]
-        pub fn index_dtype(&self) -> super::DTYPE {
-            self.as_view().index_dtype()
-        }
+        pub fn index_dtype(&self) -> super::DTYPE { self.as_view().index_dtype() }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_13`](super::INDIRECT_SAVE_ACCUMULATE::unknown_13), offset 13.
         #[inline]
-        pub fn unknown_13(&self) -> &[u8; 31] {
-            self.as_view().unknown_13()
-        }
+        pub fn unknown_13(&self) -> &[u8; 31] { self.as_view().unknown_13() }
         /// [`INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr`](super::INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr), offset 44.
         #[inline]
         pub fn embedding_table_base_addr(&self) -> u32 {
@@ -22946,39 +21863,25 @@ pub mod view {
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements), offset 48.
         #[inline]
-        pub fn embed_entry_num_elements(&self) -> u16 {
-            self.as_view().embed_entry_num_elements()
-        }
+        pub fn embed_entry_num_elements(&self) -> u16 { self.as_view().embed_entry_num_elements() }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo), offset 50.
         #[inline]
-        pub fn embed_entry_size_lo(&self) -> u16 {
-            self.as_view().embed_entry_size_lo()
-        }
+        pub fn embed_entry_size_lo(&self) -> u16 { self.as_view().embed_entry_size_lo() }
         /// [`INDIRECT_SAVE_ACCUMULATE::sequence_length`](super::INDIRECT_SAVE_ACCUMULATE::sequence_length), offset 52.
         #[inline]
-        pub fn sequence_length(&self) -> u16 {
-            self.as_view().sequence_length()
-        }
+        pub fn sequence_length(&self) -> u16 { self.as_view().sequence_length() }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_54`](super::INDIRECT_SAVE_ACCUMULATE::unknown_54), offset 54.
         #[inline]
-        pub fn unknown_54(&self) -> &[u8; 2] {
-            self.as_view().unknown_54()
-        }
+        pub fn unknown_54(&self) -> &[u8; 2] { self.as_view().unknown_54() }
         /// [`INDIRECT_SAVE_ACCUMULATE::table_num_entries`](super::INDIRECT_SAVE_ACCUMULATE::table_num_entries), offset 56.
         #[inline]
-        pub fn table_num_entries(&self) -> u32 {
-            self.as_view().table_num_entries()
-        }
+        pub fn table_num_entries(&self) -> u32 { self.as_view().table_num_entries() }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi), offset 60.
         #[inline]
-        pub fn embed_entry_size_hi(&self) -> u16 {
-            self.as_view().embed_entry_size_hi()
-        }
+        pub fn embed_entry_size_hi(&self) -> u16 { self.as_view().embed_entry_size_hi() }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_62`](super::INDIRECT_SAVE_ACCUMULATE::unknown_62), offset 62.
         #[inline]
-        pub fn unknown_62(&self) -> &[u8; 2] {
-            self.as_view().unknown_62()
-        }
+        pub fn unknown_62(&self) -> &[u8; 2] { self.as_view().unknown_62() }
         /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -23004,8 +21907,7 @@ pub mod view {
         /// [`INDIRECT_SAVE_ACCUMULATE::index_dtype`](super::INDIRECT_SAVE_ACCUMULATE::index_dtype), offset 12.
         #[inline]
         pub fn set_index_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<12, 1, 64>(b));
+            v.write(at_mut::<12, 1, 64>(self.0));
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_13`](super::INDIRECT_SAVE_ACCUMULATE::unknown_13), offset 13.
@@ -23016,35 +21918,29 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_13_mut(&mut self) -> &mut [u8; 31] {
-            at_mut::<13, 31, 64>(self.0)
-        }
+        pub fn unknown_13_mut(&mut self) -> &mut [u8; 31] { at_mut::<13, 31, 64>(self.0) }
         /// [`INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr`](super::INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr), offset 44.
         #[inline]
         pub fn set_embedding_table_base_addr(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<44, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<44, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements), offset 48.
         #[inline]
         pub fn set_embed_entry_num_elements(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<48, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<48, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo), offset 50.
         #[inline]
         pub fn set_embed_entry_size_lo(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<50, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<50, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::sequence_length`](super::INDIRECT_SAVE_ACCUMULATE::sequence_length), offset 52.
         #[inline]
         pub fn set_sequence_length(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<52, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<52, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_54`](super::INDIRECT_SAVE_ACCUMULATE::unknown_54), offset 54.
@@ -23055,21 +21951,17 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_54_mut(&mut self) -> &mut [u8; 2] {
-            at_mut::<54, 2, 64>(self.0)
-        }
+        pub fn unknown_54_mut(&mut self) -> &mut [u8; 2] { at_mut::<54, 2, 64>(self.0) }
         /// [`INDIRECT_SAVE_ACCUMULATE::table_num_entries`](super::INDIRECT_SAVE_ACCUMULATE::table_num_entries), offset 56.
         #[inline]
         pub fn set_table_num_entries(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<56, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<56, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi), offset 60.
         #[inline]
         pub fn set_embed_entry_size_hi(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<60, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_62`](super::INDIRECT_SAVE_ACCUMULATE::unknown_62), offset 62.
@@ -23080,9 +21972,7 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_62_mut(&mut self) -> &mut [u8; 2] {
-            at_mut::<62, 2, 64>(self.0)
-        }
+        pub fn unknown_62_mut(&mut self) -> &mut [u8; 2] { at_mut::<62, 2, 64>(self.0) }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -23114,9 +22004,7 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<INDIRECT_SAVE_ACCUMULATE_mut<'_>, DecodeError> {
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<INDIRECT_SAVE_ACCUMULATE_mut<'_>, DecodeError> {
             INDIRECT_SAVE_ACCUMULATE_mut::decode(b)
         }
     }
@@ -23126,14 +22014,10 @@ pub mod view {
     impl<'a> MOVE_SHAPE<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::MOVE_SHAPE {
@@ -23145,19 +22029,13 @@ pub mod view {
         }
         /// [`MOVE_SHAPE::header`](super::MOVE_SHAPE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`MOVE_SHAPE::events`](super::MOVE_SHAPE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`MOVE_SHAPE::body`](super::MOVE_SHAPE::body), offset 12.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 52] {
-            at::<12, 52, 64>(self.0)
-        }
+        pub fn body(&self) -> &'a [u8; 52] { at::<12, 52, 64>(self.0) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -23177,24 +22055,16 @@ pub mod view {
     impl<'a> MOVE_SHAPE_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> MOVE_SHAPE<'_> {
-            MOVE_SHAPE::new(&*self.0)
-        }
+        pub fn as_view(&self) -> MOVE_SHAPE<'_> { MOVE_SHAPE::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::MOVE_SHAPE {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::MOVE_SHAPE { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::MOVE_SHAPE) -> &mut Self {
@@ -23205,19 +22075,13 @@ pub mod view {
         }
         /// [`MOVE_SHAPE::header`](super::MOVE_SHAPE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`MOVE_SHAPE::events`](super::MOVE_SHAPE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`MOVE_SHAPE::body`](super::MOVE_SHAPE::body), offset 12.
         #[inline]
-        pub fn body(&self) -> &[u8; 52] {
-            self.as_view().body()
-        }
+        pub fn body(&self) -> &[u8; 52] { self.as_view().body() }
         /// [`MOVE_SHAPE::header`](super::MOVE_SHAPE::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -23248,9 +22112,7 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 52] {
-            at_mut::<12, 52, 64>(self.0)
-        }
+        pub fn body_mut(&mut self) -> &mut [u8; 52] { at_mut::<12, 52, 64>(self.0) }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -23267,9 +22129,7 @@ pub mod view {
     impl super::MOVE_SHAPE {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
         #[inline]
-        pub fn view(b: &[u8; 64]) -> Result<MOVE_SHAPE<'_>, DecodeError> {
-            MOVE_SHAPE::decode(b)
-        }
+        pub fn view(b: &[u8; 64]) -> Result<MOVE_SHAPE<'_>, DecodeError> { MOVE_SHAPE::decode(b) }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
         pub fn view_mut(b: &mut [u8; 64]) -> Result<MOVE_SHAPE_mut<'_>, DecodeError> {
@@ -23282,14 +22142,10 @@ pub mod view {
     impl<'a> PSEUDO_DMA_DIRECT2D<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_DMA_DIRECT2D {
@@ -23316,36 +22172,23 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_DIRECT2D::header`](super::PSEUDO_DMA_DIRECT2D::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`PSEUDO_DMA_DIRECT2D::events`](super::PSEUDO_DMA_DIRECT2D::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`PSEUDO_DMA_DIRECT2D::dma_configs`](super::PSEUDO_DMA_DIRECT2D::dma_configs), offset 12.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
-            DMA_CONFIGS::new(at::<12, 1, 64>(self.0))
-        }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> { DMA_CONFIGS::new(at::<12, 1, 64>(self.0)) }
         /// [`PSEUDO_DMA_DIRECT2D::semaphore`](super::PSEUDO_DMA_DIRECT2D::semaphore), offset 13.
         #[inline]
-        pub fn semaphore(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<13, 1, 64>(b))
-        }
+        pub fn semaphore(&self) -> u8 { u8::from_le_bytes(*at::<13, 1, 64>(self.0)) }
         /// [`PSEUDO_DMA_DIRECT2D::sem_increment`](super::PSEUDO_DMA_DIRECT2D::sem_increment), offset 14.
         #[inline]
-        pub fn sem_increment(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<14, 1, 64>(b))
-        }
+        pub fn sem_increment(&self) -> u8 { u8::from_le_bytes(*at::<14, 1, 64>(self.0)) }
         /// [`PSEUDO_DMA_DIRECT2D::dge_op`](super::PSEUDO_DMA_DIRECT2D::dge_op), offset 15.
         #[inline]
         pub fn dge_op(&self) -> super::DGE_OPCODE {
-            let b = self.0;
-            super::DGE_OPCODE::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(b)))
+            super::DGE_OPCODE::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(self.0)))
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_start_addr`](super::PSEUDO_DMA_DIRECT2D::src_start_addr), offset 16.
         #[inline]
@@ -23355,27 +22198,22 @@ pub mod view {
         /// [`PSEUDO_DMA_DIRECT2D::src_step_elem`](super::PSEUDO_DMA_DIRECT2D::src_step_elem), offset 24.
         #[inline]
         pub fn src_step_elem(&self) -> [i32; 2] {
-            let b = self.0;
             [
-                i32::from_le_bytes(*at::<24, 4, 64>(b)),
-                i32::from_le_bytes(*at::<28, 4, 64>(b)),
+                i32::from_le_bytes(*at::<24, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<28, 4, 64>(self.0)),
             ]
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_num_elem`](super::PSEUDO_DMA_DIRECT2D::src_num_elem), offset 32.
         #[inline]
         pub fn src_num_elem(&self) -> [u16; 2] {
-            let b = self.0;
             [
-                u16::from_le_bytes(*at::<32, 2, 64>(b)),
-                u16::from_le_bytes(*at::<34, 2, 64>(b)),
+                u16::from_le_bytes(*at::<32, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<34, 2, 64>(self.0)),
             ]
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_elem_size`](super::PSEUDO_DMA_DIRECT2D::src_elem_size), offset 36.
         #[inline]
-        pub fn src_elem_size(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<36, 2, 64>(b))
-        }
+        pub fn src_elem_size(&self) -> u16 { u16::from_le_bytes(*at::<36, 2, 64>(self.0)) }
         /// [`PSEUDO_DMA_DIRECT2D::src_bound_reg`](super::PSEUDO_DMA_DIRECT2D::src_bound_reg), offset 38.
         #[inline]
         pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
@@ -23394,38 +22232,31 @@ pub mod view {
         /// [`PSEUDO_DMA_DIRECT2D::dst_step_elem`](super::PSEUDO_DMA_DIRECT2D::dst_step_elem), offset 48.
         #[inline]
         pub fn dst_step_elem(&self) -> [i32; 2] {
-            let b = self.0;
             [
-                i32::from_le_bytes(*at::<48, 4, 64>(b)),
-                i32::from_le_bytes(*at::<52, 4, 64>(b)),
+                i32::from_le_bytes(*at::<48, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<52, 4, 64>(self.0)),
             ]
         }
         /// [`PSEUDO_DMA_DIRECT2D::dst_num_elem`](super::PSEUDO_DMA_DIRECT2D::dst_num_elem), offset 56.
         #[inline]
         pub fn dst_num_elem(&self) -> [u16; 2] {
-            let b = self.0;
             [
-                u16::from_le_bytes(*at::<56, 2, 64>(b)),
-                u16::from_le_bytes(*at::<58, 2, 64>(b)),
+                u16::from_le_bytes(*at::<56, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<58, 2, 64>(self.0)),
             ]
         }
         /// [`PSEUDO_DMA_DIRECT2D::dst_elem_size`](super::PSEUDO_DMA_DIRECT2D::dst_elem_size), offset 60.
         #[inline]
-        pub fn dst_elem_size(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<60, 2, 64>(b))
-        }
+        pub fn dst_elem_size(&self) -> u16 { u16::from_le_bytes(*at::<60, 2, 64>(self.0)) }
         /// [`PSEUDO_DMA_DIRECT2D::in_dtype`](super::PSEUDO_DMA_DIRECT2D::in_dtype), offset 62.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<62, 1, 64>(b)))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<62, 1, 64>(self.0)))
         }
         /// [`PSEUDO_DMA_DIRECT2D::out_dtype`](super::PSEUDO_DMA_DIRECT2D::out_dtype), offset 63.
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<63, 1, 64>(b)))
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<63, 1, 64>(self.0)))
         }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
@@ -23456,24 +22287,16 @@ pub mod view {
     impl<'a> PSEUDO_DMA_DIRECT2D_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_DMA_DIRECT2D<'_> {
-            PSEUDO_DMA_DIRECT2D::new(&*self.0)
-        }
+        pub fn as_view(&self) -> PSEUDO_DMA_DIRECT2D<'_> { PSEUDO_DMA_DIRECT2D::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_DMA_DIRECT2D {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::PSEUDO_DMA_DIRECT2D { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_DMA_DIRECT2D) -> &mut Self {
@@ -23499,94 +22322,58 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_DIRECT2D::header`](super::PSEUDO_DMA_DIRECT2D::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`PSEUDO_DMA_DIRECT2D::events`](super::PSEUDO_DMA_DIRECT2D::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`PSEUDO_DMA_DIRECT2D::dma_configs`](super::PSEUDO_DMA_DIRECT2D::dma_configs), offset 12.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
-            self.as_view().dma_configs()
-        }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> { self.as_view().dma_configs() }
         /// [`PSEUDO_DMA_DIRECT2D::semaphore`](super::PSEUDO_DMA_DIRECT2D::semaphore), offset 13.
         #[inline]
-        pub fn semaphore(&self) -> u8 {
-            self.as_view().semaphore()
-        }
+        pub fn semaphore(&self) -> u8 { self.as_view().semaphore() }
         /// [`PSEUDO_DMA_DIRECT2D::sem_increment`](super::PSEUDO_DMA_DIRECT2D::sem_increment), offset 14.
         #[inline]
-        pub fn sem_increment(&self) -> u8 {
-            self.as_view().sem_increment()
-        }
+        pub fn sem_increment(&self) -> u8 { self.as_view().sem_increment() }
         /// [`PSEUDO_DMA_DIRECT2D::dge_op`](super::PSEUDO_DMA_DIRECT2D::dge_op), offset 15.
         #[inline]
-        pub fn dge_op(&self) -> super::DGE_OPCODE {
-            self.as_view().dge_op()
-        }
+        pub fn dge_op(&self) -> super::DGE_OPCODE { self.as_view().dge_op() }
         /// [`PSEUDO_DMA_DIRECT2D::src_start_addr`](super::PSEUDO_DMA_DIRECT2D::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> PSEUDO_ADDR8<'_> {
-            self.as_view().src_start_addr()
-        }
+        pub fn src_start_addr(&self) -> PSEUDO_ADDR8<'_> { self.as_view().src_start_addr() }
         /// [`PSEUDO_DMA_DIRECT2D::src_step_elem`](super::PSEUDO_DMA_DIRECT2D::src_step_elem), offset 24.
         #[inline]
-        pub fn src_step_elem(&self) -> [i32; 2] {
-            self.as_view().src_step_elem()
-        }
+        pub fn src_step_elem(&self) -> [i32; 2] { self.as_view().src_step_elem() }
         /// [`PSEUDO_DMA_DIRECT2D::src_num_elem`](super::PSEUDO_DMA_DIRECT2D::src_num_elem), offset 32.
         #[inline]
-        pub fn src_num_elem(&self) -> [u16; 2] {
-            self.as_view().src_num_elem()
-        }
+        pub fn src_num_elem(&self) -> [u16; 2] { self.as_view().src_num_elem() }
         /// [`PSEUDO_DMA_DIRECT2D::src_elem_size`](super::PSEUDO_DMA_DIRECT2D::src_elem_size), offset 36.
         #[inline]
-        pub fn src_elem_size(&self) -> u16 {
-            self.as_view().src_elem_size()
-        }
+        pub fn src_elem_size(&self) -> u16 { self.as_view().src_elem_size() }
         /// [`PSEUDO_DMA_DIRECT2D::src_bound_reg`](super::PSEUDO_DMA_DIRECT2D::src_bound_reg), offset 38.
         #[inline]
-        pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
-            self.as_view().src_bound_reg()
-        }
+        pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().src_bound_reg() }
         /// [`PSEUDO_DMA_DIRECT2D::dst_bound_reg`](super::PSEUDO_DMA_DIRECT2D::dst_bound_reg), offset 39.
         #[inline]
-        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
-            self.as_view().dst_bound_reg()
-        }
+        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().dst_bound_reg() }
         /// [`PSEUDO_DMA_DIRECT2D::dst_start_addr`](super::PSEUDO_DMA_DIRECT2D::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> PSEUDO_ADDR8<'_> {
-            self.as_view().dst_start_addr()
-        }
+        pub fn dst_start_addr(&self) -> PSEUDO_ADDR8<'_> { self.as_view().dst_start_addr() }
         /// [`PSEUDO_DMA_DIRECT2D::dst_step_elem`](super::PSEUDO_DMA_DIRECT2D::dst_step_elem), offset 48.
         #[inline]
-        pub fn dst_step_elem(&self) -> [i32; 2] {
-            self.as_view().dst_step_elem()
-        }
+        pub fn dst_step_elem(&self) -> [i32; 2] { self.as_view().dst_step_elem() }
         /// [`PSEUDO_DMA_DIRECT2D::dst_num_elem`](super::PSEUDO_DMA_DIRECT2D::dst_num_elem), offset 56.
         #[inline]
-        pub fn dst_num_elem(&self) -> [u16; 2] {
-            self.as_view().dst_num_elem()
-        }
+        pub fn dst_num_elem(&self) -> [u16; 2] { self.as_view().dst_num_elem() }
         /// [`PSEUDO_DMA_DIRECT2D::dst_elem_size`](super::PSEUDO_DMA_DIRECT2D::dst_elem_size), offset 60.
         #[inline]
-        pub fn dst_elem_size(&self) -> u16 {
-            self.as_view().dst_elem_size()
-        }
+        pub fn dst_elem_size(&self) -> u16 { self.as_view().dst_elem_size() }
         /// [`PSEUDO_DMA_DIRECT2D::in_dtype`](super::PSEUDO_DMA_DIRECT2D::in_dtype), offset 62.
         #[inline]
-        pub fn in_dtype(&self) -> super::DTYPE {
-            self.as_view().in_dtype()
-        }
+        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
         /// [`PSEUDO_DMA_DIRECT2D::out_dtype`](super::PSEUDO_DMA_DIRECT2D::out_dtype), offset 63.
         #[inline]
-        pub fn out_dtype(&self) -> super::DTYPE {
-            self.as_view().out_dtype()
-        }
+        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
         /// [`PSEUDO_DMA_DIRECT2D::header`](super::PSEUDO_DMA_DIRECT2D::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -23623,22 +22410,19 @@ pub mod view {
         /// [`PSEUDO_DMA_DIRECT2D::semaphore`](super::PSEUDO_DMA_DIRECT2D::semaphore), offset 13.
         #[inline]
         pub fn set_semaphore(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<13, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<13, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::sem_increment`](super::PSEUDO_DMA_DIRECT2D::sem_increment), offset 14.
         #[inline]
         pub fn set_sem_increment(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<14, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<14, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::dge_op`](super::PSEUDO_DMA_DIRECT2D::dge_op), offset 15.
         #[inline]
         pub fn set_dge_op(&mut self, v: super::DGE_OPCODE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<15, 1, 64>(b));
+            v.write(at_mut::<15, 1, 64>(self.0));
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_start_addr`](super::PSEUDO_DMA_DIRECT2D::src_start_addr), offset 16.
@@ -23655,24 +22439,21 @@ pub mod view {
         /// [`PSEUDO_DMA_DIRECT2D::src_step_elem`](super::PSEUDO_DMA_DIRECT2D::src_step_elem), offset 24.
         #[inline]
         pub fn set_src_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<24, 4, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<28, 4, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<24, 4, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<28, 4, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_num_elem`](super::PSEUDO_DMA_DIRECT2D::src_num_elem), offset 32.
         #[inline]
         pub fn set_src_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<32, 2, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<34, 2, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<32, 2, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<34, 2, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_elem_size`](super::PSEUDO_DMA_DIRECT2D::src_elem_size), offset 36.
         #[inline]
         pub fn set_src_elem_size(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<36, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<36, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_bound_reg`](super::PSEUDO_DMA_DIRECT2D::src_bound_reg), offset 38.
@@ -23711,38 +22492,33 @@ pub mod view {
         /// [`PSEUDO_DMA_DIRECT2D::dst_step_elem`](super::PSEUDO_DMA_DIRECT2D::dst_step_elem), offset 48.
         #[inline]
         pub fn set_dst_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<48, 4, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<52, 4, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<48, 4, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<52, 4, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::dst_num_elem`](super::PSEUDO_DMA_DIRECT2D::dst_num_elem), offset 56.
         #[inline]
         pub fn set_dst_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<56, 2, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<58, 2, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<56, 2, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<58, 2, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::dst_elem_size`](super::PSEUDO_DMA_DIRECT2D::dst_elem_size), offset 60.
         #[inline]
         pub fn set_dst_elem_size(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<60, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::in_dtype`](super::PSEUDO_DMA_DIRECT2D::in_dtype), offset 62.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<62, 1, 64>(b));
+            v.write(at_mut::<62, 1, 64>(self.0));
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::out_dtype`](super::PSEUDO_DMA_DIRECT2D::out_dtype), offset 63.
         #[inline]
         pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<63, 1, 64>(b));
+            v.write(at_mut::<63, 1, 64>(self.0));
             self
         }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
@@ -23776,9 +22552,7 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<PSEUDO_DMA_DIRECT2D_mut<'_>, DecodeError> {
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<PSEUDO_DMA_DIRECT2D_mut<'_>, DecodeError> {
             PSEUDO_DMA_DIRECT2D_mut::decode(b)
         }
     }
@@ -23788,14 +22562,10 @@ pub mod view {
     impl<'a> PSEUDO_DMA_EXT<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_DMA_EXT {
@@ -23819,8 +22589,7 @@ pub mod view {
         /// [`PSEUDO_DMA_EXT::opcode`](super::PSEUDO_DMA_EXT::opcode), offset 0.
         #[inline]
         pub fn opcode(&self) -> super::OPCODE {
-            let b = self.0;
-            super::OPCODE::from_raw(u8::from_le_bytes(*at::<0, 1, 64>(b)))
+            super::OPCODE::from_raw(u8::from_le_bytes(*at::<0, 1, 64>(self.0)))
         }
         /// [`PSEUDO_DMA_EXT::flags`](super::PSEUDO_DMA_EXT::flags), offset 1.
         #[inline]
@@ -23829,72 +22598,45 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_EXT::idx_num_active_channels`](super::PSEUDO_DMA_EXT::idx_num_active_channels), offset 2.
         #[inline]
-        pub fn idx_num_active_channels(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<2, 1, 64>(b))
-        }
+        pub fn idx_num_active_channels(&self) -> u8 { u8::from_le_bytes(*at::<2, 1, 64>(self.0)) }
         /// [`PSEUDO_DMA_EXT::compute_op`](super::PSEUDO_DMA_EXT::compute_op), offset 3.
         #[inline]
         pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
-            let b = self.0;
-            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<3, 1, 64>(b)))
+            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<3, 1, 64>(self.0)))
         }
         /// [`PSEUDO_DMA_EXT::src_idx_start_addr`](super::PSEUDO_DMA_EXT::src_idx_start_addr), offset 4.
         #[inline]
-        pub fn src_idx_start_addr(&self) -> ADDR4<'a> {
-            ADDR4::new(at::<4, 4, 64>(self.0))
-        }
+        pub fn src_idx_start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<4, 4, 64>(self.0)) }
         /// [`PSEUDO_DMA_EXT::dst_idx_start_addr`](super::PSEUDO_DMA_EXT::dst_idx_start_addr), offset 8.
         #[inline]
-        pub fn dst_idx_start_addr(&self) -> ADDR4<'a> {
-            ADDR4::new(at::<8, 4, 64>(self.0))
-        }
+        pub fn dst_idx_start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<8, 4, 64>(self.0)) }
         /// [`PSEUDO_DMA_EXT::src_bound_size_bytes`](super::PSEUDO_DMA_EXT::src_bound_size_bytes), offset 12.
         #[inline]
-        pub fn src_bound_size_bytes(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<12, 4, 64>(b))
-        }
+        pub fn src_bound_size_bytes(&self) -> u32 { u32::from_le_bytes(*at::<12, 4, 64>(self.0)) }
         /// [`PSEUDO_DMA_EXT::dst_bound_size_bytes`](super::PSEUDO_DMA_EXT::dst_bound_size_bytes), offset 16.
         #[inline]
-        pub fn dst_bound_size_bytes(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<16, 4, 64>(b))
-        }
+        pub fn dst_bound_size_bytes(&self) -> u32 { u32::from_le_bytes(*at::<16, 4, 64>(self.0)) }
         /// [`PSEUDO_DMA_EXT::tile_src_row_step`](super::PSEUDO_DMA_EXT::tile_src_row_step), offset 20.
         #[inline]
-        pub fn tile_src_row_step(&self) -> i32 {
-            let b = self.0;
-            i32::from_le_bytes(*at::<20, 4, 64>(b))
-        }
+        pub fn tile_src_row_step(&self) -> i32 { i32::from_le_bytes(*at::<20, 4, 64>(self.0)) }
         /// [`PSEUDO_DMA_EXT::tile_src_rows`](super::PSEUDO_DMA_EXT::tile_src_rows), offset 24.
         #[inline]
-        pub fn tile_src_rows(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<24, 1, 64>(b))
-        }
+        pub fn tile_src_rows(&self) -> u8 { u8::from_le_bytes(*at::<24, 1, 64>(self.0)) }
         /// [`PSEUDO_DMA_EXT::tile_src_cols`](super::PSEUDO_DMA_EXT::tile_src_cols), offset 25.
         #[inline]
-        pub fn tile_src_cols(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<25, 1, 64>(b))
-        }
+        pub fn tile_src_cols(&self) -> u8 { u8::from_le_bytes(*at::<25, 1, 64>(self.0)) }
         /// [`PSEUDO_DMA_EXT::reserved1`](super::PSEUDO_DMA_EXT::reserved1), offset 26.
         #[inline]
-        pub fn reserved1(&self) -> &'a [u8; 30] {
-            at::<26, 30, 64>(self.0)
-        }
+        pub fn reserved1(&self) -> &'a [u8; 30] { at::<26, 30, 64>(self.0) }
         /// [`PSEUDO_DMA_EXT::src_bound_size_bytes_upper`](super::PSEUDO_DMA_EXT::src_bound_size_bytes_upper), offset 56.
         #[inline]
         pub fn src_bound_size_bytes_upper(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<56, 4, 64>(b))
+            u32::from_le_bytes(*at::<56, 4, 64>(self.0))
         }
         /// [`PSEUDO_DMA_EXT::dst_bound_size_bytes_upper`](super::PSEUDO_DMA_EXT::dst_bound_size_bytes_upper), offset 60.
         #[inline]
         pub fn dst_bound_size_bytes_upper(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<60, 4, 64>(b))
+            u32::from_le_bytes(*at::<60, 4, 64>(self.0))
         }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
@@ -23925,24 +22667,16 @@ pub mod view {
     impl<'a> PSEUDO_DMA_EXT_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_DMA_EXT<'_> {
-            PSEUDO_DMA_EXT::new(&*self.0)
-        }
+        pub fn as_view(&self) -> PSEUDO_DMA_EXT<'_> { PSEUDO_DMA_EXT::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_DMA_EXT {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::PSEUDO_DMA_EXT { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_DMA_EXT) -> &mut Self {
@@ -23964,64 +22698,40 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_EXT::opcode`](super::PSEUDO_DMA_EXT::opcode), offset 0.
         #[inline]
-        pub fn opcode(&self) -> super::OPCODE {
-            self.as_view().opcode()
-        }
+        pub fn opcode(&self) -> super::OPCODE { self.as_view().opcode() }
         /// [`PSEUDO_DMA_EXT::flags`](super::PSEUDO_DMA_EXT::flags), offset 1.
         #[inline]
-        pub fn flags(&self) -> DMA_INDIRECT_FLAGS<'_> {
-            self.as_view().flags()
-        }
+        pub fn flags(&self) -> DMA_INDIRECT_FLAGS<'_> { self.as_view().flags() }
         /// [`PSEUDO_DMA_EXT::idx_num_active_channels`](super::PSEUDO_DMA_EXT::idx_num_active_channels), offset 2.
         #[inline]
-        pub fn idx_num_active_channels(&self) -> u8 {
-            self.as_view().idx_num_active_channels()
-        }
+        pub fn idx_num_active_channels(&self) -> u8 { self.as_view().idx_num_active_channels() }
         /// [`PSEUDO_DMA_EXT::compute_op`](super::PSEUDO_DMA_EXT::compute_op), offset 3.
         #[inline]
-        pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
-            self.as_view().compute_op()
-        }
+        pub fn compute_op(&self) -> super::DGE_COMPUTE_OP { self.as_view().compute_op() }
         /// [`PSEUDO_DMA_EXT::src_idx_start_addr`](super::PSEUDO_DMA_EXT::src_idx_start_addr), offset 4.
         #[inline]
-        pub fn src_idx_start_addr(&self) -> ADDR4<'_> {
-            self.as_view().src_idx_start_addr()
-        }
+        pub fn src_idx_start_addr(&self) -> ADDR4<'_> { self.as_view().src_idx_start_addr() }
         /// [`PSEUDO_DMA_EXT::dst_idx_start_addr`](super::PSEUDO_DMA_EXT::dst_idx_start_addr), offset 8.
         #[inline]
-        pub fn dst_idx_start_addr(&self) -> ADDR4<'_> {
-            self.as_view().dst_idx_start_addr()
-        }
+        pub fn dst_idx_start_addr(&self) -> ADDR4<'_> { self.as_view().dst_idx_start_addr() }
         /// [`PSEUDO_DMA_EXT::src_bound_size_bytes`](super::PSEUDO_DMA_EXT::src_bound_size_bytes), offset 12.
         #[inline]
-        pub fn src_bound_size_bytes(&self) -> u32 {
-            self.as_view().src_bound_size_bytes()
-        }
+        pub fn src_bound_size_bytes(&self) -> u32 { self.as_view().src_bound_size_bytes() }
         /// [`PSEUDO_DMA_EXT::dst_bound_size_bytes`](super::PSEUDO_DMA_EXT::dst_bound_size_bytes), offset 16.
         #[inline]
-        pub fn dst_bound_size_bytes(&self) -> u32 {
-            self.as_view().dst_bound_size_bytes()
-        }
+        pub fn dst_bound_size_bytes(&self) -> u32 { self.as_view().dst_bound_size_bytes() }
         /// [`PSEUDO_DMA_EXT::tile_src_row_step`](super::PSEUDO_DMA_EXT::tile_src_row_step), offset 20.
         #[inline]
-        pub fn tile_src_row_step(&self) -> i32 {
-            self.as_view().tile_src_row_step()
-        }
+        pub fn tile_src_row_step(&self) -> i32 { self.as_view().tile_src_row_step() }
         /// [`PSEUDO_DMA_EXT::tile_src_rows`](super::PSEUDO_DMA_EXT::tile_src_rows), offset 24.
         #[inline]
-        pub fn tile_src_rows(&self) -> u8 {
-            self.as_view().tile_src_rows()
-        }
+        pub fn tile_src_rows(&self) -> u8 { self.as_view().tile_src_rows() }
         /// [`PSEUDO_DMA_EXT::tile_src_cols`](super::PSEUDO_DMA_EXT::tile_src_cols), offset 25.
         #[inline]
-        pub fn tile_src_cols(&self) -> u8 {
-            self.as_view().tile_src_cols()
-        }
+        pub fn tile_src_cols(&self) -> u8 { self.as_view().tile_src_cols() }
         /// [`PSEUDO_DMA_EXT::reserved1`](super::PSEUDO_DMA_EXT::reserved1), offset 26.
         #[inline]
-        pub fn reserved1(&self) -> &[u8; 30] {
-            self.as_view().reserved1()
-        }
+        pub fn reserved1(&self) -> &[u8; 30] { self.as_view().reserved1() }
         /// [`PSEUDO_DMA_EXT::src_bound_size_bytes_upper`](super::PSEUDO_DMA_EXT::src_bound_size_bytes_upper), offset 56.
         #[inline]
         pub fn src_bound_size_bytes_upper(&self) -> u32 {
@@ -24035,8 +22745,7 @@ pub mod view {
         /// [`PSEUDO_DMA_EXT::opcode`](super::PSEUDO_DMA_EXT::opcode), offset 0.
         #[inline]
         pub fn set_opcode(&mut self, v: super::OPCODE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<0, 1, 64>(b));
+            v.write(at_mut::<0, 1, 64>(self.0));
             self
         }
         /// [`PSEUDO_DMA_EXT::flags`](super::PSEUDO_DMA_EXT::flags), offset 1.
@@ -24053,15 +22762,13 @@ pub mod view {
         /// [`PSEUDO_DMA_EXT::idx_num_active_channels`](super::PSEUDO_DMA_EXT::idx_num_active_channels), offset 2.
         #[inline]
         pub fn set_idx_num_active_channels(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<2, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<2, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::compute_op`](super::PSEUDO_DMA_EXT::compute_op), offset 3.
         #[inline]
         pub fn set_compute_op(&mut self, v: super::DGE_COMPUTE_OP) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<3, 1, 64>(b));
+            v.write(at_mut::<3, 1, 64>(self.0));
             self
         }
         /// [`PSEUDO_DMA_EXT::src_idx_start_addr`](super::PSEUDO_DMA_EXT::src_idx_start_addr), offset 4.
@@ -24089,36 +22796,31 @@ pub mod view {
         /// [`PSEUDO_DMA_EXT::src_bound_size_bytes`](super::PSEUDO_DMA_EXT::src_bound_size_bytes), offset 12.
         #[inline]
         pub fn set_src_bound_size_bytes(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<12, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<12, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::dst_bound_size_bytes`](super::PSEUDO_DMA_EXT::dst_bound_size_bytes), offset 16.
         #[inline]
         pub fn set_dst_bound_size_bytes(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<16, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<16, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::tile_src_row_step`](super::PSEUDO_DMA_EXT::tile_src_row_step), offset 20.
         #[inline]
         pub fn set_tile_src_row_step(&mut self, v: i32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<20, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<20, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::tile_src_rows`](super::PSEUDO_DMA_EXT::tile_src_rows), offset 24.
         #[inline]
         pub fn set_tile_src_rows(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<24, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<24, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::tile_src_cols`](super::PSEUDO_DMA_EXT::tile_src_cols), offset 25.
         #[inline]
         pub fn set_tile_src_cols(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<25, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<25, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::reserved1`](super::PSEUDO_DMA_EXT::reserved1), offset 26.
@@ -24129,21 +22831,17 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn reserved1_mut(&mut self) -> &mut [u8; 30] {
-            at_mut::<26, 30, 64>(self.0)
-        }
+        pub fn reserved1_mut(&mut self) -> &mut [u8; 30] { at_mut::<26, 30, 64>(self.0) }
         /// [`PSEUDO_DMA_EXT::src_bound_size_bytes_upper`](super::PSEUDO_DMA_EXT::src_bound_size_bytes_upper), offset 56.
         #[inline]
         pub fn set_src_bound_size_bytes_upper(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<56, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<56, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::dst_bound_size_bytes_upper`](super::PSEUDO_DMA_EXT::dst_bound_size_bytes_upper), offset 60.
         #[inline]
         pub fn set_dst_bound_size_bytes_upper(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<60, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<60, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
@@ -24177,9 +22875,7 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<PSEUDO_DMA_EXT_mut<'_>, DecodeError> {
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<PSEUDO_DMA_EXT_mut<'_>, DecodeError> {
             PSEUDO_DMA_EXT_mut::decode(b)
         }
     }
@@ -24189,14 +22885,10 @@ pub mod view {
     impl<'a> PSEUDO_DMA_REARM<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_DMA_REARM {
@@ -24209,25 +22901,16 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_REARM::header`](super::PSEUDO_DMA_REARM::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`PSEUDO_DMA_REARM::events`](super::PSEUDO_DMA_REARM::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`PSEUDO_DMA_REARM::dma_queue_name`](super::PSEUDO_DMA_REARM::dma_queue_name), offset 12.
         #[inline]
-        pub fn dma_queue_name(&self) -> text::AsciiZ<32> {
-            let b = self.0;
-            text::AsciiZ(*at::<12, 32, 64>(b))
-        }
+        pub fn dma_queue_name(&self) -> text::AsciiZ<32> { text::AsciiZ(*at::<12, 32, 64>(self.0)) }
         /// [`PSEUDO_DMA_REARM::unknown_44`](super::PSEUDO_DMA_REARM::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &'a [u8; 20] {
-            at::<44, 20, 64>(self.0)
-        }
+        pub fn unknown_44(&self) -> &'a [u8; 20] { at::<44, 20, 64>(self.0) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -24257,24 +22940,16 @@ pub mod view {
     impl<'a> PSEUDO_DMA_REARM_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_DMA_REARM<'_> {
-            PSEUDO_DMA_REARM::new(&*self.0)
-        }
+        pub fn as_view(&self) -> PSEUDO_DMA_REARM<'_> { PSEUDO_DMA_REARM::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_DMA_REARM {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::PSEUDO_DMA_REARM { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_DMA_REARM) -> &mut Self {
@@ -24286,24 +22961,16 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_REARM::header`](super::PSEUDO_DMA_REARM::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`PSEUDO_DMA_REARM::events`](super::PSEUDO_DMA_REARM::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`PSEUDO_DMA_REARM::dma_queue_name`](super::PSEUDO_DMA_REARM::dma_queue_name), offset 12.
         #[inline]
-        pub fn dma_queue_name(&self) -> text::AsciiZ<32> {
-            self.as_view().dma_queue_name()
-        }
+        pub fn dma_queue_name(&self) -> text::AsciiZ<32> { self.as_view().dma_queue_name() }
         /// [`PSEUDO_DMA_REARM::unknown_44`](super::PSEUDO_DMA_REARM::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &[u8; 20] {
-            self.as_view().unknown_44()
-        }
+        pub fn unknown_44(&self) -> &[u8; 20] { self.as_view().unknown_44() }
         /// [`PSEUDO_DMA_REARM::header`](super::PSEUDO_DMA_REARM::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -24329,8 +22996,7 @@ pub mod view {
         /// [`PSEUDO_DMA_REARM::dma_queue_name`](super::PSEUDO_DMA_REARM::dma_queue_name), offset 12.
         #[inline]
         pub fn set_dma_queue_name(&mut self, v: text::AsciiZ<32>) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<12, 32, 64>(b) = v.0;
+            *at_mut::<12, 32, 64>(self.0) = v.0;
             self
         }
         /// [`PSEUDO_DMA_REARM::unknown_44`](super::PSEUDO_DMA_REARM::unknown_44), offset 44.
@@ -24341,9 +23007,7 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_44_mut(&mut self) -> &mut [u8; 20] {
-            at_mut::<44, 20, 64>(self.0)
-        }
+        pub fn unknown_44_mut(&mut self) -> &mut [u8; 20] { at_mut::<44, 20, 64>(self.0) }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -24375,9 +23039,7 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<PSEUDO_DMA_REARM_mut<'_>, DecodeError> {
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<PSEUDO_DMA_REARM_mut<'_>, DecodeError> {
             PSEUDO_DMA_REARM_mut::decode(b)
         }
     }
@@ -24387,14 +23049,10 @@ pub mod view {
     impl<'a> PSEUDO_DMA_SWAP_QUEUE_SET<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_DMA_SWAP_QUEUE_SET {
@@ -24409,37 +23067,22 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::header`](super::PSEUDO_DMA_SWAP_QUEUE_SET::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::events`](super::PSEUDO_DMA_SWAP_QUEUE_SET::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::dma_queue_name`](super::PSEUDO_DMA_SWAP_QUEUE_SET::dma_queue_name), offset 12.
         #[inline]
-        pub fn dma_queue_name(&self) -> text::AsciiZ<32> {
-            let b = self.0;
-            text::AsciiZ(*at::<12, 32, 64>(b))
-        }
+        pub fn dma_queue_name(&self) -> text::AsciiZ<32> { text::AsciiZ(*at::<12, 32, 64>(self.0)) }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::unknown_44`](super::PSEUDO_DMA_SWAP_QUEUE_SET::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &'a [u8; 15] {
-            at::<44, 15, 64>(self.0)
-        }
+        pub fn unknown_44(&self) -> &'a [u8; 15] { at::<44, 15, 64>(self.0) }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::queue_instance_flag`](super::PSEUDO_DMA_SWAP_QUEUE_SET::queue_instance_flag), offset 59.
         #[inline]
-        pub fn queue_instance_flag(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<59, 1, 64>(b))
-        }
+        pub fn queue_instance_flag(&self) -> u8 { u8::from_le_bytes(*at::<59, 1, 64>(self.0)) }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::swap_marker`](super::PSEUDO_DMA_SWAP_QUEUE_SET::swap_marker), offset 60.
         #[inline]
-        pub fn swap_marker(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<60, 4, 64>(b))
-        }
+        pub fn swap_marker(&self) -> u32 { u32::from_le_bytes(*at::<60, 4, 64>(self.0)) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -24469,14 +23112,10 @@ pub mod view {
     impl<'a> PSEUDO_DMA_SWAP_QUEUE_SET_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> PSEUDO_DMA_SWAP_QUEUE_SET<'_> {
@@ -24484,9 +23123,7 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_DMA_SWAP_QUEUE_SET {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::PSEUDO_DMA_SWAP_QUEUE_SET { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_DMA_SWAP_QUEUE_SET) -> &mut Self {
@@ -24500,34 +23137,22 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::header`](super::PSEUDO_DMA_SWAP_QUEUE_SET::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::events`](super::PSEUDO_DMA_SWAP_QUEUE_SET::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::dma_queue_name`](super::PSEUDO_DMA_SWAP_QUEUE_SET::dma_queue_name), offset 12.
         #[inline]
-        pub fn dma_queue_name(&self) -> text::AsciiZ<32> {
-            self.as_view().dma_queue_name()
-        }
+        pub fn dma_queue_name(&self) -> text::AsciiZ<32> { self.as_view().dma_queue_name() }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::unknown_44`](super::PSEUDO_DMA_SWAP_QUEUE_SET::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &[u8; 15] {
-            self.as_view().unknown_44()
-        }
+        pub fn unknown_44(&self) -> &[u8; 15] { self.as_view().unknown_44() }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::queue_instance_flag`](super::PSEUDO_DMA_SWAP_QUEUE_SET::queue_instance_flag), offset 59.
         #[inline]
-        pub fn queue_instance_flag(&self) -> u8 {
-            self.as_view().queue_instance_flag()
-        }
+        pub fn queue_instance_flag(&self) -> u8 { self.as_view().queue_instance_flag() }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::swap_marker`](super::PSEUDO_DMA_SWAP_QUEUE_SET::swap_marker), offset 60.
         #[inline]
-        pub fn swap_marker(&self) -> u32 {
-            self.as_view().swap_marker()
-        }
+        pub fn swap_marker(&self) -> u32 { self.as_view().swap_marker() }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::header`](super::PSEUDO_DMA_SWAP_QUEUE_SET::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -24553,8 +23178,7 @@ pub mod view {
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::dma_queue_name`](super::PSEUDO_DMA_SWAP_QUEUE_SET::dma_queue_name), offset 12.
         #[inline]
         pub fn set_dma_queue_name(&mut self, v: text::AsciiZ<32>) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<12, 32, 64>(b) = v.0;
+            *at_mut::<12, 32, 64>(self.0) = v.0;
             self
         }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::unknown_44`](super::PSEUDO_DMA_SWAP_QUEUE_SET::unknown_44), offset 44.
@@ -24565,21 +23189,17 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_44_mut(&mut self) -> &mut [u8; 15] {
-            at_mut::<44, 15, 64>(self.0)
-        }
+        pub fn unknown_44_mut(&mut self) -> &mut [u8; 15] { at_mut::<44, 15, 64>(self.0) }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::queue_instance_flag`](super::PSEUDO_DMA_SWAP_QUEUE_SET::queue_instance_flag), offset 59.
         #[inline]
         pub fn set_queue_instance_flag(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<59, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<59, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::swap_marker`](super::PSEUDO_DMA_SWAP_QUEUE_SET::swap_marker), offset 60.
         #[inline]
         pub fn set_swap_marker(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<60, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<60, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
@@ -24613,9 +23233,7 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<PSEUDO_DMA_SWAP_QUEUE_SET_mut<'_>, DecodeError> {
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<PSEUDO_DMA_SWAP_QUEUE_SET_mut<'_>, DecodeError> {
             PSEUDO_DMA_SWAP_QUEUE_SET_mut::decode(b)
         }
     }
@@ -24625,14 +23243,10 @@ pub mod view {
     impl<'a> PSEUDO_DMA_TRIGGER<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_DMA_TRIGGER {
@@ -24647,36 +23261,22 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_TRIGGER::header`](super::PSEUDO_DMA_TRIGGER::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`PSEUDO_DMA_TRIGGER::events`](super::PSEUDO_DMA_TRIGGER::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`PSEUDO_DMA_TRIGGER::dma_queue_name`](super::PSEUDO_DMA_TRIGGER::dma_queue_name), offset 12.
         #[inline]
-        pub fn dma_queue_name(&self) -> text::AsciiZ<32> {
-            let b = self.0;
-            text::AsciiZ(*at::<12, 32, 64>(b))
-        }
+        pub fn dma_queue_name(&self) -> text::AsciiZ<32> { text::AsciiZ(*at::<12, 32, 64>(self.0)) }
         /// [`PSEUDO_DMA_TRIGGER::unknown_44`](super::PSEUDO_DMA_TRIGGER::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &'a [u8; 4] {
-            at::<44, 4, 64>(self.0)
-        }
+        pub fn unknown_44(&self) -> &'a [u8; 4] { at::<44, 4, 64>(self.0) }
         /// [`PSEUDO_DMA_TRIGGER::dma_block_id`](super::PSEUDO_DMA_TRIGGER::dma_block_id), offset 48.
         #[inline]
-        pub fn dma_block_id(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<48, 4, 64>(b))
-        }
+        pub fn dma_block_id(&self) -> u32 { u32::from_le_bytes(*at::<48, 4, 64>(self.0)) }
         /// [`PSEUDO_DMA_TRIGGER::unknown_52`](super::PSEUDO_DMA_TRIGGER::unknown_52), offset 52.
         #[inline]
-        pub fn unknown_52(&self) -> &'a [u8; 12] {
-            at::<52, 12, 64>(self.0)
-        }
+        pub fn unknown_52(&self) -> &'a [u8; 12] { at::<52, 12, 64>(self.0) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -24706,24 +23306,16 @@ pub mod view {
     impl<'a> PSEUDO_DMA_TRIGGER_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_DMA_TRIGGER<'_> {
-            PSEUDO_DMA_TRIGGER::new(&*self.0)
-        }
+        pub fn as_view(&self) -> PSEUDO_DMA_TRIGGER<'_> { PSEUDO_DMA_TRIGGER::new(&*self.0) }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_DMA_TRIGGER {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::PSEUDO_DMA_TRIGGER { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_DMA_TRIGGER) -> &mut Self {
@@ -24737,34 +23329,22 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_TRIGGER::header`](super::PSEUDO_DMA_TRIGGER::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`PSEUDO_DMA_TRIGGER::events`](super::PSEUDO_DMA_TRIGGER::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`PSEUDO_DMA_TRIGGER::dma_queue_name`](super::PSEUDO_DMA_TRIGGER::dma_queue_name), offset 12.
         #[inline]
-        pub fn dma_queue_name(&self) -> text::AsciiZ<32> {
-            self.as_view().dma_queue_name()
-        }
+        pub fn dma_queue_name(&self) -> text::AsciiZ<32> { self.as_view().dma_queue_name() }
         /// [`PSEUDO_DMA_TRIGGER::unknown_44`](super::PSEUDO_DMA_TRIGGER::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &[u8; 4] {
-            self.as_view().unknown_44()
-        }
+        pub fn unknown_44(&self) -> &[u8; 4] { self.as_view().unknown_44() }
         /// [`PSEUDO_DMA_TRIGGER::dma_block_id`](super::PSEUDO_DMA_TRIGGER::dma_block_id), offset 48.
         #[inline]
-        pub fn dma_block_id(&self) -> u32 {
-            self.as_view().dma_block_id()
-        }
+        pub fn dma_block_id(&self) -> u32 { self.as_view().dma_block_id() }
         /// [`PSEUDO_DMA_TRIGGER::unknown_52`](super::PSEUDO_DMA_TRIGGER::unknown_52), offset 52.
         #[inline]
-        pub fn unknown_52(&self) -> &[u8; 12] {
-            self.as_view().unknown_52()
-        }
+        pub fn unknown_52(&self) -> &[u8; 12] { self.as_view().unknown_52() }
         /// [`PSEUDO_DMA_TRIGGER::header`](super::PSEUDO_DMA_TRIGGER::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -24790,8 +23370,7 @@ pub mod view {
         /// [`PSEUDO_DMA_TRIGGER::dma_queue_name`](super::PSEUDO_DMA_TRIGGER::dma_queue_name), offset 12.
         #[inline]
         pub fn set_dma_queue_name(&mut self, v: text::AsciiZ<32>) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<12, 32, 64>(b) = v.0;
+            *at_mut::<12, 32, 64>(self.0) = v.0;
             self
         }
         /// [`PSEUDO_DMA_TRIGGER::unknown_44`](super::PSEUDO_DMA_TRIGGER::unknown_44), offset 44.
@@ -24802,14 +23381,11 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_44_mut(&mut self) -> &mut [u8; 4] {
-            at_mut::<44, 4, 64>(self.0)
-        }
+        pub fn unknown_44_mut(&mut self) -> &mut [u8; 4] { at_mut::<44, 4, 64>(self.0) }
         /// [`PSEUDO_DMA_TRIGGER::dma_block_id`](super::PSEUDO_DMA_TRIGGER::dma_block_id), offset 48.
         #[inline]
         pub fn set_dma_block_id(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<48, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<48, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_TRIGGER::unknown_52`](super::PSEUDO_DMA_TRIGGER::unknown_52), offset 52.
@@ -24820,9 +23396,7 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_52_mut(&mut self) -> &mut [u8; 12] {
-            at_mut::<52, 12, 64>(self.0)
-        }
+        pub fn unknown_52_mut(&mut self) -> &mut [u8; 12] { at_mut::<52, 12, 64>(self.0) }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -24854,9 +23428,7 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<PSEUDO_DMA_TRIGGER_mut<'_>, DecodeError> {
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<PSEUDO_DMA_TRIGGER_mut<'_>, DecodeError> {
             PSEUDO_DMA_TRIGGER_mut::decode(b)
         }
     }
@@ -24866,14 +23438,10 @@ pub mod view {
     impl<'a> PSEUDO_DMAMEMCPY_FULL_IND<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_DMAMEMCPY_FULL_IND {
@@ -24896,96 +23464,67 @@ pub mod view {
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::header`](super::PSEUDO_DMAMEMCPY_FULL_IND::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::events`](super::PSEUDO_DMAMEMCPY_FULL_IND::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_start_offset`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_start_offset), offset 12.
         #[inline]
-        pub fn indirect_start_offset(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<12, 4, 64>(b))
-        }
+        pub fn indirect_start_offset(&self) -> u32 { u32::from_le_bytes(*at::<12, 4, 64>(self.0)) }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_step_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_step_elems), offset 16.
         #[inline]
         pub fn indirect_step_elems(&self) -> [u32; 2] {
-            let b = self.0;
             [
-                u32::from_le_bytes(*at::<16, 4, 64>(b)),
-                u32::from_le_bytes(*at::<20, 4, 64>(b)),
+                u32::from_le_bytes(*at::<16, 4, 64>(self.0)),
+                u32::from_le_bytes(*at::<20, 4, 64>(self.0)),
             ]
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_num_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_num_elems), offset 24.
         #[inline]
         pub fn indirect_num_elems(&self) -> [u32; 2] {
-            let b = self.0;
             [
-                u32::from_le_bytes(*at::<24, 4, 64>(b)),
-                u32::from_le_bytes(*at::<28, 4, 64>(b)),
+                u32::from_le_bytes(*at::<24, 4, 64>(self.0)),
+                u32::from_le_bytes(*at::<28, 4, 64>(self.0)),
             ]
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_start_offset`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_start_offset), offset 32.
         #[inline]
-        pub fn direct_start_offset(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<32, 4, 64>(b))
-        }
+        pub fn direct_start_offset(&self) -> u32 { u32::from_le_bytes(*at::<32, 4, 64>(self.0)) }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_step_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_step_elems), offset 36.
         #[inline]
         pub fn direct_step_elems(&self) -> [u32; 2] {
-            let b = self.0;
             [
-                u32::from_le_bytes(*at::<36, 4, 64>(b)),
-                u32::from_le_bytes(*at::<40, 4, 64>(b)),
+                u32::from_le_bytes(*at::<36, 4, 64>(self.0)),
+                u32::from_le_bytes(*at::<40, 4, 64>(self.0)),
             ]
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_num_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_num_elems), offset 44.
         #[inline]
         pub fn direct_num_elems(&self) -> [u32; 2] {
-            let b = self.0;
             [
-                u32::from_le_bytes(*at::<44, 4, 64>(b)),
-                u32::from_le_bytes(*at::<48, 4, 64>(b)),
+                u32::from_le_bytes(*at::<44, 4, 64>(self.0)),
+                u32::from_le_bytes(*at::<48, 4, 64>(self.0)),
             ]
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_elem_size`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_elem_size), offset 52.
         #[inline]
-        pub fn direct_elem_size(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<52, 4, 64>(b))
-        }
+        pub fn direct_elem_size(&self) -> u32 { u32::from_le_bytes(*at::<52, 4, 64>(self.0)) }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_var_id`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_var_id), offset 56.
         #[inline]
-        pub fn direct_var_id(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<56, 2, 64>(b))
-        }
+        pub fn direct_var_id(&self) -> u16 { u16::from_le_bytes(*at::<56, 2, 64>(self.0)) }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value`](super::PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value), offset 58.
         #[inline]
-        pub fn semaphore_wait_value(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<58, 2, 64>(b))
-        }
+        pub fn semaphore_wait_value(&self) -> u16 { u16::from_le_bytes(*at::<58, 2, 64>(self.0)) }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirection_mode`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirection_mode), offset 60.
         #[inline]
-        pub fn indirection_mode(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<60, 1, 64>(b))
-        }
+        pub fn indirection_mode(&self) -> u8 { u8::from_le_bytes(*at::<60, 1, 64>(self.0)) }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::unknown_61`](super::PSEUDO_DMAMEMCPY_FULL_IND::unknown_61), offset 61.
         #[inline]
-        pub fn unknown_61(&self) -> &'a [u8; 1] {
-            at::<61, 1, 64>(self.0)
-        }
+        pub fn unknown_61(&self) -> &'a [u8; 1] { at::<61, 1, 64>(self.0) }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value_hi`](super::PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value_hi), offset 62.
         #[inline]
         pub fn semaphore_wait_value_hi(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<62, 2, 64>(b))
+            u16::from_le_bytes(*at::<62, 2, 64>(self.0))
         }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
@@ -25016,14 +23555,10 @@ pub mod view {
     impl<'a> PSEUDO_DMAMEMCPY_FULL_IND_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> PSEUDO_DMAMEMCPY_FULL_IND<'_> {
@@ -25031,9 +23566,7 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_DMAMEMCPY_FULL_IND {
-            self.as_view().read()
-        }
+        pub fn read(&self) -> super::PSEUDO_DMAMEMCPY_FULL_IND { self.as_view().read() }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_DMAMEMCPY_FULL_IND) -> &mut Self {
@@ -25055,74 +23588,46 @@ pub mod view {
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::header`](super::PSEUDO_DMAMEMCPY_FULL_IND::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::events`](super::PSEUDO_DMAMEMCPY_FULL_IND::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_start_offset`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_start_offset), offset 12.
         #[inline]
-        pub fn indirect_start_offset(&self) -> u32 {
-            self.as_view().indirect_start_offset()
-        }
+        pub fn indirect_start_offset(&self) -> u32 { self.as_view().indirect_start_offset() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_step_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_step_elems), offset 16.
         #[inline]
-        pub fn indirect_step_elems(&self) -> [u32; 2] {
-            self.as_view().indirect_step_elems()
-        }
+        pub fn indirect_step_elems(&self) -> [u32; 2] { self.as_view().indirect_step_elems() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_num_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_num_elems), offset 24.
         #[inline]
-        pub fn indirect_num_elems(&self) -> [u32; 2] {
-            self.as_view().indirect_num_elems()
-        }
+        pub fn indirect_num_elems(&self) -> [u32; 2] { self.as_view().indirect_num_elems() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_start_offset`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_start_offset), offset 32.
         #[inline]
-        pub fn direct_start_offset(&self) -> u32 {
-            self.as_view().direct_start_offset()
-        }
+        pub fn direct_start_offset(&self) -> u32 { self.as_view().direct_start_offset() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_step_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_step_elems), offset 36.
         #[inline]
-        pub fn direct_step_elems(&self) -> [u32; 2] {
-            self.as_view().direct_step_elems()
-        }
+        pub fn direct_step_elems(&self) -> [u32; 2] { self.as_view().direct_step_elems() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_num_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_num_elems), offset 44.
         #[inline]
-        pub fn direct_num_elems(&self) -> [u32; 2] {
-            self.as_view().direct_num_elems()
-        }
+        pub fn direct_num_elems(&self) -> [u32; 2] { self.as_view().direct_num_elems() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_elem_size`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_elem_size), offset 52.
         #[inline]
-        pub fn direct_elem_size(&self) -> u32 {
-            self.as_view().direct_elem_size()
-        }
+        pub fn direct_elem_size(&self) -> u32 { self.as_view().direct_elem_size() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_var_id`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_var_id), offset 56.
         #[inline]
-        pub fn direct_var_id(&self) -> u16 {
-            self.as_view().direct_var_id()
-        }
+        pub fn direct_var_id(&self) -> u16 { self.as_view().direct_var_id() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value`](super::PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value), offset 58.
         #[inline]
-        pub fn semaphore_wait_value(&self) -> u16 {
-            self.as_view().semaphore_wait_value()
-        }
+        pub fn semaphore_wait_value(&self) -> u16 { self.as_view().semaphore_wait_value() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirection_mode`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirection_mode), offset 60.
         #[inline]
-        pub fn indirection_mode(&self) -> u8 {
-            self.as_view().indirection_mode()
-        }
+        pub fn indirection_mode(&self) -> u8 { self.as_view().indirection_mode() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::unknown_61`](super::PSEUDO_DMAMEMCPY_FULL_IND::unknown_61), offset 61.
         #[inline]
-        pub fn unknown_61(&self) -> &[u8; 1] {
-            self.as_view().unknown_61()
-        }
+        pub fn unknown_61(&self) -> &[u8; 1] { self.as_view().unknown_61() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value_hi`](super::PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value_hi), offset 62.
         #[inline]
-        pub fn semaphore_wait_value_hi(&self) -> u16 {
-            self.as_view().semaphore_wait_value_hi()
-        }
+        pub fn semaphore_wait_value_hi(&self) -> u16 { self.as_view().semaphore_wait_value_hi() }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::header`](super::PSEUDO_DMAMEMCPY_FULL_IND::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -25148,75 +23653,65 @@ pub mod view {
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_start_offset`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_start_offset), offset 12.
         #[inline]
         pub fn set_indirect_start_offset(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<12, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<12, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_step_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_step_elems), offset 16.
         #[inline]
         pub fn set_indirect_step_elems(&mut self, v: [u32; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<16, 4, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<20, 4, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<16, 4, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<20, 4, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_num_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_num_elems), offset 24.
         #[inline]
         pub fn set_indirect_num_elems(&mut self, v: [u32; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<24, 4, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<28, 4, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<24, 4, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<28, 4, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_start_offset`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_start_offset), offset 32.
         #[inline]
         pub fn set_direct_start_offset(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<32, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<32, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_step_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_step_elems), offset 36.
         #[inline]
         pub fn set_direct_step_elems(&mut self, v: [u32; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<36, 4, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<40, 4, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<36, 4, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<40, 4, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_num_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_num_elems), offset 44.
         #[inline]
         pub fn set_direct_num_elems(&mut self, v: [u32; 2]) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<44, 4, 64>(b) = v[0].to_le_bytes();
-            *at_mut::<48, 4, 64>(b) = v[1].to_le_bytes();
+            *at_mut::<44, 4, 64>(self.0) = v[0].to_le_bytes();
+            *at_mut::<48, 4, 64>(self.0) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_elem_size`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_elem_size), offset 52.
         #[inline]
         pub fn set_direct_elem_size(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<52, 4, 64>(b) = v.to_le_bytes();
+            *at_mut::<52, 4, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_var_id`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_var_id), offset 56.
         #[inline]
         pub fn set_direct_var_id(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<56, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<56, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value`](super::PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value), offset 58.
         #[inline]
         pub fn set_semaphore_wait_value(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<58, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<58, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirection_mode`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirection_mode), offset 60.
         #[inline]
         pub fn set_indirection_mode(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<60, 1, 64>(b) = v.to_le_bytes();
+            *at_mut::<60, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::unknown_61`](super::PSEUDO_DMAMEMCPY_FULL_IND::unknown_61), offset 61.
@@ -25227,14 +23722,11 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_61_mut(&mut self) -> &mut [u8; 1] {
-            at_mut::<61, 1, 64>(self.0)
-        }
+        pub fn unknown_61_mut(&mut self) -> &mut [u8; 1] { at_mut::<61, 1, 64>(self.0) }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value_hi`](super::PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value_hi), offset 62.
         #[inline]
         pub fn set_semaphore_wait_value_hi(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<62, 2, 64>(b) = v.to_le_bytes();
+            *at_mut::<62, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
@@ -25268,9 +23760,7 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<PSEUDO_DMAMEMCPY_FULL_IND_mut<'_>, DecodeError> {
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<PSEUDO_DMAMEMCPY_FULL_IND_mut<'_>, DecodeError> {
             PSEUDO_DMAMEMCPY_FULL_IND_mut::decode(b)
         }
     }
@@ -25297,64 +23787,20 @@ pub mod view {
         #[inline]
         pub fn new(b: &'a [u8; 64], arch: Arch) -> Option<Self> {
             match b[0] {
-                184u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::DMA_DIRECT2D(DMA_DIRECT2D::new(b))),
-                189u8 if matches!(
-                    arch, Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE::new(b))),
-                241u8 if matches!(
-                    arch, Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::DMA_GATHER_XPOSE(DMA_GATHER_XPOSE::new(b))),
-                187u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::new(b))),
-                214u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK::new(b))),
-                231u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::INDIRECT_COPY(INDIRECT_COPY::new(b))),
-                202u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word::INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE::new(b)),
-                    )
-                }
-                178u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::MOVE_SHAPE(MOVE_SHAPE::new(b))),
-                212u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D::new(b))),
-                218u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::PSEUDO_DMA_EXT(PSEUDO_DMA_EXT::new(b))),
-                194u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::PSEUDO_DMA_REARM(PSEUDO_DMA_REARM::new(b))),
-                207u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word::PSEUDO_DMA_SWAP_QUEUE_SET(
-                            PSEUDO_DMA_SWAP_QUEUE_SET::new(b),
-                        ),
-                    )
-                }
-                193u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER::new(b))),
-                196u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word::PSEUDO_DMAMEMCPY_FULL_IND(
-                            PSEUDO_DMAMEMCPY_FULL_IND::new(b),
-                        ),
-                    )
-                }
+                184 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::DMA_DIRECT2D(DMA_DIRECT2D::new(b))),
+                189 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE::new(b))),
+                241 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::DMA_GATHER_XPOSE(DMA_GATHER_XPOSE::new(b))),
+                187 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::new(b))),
+                214 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK::new(b))),
+                231 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::INDIRECT_COPY(INDIRECT_COPY::new(b))),
+                202 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE::new(b))),
+                178 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::MOVE_SHAPE(MOVE_SHAPE::new(b))),
+                212 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D::new(b))),
+                218 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::PSEUDO_DMA_EXT(PSEUDO_DMA_EXT::new(b))),
+                194 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::PSEUDO_DMA_REARM(PSEUDO_DMA_REARM::new(b))),
+                207 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::PSEUDO_DMA_SWAP_QUEUE_SET(PSEUDO_DMA_SWAP_QUEUE_SET::new(b))),
+                193 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER::new(b))),
+                196 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND::new(b))),
                 _ => None,
             }
         }
@@ -25367,20 +23813,14 @@ pub mod view {
                 Word::DMA_INDIRECT1D(_) => &super::DMA_INDIRECT1D::META,
                 Word::INDIRECT_BOUND_CHECK(_) => &super::INDIRECT_BOUND_CHECK::META,
                 Word::INDIRECT_COPY(_) => &super::INDIRECT_COPY::META,
-                Word::INDIRECT_SAVE_ACCUMULATE(_) => {
-                    &super::INDIRECT_SAVE_ACCUMULATE::META
-                }
+                Word::INDIRECT_SAVE_ACCUMULATE(_) => &super::INDIRECT_SAVE_ACCUMULATE::META,
                 Word::MOVE_SHAPE(_) => &super::MOVE_SHAPE::META,
                 Word::PSEUDO_DMA_DIRECT2D(_) => &super::PSEUDO_DMA_DIRECT2D::META,
                 Word::PSEUDO_DMA_EXT(_) => &super::PSEUDO_DMA_EXT::META,
                 Word::PSEUDO_DMA_REARM(_) => &super::PSEUDO_DMA_REARM::META,
-                Word::PSEUDO_DMA_SWAP_QUEUE_SET(_) => {
-                    &super::PSEUDO_DMA_SWAP_QUEUE_SET::META
-                }
+                Word::PSEUDO_DMA_SWAP_QUEUE_SET(_) => &super::PSEUDO_DMA_SWAP_QUEUE_SET::META,
                 Word::PSEUDO_DMA_TRIGGER(_) => &super::PSEUDO_DMA_TRIGGER::META,
-                Word::PSEUDO_DMAMEMCPY_FULL_IND(_) => {
-                    &super::PSEUDO_DMAMEMCPY_FULL_IND::META
-                }
+                Word::PSEUDO_DMAMEMCPY_FULL_IND(_) => &super::PSEUDO_DMAMEMCPY_FULL_IND::META,
             }
         }
         #[inline]
@@ -25410,26 +23850,16 @@ pub mod view {
                 Word::DMA_DIRECT2D_XPOSE(w) => super::Word::DMA_DIRECT2D_XPOSE(w.read()),
                 Word::DMA_GATHER_XPOSE(w) => super::Word::DMA_GATHER_XPOSE(w.read()),
                 Word::DMA_INDIRECT1D(w) => super::Word::DMA_INDIRECT1D(w.read()),
-                Word::INDIRECT_BOUND_CHECK(w) => {
-                    super::Word::INDIRECT_BOUND_CHECK(w.read())
-                }
+                Word::INDIRECT_BOUND_CHECK(w) => super::Word::INDIRECT_BOUND_CHECK(w.read()),
                 Word::INDIRECT_COPY(w) => super::Word::INDIRECT_COPY(w.read()),
-                Word::INDIRECT_SAVE_ACCUMULATE(w) => {
-                    super::Word::INDIRECT_SAVE_ACCUMULATE(w.read())
-                }
+                Word::INDIRECT_SAVE_ACCUMULATE(w) => super::Word::INDIRECT_SAVE_ACCUMULATE(w.read()),
                 Word::MOVE_SHAPE(w) => super::Word::MOVE_SHAPE(w.read()),
-                Word::PSEUDO_DMA_DIRECT2D(w) => {
-                    super::Word::PSEUDO_DMA_DIRECT2D(w.read())
-                }
+                Word::PSEUDO_DMA_DIRECT2D(w) => super::Word::PSEUDO_DMA_DIRECT2D(w.read()),
                 Word::PSEUDO_DMA_EXT(w) => super::Word::PSEUDO_DMA_EXT(w.read()),
                 Word::PSEUDO_DMA_REARM(w) => super::Word::PSEUDO_DMA_REARM(w.read()),
-                Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => {
-                    super::Word::PSEUDO_DMA_SWAP_QUEUE_SET(w.read())
-                }
+                Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => super::Word::PSEUDO_DMA_SWAP_QUEUE_SET(w.read()),
                 Word::PSEUDO_DMA_TRIGGER(w) => super::Word::PSEUDO_DMA_TRIGGER(w.read()),
-                Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
-                    super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w.read())
-                }
+                Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w.read()),
             }
         }
         /// The word's violations for `arch`, checked on the bytes in place (empty
@@ -25437,48 +23867,20 @@ pub mod view {
         #[inline]
         pub fn check(&self, arch: Arch) -> rules::Violations {
             match self {
-                Word::DMA_DIRECT2D(w) => {
-                    super::DMA_DIRECT2D::check_rules(w.bytes(), arch)
-                }
-                Word::DMA_DIRECT2D_XPOSE(w) => {
-                    super::DMA_DIRECT2D_XPOSE::check_rules(w.bytes(), arch)
-                }
-                Word::DMA_GATHER_XPOSE(w) => {
-                    super::DMA_GATHER_XPOSE::check_rules(w.bytes(), arch)
-                }
-                Word::DMA_INDIRECT1D(w) => {
-                    super::DMA_INDIRECT1D::check_rules(w.bytes(), arch)
-                }
-                Word::INDIRECT_BOUND_CHECK(w) => {
-                    super::INDIRECT_BOUND_CHECK::check_rules(w.bytes(), arch)
-                }
-                Word::INDIRECT_COPY(w) => {
-                    super::INDIRECT_COPY::check_rules(w.bytes(), arch)
-                }
-                Word::INDIRECT_SAVE_ACCUMULATE(w) => {
-                    super::INDIRECT_SAVE_ACCUMULATE::check_rules(w.bytes(), arch)
-                }
-                Word::MOVE_SHAPE(_) => {
-                    rules::Violations::from_truth("MOVE_SHAPE", &[], 0)
-                }
-                Word::PSEUDO_DMA_DIRECT2D(w) => {
-                    super::PSEUDO_DMA_DIRECT2D::check_rules(w.bytes(), arch)
-                }
-                Word::PSEUDO_DMA_EXT(w) => {
-                    super::PSEUDO_DMA_EXT::check_rules(w.bytes(), arch)
-                }
-                Word::PSEUDO_DMA_REARM(w) => {
-                    super::PSEUDO_DMA_REARM::check_rules(w.bytes(), arch)
-                }
-                Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => {
-                    super::PSEUDO_DMA_SWAP_QUEUE_SET::check_rules(w.bytes(), arch)
-                }
-                Word::PSEUDO_DMA_TRIGGER(w) => {
-                    super::PSEUDO_DMA_TRIGGER::check_rules(w.bytes(), arch)
-                }
-                Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
-                    super::PSEUDO_DMAMEMCPY_FULL_IND::check_rules(w.bytes(), arch)
-                }
+                Word::DMA_DIRECT2D(w) => super::DMA_DIRECT2D::check_rules(w.bytes(), arch),
+                Word::DMA_DIRECT2D_XPOSE(w) => super::DMA_DIRECT2D_XPOSE::check_rules(w.bytes(), arch),
+                Word::DMA_GATHER_XPOSE(w) => super::DMA_GATHER_XPOSE::check_rules(w.bytes(), arch),
+                Word::DMA_INDIRECT1D(w) => super::DMA_INDIRECT1D::check_rules(w.bytes(), arch),
+                Word::INDIRECT_BOUND_CHECK(w) => super::INDIRECT_BOUND_CHECK::check_rules(w.bytes(), arch),
+                Word::INDIRECT_COPY(w) => super::INDIRECT_COPY::check_rules(w.bytes(), arch),
+                Word::INDIRECT_SAVE_ACCUMULATE(w) => super::INDIRECT_SAVE_ACCUMULATE::check_rules(w.bytes(), arch),
+                Word::MOVE_SHAPE(_) => rules::Violations::from_truth("MOVE_SHAPE", &[], 0),
+                Word::PSEUDO_DMA_DIRECT2D(w) => super::PSEUDO_DMA_DIRECT2D::check_rules(w.bytes(), arch),
+                Word::PSEUDO_DMA_EXT(w) => super::PSEUDO_DMA_EXT::check_rules(w.bytes(), arch),
+                Word::PSEUDO_DMA_REARM(w) => super::PSEUDO_DMA_REARM::check_rules(w.bytes(), arch),
+                Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => super::PSEUDO_DMA_SWAP_QUEUE_SET::check_rules(w.bytes(), arch),
+                Word::PSEUDO_DMA_TRIGGER(w) => super::PSEUDO_DMA_TRIGGER::check_rules(w.bytes(), arch),
+                Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => super::PSEUDO_DMAMEMCPY_FULL_IND::check_rules(w.bytes(), arch),
             }
         }
         /// Checks the word's rules for `arch`; the error lists every violated rule.
@@ -25510,70 +23912,20 @@ pub mod view {
         #[inline]
         pub fn new(b: &'a mut [u8; 64], arch: Arch) -> Option<Self> {
             match b[0] {
-                184u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word_mut::DMA_DIRECT2D(DMA_DIRECT2D_mut::new(b))),
-                189u8 if matches!(
-                    arch, Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word_mut::DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE_mut::new(b))),
-                241u8 if matches!(
-                    arch, Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word_mut::DMA_GATHER_XPOSE(DMA_GATHER_XPOSE_mut::new(b))),
-                187u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word_mut::DMA_INDIRECT1D(DMA_INDIRECT1D_mut::new(b))),
-                214u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word_mut::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK_mut::new(b)),
-                    )
-                }
-                231u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word_mut::INDIRECT_COPY(INDIRECT_COPY_mut::new(b))),
-                202u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word_mut::INDIRECT_SAVE_ACCUMULATE(
-                            INDIRECT_SAVE_ACCUMULATE_mut::new(b),
-                        ),
-                    )
-                }
-                178u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word_mut::MOVE_SHAPE(MOVE_SHAPE_mut::new(b))),
-                212u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word_mut::PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D_mut::new(b))),
-                218u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word_mut::PSEUDO_DMA_EXT(PSEUDO_DMA_EXT_mut::new(b))),
-                194u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word_mut::PSEUDO_DMA_REARM(PSEUDO_DMA_REARM_mut::new(b))),
-                207u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(
-                            PSEUDO_DMA_SWAP_QUEUE_SET_mut::new(b),
-                        ),
-                    )
-                }
-                193u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word_mut::PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER_mut::new(b))),
-                196u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(
-                            PSEUDO_DMAMEMCPY_FULL_IND_mut::new(b),
-                        ),
-                    )
-                }
+                184 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::DMA_DIRECT2D(DMA_DIRECT2D_mut::new(b))),
+                189 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE_mut::new(b))),
+                241 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::DMA_GATHER_XPOSE(DMA_GATHER_XPOSE_mut::new(b))),
+                187 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::DMA_INDIRECT1D(DMA_INDIRECT1D_mut::new(b))),
+                214 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK_mut::new(b))),
+                231 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::INDIRECT_COPY(INDIRECT_COPY_mut::new(b))),
+                202 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE_mut::new(b))),
+                178 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::MOVE_SHAPE(MOVE_SHAPE_mut::new(b))),
+                212 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D_mut::new(b))),
+                218 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::PSEUDO_DMA_EXT(PSEUDO_DMA_EXT_mut::new(b))),
+                194 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::PSEUDO_DMA_REARM(PSEUDO_DMA_REARM_mut::new(b))),
+                207 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(PSEUDO_DMA_SWAP_QUEUE_SET_mut::new(b))),
+                193 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER_mut::new(b))),
+                196 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND_mut::new(b))),
                 _ => None,
             }
         }
@@ -25586,20 +23938,14 @@ pub mod view {
                 Word_mut::DMA_INDIRECT1D(_) => &super::DMA_INDIRECT1D::META,
                 Word_mut::INDIRECT_BOUND_CHECK(_) => &super::INDIRECT_BOUND_CHECK::META,
                 Word_mut::INDIRECT_COPY(_) => &super::INDIRECT_COPY::META,
-                Word_mut::INDIRECT_SAVE_ACCUMULATE(_) => {
-                    &super::INDIRECT_SAVE_ACCUMULATE::META
-                }
+                Word_mut::INDIRECT_SAVE_ACCUMULATE(_) => &super::INDIRECT_SAVE_ACCUMULATE::META,
                 Word_mut::MOVE_SHAPE(_) => &super::MOVE_SHAPE::META,
                 Word_mut::PSEUDO_DMA_DIRECT2D(_) => &super::PSEUDO_DMA_DIRECT2D::META,
                 Word_mut::PSEUDO_DMA_EXT(_) => &super::PSEUDO_DMA_EXT::META,
                 Word_mut::PSEUDO_DMA_REARM(_) => &super::PSEUDO_DMA_REARM::META,
-                Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(_) => {
-                    &super::PSEUDO_DMA_SWAP_QUEUE_SET::META
-                }
+                Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(_) => &super::PSEUDO_DMA_SWAP_QUEUE_SET::META,
                 Word_mut::PSEUDO_DMA_TRIGGER(_) => &super::PSEUDO_DMA_TRIGGER::META,
-                Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(_) => {
-                    &super::PSEUDO_DMAMEMCPY_FULL_IND::META
-                }
+                Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(_) => &super::PSEUDO_DMAMEMCPY_FULL_IND::META,
             }
         }
         /// A read-only view of the same bytes.
@@ -25610,40 +23956,28 @@ pub mod view {
                 Word_mut::DMA_DIRECT2D_XPOSE(w) => Word::DMA_DIRECT2D_XPOSE(w.as_view()),
                 Word_mut::DMA_GATHER_XPOSE(w) => Word::DMA_GATHER_XPOSE(w.as_view()),
                 Word_mut::DMA_INDIRECT1D(w) => Word::DMA_INDIRECT1D(w.as_view()),
-                Word_mut::INDIRECT_BOUND_CHECK(w) => {
-                    Word::INDIRECT_BOUND_CHECK(w.as_view())
-                }
+                Word_mut::INDIRECT_BOUND_CHECK(w) => Word::INDIRECT_BOUND_CHECK(w.as_view()),
                 Word_mut::INDIRECT_COPY(w) => Word::INDIRECT_COPY(w.as_view()),
-                Word_mut::INDIRECT_SAVE_ACCUMULATE(w) => {
-                    Word::INDIRECT_SAVE_ACCUMULATE(w.as_view())
-                }
+                Word_mut::INDIRECT_SAVE_ACCUMULATE(w) => Word::INDIRECT_SAVE_ACCUMULATE(w.as_view()),
                 Word_mut::MOVE_SHAPE(w) => Word::MOVE_SHAPE(w.as_view()),
-                Word_mut::PSEUDO_DMA_DIRECT2D(w) => {
-                    Word::PSEUDO_DMA_DIRECT2D(w.as_view())
-                }
+                Word_mut::PSEUDO_DMA_DIRECT2D(w) => Word::PSEUDO_DMA_DIRECT2D(w.as_view()),
                 Word_mut::PSEUDO_DMA_EXT(w) => Word::PSEUDO_DMA_EXT(w.as_view()),
                 Word_mut::PSEUDO_DMA_REARM(w) => Word::PSEUDO_DMA_REARM(w.as_view()),
-                Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(w) => {
-                    Word::PSEUDO_DMA_SWAP_QUEUE_SET(w.as_view())
-                }
+                Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(w) => Word::PSEUDO_DMA_SWAP_QUEUE_SET(w.as_view()),
                 Word_mut::PSEUDO_DMA_TRIGGER(w) => Word::PSEUDO_DMA_TRIGGER(w.as_view()),
-                Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
-                    Word::PSEUDO_DMAMEMCPY_FULL_IND(w.as_view())
-                }
+                Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(w) => Word::PSEUDO_DMAMEMCPY_FULL_IND(w.as_view()),
             }
         }
         /// Writes every field of `w` through the setters; fails (writing nothing)
         /// when `w` is another kind of word.
+        #[inline]
         pub fn write(&mut self, w: &super::Word) -> Result<(), DecodeError> {
             match (self, w) {
                 (Word_mut::DMA_DIRECT2D(v), super::Word::DMA_DIRECT2D(w)) => {
                     v.write(w);
                     Ok(())
                 }
-                (
-                    Word_mut::DMA_DIRECT2D_XPOSE(v),
-                    super::Word::DMA_DIRECT2D_XPOSE(w),
-                ) => {
+                (Word_mut::DMA_DIRECT2D_XPOSE(v), super::Word::DMA_DIRECT2D_XPOSE(w)) => {
                     v.write(w);
                     Ok(())
                 }
@@ -25655,10 +23989,7 @@ pub mod view {
                     v.write(w);
                     Ok(())
                 }
-                (
-                    Word_mut::INDIRECT_BOUND_CHECK(v),
-                    super::Word::INDIRECT_BOUND_CHECK(w),
-                ) => {
+                (Word_mut::INDIRECT_BOUND_CHECK(v), super::Word::INDIRECT_BOUND_CHECK(w)) => {
                     v.write(w);
                     Ok(())
                 }
@@ -25666,10 +23997,7 @@ pub mod view {
                     v.write(w);
                     Ok(())
                 }
-                (
-                    Word_mut::INDIRECT_SAVE_ACCUMULATE(v),
-                    super::Word::INDIRECT_SAVE_ACCUMULATE(w),
-                ) => {
+                (Word_mut::INDIRECT_SAVE_ACCUMULATE(v), super::Word::INDIRECT_SAVE_ACCUMULATE(w)) => {
                     v.write(w);
                     Ok(())
                 }
@@ -25677,10 +24005,7 @@ pub mod view {
                     v.write(w);
                     Ok(())
                 }
-                (
-                    Word_mut::PSEUDO_DMA_DIRECT2D(v),
-                    super::Word::PSEUDO_DMA_DIRECT2D(w),
-                ) => {
+                (Word_mut::PSEUDO_DMA_DIRECT2D(v), super::Word::PSEUDO_DMA_DIRECT2D(w)) => {
                     v.write(w);
                     Ok(())
                 }
@@ -25692,35 +24017,24 @@ pub mod view {
                     v.write(w);
                     Ok(())
                 }
-                (
-                    Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(v),
-                    super::Word::PSEUDO_DMA_SWAP_QUEUE_SET(w),
-                ) => {
+                (Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(v), super::Word::PSEUDO_DMA_SWAP_QUEUE_SET(w)) => {
                     v.write(w);
                     Ok(())
                 }
-                (
-                    Word_mut::PSEUDO_DMA_TRIGGER(v),
-                    super::Word::PSEUDO_DMA_TRIGGER(w),
-                ) => {
+                (Word_mut::PSEUDO_DMA_TRIGGER(v), super::Word::PSEUDO_DMA_TRIGGER(w)) => {
                     v.write(w);
                     Ok(())
                 }
-                (
-                    Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(v),
-                    super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w),
-                ) => {
+                (Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(v), super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w)) => {
                     v.write(w);
                     Ok(())
                 }
                 #[allow(unreachable_patterns)]
-                (this, w) => {
-                    Err(DecodeError::WrongOpcode {
-                        expected: this.meta().opcode,
-                        found: w.meta().opcode,
-                        name: this.meta().name,
-                    })
-                }
+                (this, w) => Err(DecodeError::WrongOpcode {
+                    expected: this.meta().opcode,
+                    found: w.meta().opcode,
+                    name: this.meta().name,
+                }),
             }
         }
     }

@@ -142,12 +142,16 @@ fn render_pieces(
             k if k < pieces.len() => k - 1,
             _ => break,
         };
-        let items = render.piece(pieces[i], &rt);
-        let text = if items.is_empty() {
-            String::new()
+        let text = if let Piece::Views = pieces[i] {
+            render.views()
         } else {
-            let file: syn::File = syn::parse2(items).expect("generated Rust parses");
-            render.lits.splice(&prettyplease::unparse(&file))
+            let items = render.piece(pieces[i], &rt);
+            if items.is_empty() {
+                String::new()
+            } else {
+                let file: syn::File = syn::parse2(items).expect("generated Rust parses");
+                render.lits.splice(&prettyplease::unparse(&file))
+            }
         };
         texts.push((i, text));
     }
@@ -170,7 +174,8 @@ impl Render<'_> {
                     #confidences
                 }
             }
-            Piece::Evidence => TokenStream::new(),
+            // Filled in last, and printed as text, in `render_pieces`.
+            Piece::Evidence | Piece::Views => TokenStream::new(),
             Piece::Type(i) => {
                 let t = &self.model.types[i];
                 let def = self.type_def(t);
@@ -196,7 +201,6 @@ impl Render<'_> {
                 let word_rules = rules::word_items(self.model);
                 quote!(#words #word_rules #registry)
             }
-            Piece::Views => self.views(),
         }
     }
 }

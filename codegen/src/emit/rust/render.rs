@@ -18,19 +18,38 @@ pub(super) struct Render<'m> {
 
 /// Whether `arch` is one of `archs` (`false` for none: a spec may declare no `[[arch]]`).
 pub(super) fn in_archs(archs: &[String]) -> TokenStream {
+    in_archs_text(archs).parse().expect("an arch test is Rust")
+}
+
+/// [`in_archs`] as text.
+pub(super) fn in_archs_text(archs: &[String]) -> String {
     if archs.is_empty() {
-        return quote!(false);
+        return "false".into();
     }
-    let ids = archs.iter().map(|a| ident(a));
-    quote!(matches!(arch, #(Arch::#ids)|*))
+    let ids: Vec<String> = archs
+        .iter()
+        .map(|a| format!("Arch::{}", ident(a)))
+        .collect();
+    format!("matches!(arch, {})", ids.join(" | "))
 }
 
 /// `let _ = arch;` for a dispatch on the opcode that no word's architectures guard.
-pub(super) fn unguarded(model: &Model) -> Option<TokenStream> {
+pub(super) fn unguarded(model: &Model) -> Option<&'static str> {
     let guarded = model
         .words()
         .any(|w| matches!(&w.kind, TypeKind::Struct { arch, .. } if !arch.is_empty()));
-    (!guarded).then(|| quote!(let _ = arch;))
+    (!guarded).then_some("let _ = arch;")
+}
+
+/// The Rust type of a member, its named types reached through `prefix` (`super::` from
+/// inside `view`, nothing at the module's top).
+pub(super) fn rust_ty_from(t: &TypeRef, prefix: &str) -> String {
+    match t {
+        TypeRef::Int { int } => int.rust().to_string(),
+        TypeRef::Named { name, .. } => format!("{prefix}{}", ident(name)),
+        TypeRef::Array { elem, len } => format!("[{}; {len}]", rust_ty_from(elem, prefix)),
+        TypeRef::Ascii { len } => format!("text::AsciiZ<{len}>"),
+    }
 }
 
 impl Render<'_> {
@@ -94,27 +113,7 @@ impl Render<'_> {
 
     /// The Rust type of a member.
     pub(super) fn rust_ty(&self, t: &TypeRef) -> TokenStream {
-        self.rust_ty_from(t, &TokenStream::new())
-    }
-
-    /// The Rust type of a member, its named types reached through `prefix` (`super::`
-    /// from inside `view`, nothing at the module's top).
-    pub(super) fn rust_ty_from(&self, t: &TypeRef, prefix: &TokenStream) -> TokenStream {
-        match t {
-            TypeRef::Int { int } => int_ty(*int),
-            TypeRef::Named { name, .. } => {
-                let id = ident(name);
-                quote!(#prefix #id)
-            }
-            TypeRef::Array { elem, len } => {
-                let (e, len) = (self.rust_ty_from(elem, prefix), n(*len));
-                quote!([#e; #len])
-            }
-            TypeRef::Ascii { len } => {
-                let len = n(*len);
-                quote!(text::AsciiZ<#len>)
-            }
-        }
+        rust_ty_from(t, "").parse().expect("a member type is Rust")
     }
 
     /// Expression reading type `t` at `off` of the byte array `b` (of size `m`).

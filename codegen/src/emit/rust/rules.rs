@@ -16,7 +16,7 @@ use quote::quote;
 
 use super::data::Lit;
 use super::render::Render;
-use super::util::{confidence, doc_attr, hex, ident, n, shifted_down};
+use super::util::{code, confidence, doc_attr, hex, ident, n, shifted_down};
 use crate::model::rules::{Access, BinOp, Expr, RuleKind, RuleSet, arch_condition, not};
 use crate::model::*;
 
@@ -122,7 +122,7 @@ fn expr(reads: &Reads<'_>, e: &Expr, size: usize) -> TokenStream {
                     } else {
                         (1u64 << width) - 1
                     });
-                    let bits = shifted_down(quote!((#raw as u64)), lsb, &mask);
+                    let bits = code(&shifted_down(quote!((#raw as u64)), lsb, &mask));
                     quote!(#bits as i64)
                 }
                 None => quote!(#raw as i64),
@@ -342,9 +342,9 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
 }
 
 /// `let _ = arch;` for a `Word::check` that no word's rules use (no warning downstream).
-pub(super) fn unused_arch(model: &Model) -> Option<TokenStream> {
+pub(super) fn unused_arch(model: &Model) -> Option<&'static str> {
     let any = model.words().any(|w| model.rule_set_of(&w.name).is_some());
-    (!any).then(|| quote!(let _ = arch;))
+    (!any).then_some("let _ = arch;")
 }
 
 pub(super) fn word_items(model: &Model) -> TokenStream {
@@ -366,7 +366,7 @@ pub(super) fn word_items(model: &Model) -> TokenStream {
             quote!(Word::#id(_) => &[])
         }
     });
-    let unused_check = unused_arch(model);
+    let unused_check = unused_arch(model).map(code);
     // Without rules the arguments go unused; say so rather than warn downstream.
     let unused_by_name = model
         .rules

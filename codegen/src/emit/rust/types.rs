@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 use super::data::Lit;
 use super::render::{Render, in_archs};
 use super::util::{
-    confidence, doc_attr, hex, ident, int_ty, lit, n, shifted_down, shifted_up, uint_for,
+    code, confidence, doc_attr, hex, ident, int_ty, lit, n, shifted_down, shifted_up, uint_for,
 };
 use crate::model::*;
 
@@ -279,13 +279,13 @@ impl Render<'_> {
                 &b.confidence,
             );
             let mask = hex(b.mask());
-            let raw = shifted_down(quote!(raw), b.lsb, &mask);
+            let raw = code(&shifted_down("raw", b.lsb, &mask));
             match &b.ty {
                 BitsType::Uint => {
                     let fty = int_ty(uint_for(b.width));
                     decls.push(quote!(#fdoc pub #id: #fty,));
                     reads.push(quote!(#id: #raw as #fty,));
-                    writes.push(shifted_up(quote!(self.#id as #ty), b.lsb, &mask));
+                    writes.push(code(&shifted_up(quote!(self.#id as #ty), b.lsb, &mask)));
                     visits.push(quote!(v.value(&Self::FIELDS[#i_l], base, visit::Value::Unsigned(self.#id as u64));));
                 }
                 BitsType::Named { name, index } => {
@@ -296,7 +296,11 @@ impl Render<'_> {
                     };
                     decls.push(quote!(#fdoc pub #id: #nt,));
                     reads.push(quote!(#id: #nt::read(&(#raw as #inner).to_le_bytes()),));
-                    writes.push(shifted_up(quote!(self.#id.raw() as #ty), b.lsb, &mask));
+                    writes.push(code(&shifted_up(
+                        quote!(self.#id.raw() as #ty),
+                        b.lsb,
+                        &mask,
+                    )));
                     visits.push(quote!(v.value(&Self::FIELDS[#i_l], base, self.#id.value(arch));));
                 }
             }

@@ -1,6 +1,8 @@
 //! The Rust target's spelling of names, numbers and docs: identifiers, literals, hex
 //! masks and shifts, doc attributes, confidence references.
 
+use std::fmt::Display;
+
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -29,6 +31,11 @@ pub(super) fn bits_lit(bits: Option<(u32, u32)>) -> Lit {
     Lit::opt(bits.map(|(lsb, width)| Lit::code(format!("({lsb}, {width})"))))
 }
 
+/// Rust the generator spells as text, as tokens for `quote!`.
+pub(super) fn code(text: &str) -> TokenStream {
+    text.parse().expect("generated Rust is tokens")
+}
+
 /// A hex literal of the type the expression around it gives (`0x1f`).
 pub(super) fn hex(v: u64) -> Literal {
     format!("{v:#x}")
@@ -37,22 +44,20 @@ pub(super) fn hex(v: u64) -> Literal {
 }
 
 /// `(x >> lsb) & mask`, without a shift by zero.
-pub(super) fn shifted_down(x: TokenStream, lsb: u32, mask: &Literal) -> TokenStream {
+pub(super) fn shifted_down(x: impl Display, lsb: u32, mask: impl Display) -> String {
     if lsb == 0 {
-        quote!((#x & #mask))
+        format!("({x} & {mask})")
     } else {
-        let lsb = Literal::u32_unsuffixed(lsb);
-        quote!((#x >> #lsb & #mask))
+        format!("({x} >> {lsb} & {mask})")
     }
 }
 
 /// `(x & mask) << lsb`, without a shift by zero.
-pub(super) fn shifted_up(x: TokenStream, lsb: u32, mask: &Literal) -> TokenStream {
+pub(super) fn shifted_up(x: impl Display, lsb: u32, mask: impl Display) -> String {
     if lsb == 0 {
-        quote!((#x & #mask))
+        format!("({x} & {mask})")
     } else {
-        let lsb = Literal::u32_unsuffixed(lsb);
-        quote!((#x & #mask) << #lsb)
+        format!("({x} & {mask}) << {lsb}")
     }
 }
 

@@ -12,35 +12,89 @@
 //! Both have `read()`/`write()` that go through the accessors, so tests comparing them with
 //! the owned decoder check every accessor. Words also get `view::Word`/`view::Word_mut`,
 //! which dispatch on the opcode once. Everything is `no_std` and free of `unsafe`.
+//!
+//! The views are the same few method shapes for every type, so they are printed as text
+//! (no token stream, parse and pretty-print): short methods take one line.
 
-use proc_macro2::TokenStream;
-use quote::{ToTokens, format_ident, quote};
+use std::fmt::Write;
 
-use super::render::{Render, in_archs, unguarded};
-use super::util::{hex, ident, int_ty, n, shifted_down, shifted_up, uint_for};
+use super::render::{Render, in_archs_text, rust_ty_from, unguarded};
+use super::rules::unused_arch;
+use super::util::{hex, ident, shifted_down, shifted_up, uint_for};
 use crate::model::*;
 use crate::naming;
 
-fn accessor(name: &str) -> syn::Ident {
-    ident(&naming::rust::view_accessor(name))
+/// A method line's indentation: inside `pub mod view` and an `impl`.
+const IN: &str = "        ";
+
+/// Where rustfmt would break a line.
+const WIDTH: usize = 100;
+
+fn accessor(name: &str) -> String {
+    ident(&naming::rust::view_accessor(name)).to_string()
 }
 
-fn setter(name: &str) -> syn::Ident {
-    format_ident!("set_{}", naming::rust::view_accessor(name))
+fn setter(name: &str) -> String {
+    format!("set_{}", naming::rust::view_accessor(name))
 }
 
-fn mut_accessor(name: &str) -> syn::Ident {
-    format_ident!("{}_mut", naming::rust::view_accessor(name))
+fn mut_accessor(name: &str) -> String {
+    format!("{}_mut", naming::rust::view_accessor(name))
 }
 
-fn mut_ident(name: &str) -> syn::Ident {
-    format_ident!("{}_mut", name)
+/// Appends one `#[inline]` method with its doc (none if empty): `body` is its statements
+/// and tail, each maybe several lines. A one-line body that fits goes on the signature's
+/// line.
+fn method(out: &mut String, doc: &str, sig: &str, body: &[String]) {
+    for line in doc.lines() {
+        let _ = writeln!(out, "{IN}/// {line}");
+    }
+    let _ = writeln!(out, "{IN}#[inline]");
+    if let [one] = body
+        && !one.contains('\n')
+        && IN.len() + sig.len() + one.len() + 5 <= WIDTH
+    {
+        let _ = writeln!(out, "{IN}{sig} {{ {one} }}");
+        return;
+    }
+    let _ = writeln!(out, "{IN}{sig} {{");
+    for line in body.iter().flat_map(|s| s.lines()) {
+        let _ = writeln!(out, "{IN}    {line}");
+    }
+    let _ = writeln!(out, "{IN}}}");
+}
+
+/// `items` in brackets after `open` (`"["`, `"super::X {"`), on one line if short, else
+/// one item a line.
+fn list(open: &str, items: &[String], sep: &str, close: &str) -> String {
+    let flat = items.join(&format!("{sep} "));
+    if !flat.contains('\n') && open.len() + flat.len() + close.len() < 60 {
+        let pad = if close == "}" { " " } else { "" };
+        return format!("{open}{pad}{flat}{pad}{close}");
+    }
+    let mut s = format!("{open}\n");
+    for item in items {
+        for line in item.lines() {
+            let _ = writeln!(s, "    {line}");
+        }
+        s.pop();
+        s.push_str(sep);
+        s.push('\n');
+    }
+    s.push_str(close);
+    s
+}
+
+/// `at::<off, size, m>(b)`: the member's bytes.
+fn at(mutable: bool, off: usize, size: usize, m: usize, b: &str) -> String {
+    let at = if mutable { "at_mut" } else { "at" };
+    format!("{at}::<{off}, {size}, {m}>({b})")
 }
 
 /// How a member type is exposed by a view.
 enum Shape {
     /// Decoded by value: integers, enums, flags, arrays other than `u8[N]`.
-    Value(TokenStream),
+    Value(String),
     /// `u8[N]`: borrowed as `&[u8; N]`.
     Bytes(usize),
     /// A bitfield, struct or union: a nested view of this name.
@@ -49,113 +103,95 @@ enum Shape {
 
 impl Render<'_> {
     /// The `view` module.
-    pub(super) fn views(&self) -> TokenStream {
-        let mut items = Vec::new();
+    pub(super) fn views(&self) -> String {
+        let mut out = String::from(
+            "/// Zero-copy views: one accessor per field, decoded on access. `X<'a>` reads\n\
+             /// `&'a [u8; X::SIZE]`; `X_mut<'a>` also writes `&'a mut [u8; X::SIZE]`.\n\
+             #[allow(clippy::all, non_camel_case_types)]\n\
+             pub mod view {\n    #[allow(unused_imports)]\n    use super::*;\n",
+        );
         for t in &self.model.types {
             match &t.kind {
                 TypeKind::Enum { .. } | TypeKind::Flags { .. } => {}
                 TypeKind::Bitfield { repr, fields } => {
-                    items.push(self.view_bitfield(t, *repr, fields))
+                    self.view_bitfield(&mut out, t, *repr, fields)
                 }
                 TypeKind::Struct { fields, opcode, .. } => {
-                    items.push(self.view_struct(&t.name, t.size, fields, opcode.is_some()))
+                    self.view_struct(&mut out, &t.name, t.size, fields, opcode.is_some())
                 }
                 TypeKind::Union {
                     discriminator,
                     variants,
-                } => items.push(self.view_union(t, discriminator, variants)),
+                } => self.view_union(&mut out, t, discriminator, variants),
             }
         }
-        items.push(self.view_words());
-        quote! {
-            /// Zero-copy views: one accessor per field, decoded on access. `X<'a>` reads
-            /// `&'a [u8; X::SIZE]`; `X_mut<'a>` also writes `&'a mut [u8; X::SIZE]`.
-            #[allow(clippy::all, non_camel_case_types)]
-            pub mod view {
-                #[allow(unused_imports)]
-                use super::*;
-                #(#items)*
-            }
-        }
+        self.view_words(&mut out);
+        out.push_str("}\n");
+        out
     }
 
     fn view_shape(&self, t: &TypeRef) -> Shape {
         match t {
-            TypeRef::Int { int } => Shape::Value(int_ty(*int)),
-            TypeRef::Array { elem, len } => {
-                if **elem == (TypeRef::Int { int: Int::U8 }) {
-                    Shape::Bytes(*len)
-                } else {
-                    Shape::Value(self.view_owned_ty(t))
-                }
+            TypeRef::Array { elem, len } if **elem == (TypeRef::Int { int: Int::U8 }) => {
+                Shape::Bytes(*len)
             }
-            TypeRef::Ascii { .. } => Shape::Value(self.view_owned_ty(t)),
             TypeRef::Named { name, index } => match &self.model.ty(*index).kind {
                 TypeKind::Enum { .. } | TypeKind::Flags { .. } => {
-                    Shape::Value(self.view_owned_ty(t))
+                    Shape::Value(rust_ty_from(t, "super::"))
                 }
                 _ => Shape::Nested(name.clone()),
             },
+            _ => Shape::Value(rust_ty_from(t, "super::")),
         }
     }
 
-    /// The owned Rust type of a member, spelled from inside `view`.
-    fn view_owned_ty(&self, t: &TypeRef) -> TokenStream {
-        self.rust_ty_from(t, &quote!(super::))
-    }
-
-    /// Reads a by-value member at `off` of `b: &[u8; m]`.
-    fn view_value_read(&self, t: &TypeRef, off: usize, m: usize) -> TokenStream {
-        let size = n(self.model.size_of(t));
-        let (off_l, m_l) = (n(off), n(m));
+    /// Reads a by-value member at `off` of the view's `&[u8; m]`.
+    fn view_value_read(&self, t: &TypeRef, off: usize, m: usize) -> String {
+        let bytes = at(false, off, self.model.size_of(t), m, "self.0");
         match t {
-            TypeRef::Int { int } => {
-                let ty = int_ty(*int);
-                quote!(#ty::from_le_bytes(*at::<#off_l, #size, #m_l>(b)))
-            }
+            TypeRef::Int { int } => format!("{}::from_le_bytes(*{bytes})", int.rust()),
             // An enum through its `match`, not `read`'s table, so `v.x().raw()` folds to
             // the byte.
             TypeRef::Named { name, index } => {
                 let id = ident(name);
                 match &self.model.ty(*index).kind {
                     TypeKind::Enum { repr, .. } => {
-                        let ty = int_ty(*repr);
-                        quote!(super::#id::from_raw(#ty::from_le_bytes(*at::<#off_l, #size, #m_l>(b))))
+                        format!(
+                            "super::{id}::from_raw({}::from_le_bytes(*{bytes}))",
+                            repr.rust()
+                        )
                     }
-                    _ => quote!(super::#id::read(at::<#off_l, #size, #m_l>(b))),
+                    _ => format!("super::{id}::read({bytes})"),
                 }
             }
             TypeRef::Array { elem, len } => {
                 if **elem == (TypeRef::Int { int: Int::U8 }) {
-                    return quote!(*at::<#off_l, #size, #m_l>(b));
+                    return format!("*{bytes}");
                 }
                 let es = self.model.size_of(elem);
-                let items = (0..*len).map(|i| self.view_value_read(elem, off + i * es, m));
-                quote!([#(#items),*])
+                let items: Vec<String> = (0..*len)
+                    .map(|i| self.view_value_read(elem, off + i * es, m))
+                    .collect();
+                list("[", &items, ",", "]")
             }
-            TypeRef::Ascii { .. } => quote!(text::AsciiZ(*at::<#off_l, #size, #m_l>(b))),
+            TypeRef::Ascii { .. } => format!("text::AsciiZ(*{bytes})"),
         }
     }
 
-    /// Statements writing `v` (a by-value member) at `off` of `b: &mut [u8; m]`.
-    fn view_value_write(&self, t: &TypeRef, v: TokenStream, off: usize, m: usize) -> TokenStream {
-        let size = n(self.model.size_of(t));
-        let (off_l, m_l) = (n(off), n(m));
+    /// Statements writing `v` (a by-value member) at `off` of the view's `&mut [u8; m]`.
+    fn view_value_write(&self, t: &TypeRef, v: &str, off: usize, m: usize, out: &mut Vec<String>) {
+        let bytes = at(true, off, self.model.size_of(t), m, "self.0");
         match t {
-            TypeRef::Int { .. } => quote!(*at_mut::<#off_l, #size, #m_l>(b) = #v.to_le_bytes();),
-            TypeRef::Named { .. } => quote!(#v.write(at_mut::<#off_l, #size, #m_l>(b));),
-            TypeRef::Array { elem, len } => {
-                if **elem == (TypeRef::Int { int: Int::U8 }) {
-                    return quote!(*at_mut::<#off_l, #size, #m_l>(b) = #v;);
-                }
+            TypeRef::Int { .. } => out.push(format!("*{bytes} = {v}.to_le_bytes();")),
+            TypeRef::Named { .. } => out.push(format!("{v}.write({bytes});")),
+            TypeRef::Array { elem, len } if **elem != (TypeRef::Int { int: Int::U8 }) => {
                 let es = self.model.size_of(elem);
-                let stmts = (0..*len).map(|i| {
-                    let i_l = n(i);
-                    self.view_value_write(elem, quote!(#v[#i_l]), off + i * es, m)
-                });
-                quote!(#(#stmts)*)
+                for i in 0..*len {
+                    self.view_value_write(elem, &format!("{v}[{i}]"), off + i * es, m, out);
+                }
             }
-            TypeRef::Ascii { .. } => quote!(*at_mut::<#off_l, #size, #m_l>(b) = #v.0;),
+            TypeRef::Array { .. } => out.push(format!("*{bytes} = {v};")),
+            TypeRef::Ascii { .. } => out.push(format!("*{bytes} = {v}.0;")),
         }
     }
 
@@ -169,229 +205,263 @@ impl Render<'_> {
         let doc = match owner {
             // A union's discriminator is no field of the owned enum: link its metadata.
             Some(owner) => member_doc(owner, &f.name, &format!("offset {}", f.offset)),
-            None => {
-                let doc = format!(" The discriminator, offset {}.", f.offset);
-                quote!(#[doc = #doc])
-            }
+            None => format!("The discriminator, offset {}.", f.offset),
         };
-        let (off, fsize, m) = (n(f.offset), n(f.size), n(size));
+        let (off, fsize) = (f.offset, f.size);
+        let mut m = Member {
+            doc,
+            get: get.clone(),
+            getter: String::new(),
+            ty: String::new(),
+            setters: Vec::new(),
+            to_owned: format!("{fid}: self.{get}()"),
+            from_owned: format!("self.{set}(v.{fid});"),
+        };
         match self.view_shape(&f.ty) {
             Shape::Value(ty) => {
-                let read = self.view_value_read(&f.ty, f.offset, size);
-                let write = self.view_value_write(&f.ty, quote!(v), f.offset, size);
-                Member {
-                    getter: quote! {
-                        #doc #[inline]
-                        pub fn #get(&self) -> #ty { let b = self.0; #read }
-                    },
-                    mut_getter: quote! {
-                        #doc #[inline]
-                        pub fn #get(&self) -> #ty { self.as_view().#get() }
-                    },
-                    setter: quote! {
-                        #doc #[inline]
-                        pub fn #set(&mut self, v: #ty) -> &mut Self { let b = &mut *self.0; #write self }
-                    },
-                    to_owned: quote!(#fid: self.#get(),),
-                    from_owned: quote!(self.#set(v.#fid);),
-                }
+                let mut body = Vec::new();
+                self.view_value_write(&f.ty, "v", f.offset, size, &mut body);
+                body.push("self".into());
+                m.getter = self.view_value_read(&f.ty, f.offset, size);
+                m.setters.push((
+                    format!("pub fn {set}(&mut self, v: {ty}) -> &mut Self"),
+                    body,
+                ));
+                m.ty = ty;
             }
             Shape::Bytes(len) => {
-                let len = n(len);
-                Member {
-                    getter: quote! {
-                        #doc #[inline]
-                        pub fn #get(&self) -> &'a [u8; #len] { at::<#off, #fsize, #m>(self.0) }
-                    },
-                    mut_getter: quote! {
-                        #doc #[inline]
-                        pub fn #get(&self) -> &[u8; #len] { self.as_view().#get() }
-                    },
-                    setter: quote! {
-                        #doc #[inline]
-                        pub fn #set(&mut self, v: [u8; #len]) -> &mut Self {
-                            *at_mut::<#off, #fsize, #m>(self.0) = v; self
-                        }
-                        /// The bytes, writable in place.
-                        #[inline]
-                        pub fn #get_mut(&mut self) -> &mut [u8; #len] { at_mut::<#off, #fsize, #m>(self.0) }
-                    },
-                    to_owned: quote!(#fid: *self.#get(),),
-                    from_owned: quote!(self.#set(v.#fid);),
-                }
+                m.getter = at(false, off, fsize, size, "self.0");
+                m.ty = format!("&[u8; {len}]");
+                m.to_owned = format!("{fid}: *self.{get}()");
+                let put = format!("*{} = v;", at(true, off, fsize, size, "self.0"));
+                m.setters.push((
+                    format!("pub fn {set}(&mut self, v: [u8; {len}]) -> &mut Self"),
+                    vec![put, "self".into()],
+                ));
+                m.setters.push((
+                    format!("pub fn {get_mut}(&mut self) -> &mut [u8; {len}]"),
+                    vec![at(true, off, fsize, size, "self.0")],
+                ));
             }
             Shape::Nested(name) => {
                 let vid = ident(&name);
-                let vmut = mut_ident(&name);
-                Member {
-                    getter: quote! {
-                        #doc #[inline]
-                        pub fn #get(&self) -> #vid<'a> { #vid::new(at::<#off, #fsize, #m>(self.0)) }
-                    },
-                    mut_getter: quote! {
-                        #doc #[inline]
-                        pub fn #get(&self) -> #vid<'_> { self.as_view().#get() }
-                    },
-                    setter: quote! {
-                        #doc #[inline]
-                        pub fn #set(&mut self, v: super::#vid) -> &mut Self {
-                            v.write(at_mut::<#off, #fsize, #m>(self.0)); self
-                        }
-                        #doc #[inline]
-                        pub fn #get_mut(&mut self) -> #vmut<'_> { #vmut::new(at_mut::<#off, #fsize, #m>(self.0)) }
-                    },
-                    to_owned: quote!(#fid: self.#get().read(),),
-                    from_owned: quote!(self.#get_mut().write(&v.#fid);),
-                }
+                m.getter = format!("{vid}::new({})", at(false, off, fsize, size, "self.0"));
+                m.ty = format!("{vid}<'_>");
+                m.to_owned = format!("{fid}: self.{get}().read()");
+                m.from_owned = format!("self.{get_mut}().write(&v.{fid});");
+                let put = format!("v.write({});", at(true, off, fsize, size, "self.0"));
+                m.setters.push((
+                    format!("pub fn {set}(&mut self, v: super::{vid}) -> &mut Self"),
+                    vec![put, "self".into()],
+                ));
+                m.setters.push((
+                    format!("pub fn {get_mut}(&mut self) -> {vid}_mut<'_>"),
+                    vec![format!(
+                        "{vid}_mut::new({})",
+                        at(true, off, fsize, size, "self.0")
+                    )],
+                ));
             }
         }
+        m
     }
 
     /// The reader and writer pair around `members`; `extra`/`extra_mut` add methods.
     #[allow(clippy::too_many_arguments)]
     fn view_pair(
         &self,
+        out: &mut String,
         name: &str,
         size: usize,
-        doc: TokenStream,
-        read_body: TokenStream,
-        write_body: TokenStream,
+        doc: &str,
+        read_body: String,
+        write_body: &[String],
         members: &[Member],
-        extra: TokenStream,
-        extra_mut: TokenStream,
-    ) -> TokenStream {
+        extra: &dyn Fn(&mut String, bool),
+    ) {
         let id = ident(name);
-        let id_mut = mut_ident(name);
-        let owned = quote!(super::#id);
-        let size = n(size);
-        let getters = members.iter().map(|m| &m.getter);
-        let mut_getters = members.iter().map(|m| &m.mut_getter);
-        let setters = members.iter().map(|m| &m.setter);
-        let link = format!(" Writable view of [`{name}`](super::{name}); see [`{name}`].");
-        quote! {
-            #doc
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub struct #id<'a>(&'a [u8; #size]);
-            impl<'a> #id<'a> {
-                /// Views `b`; nothing is checked or copied.
-                #[inline]
-                pub const fn new(b: &'a [u8; #size]) -> Self { Self(b) }
-                /// The bytes under the view.
-                #[inline]
-                pub const fn bytes(&self) -> &'a [u8; #size] { self.0 }
-                /// Every field through its accessor: the owned value.
-                #[inline]
-                pub fn read(&self) -> #owned { #read_body }
-                #(#getters)*
-                #extra
-            }
-            #[doc = #link]
-            #[derive(Debug, PartialEq, Eq, Hash)]
-            pub struct #id_mut<'a>(&'a mut [u8; #size]);
-            impl<'a> #id_mut<'a> {
-                /// Views `b` for writing; nothing is checked or copied.
-                #[inline]
-                pub fn new(b: &'a mut [u8; #size]) -> Self { Self(b) }
-                /// The bytes under the view.
-                #[inline]
-                pub fn bytes(&self) -> &[u8; #size] { &*self.0 }
-                /// A read-only view of the same bytes.
-                #[inline]
-                pub fn as_view(&self) -> #id<'_> { #id::new(&*self.0) }
-                /// Every field through its accessor: the owned value.
-                #[inline]
-                pub fn read(&self) -> #owned { self.as_view().read() }
-                /// Writes every field of `v` through its setter.
-                #[inline]
-                pub fn write(&mut self, v: &#owned) -> &mut Self { #write_body self }
-                #(#mut_getters)*
-                #(#setters)*
-                #extra_mut
+        let owned = format!("super::{id}");
+        for line in doc.lines() {
+            let _ = writeln!(out, "    /// {line}");
+        }
+        let _ = write!(
+            out,
+            "    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n    \
+             pub struct {id}<'a>(&'a [u8; {size}]);\n    impl<'a> {id}<'a> {{\n"
+        );
+        method(
+            out,
+            "Views `b`; nothing is checked or copied.",
+            &format!("pub const fn new(b: &'a [u8; {size}]) -> Self"),
+            &["Self(b)".into()],
+        );
+        method(
+            out,
+            "The bytes under the view.",
+            &format!("pub const fn bytes(&self) -> &'a [u8; {size}]"),
+            &["self.0".into()],
+        );
+        method(
+            out,
+            "Every field through its accessor: the owned value.",
+            &format!("pub fn read(&self) -> {owned}"),
+            &[read_body],
+        );
+        for m in members {
+            // The read-only view hands out what it borrows for `'a`.
+            let ty = m.ty.replace("'_", "'a").replacen('&', "&'a ", 1);
+            let sig = format!("pub fn {}(&self) -> {ty}", m.get);
+            method(out, &m.doc, &sig, &[m.getter.clone()]);
+        }
+        extra(out, false);
+        let _ = write!(
+            out,
+            "    }}\n    /// Writable view of [`{name}`](super::{name}); see [`{name}`].\n    \
+             #[derive(Debug, PartialEq, Eq, Hash)]\n    \
+             pub struct {id}_mut<'a>(&'a mut [u8; {size}]);\n    impl<'a> {id}_mut<'a> {{\n"
+        );
+        method(
+            out,
+            "Views `b` for writing; nothing is checked or copied.",
+            &format!("pub fn new(b: &'a mut [u8; {size}]) -> Self"),
+            &["Self(b)".into()],
+        );
+        method(
+            out,
+            "The bytes under the view.",
+            &format!("pub fn bytes(&self) -> &[u8; {size}]"),
+            &["&*self.0".into()],
+        );
+        method(
+            out,
+            "A read-only view of the same bytes.",
+            &format!("pub fn as_view(&self) -> {id}<'_>"),
+            &[format!("{id}::new(&*self.0)")],
+        );
+        method(
+            out,
+            "Every field through its accessor: the owned value.",
+            &format!("pub fn read(&self) -> {owned}"),
+            &["self.as_view().read()".into()],
+        );
+        let mut write = write_body.to_vec();
+        write.push("self".into());
+        method(
+            out,
+            "Writes every field of `v` through its setter.",
+            &format!("pub fn write(&mut self, v: &{owned}) -> &mut Self"),
+            &write,
+        );
+        for m in members {
+            let sig = format!("pub fn {}(&self) -> {}", m.get, m.ty);
+            method(out, &m.doc, &sig, &[format!("self.as_view().{}()", m.get)]);
+        }
+        for m in members {
+            for (i, (sig, body)) in m.setters.iter().enumerate() {
+                // A `u8` array's second setter is its bytes, writable in place.
+                let doc = match (i, m.ty.starts_with("&[u8")) {
+                    (1, true) => "The bytes, writable in place.",
+                    _ => &m.doc,
+                };
+                method(out, doc, sig, body);
             }
         }
+        extra(out, true);
+        out.push_str("    }\n");
     }
 
     /// `check`/`validate` on the bytes under a view, for types with validity rules: the
     /// validators read bytes, so a view validates without decoding anything else.
-    fn view_rules(&self, name: &str) -> TokenStream {
+    fn view_rules(&self, out: &mut String, name: &str) {
         if self.model.rule_set_of(name).is_none() {
-            return quote!();
+            return;
         }
-        let id = ident(name);
-        quote! {
-            /// The violated rules of the bytes under the view for `arch` (empty when valid).
-            #[inline]
-            pub fn check(&self, arch: Arch) -> rules::Violations { super::#id::check_rules(self.bytes(), arch) }
-            /// Checks every rule for `arch`; the error lists every violated rule.
-            #[inline]
-            pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> { self.check(arch).into_result() }
-        }
+        method(
+            out,
+            "The violated rules of the bytes under the view for `arch` (empty when valid).",
+            "pub fn check(&self, arch: Arch) -> rules::Violations",
+            &[format!(
+                "super::{}::check_rules(self.bytes(), arch)",
+                ident(name)
+            )],
+        );
+        method(
+            out,
+            "Checks every rule for `arch`; the error lists every violated rule.",
+            "pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations>",
+            &["self.check(arch).into_result()".into()],
+        );
     }
 
-    fn view_struct(&self, name: &str, size: usize, fields: &[Field], is_word: bool) -> TokenStream {
+    fn view_struct(
+        &self,
+        out: &mut String,
+        name: &str,
+        size: usize,
+        fields: &[Field],
+        is_word: bool,
+    ) {
         let id = ident(name);
         let members: Vec<Member> = fields
             .iter()
             .map(|f| self.view_member(Some(name), f, size))
             .collect();
-        let to_owned = members.iter().map(|m| &m.to_owned);
-        let from_owned = members.iter().map(|m| &m.from_owned);
-        let doc = owned_link("Read-only view of", name);
-        let (extra, extra_mut, owned_impl) = if is_word {
-            let id_mut = mut_ident(name);
-            (
-                quote! {
-                    /// Views a word; fails only if byte 0 is not this word's opcode.
-                    #[inline]
-                    pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
-                        if b[0] != super::#id::OPCODE {
-                            return Err(DecodeError::WrongOpcode { expected: super::#id::OPCODE, found: b[0], name: super::#id::NAME });
-                        }
-                        Ok(Self(b))
-                    }
-                },
-                quote! {
-                    /// Views a word for writing; fails only if byte 0 is not this word's opcode.
-                    #[inline]
-                    pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
-                        if b[0] != super::#id::OPCODE {
-                            return Err(DecodeError::WrongOpcode { expected: super::#id::OPCODE, found: b[0], name: super::#id::NAME });
-                        }
-                        Ok(Self(b))
-                    }
-                },
-                quote! {
-                    impl super::#id {
-                        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
-                        #[inline]
-                        pub fn view(b: &[u8; 64]) -> Result<#id<'_>, DecodeError> { #id::decode(b) }
-                        /// A zero-copy writable view of a word; fails only on a wrong opcode.
-                        #[inline]
-                        pub fn view_mut(b: &mut [u8; 64]) -> Result<#id_mut<'_>, DecodeError> { #id_mut::decode(b) }
-                    }
-                },
-            )
-        } else {
-            (quote!(), quote!(), quote!())
+        let to_owned: Vec<String> = members.iter().map(|m| m.to_owned.clone()).collect();
+        let from_owned: Vec<String> = members.iter().map(|m| m.from_owned.clone()).collect();
+        let extra = |out: &mut String, mutable: bool| {
+            if is_word {
+                let (what, b) = match mutable {
+                    false => ("Views a word", "&'a [u8; 64]"),
+                    true => ("Views a word for writing", "&'a mut [u8; 64]"),
+                };
+                method(
+                    out,
+                    &format!("{what}; fails only if byte 0 is not this word's opcode."),
+                    &format!("pub fn decode(b: {b}) -> Result<Self, DecodeError>"),
+                    &[
+                        format!(
+                            "if b[0] != super::{id}::OPCODE {{\n    \
+                             return Err(DecodeError::WrongOpcode {{\n        \
+                             expected: super::{id}::OPCODE,\n        found: b[0],\n        \
+                             name: super::{id}::NAME,\n    }});\n}}"
+                        ),
+                        "Ok(Self(b))".into(),
+                    ],
+                );
+            }
+            self.view_rules(out, name);
         };
-        let checks = self.view_rules(name);
-        let (extra, extra_mut) = (quote!(#extra #checks), quote!(#extra_mut #checks));
-        let pair = self.view_pair(
+        self.view_pair(
+            out,
             name,
             size,
-            doc,
-            quote!(super::#id { #(#to_owned)* }),
-            quote!(#(#from_owned)*),
+            &owned_link("Read-only view of", name),
+            list(&format!("super::{id} {{"), &to_owned, ",", "}"),
+            &from_owned,
             &members,
-            extra,
-            extra_mut,
+            &extra,
         );
-        quote!(#pair #owned_impl)
+        if is_word {
+            let _ = writeln!(out, "    impl super::{id} {{");
+            method(
+                out,
+                "A zero-copy view of a word; fails only if byte 0 is not this word's opcode.",
+                &format!("pub fn view(b: &[u8; 64]) -> Result<{id}<'_>, DecodeError>"),
+                &[format!("{id}::decode(b)")],
+            );
+            method(
+                out,
+                "A zero-copy writable view of a word; fails only on a wrong opcode.",
+                &format!("pub fn view_mut(b: &mut [u8; 64]) -> Result<{id}_mut<'_>, DecodeError>"),
+                &[format!("{id}_mut::decode(b)")],
+            );
+            out.push_str("    }\n");
+        }
     }
 
-    fn view_bitfield(&self, t: &TypeDef, repr: Int, fields: &[BitField]) -> TokenStream {
+    fn view_bitfield(&self, out: &mut String, t: &TypeDef, repr: Int, fields: &[BitField]) {
         let id = ident(&t.name);
-        let ty = int_ty(repr);
+        let ty = repr.rust();
         let members: Vec<Member> = fields
             .iter()
             .map(|b| {
@@ -399,328 +469,375 @@ impl Render<'_> {
                 let set = setter(&b.name);
                 let fid = ident(&b.name);
                 let bits = format!("bits {}..={}", b.lsb, b.lsb + b.width - 1);
-                let doc = member_doc(&t.name, &b.name, &bits);
                 let mask = hex(b.mask());
-                let raw = shifted_down(quote!(self.bits()), b.lsb, &mask);
+                let raw = shifted_down("self.bits()", b.lsb, &mask);
                 let clear = match b.lsb {
-                    0 => mask.to_token_stream(),
-                    lsb => {
-                        let lsb = proc_macro2::Literal::u32_unsuffixed(lsb);
-                        quote!((#mask << #lsb))
-                    }
+                    0 => mask.to_string(),
+                    lsb => format!("({mask} << {lsb})"),
                 };
                 let (vty, from, to) = match &b.ty {
                     BitsType::Uint => {
-                        let vty = int_ty(uint_for(b.width));
-                        (vty.clone(), quote!(#raw as #vty), quote!(v as #ty))
+                        let vty = uint_for(b.width).rust().to_string();
+                        let from = format!("{raw} as {vty}");
+                        (vty, from, format!("v as {ty}"))
                     }
                     BitsType::Named { name, index } => {
-                        let nt = ident(name);
                         let inner = match &self.model.ty(*index).kind {
                             TypeKind::Enum { repr, .. } | TypeKind::Flags { repr, .. } => {
-                                int_ty(*repr)
+                                repr.rust()
                             }
-                            _ => int_ty(Int::U8),
+                            _ => Int::U8.rust(),
                         };
-                        (
-                            quote!(super::#nt),
-                            quote!(super::#nt::from_raw(#raw as #inner)),
-                            quote!(v.raw() as #ty),
-                        )
+                        let nt = format!("super::{}", ident(name));
+                        let from = format!("{nt}::from_raw({raw} as {inner})");
+                        (nt, from, format!("v.raw() as {ty}"))
                     }
                 };
                 let put = shifted_up(to, b.lsb, &mask);
                 Member {
-                    getter: quote! {
-                        #doc #[inline]
-                        pub fn #get(&self) -> #vty { #from }
-                    },
-                    mut_getter: quote! {
-                        #doc #[inline]
-                        pub fn #get(&self) -> #vty { self.as_view().#get() }
-                    },
-                    setter: quote! {
-                        #doc #[inline]
-                        pub fn #set(&mut self, v: #vty) -> &mut Self {
-                            self.set_bits(self.bits() & !#clear | #put)
-                        }
-                    },
-                    to_owned: quote!(#fid: self.#get(),),
-                    from_owned: quote!(self.#set(v.#fid);),
+                    doc: member_doc(&t.name, &b.name, &bits),
+                    get: get.clone(),
+                    getter: from,
+                    setters: vec![(
+                        format!("pub fn {set}(&mut self, v: {vty}) -> &mut Self"),
+                        vec![format!("self.set_bits(self.bits() & !{clear} | {put})")],
+                    )],
+                    ty: vty,
+                    to_owned: format!("{fid}: self.{get}()"),
+                    from_owned: format!("self.{set}(v.{fid});"),
                 }
             })
             .collect();
-        let to_owned = members.iter().map(|m| &m.to_owned);
-        let from_owned = members.iter().map(|m| &m.from_owned);
-        let doc = owned_link("Read-only view of", &t.name);
-        let raw_doc = " The packed container value.";
-        let checks = self.view_rules(&t.name);
-        let extra = quote! {
-            #[doc = #raw_doc]
-            #[inline]
-            pub fn bits(&self) -> #ty { #ty::from_le_bytes(*self.0) }
-            #checks
-        };
-        let extra_mut = quote! {
-            #[doc = #raw_doc]
-            #[inline]
-            pub fn bits(&self) -> #ty { #ty::from_le_bytes(*self.0) }
-            /// Sets the packed container value.
-            #[inline]
-            pub fn set_bits(&mut self, v: #ty) -> &mut Self { *self.0 = v.to_le_bytes(); self }
-            #checks
+        let to_owned: Vec<String> = members.iter().map(|m| m.to_owned.clone()).collect();
+        let from_owned: Vec<String> = members.iter().map(|m| m.from_owned.clone()).collect();
+        let extra = |out: &mut String, mutable: bool| {
+            method(
+                out,
+                "The packed container value.",
+                &format!("pub fn bits(&self) -> {ty}"),
+                &[format!("{ty}::from_le_bytes(*self.0)")],
+            );
+            if mutable {
+                method(
+                    out,
+                    "Sets the packed container value.",
+                    &format!("pub fn set_bits(&mut self, v: {ty}) -> &mut Self"),
+                    &["*self.0 = v.to_le_bytes();".into(), "self".into()],
+                );
+            }
+            self.view_rules(out, &t.name);
         };
         self.view_pair(
+            out,
             &t.name,
             t.size,
-            doc,
-            quote!(super::#id { #(#to_owned)* }),
-            quote!(#(#from_owned)*),
+            &owned_link("Read-only view of", &t.name),
+            list(&format!("super::{id} {{"), &to_owned, ",", "}"),
+            &from_owned,
             &members,
-            extra,
-            extra_mut,
-        )
+            &extra,
+        );
     }
 
-    fn view_union(&self, t: &TypeDef, disc: &Field, variants: &[Variant]) -> TokenStream {
+    fn view_union(&self, out: &mut String, t: &TypeDef, disc: &Field, variants: &[Variant]) {
         let id = ident(&t.name);
-        let arm_enum = format_ident!("{}_arm", t.name);
-        let arm_enum_mut = format_ident!("{}_arm_mut", t.name);
-        let mut arm_views = Vec::new();
+        let arm_enum = format!("{}_arm", t.name);
         let mut arms = Vec::new();
-        let mut arms_mut = Vec::new();
         let mut selects = Vec::new();
-        let mut selects_mut = Vec::new();
         let mut default = None;
-        let mut default_mut = None;
-        let mut as_arms = Vec::new();
-        let mut as_arms_mut = Vec::new();
         let mut to_owned = Vec::new();
         let mut from_owned = Vec::new();
-        let vids: Vec<_> = variants.iter().map(|v| ident(&v.name)).collect();
-        for (v, vid) in variants.iter().zip(&vids) {
+        for v in variants {
+            let vid = ident(&v.name);
             let arm_name = format!("{}_{}", t.name, v.name);
-            let arm_id = ident(&arm_name);
-            let arm_mut = mut_ident(&arm_name);
             let mut fields = v.fields.clone();
             fields.push(disc.clone());
             fields.sort_by_key(|f| f.offset);
-            arm_views.push(self.view_struct(&arm_name, t.size, &fields, false));
-            let vdoc = owned_link("A view of", &arm_name);
-            arms.push(quote!(#vdoc #vid(#arm_id<'a>),));
-            arms_mut.push(quote!(#vdoc #vid(#arm_mut<'a>),));
-            let as_arm = format_ident!("as_{}", v.name);
-            let as_arm_mut = format_ident!("as_{}_mut", v.name);
-            let as_doc = format!(
-                " The bytes read as the `{}` arm, whatever the discriminator says.",
-                v.name
-            );
-            as_arms.push(quote! {
-                #[doc = #as_doc] #[inline]
-                pub fn #as_arm(&self) -> #arm_id<'a> { #arm_id::new(self.0) }
-            });
-            as_arms_mut.push(quote! {
-                #[doc = #as_doc] #[inline]
-                pub fn #as_arm_mut(&mut self) -> #arm_mut<'_> { #arm_mut::new(self.0) }
-            });
+            self.view_struct(out, &arm_name, t.size, &fields, false);
+            arms.push((
+                owned_link("A view of", &arm_name),
+                vid.to_string(),
+                arm_name,
+            ));
             match (v.mask, v.value) {
-                (Some(m), Some(val)) => {
-                    selects.push(quote!(if raw & #m == #val { return #arm_enum::#vid(#arm_id::new(self.0)); }));
-                    selects_mut.push(quote!(if raw & #m == #val { return #arm_enum_mut::#vid(#arm_mut::new(self.0)); }));
-                }
-                _ => {
-                    default = Some(quote!(#arm_enum::#vid(#arm_id::new(self.0))));
-                    default_mut = Some(quote!(#arm_enum_mut::#vid(#arm_mut::new(self.0))));
-                }
+                (Some(m), Some(val)) => selects.push((hex(m), hex(val), vid.to_string())),
+                _ => default = Some(vid.to_string()),
             }
-            to_owned.push(quote!(#arm_enum::#vid(a) => super::#id::#vid(a.read()),));
-            from_owned.push(quote!(super::#id::#vid(a) => { self.#as_arm_mut().write(a); }));
+            to_owned.push(format!(
+                "{arm_enum}::{vid}(a) => super::{id}::{vid}(a.read())"
+            ));
+            from_owned.push(format!(
+                "super::{id}::{vid}(a) => {{\n    self.as_{}_mut().write(a);\n}}",
+                v.name
+            ));
         }
-        let default = default.unwrap_or_else(|| quote!(unreachable!()));
-        let default_mut = default_mut.unwrap_or_else(|| quote!(unreachable!()));
         let disc_member = self.view_member(None, disc, t.size);
-        let disc_get = accessor(&disc.name);
         // A union with only its default arm reads no discriminator. The accessor is called
         // by path: on `&mut self` a method call would find a trait method of the same name
         // first (a discriminator `ne` is `PartialEq::ne`).
         let disc_raw = match &disc.ty {
-            _ if selects.is_empty() => quote!(),
-            TypeRef::Named { .. } => quote!(let raw = Self::#disc_get(self).raw() as u64;),
-            _ => quote!(let raw = Self::#disc_get(self) as u64;),
+            _ if selects.is_empty() => None,
+            TypeRef::Named { .. } => Some(format!(
+                "let raw = Self::{}(self).raw() as u64;",
+                disc_member.get
+            )),
+            _ => Some(format!("let raw = Self::{}(self) as u64;", disc_member.get)),
+        };
+        let extra = |out: &mut String, mutable: bool| {
+            let (arm_enum, sfx, self_ref) = match mutable {
+                false => (arm_enum.clone(), "", "&self"),
+                true => (format!("{arm_enum}_mut"), "_mut", "&mut self"),
+            };
+            let life = if mutable { "'_" } else { "'a" };
+            let arm = |vid: &str| {
+                let arm_view = format!("{}_{vid}{sfx}", t.name);
+                format!("{arm_enum}::{vid}({arm_view}::new(self.0))")
+            };
+            let mut body: Vec<String> = disc_raw.iter().cloned().collect();
+            for (m, val, vid) in &selects {
+                body.push(format!(
+                    "if raw & {m} == {val} {{\n    return {};\n}}",
+                    arm(vid)
+                ));
+            }
+            body.push(default.as_deref().map_or("unreachable!()".into(), arm));
+            let (doc, name) = match mutable {
+                false => ("The arm the discriminator selects.", "arm"),
+                true => ("The arm the discriminator selects, writable.", "arm_mut"),
+            };
+            method(
+                out,
+                doc,
+                &format!("pub fn {name}({self_ref}) -> {arm_enum}<{life}>"),
+                &body,
+            );
+            for v in variants {
+                let arm_view = format!("{}_{}{sfx}", t.name, v.name);
+                method(
+                    out,
+                    &format!(
+                        "The bytes read as the `{}` arm, whatever the discriminator says.",
+                        v.name
+                    ),
+                    &format!(
+                        "pub fn as_{}{sfx}({self_ref}) -> {arm_view}<{life}>",
+                        v.name
+                    ),
+                    &[format!("{arm_view}::new(self.0)")],
+                );
+            }
         };
         let doc = format!(
-            " Read-only view of the union [`{0}`](super::{0}); [`{0}::arm`] picks the arm by \
+            "Read-only view of the union [`{0}`](super::{0}); [`{0}::arm`] picks the arm by \
              the discriminator.",
             t.name
         );
-        let doc = quote!(#[doc = #doc]);
-        let arm_doc = format!(" The arms of [`{}`], as views.", t.name);
-        let arm_mut_doc = format!(" The arms of [`{}_mut`], as writable views.", t.name);
-        let extra = quote! {
-            /// The arm the discriminator selects.
-            #[inline]
-            pub fn arm(&self) -> #arm_enum<'a> {
-                #disc_raw
-                #(#selects)*
-                #default
-            }
-            #(#as_arms)*
-        };
-        let extra_mut = quote! {
-            /// The arm the discriminator selects, writable.
-            #[inline]
-            pub fn arm_mut(&mut self) -> #arm_enum_mut<'_> {
-                #disc_raw
-                #(#selects_mut)*
-                #default_mut
-            }
-            #(#as_arms_mut)*
-        };
-        let pair = self.view_pair(
+        self.view_pair(
+            out,
             &t.name,
             t.size,
-            doc,
-            quote!(match self.arm() { #(#to_owned)* }),
-            quote!(match v { #(#from_owned)* }),
+            &doc,
+            list("match self.arm() {", &to_owned, ",", "}"),
+            &[list("match v {", &from_owned, "", "}")],
             std::slice::from_ref(&disc_member),
-            extra,
-            extra_mut,
+            &extra,
         );
-        quote! {
-            #(#arm_views)*
-            #pair
-            #[doc = #arm_doc]
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub enum #arm_enum<'a> { #(#arms)* }
-            #[doc = #arm_mut_doc]
-            #[derive(Debug, PartialEq, Eq, Hash)]
-            pub enum #arm_enum_mut<'a> { #(#arms_mut)* }
+        for (mutable, what) in [(false, "views"), (true, "writable views")] {
+            let (sfx, derive) = match mutable {
+                false => ("", "Clone, Copy, Debug, PartialEq, Eq, Hash"),
+                true => ("_mut", "Debug, PartialEq, Eq, Hash"),
+            };
+            let _ = write!(
+                out,
+                "    /// The arms of [`{}{sfx}`], as {what}.\n    #[derive({derive})]\n    \
+                 pub enum {arm_enum}{sfx}<'a> {{\n",
+                t.name
+            );
+            for (doc, vid, arm_name) in &arms {
+                let _ = writeln!(
+                    out,
+                    "        /// {doc}\n        {vid}({arm_name}{sfx}<'a>),"
+                );
+            }
+            out.push_str("    }\n");
         }
     }
 
-    fn view_words(&self) -> TokenStream {
+    fn view_words(&self, out: &mut String) {
         let words: Vec<&TypeDef> = self.model.words().collect();
-        let ids: Vec<_> = words.iter().map(|w| ident(&w.name)).collect();
-        let ids_mut: Vec<_> = words.iter().map(|w| mut_ident(&w.name)).collect();
-        let guards: Vec<_> = words
+        let ids: Vec<String> = words.iter().map(|w| ident(&w.name).to_string()).collect();
+        let guards: Vec<String> = words
             .iter()
             .map(|w| {
                 let op = w.opcode().map_or(0, |o| o.value);
                 let archs = match &w.kind {
-                    TypeKind::Struct { arch, .. } => in_archs(arch),
-                    _ => in_archs(&[]),
+                    TypeKind::Struct { arch, .. } => in_archs_text(arch),
+                    _ => in_archs_text(&[]),
                 };
-                quote!(#op if #archs)
+                format!("{op} if {archs}")
             })
             .collect();
-        let checks: Vec<_> = words
-            .iter()
-            .map(|w| {
-                let id = ident(&w.name);
-                let name = &w.name;
-                if self.model.rule_set_of(&w.name).is_some() {
-                    quote!(Word::#id(w) => super::#id::check_rules(w.bytes(), arch))
-                } else {
-                    quote!(Word::#id(_) => rules::Violations::from_truth(#name, &[], 0))
-                }
-            })
-            .collect();
-        let unused_arch = super::rules::unused_arch(self.model);
-        let unguarded = unguarded(self.model);
-        quote! {
-            /// A word of any kind, viewed in place: the opcode is dispatched on once.
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub enum Word<'a> { #(#ids(#ids<'a>),)* }
-            impl<'a> Word<'a> {
-                /// Views by opcode; `None` when `arch` has no word with this opcode.
-                #[inline]
-                pub fn new(b: &'a [u8; 64], arch: Arch) -> Option<Self> {
-                    #unguarded
-                    match b[0] { #(#guards => Some(Word::#ids(#ids::new(b))),)* _ => None }
-                }
-                #[inline]
-                pub fn meta(&self) -> &'static WordMeta {
-                    match self { #(Word::#ids(_) => &super::#ids::META,)* }
-                }
-                #[inline]
-                pub fn bytes(&self) -> &'a [u8; 64] {
-                    match self { #(Word::#ids(w) => w.bytes(),)* }
-                }
-                /// The owned word, every field through its accessor.
-                #[inline]
-                pub fn read(&self) -> super::Word {
-                    match self { #(Word::#ids(w) => super::Word::#ids(w.read()),)* }
-                }
-                /// The word's violations for `arch`, checked on the bytes in place (empty
-                /// when valid, or when its struct has no rules).
-                #[inline]
-                pub fn check(&self, arch: Arch) -> rules::Violations {
-                    #unused_arch
-                    match self { #(#checks,)* }
-                }
-                /// Checks the word's rules for `arch`; the error lists every violated rule.
-                #[inline]
-                pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-                    self.check(arch).into_result()
-                }
-            }
-            /// A word of any kind, viewed in place for writing.
-            #[derive(Debug, PartialEq, Eq, Hash)]
-            pub enum Word_mut<'a> { #(#ids(#ids_mut<'a>),)* }
-            impl<'a> Word_mut<'a> {
-                /// Views by opcode; `None` when `arch` has no word with this opcode.
-                #[inline]
-                pub fn new(b: &'a mut [u8; 64], arch: Arch) -> Option<Self> {
-                    #unguarded
-                    match b[0] { #(#guards => Some(Word_mut::#ids(#ids_mut::new(b))),)* _ => None }
-                }
-                #[inline]
-                pub fn meta(&self) -> &'static WordMeta {
-                    match self { #(Word_mut::#ids(_) => &super::#ids::META,)* }
-                }
-                /// A read-only view of the same bytes.
-                #[inline]
-                pub fn as_view(&self) -> Word<'_> {
-                    match self { #(Word_mut::#ids(w) => Word::#ids(w.as_view()),)* }
-                }
-                /// Writes every field of `w` through the setters; fails (writing nothing)
-                /// when `w` is another kind of word.
-                pub fn write(&mut self, w: &super::Word) -> Result<(), DecodeError> {
-                    match (self, w) {
-                        #((Word_mut::#ids(v), super::Word::#ids(w)) => { v.write(w); Ok(()) })*
-                        #[allow(unreachable_patterns)]
-                        (this, w) => Err(DecodeError::WrongOpcode {
-                            expected: this.meta().opcode,
-                            found: w.meta().opcode,
-                            name: this.meta().name,
-                        }),
-                    }
-                }
-            }
+        let arms =
+            |f: &dyn Fn(&str) -> String| -> Vec<String> { ids.iter().map(|id| f(id)).collect() };
+        let dispatch = |kind: &str, view: &str| -> Vec<String> {
+            let mut body: Vec<String> = unguarded(self.model)
+                .map(String::from)
+                .into_iter()
+                .collect();
+            let mut items: Vec<String> = ids
+                .iter()
+                .zip(&guards)
+                .map(|(id, g)| format!("{g} => Some({kind}::{id}({id}{view}::new(b)))"))
+                .collect();
+            items.push("_ => None".into());
+            body.push(list("match b[0] {", &items, ",", "}"));
+            body
+        };
+        let meta = |kind: &str| {
+            vec![list(
+                "match self {",
+                &arms(&|id| format!("{kind}::{id}(_) => &super::{id}::META")),
+                ",",
+                "}",
+            )]
+        };
+        out.push_str(
+            "    /// A word of any kind, viewed in place: the opcode is dispatched on once.\n    \
+             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n    pub enum Word<'a> {\n",
+        );
+        for id in &ids {
+            let _ = writeln!(out, "        {id}({id}<'a>),");
         }
+        out.push_str("    }\n    impl<'a> Word<'a> {\n");
+        method(
+            out,
+            "Views by opcode; `None` when `arch` has no word with this opcode.",
+            "pub fn new(b: &'a [u8; 64], arch: Arch) -> Option<Self>",
+            &dispatch("Word", ""),
+        );
+        method(
+            out,
+            "",
+            "pub fn meta(&self) -> &'static WordMeta",
+            &meta("Word"),
+        );
+        let bytes = arms(&|id| format!("Word::{id}(w) => w.bytes()"));
+        method(
+            out,
+            "",
+            "pub fn bytes(&self) -> &'a [u8; 64]",
+            &[list("match self {", &bytes, ",", "}")],
+        );
+        let read = arms(&|id| format!("Word::{id}(w) => super::Word::{id}(w.read())"));
+        method(
+            out,
+            "The owned word, every field through its accessor.",
+            "pub fn read(&self) -> super::Word",
+            &[list("match self {", &read, ",", "}")],
+        );
+        let checks: Vec<String> = words
+            .iter()
+            .zip(&ids)
+            .map(|(w, id)| match self.model.rule_set_of(&w.name) {
+                Some(_) => format!("Word::{id}(w) => super::{id}::check_rules(w.bytes(), arch)"),
+                None => format!(
+                    "Word::{id}(_) => rules::Violations::from_truth({:?}, &[], 0)",
+                    w.name
+                ),
+            })
+            .collect();
+        let mut check: Vec<String> = unused_arch(self.model)
+            .map(String::from)
+            .into_iter()
+            .collect();
+        check.push(list("match self {", &checks, ",", "}"));
+        method(
+            out,
+            "The word's violations for `arch`, checked on the bytes in place (empty\n\
+             when valid, or when its struct has no rules).",
+            "pub fn check(&self, arch: Arch) -> rules::Violations",
+            &check,
+        );
+        method(
+            out,
+            "Checks the word's rules for `arch`; the error lists every violated rule.",
+            "pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations>",
+            &["self.check(arch).into_result()".into()],
+        );
+        out.push_str(
+            "    }\n    /// A word of any kind, viewed in place for writing.\n    \
+             #[derive(Debug, PartialEq, Eq, Hash)]\n    pub enum Word_mut<'a> {\n",
+        );
+        for id in &ids {
+            let _ = writeln!(out, "        {id}({id}_mut<'a>),");
+        }
+        out.push_str("    }\n    impl<'a> Word_mut<'a> {\n");
+        method(
+            out,
+            "Views by opcode; `None` when `arch` has no word with this opcode.",
+            "pub fn new(b: &'a mut [u8; 64], arch: Arch) -> Option<Self>",
+            &dispatch("Word_mut", "_mut"),
+        );
+        method(
+            out,
+            "",
+            "pub fn meta(&self) -> &'static WordMeta",
+            &meta("Word_mut"),
+        );
+        let as_view = arms(&|id| format!("Word_mut::{id}(w) => Word::{id}(w.as_view())"));
+        method(
+            out,
+            "A read-only view of the same bytes.",
+            "pub fn as_view(&self) -> Word<'_>",
+            &[list("match self {", &as_view, ",", "}")],
+        );
+        let mut writes = arms(&|id| {
+            format!(
+                "(Word_mut::{id}(v), super::Word::{id}(w)) => {{\n    v.write(w);\n    Ok(())\n}}"
+            )
+        });
+        writes.push(
+            "#[allow(unreachable_patterns)]\n(this, w) => Err(DecodeError::WrongOpcode {\n    \
+             expected: this.meta().opcode,\n    found: w.meta().opcode,\n    \
+             name: this.meta().name,\n}),"
+                .into(),
+        );
+        method(
+            out,
+            "Writes every field of `w` through the setters; fails (writing nothing)\n\
+             when `w` is another kind of word.",
+            "pub fn write(&mut self, w: &super::Word) -> Result<(), DecodeError>",
+            &[list("match (self, w) {", &writes, "", "}")],
+        );
+        out.push_str("    }\n");
     }
 }
 
-/// `/// <what> [`name`](super::name).`: the owned type's doc carries the spec's text.
-fn owned_link(what: &str, name: &str) -> TokenStream {
-    let doc = format!(" {what} [`{name}`](super::{}).", ident(name));
-    quote!(#[doc = #doc])
+/// `<what> [`name`](super::name).`: the owned type's doc carries the spec's text.
+fn owned_link(what: &str, name: &str) -> String {
+    format!("{what} [`{name}`](super::{}).", ident(name))
 }
 
 /// A view accessor's doc: where the member lies and a link to the owned field, whose doc
 /// carries the spec's text and confidence.
-fn member_doc(owner: &str, member: &str, place: &str) -> TokenStream {
+fn member_doc(owner: &str, member: &str, place: &str) -> String {
     let path = format!("{}::{}", ident(owner), ident(member));
-    let doc = format!(" [`{owner}::{member}`](super::{path}), {place}.");
-    quote!(#[doc = #doc])
+    format!("[`{owner}::{member}`](super::{path}), {place}.")
 }
 
+/// One member of a view, as text.
 struct Member {
-    getter: TokenStream,
-    mut_getter: TokenStream,
-    setter: TokenStream,
-    /// `field: <owned value>,` for `read`.
-    to_owned: TokenStream,
+    doc: String,
+    /// The accessor's name.
+    get: String,
+    /// The accessor's body on the read-only view.
+    getter: String,
+    /// What the accessor returns, as the writable view spells it (`'_` borrows).
+    ty: String,
+    /// Signature and body of each writing method.
+    setters: Vec<(String, Vec<String>)>,
+    /// `field: <owned value>` for `read`.
+    to_owned: String,
     /// Statement writing `v.field` for `write`.
-    from_owned: TokenStream,
+    from_owned: String,
 }

@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::data::Lit;
 use super::render::{Render, in_archs, unguarded};
-use super::util::ident;
+use super::util::{code, ident};
 use crate::model::*;
 
 /// A word's opcode and constants laid into 64 zero bytes.
@@ -118,7 +118,7 @@ impl Render<'_> {
 
     pub(super) fn word_enum(&self) -> TokenStream {
         let words: Vec<&TypeDef> = self.model.words().collect();
-        let unguarded = unguarded(self.model);
+        let unguarded = unguarded(self.model).map(code);
         let ids: Vec<_> = words.iter().map(|w| ident(&w.name)).collect();
         let arms = words.iter().map(|w| {
             let id = ident(&w.name);
