@@ -881,66 +881,43 @@ impl ADDR4 {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "address",
-            offset: 0,
-            size: 4,
-            bits: Some((0, 29)),
-            type_name: "u29",
+            name: "address", offset: 0, size: 4, bits: Some((0, 29)), type_name: "u29",
             doc: "29-bit on-chip byte address (SBUF or PSUM). Bits 25..28 double as the region class: 0 = SBUF; PSUM is the window 0x2000000..0x23FFFFF. When register_mode = 1, bits 0..7 hold the register id (valid 0..63) and bits 8..30 must be zero.",
             confidence: confidence::certainty::CERTAIN,
             evidence: &[evidence::E0, evidence::E1, evidence::E2],
             alternatives: &[
                 meta::Alternative {
-                    name: "partition_offset",
-                    type_name: "u29",
+                    name: "partition_offset", type_name: "u29",
                     doc: "PartitionOffset (the addr_immediate arm): [17:0] byte offset within the selected partition (256 KiB max), [22:18] must be zero, [24:23] SBUF partition quadrant 0..3 (partitions 0-31 / 32-63 / 64-95 / 96-127), [25] 0 = SBUF address, 1 = PSUM address. Splits the address bits differently from the ADDR4 page's region class at bits 25..28 (README conflict #10).",
-                    confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E3],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E3],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "indirect",
-            offset: 0,
-            size: 4,
-            bits: Some((29, 1)),
-            type_name: "u1",
+            name: "indirect", offset: 0, size: 4, bits: Some((29, 1)), type_name: "u1",
             doc: "Mode bit 0: INDIRECT-gather (the index/offset slot of a gather). The only mode bit the compiler's encoder stamps.",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E4, evidence::E5],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E4, evidence::E5],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "active",
-            offset: 0,
-            size: 4,
-            bits: Some((30, 1)),
-            type_name: "u1",
+            name: "active", offset: 0, size: 4, bits: Some((30, 1)), type_name: "u1",
             doc: "Mode bit 1: ACTIVE / dynamic-AP marker (stamped upstream into the descriptor template, never by the ADDR4 encoder). Mode nibble 0b11 (0x60 in byte 3) has no producer and no consumer.",
-            confidence: confidence::certainty::MEDIUM,
-            evidence: &[evidence::E6],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E6],
             alternatives: &[
                 meta::Alternative {
-                    name: "shape_reg",
-                    type_name: "u1",
+                    name: "shape_reg", type_name: "u1",
                     doc: "ADDR4 marker 0x40 = SHAPE_REG (shape from register); with bit 31 set, 0xC0 = ADDR_SHAPE_REG (README conflict #10).",
-                    confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E7],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E7],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "register_mode",
-            offset: 0,
-            size: 4,
-            bits: Some((31, 1)),
-            type_name: "u1",
+            name: "register_mode", offset: 0, size: 4, bits: Some((31, 1)), type_name: "u1",
             doc: "Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E8, evidence::E9, evidence::E10],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E8, evidence::E9, evidence::E10], ..meta::FieldMeta::DEFAULT
         },
     ];
     #[inline(always)]
@@ -989,16 +966,13 @@ impl ADDR4 {
 impl ADDR4 {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "tensor_start_addr_valid_register",
-        name: "tensor_start_addr_valid",
+        id: "tensor_start_addr_valid_register", name: "tensor_start_addr_valid",
         args: Some("addr (register branch)"),
         expr: Some("register_mode == 0 || ((address & 0xFFFF00) == 0 && (address & 0xFF) < 64)"),
         message: "in register mode (bit 31) bits 8..23 must be zero and the register id in bits 0..7 must be below 0x40",
         doc: "The register branch of the compiler's ADDR4 decoder check, which v2, v3 and v4 share. The page also reports a stricter gen2 mask (bits 8..30 zero); that is not enforced here. No source says which instruction validators apply this check to the DMA index addresses, so the words' rules do not call it; it is available on ADDR4 itself (ADDR4::validate in Rust, NEURON_ISA_TPB_ADDR4_is_valid in C).",
-        fields: &["address", "register_mode"],
-        source: "supp-addr4 §Register mode",
-        confidence: confidence::certainty::CERTAIN,
-        evidence: &[evidence::E11, evidence::E12],
+        fields: &["address", "register_mode"], source: "supp-addr4 §Register mode",
+        confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E11, evidence::E12],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `ADDR4`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -1051,30 +1025,24 @@ impl Default for DGE_OPCODE {
 impl DGE_OPCODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "DMA_DIRECT2D",
-            value: 0,
+            name: "DMA_DIRECT2D", value: 0,
             c_name: "NEURON_ISA_TPB_DGE_OPCODE_DMA_DIRECT2D",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DMA_INDIRECT1D",
-            value: 1,
+            name: "DMA_INDIRECT1D", value: 1,
             c_name: "NEURON_ISA_TPB_DGE_OPCODE_DMA_INDIRECT1D",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DMA_TRANSPOSE",
-            value: 2,
+            name: "DMA_TRANSPOSE", value: 2,
             c_name: "NEURON_ISA_TPB_DGE_OPCODE_DMA_TRANSPOSE",
-            arch: &["cayman", "mariana", "maverick"],
-            ..meta::EnumeratorMeta::DEFAULT
+            arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DMA_GATHER_TRANSPOSE",
-            value: 3,
+            name: "DMA_GATHER_TRANSPOSE", value: 3,
             c_name: "NEURON_ISA_TPB_DGE_OPCODE_DMA_GATHER_TRANSPOSE",
-            arch: &["cayman", "mariana", "maverick"],
-            ..meta::EnumeratorMeta::DEFAULT
+            arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
         },
     ];
     /// `from_raw` of every byte.
@@ -1179,33 +1147,23 @@ impl Default for DGE_COMPUTE_OP {
 impl DGE_COMPUTE_OP {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "NONE",
-            value: 0,
-            c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_NONE",
+            name: "NONE", value: 0, c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_NONE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "ADD",
-            value: 1,
-            c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_ADD",
+            name: "ADD", value: 1, c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_ADD",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "MULTIPLY",
-            value: 2,
-            c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_MULTIPLY",
+            name: "MULTIPLY", value: 2, c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_MULTIPLY",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "MAX",
-            value: 3,
-            c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_MAX",
+            name: "MAX", value: 3, c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_MAX",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "MIN",
-            value: 4,
-            c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_MIN",
+            name: "MIN", value: 4, c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_MIN",
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
@@ -1330,99 +1288,67 @@ impl Default for DTYPE {
 impl DTYPE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "INVALID",
-            value: 0,
-            c_name: "NEURON_ISA_TPB_DTYPE_INVALID",
+            name: "INVALID", value: 0, c_name: "NEURON_ISA_TPB_DTYPE_INVALID",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "UINT64",
-            value: 1,
-            c_name: "NEURON_ISA_TPB_DTYPE_UINT64",
+            name: "UINT64", value: 1, c_name: "NEURON_ISA_TPB_DTYPE_UINT64",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INT8",
-            value: 2,
-            c_name: "NEURON_ISA_TPB_DTYPE_INT8",
+            name: "INT8", value: 2, c_name: "NEURON_ISA_TPB_DTYPE_INT8",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "UINT8",
-            value: 3,
-            c_name: "NEURON_ISA_TPB_DTYPE_UINT8",
+            name: "UINT8", value: 3, c_name: "NEURON_ISA_TPB_DTYPE_UINT8",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INT16",
-            value: 4,
-            c_name: "NEURON_ISA_TPB_DTYPE_INT16",
+            name: "INT16", value: 4, c_name: "NEURON_ISA_TPB_DTYPE_INT16",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "UINT16",
-            value: 5,
-            c_name: "NEURON_ISA_TPB_DTYPE_UINT16",
+            name: "UINT16", value: 5, c_name: "NEURON_ISA_TPB_DTYPE_UINT16",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "BFLOAT16",
-            value: 6,
-            c_name: "NEURON_ISA_TPB_DTYPE_BFLOAT16",
+            name: "BFLOAT16", value: 6, c_name: "NEURON_ISA_TPB_DTYPE_BFLOAT16",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "FP16",
-            value: 7,
-            c_name: "NEURON_ISA_TPB_DTYPE_FP16",
+            name: "FP16", value: 7, c_name: "NEURON_ISA_TPB_DTYPE_FP16",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INT32",
-            value: 8,
-            c_name: "NEURON_ISA_TPB_DTYPE_INT32",
+            name: "INT32", value: 8, c_name: "NEURON_ISA_TPB_DTYPE_INT32",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "UINT32",
-            value: 9,
-            c_name: "NEURON_ISA_TPB_DTYPE_UINT32",
+            name: "UINT32", value: 9, c_name: "NEURON_ISA_TPB_DTYPE_UINT32",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "FP32",
-            value: 10,
-            c_name: "NEURON_ISA_TPB_DTYPE_FP32",
+            name: "FP32", value: 10, c_name: "NEURON_ISA_TPB_DTYPE_FP32",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "FP32R",
-            value: 11,
-            c_name: "NEURON_ISA_TPB_DTYPE_FP32R",
+            name: "FP32R", value: 11, c_name: "NEURON_ISA_TPB_DTYPE_FP32R",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INT64",
-            value: 12,
-            c_name: "NEURON_ISA_TPB_DTYPE_INT64",
+            name: "INT64", value: 12, c_name: "NEURON_ISA_TPB_DTYPE_INT64",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "FP8_EXP3",
-            value: 13,
-            c_name: "NEURON_ISA_TPB_DTYPE_FP8_EXP3",
+            name: "FP8_EXP3", value: 13, c_name: "NEURON_ISA_TPB_DTYPE_FP8_EXP3",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "FP8_EXP4",
-            value: 14,
-            c_name: "NEURON_ISA_TPB_DTYPE_FP8_EXP4",
+            name: "FP8_EXP4", value: 14, c_name: "NEURON_ISA_TPB_DTYPE_FP8_EXP4",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "FP8_EXP5",
-            value: 15,
-            c_name: "NEURON_ISA_TPB_DTYPE_FP8_EXP5",
+            name: "FP8_EXP5", value: 15, c_name: "NEURON_ISA_TPB_DTYPE_FP8_EXP5",
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
@@ -1553,14 +1479,12 @@ impl ADDR8_MARKER {
         meta::FlagMeta { name: "OFFSET_WIDE", bit: 2, doc: "Wide (64-bit, two-register) table offset." },
         meta::FlagMeta { name: "OFFSET_REG", bit: 3, doc: "Table offset comes from a register." },
         meta::FlagMeta {
-            name: "VAR_ID",
-            bit: 4,
+            name: "VAR_ID", bit: 4,
             doc: "PSEUDO_ADDR8 only: the address is a neff variable id plus an immediate offset, resolved by the runtime.",
         },
         meta::FlagMeta { name: "ADDR_TBL", bit: 5, doc: "Address from the DGE address table." },
         meta::FlagMeta {
-            name: "SHAPE_REG",
-            bit: 6,
+            name: "SHAPE_REG", bit: 6,
             doc: "Shape (num/step) comes from a register; num_elem must be 0. Seed 000 reads this bit as the move/transpose flag (conflict of meaning; the DGE transpose is the path that loads the shape register with MoveShape 0xB2).",
         },
         meta::FlagMeta { name: "ADDR_REG", bit: 7, doc: "Address from a register." },
@@ -1604,26 +1528,15 @@ pub struct DMA_CONFIGS {
 impl DMA_CONFIGS {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "priority_class",
-        offset: 0,
-        size: 1,
-        bits: Some((0, 3)),
-        type_name: "u3",
+        name: "priority_class", offset: 0, size: 1, bits: Some((0, 3)), type_name: "u3",
         doc: "Device DGE priority class; usable 0..4 (ucode cap), 0 = unused/default packet size.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E13, evidence::E14],
-        ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E13, evidence::E14], ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "reserved_bitfield",
-        offset: 0,
-        size: 1,
-        bits: Some((3, 5)),
-        type_name: "u5",
-        role: meta::Role::Reserved,
-        doc: "Must be zero.",
+        name: "reserved_bitfield", offset: 0, size: 1, bits: Some((3, 5)),
+        type_name: "u5", role: meta::Role::Reserved, doc: "Must be zero.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E13, evidence::E15],
-        ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E13, evidence::E15], ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -1670,17 +1583,13 @@ impl DMA_CONFIGS {
 impl DMA_CONFIGS {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "is_valid_dma_configs",
-        name: "is_valid_dma_configs",
+        id: "is_valid_dma_configs", name: "is_valid_dma_configs",
         args: Some("dma_configs"),
         expr: Some("priority_class <= 4 && reserved_bitfield == 0"),
         message: "priority_class must be 0..4 (the ucode cap) and the five reserved bits must be zero",
-        doc: "",
-        fields: &["priority_class", "reserved_bitfield"],
-        source: "supp-gather-scatter §1",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E16, evidence::E17, evidence::E18],
-        ..rules::RuleMeta::DEFAULT
+        doc: "", fields: &["priority_class", "reserved_bitfield"],
+        source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E16, evidence::E17, evidence::E18], ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `DMA_CONFIGS`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -1726,37 +1635,21 @@ impl BOUND_CHECK_REG {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "bc_reg",
-            offset: 0,
-            size: 1,
-            bits: Some((0, 6)),
-            type_name: "u6",
+            name: "bc_reg", offset: 0, size: 1, bits: Some((0, 6)), type_name: "u6",
             doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E19],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E19],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "bc_disable_oob_error_notif",
-            offset: 0,
-            size: 1,
-            bits: Some((6, 1)),
-            type_name: "u1",
-            doc: "Suppress the out-of-bounds notification.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E20],
+            name: "bc_disable_oob_error_notif", offset: 0, size: 1, bits: Some((6, 1)),
+            type_name: "u1", doc: "Suppress the out-of-bounds notification.",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E20],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "bc_enabled",
-            offset: 0,
-            size: 1,
-            bits: Some((7, 1)),
-            type_name: "u1",
-            doc: "1 = armed; 0 = inert.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E20],
-            ..meta::FieldMeta::DEFAULT
+            name: "bc_enabled", offset: 0, size: 1, bits: Some((7, 1)), type_name: "u1",
+            doc: "1 = armed; 0 = inert.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E20], ..meta::FieldMeta::DEFAULT
         },
     ];
     #[inline(always)]
@@ -1804,75 +1697,48 @@ impl BOUND_CHECK_REG {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "has_valid_bound_check_reg",
-            name: "has_valid_bound_check_reg",
-            args: Some("bc, marker"),
-            kind: rules::RuleKind::Any,
-            parts: &[1, 2],
+            id: "has_valid_bound_check_reg", name: "has_valid_bound_check_reg",
+            args: Some("bc, marker"), kind: rules::RuleKind::Any, parts: &[1, 2],
             message: "a bound-check register must be fully inert (all three fields 0) or fully armed (bc_enabled = 1 with a readable register); a half-set one is invalid",
             doc: "Only the register check of the armed arm (is_valid_register_read_with_marker) is unknown, so what is enforced is: bc_enabled = 1, or bc_reg = 0 and bc_disable_oob_error_notif = 0.",
             fields: &["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"],
-            source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E21, evidence::E22, evidence::E23],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E21, evidence::E22, evidence::E23], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "fully_inert",
-            name: "fully_inert",
-            clause: true,
+            id: "fully_inert", name: "fully_inert", clause: true,
             expr: Some("bc_enabled == 0 && bc_reg == 0 && bc_disable_oob_error_notif == 0"),
             parent: Some(0),
             message: "inert: bc_enabled, bc_reg and bc_disable_oob_error_notif all 0",
             doc: "",
             fields: &["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"],
-            source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E24],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E24], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "fully_armed",
-            name: "fully_armed",
-            clause: true,
-            kind: rules::RuleKind::All,
-            parts: &[3, 4],
-            parent: Some(0),
+            id: "fully_armed", name: "fully_armed", clause: true,
+            kind: rules::RuleKind::All, parts: &[3, 4], parent: Some(0),
             message: "armed: bc_enabled = 1 and bc_reg a register readable under the address marker",
-            doc: "",
-            fields: &["bc_enabled", "bc_reg"],
-            source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E25],
+            doc: "", fields: &["bc_enabled", "bc_reg"], source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E25],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "bc_enabled_set",
-            name: "bc_enabled_set",
-            clause: true,
-            expr: Some("bc_enabled == 1"),
-            parent: Some(2),
-            message: "bc_enabled = 1",
-            doc: "",
-            fields: &["bc_enabled"],
-            source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E26],
+            id: "bc_enabled_set", name: "bc_enabled_set", clause: true,
+            expr: Some("bc_enabled == 1"), parent: Some(2), message: "bc_enabled = 1",
+            doc: "", fields: &["bc_enabled"], source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E26],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_register_read_with_marker",
-            name: "is_valid_register_read_with_marker",
-            args: Some("bc.bc_reg, marker"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(2),
+            name: "is_valid_register_read_with_marker", args: Some("bc.bc_reg, marker"),
+            kind: rules::RuleKind::NotEnforced, parent: Some(2),
             message: "bc_reg must be a register readable under the address marker",
             doc: "The sources name this predicate but do not give its body; the marker is the address's ADDR8 marker (ADDR_TBL_OFFSET_REG for the index bound checks).",
-            fields: &["bc_reg"],
-            source: "supp-gather-scatter §6",
+            fields: &["bc_reg"], source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E27, evidence::E28],
-            enforced: false,
+            evidence: &[evidence::E27, evidence::E28], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -1931,23 +1797,13 @@ impl Default for ADDR8_addr_reg {
 impl ADDR8_addr_reg {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body",
-        offset: 0,
-        size: 7,
-        type_name: "u8[7]",
-        role: meta::Role::Unknown,
+        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
         doc: "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::FieldMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "marker",
-        offset: 7,
-        size: 1,
-        type_name: "ADDR8_MARKER",
-        doc: "Addressing form.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E29, evidence::E30],
-        ..meta::FieldMeta::DEFAULT
+        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
+        doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E29, evidence::E30], ..meta::FieldMeta::DEFAULT
     }];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -2001,23 +1857,13 @@ impl Default for ADDR8_addr_tbl_offs {
 impl ADDR8_addr_tbl_offs {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body",
-        offset: 0,
-        size: 7,
-        type_name: "u8[7]",
-        role: meta::Role::Unknown,
+        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
         doc: "addr_tbl_offs: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::FieldMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "marker",
-        offset: 7,
-        size: 1,
-        type_name: "ADDR8_MARKER",
-        doc: "Addressing form.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E29, evidence::E30],
-        ..meta::FieldMeta::DEFAULT
+        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
+        doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E29, evidence::E30], ..meta::FieldMeta::DEFAULT
     }];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -2071,23 +1917,13 @@ impl Default for ADDR8_addr_immediate {
 impl ADDR8_addr_immediate {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body",
-        offset: 0,
-        size: 7,
-        type_name: "u8[7]",
-        role: meta::Role::Unknown,
+        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
         doc: "NeuronAddr: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::FieldMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "marker",
-        offset: 7,
-        size: 1,
-        type_name: "ADDR8_MARKER",
-        doc: "Addressing form.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E29, evidence::E30],
-        ..meta::FieldMeta::DEFAULT
+        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
+        doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E29, evidence::E30], ..meta::FieldMeta::DEFAULT
     }];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -2142,44 +1978,27 @@ impl Default for ADDR8 {
 impl ADDR8 {
     pub const SIZE: usize = 8;
     pub const DISCRIMINATOR: meta::FieldMeta = meta::FieldMeta {
-        name: "marker",
-        offset: 7,
-        size: 1,
-        type_name: "ADDR8_MARKER",
-        doc: "Addressing form.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E29, evidence::E30],
-        ..meta::FieldMeta::DEFAULT
+        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
+        doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E29, evidence::E30], ..meta::FieldMeta::DEFAULT
     };
     pub const VARIANTS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "addr_reg",
-            offset: 0,
-            size: 8,
-            type_name: "addr_reg",
+            name: "addr_reg", offset: 0, size: 8, type_name: "addr_reg",
             doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E31],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E31],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "addr_tbl_offs",
-            offset: 0,
-            size: 8,
-            type_name: "addr_tbl_offs",
+            name: "addr_tbl_offs", offset: 0, size: 8, type_name: "addr_tbl_offs",
             doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E31],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E31],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "addr_immediate",
-            offset: 0,
-            size: 8,
-            type_name: "addr_immediate",
+            name: "addr_immediate", offset: 0, size: 8, type_name: "addr_immediate",
             doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E32],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -2265,25 +2084,14 @@ pub struct DTYPE_PAIR {
 impl DTYPE_PAIR {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "dtype_lo",
-        offset: 0,
-        size: 1,
-        bits: Some((0, 4)),
-        type_name: "DTYPE",
-        doc: "Source dtype.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E33, evidence::E34],
-        ..meta::FieldMeta::DEFAULT
+        name: "dtype_lo", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
+        doc: "Source dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E33, evidence::E34], ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "dtype_hi",
-        offset: 0,
-        size: 1,
-        bits: Some((4, 4)),
-        type_name: "DTYPE",
+        name: "dtype_hi", offset: 0, size: 1, bits: Some((4, 4)), type_name: "DTYPE",
         doc: "Destination dtype; the implicit dst dim-0 step is sizeof(dtype_hi).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E33, evidence::E35],
-        ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E33, evidence::E35], ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -2330,26 +2138,16 @@ pub struct DMA_GATHER_TRANSPOSE_FLAGS {
 impl DMA_GATHER_TRANSPOSE_FLAGS {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "gather_dim",
-        offset: 0,
-        size: 1,
-        bits: Some((0, 2)),
+        name: "gather_dim", offset: 0, size: 1, bits: Some((0, 2)),
         type_name: "INDIRECT_DIM",
         doc: "Axis the index permutes; must be Y (has_valid_gather_transpose_flags).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E36, evidence::E37],
-        ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E36, evidence::E37], ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "reserved",
-        offset: 0,
-        size: 1,
-        bits: Some((2, 6)),
-        type_name: "u6",
-        role: meta::Role::Reserved,
-        doc: "Reserved.",
+        name: "reserved", offset: 0, size: 1, bits: Some((2, 6)), type_name: "u6",
+        role: meta::Role::Reserved, doc: "Reserved.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E33, evidence::E38],
-        ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E33, evidence::E38], ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -2406,20 +2204,17 @@ impl Default for INDIRECT_DMA_ADDRESSING_MODE {
 impl INDIRECT_DMA_ADDRESSING_MODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "SRC_INDIRECTION",
-            value: 0,
+            name: "SRC_INDIRECTION", value: 0,
             c_name: "NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_INDIRECTION",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DST_INDIRECTION",
-            value: 1,
+            name: "DST_INDIRECTION", value: 1,
             c_name: "NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_DST_INDIRECTION",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "SRC_DST_INDIRECTION",
-            value: 2,
+            name: "SRC_DST_INDIRECTION", value: 2,
             c_name: "NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_DST_INDIRECTION",
             ..meta::EnumeratorMeta::DEFAULT
         },
@@ -2515,27 +2310,19 @@ impl Default for INDIRECT_DIM {
 impl INDIRECT_DIM {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "X",
-            value: 0,
-            c_name: "NEURON_ISA_TPB_INDIRECT_DIM_X",
+            name: "X", value: 0, c_name: "NEURON_ISA_TPB_INDIRECT_DIM_X",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Y",
-            value: 1,
-            c_name: "NEURON_ISA_TPB_INDIRECT_DIM_Y",
+            name: "Y", value: 1, c_name: "NEURON_ISA_TPB_INDIRECT_DIM_Y",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Z",
-            value: 2,
-            c_name: "NEURON_ISA_TPB_INDIRECT_DIM_Z",
+            name: "Z", value: 2, c_name: "NEURON_ISA_TPB_INDIRECT_DIM_Z",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "W",
-            value: 3,
-            c_name: "NEURON_ISA_TPB_INDIRECT_DIM_W",
+            name: "W", value: 3, c_name: "NEURON_ISA_TPB_INDIRECT_DIM_W",
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
@@ -2628,59 +2415,37 @@ impl DMA_INDIRECT_FLAGS {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "indirect_mode",
-            offset: 0,
-            size: 1,
-            bits: Some((0, 2)),
+            name: "indirect_mode", offset: 0, size: 1, bits: Some((0, 2)),
             type_name: "INDIRECT_DMA_ADDRESSING_MODE",
             doc: "SRC (gather) / DST (scatter) / SRC_DST (both).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E40],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E39, evidence::E40], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "idx_bound_is_err",
-            offset: 0,
-            size: 1,
-            bits: Some((2, 1)),
+            name: "idx_bound_is_err", offset: 0, size: 1, bits: Some((2, 1)),
             type_name: "u1",
             doc: "1 = an out-of-bounds index is a hard error; 0 = handled per the bound register's bc_disable_oob_error_notif.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E41, evidence::E42],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E39, evidence::E41, evidence::E42], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "non_unique_dst_idx",
-            offset: 0,
-            size: 1,
-            bits: Some((3, 1)),
+            name: "non_unique_dst_idx", offset: 0, size: 1, bits: Some((3, 1)),
             type_name: "u1",
             doc: "Allow duplicate scatter targets (scatter-add with compute_op = ADD).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E43],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E39, evidence::E43], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "gather_dim",
-            offset: 0,
-            size: 1,
-            bits: Some((4, 2)),
-            type_name: "INDIRECT_DIM",
-            doc: "Axis the source index walks.",
+            name: "gather_dim", offset: 0, size: 1, bits: Some((4, 2)),
+            type_name: "INDIRECT_DIM", doc: "Axis the source index walks.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E44],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E39, evidence::E44], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "scatter_dim",
-            offset: 0,
-            size: 1,
-            bits: Some((6, 2)),
-            type_name: "INDIRECT_DIM",
-            doc: "Axis the destination index walks.",
+            name: "scatter_dim", offset: 0, size: 1, bits: Some((6, 2)),
+            type_name: "INDIRECT_DIM", doc: "Axis the destination index walks.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E45],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E39, evidence::E45], ..meta::FieldMeta::DEFAULT
         },
     ];
     #[inline(always)]
@@ -2759,26 +2524,21 @@ impl Default for WAIT_MODE {
 impl WAIT_MODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "NONE",
-            value: 0,
-            c_name: "NEURON_ISA_TPB_WAIT_MODE_NONE",
+            name: "NONE", value: 0, c_name: "NEURON_ISA_TPB_WAIT_MODE_NONE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "WAIT_FOR_SEM_EQ_IMM",
-            value: 1,
+            name: "WAIT_FOR_SEM_EQ_IMM", value: 1,
             c_name: "NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_IMM",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "WAIT_FOR_SEM_GT_IMM",
-            value: 4,
+            name: "WAIT_FOR_SEM_GT_IMM", value: 4,
             c_name: "NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_IMM",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "WAIT_FOR_SEM_GE_IMM",
-            value: 5,
+            name: "WAIT_FOR_SEM_GE_IMM", value: 5,
             c_name: "NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM",
             ..meta::EnumeratorMeta::DEFAULT
         },
@@ -2879,32 +2639,26 @@ impl Default for UPDATE_MODE {
 impl UPDATE_MODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "NONE",
-            value: 0,
-            c_name: "NEURON_ISA_TPB_UPDATE_MODE_NONE",
+            name: "NONE", value: 0, c_name: "NEURON_ISA_TPB_UPDATE_MODE_NONE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "SEM_INC_READ",
-            value: 3,
+            name: "SEM_INC_READ", value: 3,
             c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_READ",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "SEM_INC_COMPLETE",
-            value: 19,
+            name: "SEM_INC_COMPLETE", value: 19,
             c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_COMPLETE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "SEM_ADD_IMM_COMPLETE",
-            value: 21,
+            name: "SEM_ADD_IMM_COMPLETE", value: 21,
             c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_COMPLETE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "SEM_WR_REG_COMPLETE",
-            value: 153,
+            name: "SEM_WR_REG_COMPLETE", value: 153,
             c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_REG_COMPLETE",
             ..meta::EnumeratorMeta::DEFAULT
         },
@@ -3005,69 +2759,46 @@ impl HEADER {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "opcode",
-            offset: 0,
-            size: 1,
-            type_name: "OPCODE",
-            doc: "Selects the word's struct.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E46, evidence::E47],
-            ..meta::FieldMeta::DEFAULT
+            name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
+            doc: "Selects the word's struct.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E46, evidence::E47], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "inst_word_len",
-            offset: 1,
-            size: 1,
-            type_name: "u8",
+            name: "inst_word_len", offset: 1, size: 1, type_name: "u8",
             doc: "Word length; 0x10 = 16 dwords = 64 bytes.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E48, evidence::E49],
             alternatives: &[
                 meta::Alternative {
-                    name: "inst_word_len_16b_records",
-                    type_name: "u8",
+                    name: "inst_word_len_16b_records", type_name: "u8",
                     doc: "Length in 16-byte records (DMA words = 4).",
-                    confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E50],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E50],
                 },
             ],
-            constant: Some(16),
-            ..meta::FieldMeta::DEFAULT
+            constant: Some(16), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "debug_cmd",
-            offset: 2,
-            size: 1,
-            type_name: "u8",
-            doc: "Debug command.",
+            name: "debug_cmd", offset: 2, size: 1, type_name: "u8", doc: "Debug command.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E51, evidence::E52],
             alternatives: &[
                 meta::Alternative {
-                    name: "format_reserved",
-                    type_name: "u8",
+                    name: "format_reserved", type_name: "u8",
                     doc: "Bytes +0x02..+0x03 are one reserved/format word, always 0x0000.",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E53, evidence::E54],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E53, evidence::E54],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "debug_hint",
-            offset: 3,
-            size: 1,
-            type_name: "u8",
-            doc: "Debug hint.",
+            name: "debug_hint", offset: 3, size: 1, type_name: "u8", doc: "Debug hint.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E51, evidence::E52],
             alternatives: &[
                 meta::Alternative {
-                    name: "format_reserved_hi",
-                    type_name: "u8",
+                    name: "format_reserved_hi", type_name: "u8",
                     doc: "High byte of the reserved/format word, always 0.",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E55],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E55],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -3147,54 +2878,30 @@ impl EVENTS {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "wait_mode",
-            offset: 0,
-            size: 1,
-            type_name: "WAIT_MODE",
-            doc: "",
+            name: "wait_mode", offset: 0, size: 1, type_name: "WAIT_MODE", doc: "",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E57],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E56, evidence::E57], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "wait_idx",
-            offset: 1,
-            size: 1,
-            type_name: "u8",
-            doc: "Semaphore to wait on.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E58],
-            ..meta::FieldMeta::DEFAULT
+            name: "wait_idx", offset: 1, size: 1, type_name: "u8",
+            doc: "Semaphore to wait on.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E56, evidence::E58], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "update_mode",
-            offset: 2,
-            size: 1,
-            type_name: "UPDATE_MODE",
-            doc: "",
+            name: "update_mode", offset: 2, size: 1, type_name: "UPDATE_MODE", doc: "",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E59],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E56, evidence::E59], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "update_idx",
-            offset: 3,
-            size: 1,
-            type_name: "u8",
-            doc: "Semaphore to update.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E60],
-            ..meta::FieldMeta::DEFAULT
+            name: "update_idx", offset: 3, size: 1, type_name: "u8",
+            doc: "Semaphore to update.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E56, evidence::E60], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore_value",
-            offset: 4,
-            size: 4,
-            type_name: "u32",
+            name: "semaphore_value", offset: 4, size: 4, type_name: "u32",
             doc: "Wait threshold / update value.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E61],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E56, evidence::E61], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -3293,91 +3000,70 @@ impl Default for OPCODE {
 impl OPCODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "MOVE_SHAPE",
-            value: 178,
-            c_name: "NEURON_ISA_TPB_OPCODE_MOVE_SHAPE",
+            name: "MOVE_SHAPE", value: 178, c_name: "NEURON_ISA_TPB_OPCODE_MOVE_SHAPE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DMAMEMCPY",
-            value: 184,
-            c_name: "NEURON_ISA_TPB_OPCODE_DMAMEMCPY",
-            aliases: &["DMA_MEMCPY"],
+            name: "DMAMEMCPY", value: 184, c_name: "NEURON_ISA_TPB_OPCODE_DMAMEMCPY",
+            aliases: &["DMA_MEMCPY"], ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "DMA_INDIRECT", value: 187, c_name: "NEURON_ISA_TPB_OPCODE_DMA_INDIRECT",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DMA_INDIRECT",
-            value: 187,
-            c_name: "NEURON_ISA_TPB_OPCODE_DMA_INDIRECT",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "DMA_TRANSPOSE",
-            value: 189,
+            name: "DMA_TRANSPOSE", value: 189,
             c_name: "NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE",
-            arch: &["cayman", "mariana", "maverick"],
-            ..meta::EnumeratorMeta::DEFAULT
+            arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "PSEUDO_DMA_TRIGGER",
-            value: 193,
+            name: "PSEUDO_DMA_TRIGGER", value: 193,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "PSEUDO_DMA_REARM",
-            value: 194,
+            name: "PSEUDO_DMA_REARM", value: 194,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "PSEUDO_DMAMEMCPY_FULL_IND",
-            value: 196,
+            name: "PSEUDO_DMAMEMCPY_FULL_IND", value: 196,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INDIRECT_SAVE_ACCUMULATE",
-            value: 202,
+            name: "INDIRECT_SAVE_ACCUMULATE", value: 202,
             c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "PSEUDO_DMA_SWAP_QUEUE_SET",
-            value: 207,
+            name: "PSEUDO_DMA_SWAP_QUEUE_SET", value: 207,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "PSEUDO_DMA_DIRECT2D",
-            value: 212,
+            name: "PSEUDO_DMA_DIRECT2D", value: 212,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INDIRECT_BOUND_CHECK",
-            value: 214,
+            name: "INDIRECT_BOUND_CHECK", value: 214,
             c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "PSEUDO_EXTENSION",
-            value: 218,
+            name: "PSEUDO_EXTENSION", value: 218,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INDIRECT_COPY",
-            value: 231,
-            c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_COPY",
-            ..meta::EnumeratorMeta::DEFAULT
+            name: "INDIRECT_COPY", value: 231,
+            c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_COPY", ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DMA_GATHER_TRANSPOSE",
-            value: 241,
+            name: "DMA_GATHER_TRANSPOSE", value: 241,
             c_name: "NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE",
-            arch: &["cayman", "mariana", "maverick"],
-            ..meta::EnumeratorMeta::DEFAULT
+            arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
         },
     ];
     /// `from_raw` of every byte.
@@ -3509,50 +3195,33 @@ impl PSEUDO_ADDR8_addr_var {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "immediate",
-            offset: 0,
-            size: 4,
-            type_name: "u32",
+            name: "immediate", offset: 0, size: 4, type_name: "u32",
             doc: "The address immediate (v26): the offset within the variable.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E62, evidence::E63],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E62, evidence::E63],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "var_id_lo",
-            offset: 4,
-            size: 2,
-            type_name: "u16",
+            name: "var_id_lo", offset: 4, size: 2, type_name: "u16",
             doc: "Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16). With var_id_hi it is one 24-bit id.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E64, evidence::E65],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E64, evidence::E65],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "var_id_hi",
-            offset: 6,
-            size: 1,
-            type_name: "u8",
+            name: "var_id_hi", offset: 6, size: 1, type_name: "u8",
             doc: "Physical variable id, bits 16..23.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E66],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E66],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "marker",
-            offset: 7,
-            size: 1,
-            type_name: "ADDR8_MARKER",
+            name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
             doc: "Addressing form (mask 0xFC).",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E67, evidence::E68, evidence::E69],
             alternatives: &[
                 meta::Alternative {
-                    name: "address_mode",
-                    type_name: "u8",
+                    name: "address_mode", type_name: "u8",
                     doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E70, evidence::E71],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E70, evidence::E71],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -3620,29 +3289,19 @@ impl Default for PSEUDO_ADDR8_addr_reg {
 impl PSEUDO_ADDR8_addr_reg {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body",
-        offset: 0,
-        size: 7,
-        type_name: "u8[7]",
-        role: meta::Role::Unknown,
+        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
         doc: "addr_reg: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::FieldMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "marker",
-        offset: 7,
-        size: 1,
-        type_name: "ADDR8_MARKER",
+        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
         evidence: &[evidence::E67, evidence::E68, evidence::E69],
         alternatives: &[
             meta::Alternative {
-                name: "address_mode",
-                type_name: "u8",
+                name: "address_mode", type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
-                confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E70, evidence::E71],
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E70, evidence::E71],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -3704,50 +3363,33 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "offset",
-            offset: 0,
-            size: 4,
-            type_name: "u32",
+            name: "offset", offset: 0, size: 4, type_name: "u32",
             doc: "Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker 0x28, AP mode REGISTER), the RegId of the offset register (\"DGE's RegisterAP must be offset register\"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E72],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E72],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dge_table_entry_id",
-            offset: 4,
-            size: 2,
-            type_name: "u16",
+            name: "dge_table_entry_id", offset: 4, size: 2, type_name: "u16",
             doc: "DGE table-entry id (*(memloc+142)); \"DGE table entry ID too large\" when it does not fit.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E73],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E73],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_6",
-            offset: 6,
-            size: 1,
-            type_name: "u8[1]",
+            name: "unknown_6", offset: 6, size: 1, type_name: "u8[1]",
             role: meta::Role::Unknown,
             doc: "Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "marker",
-            offset: 7,
-            size: 1,
-            type_name: "ADDR8_MARKER",
+            name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
             doc: "Addressing form (mask 0xFC).",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E67, evidence::E68, evidence::E69],
             alternatives: &[
                 meta::Alternative {
-                    name: "address_mode",
-                    type_name: "u8",
+                    name: "address_mode", type_name: "u8",
                     doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E70, evidence::E71],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E70, evidence::E71],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -3819,29 +3461,19 @@ impl Default for PSEUDO_ADDR8_addr_immediate {
 impl PSEUDO_ADDR8_addr_immediate {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body",
-        offset: 0,
-        size: 7,
-        type_name: "u8[7]",
-        role: meta::Role::Unknown,
+        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
         doc: "NeuronAddr: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::FieldMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "marker",
-        offset: 7,
-        size: 1,
-        type_name: "ADDR8_MARKER",
+        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
         evidence: &[evidence::E67, evidence::E68, evidence::E69],
         alternatives: &[
             meta::Alternative {
-                name: "address_mode",
-                type_name: "u8",
+                name: "address_mode", type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
-                confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E70, evidence::E71],
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E70, evidence::E71],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -3901,64 +3533,43 @@ impl Default for PSEUDO_ADDR8 {
 impl PSEUDO_ADDR8 {
     pub const SIZE: usize = 8;
     pub const DISCRIMINATOR: meta::FieldMeta = meta::FieldMeta {
-        name: "marker",
-        offset: 7,
-        size: 1,
-        type_name: "ADDR8_MARKER",
+        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
         evidence: &[evidence::E67, evidence::E68, evidence::E69],
         alternatives: &[
             meta::Alternative {
-                name: "address_mode",
-                type_name: "u8",
+                name: "address_mode", type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
-                confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E70, evidence::E71],
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E70, evidence::E71],
             },
         ],
         ..meta::FieldMeta::DEFAULT
     };
     pub const VARIANTS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "addr_var",
-            offset: 0,
-            size: 8,
-            type_name: "addr_var",
+            name: "addr_var", offset: 0, size: 8, type_name: "addr_var",
             doc: "Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E74, evidence::E75, evidence::E76],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E74, evidence::E75, evidence::E76], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "addr_reg",
-            offset: 0,
-            size: 8,
-            type_name: "addr_reg",
+            name: "addr_reg", offset: 0, size: 8, type_name: "addr_reg",
             doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E31],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E31], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "addr_tbl_offs",
-            offset: 0,
-            size: 8,
-            type_name: "addr_tbl_offs",
+            name: "addr_tbl_offs", offset: 0, size: 8, type_name: "addr_tbl_offs",
             doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E31, evidence::E77],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E31, evidence::E77], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "addr_immediate",
-            offset: 0,
-            size: 8,
-            type_name: "addr_immediate",
+            name: "addr_immediate", offset: 0, size: 8, type_name: "addr_immediate",
             doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E32],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E32], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// One value of each arm, in declaration order.
@@ -4094,186 +3705,103 @@ impl DMA_DIRECT2D {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
-            doc: "opcode == 0xb8",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xb8",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E79],
-            ..meta::FieldMeta::DEFAULT
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E79], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_configs",
-            offset: 12,
-            size: 1,
-            type_name: "DMA_CONFIGS",
-            doc: "Priority class (§6.1).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E80, evidence::E81],
-            ..meta::FieldMeta::DEFAULT
+            name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
+            doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78, evidence::E80, evidence::E81], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore",
-            offset: 13,
-            size: 1,
-            type_name: "u8",
-            doc: "Completion semaphore index.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
-            ..meta::FieldMeta::DEFAULT
+            name: "semaphore", offset: 13, size: 1, type_name: "u8",
+            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "sem_increment",
-            offset: 14,
-            size: 1,
-            type_name: "u8",
+            name: "sem_increment", offset: 14, size: 1, type_name: "u8",
             doc: "Semaphore increment; bounds the number of DMAs used.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "compute_op",
-            offset: 15,
-            size: 1,
-            type_name: "DGE_COMPUTE_OP",
-            doc: "Reduce-on-copy op (§6.4).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E82, evidence::E83],
-            ..meta::FieldMeta::DEFAULT
+            name: "compute_op", offset: 15, size: 1, type_name: "DGE_COMPUTE_OP",
+            doc: "Reduce-on-copy op (§6.4).", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78, evidence::E82, evidence::E83], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_start_addr",
-            offset: 16,
-            size: 8,
-            type_name: "ADDR8",
+            name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Source base (immediate / register / table).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E84],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E78, evidence::E84], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_step_elem",
-            offset: 24,
-            size: 8,
-            type_name: "i32[2]",
+            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E85],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E85],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_num_elem",
-            offset: 32,
-            size: 4,
-            type_name: "u16[2]",
+            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D shape (X, Y element counts).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E86],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E86],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_elem_size",
-            offset: 36,
-            size: 2,
-            type_name: "u16",
+            name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
-            codec: Some(meta::Codec::ZeroMeans(65536)),
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
+            codec: Some(meta::Codec::ZeroMeans(65536)), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_bound_reg",
-            offset: 38,
-            size: 1,
-            type_name: "BOUND_CHECK_REG",
+            name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_bound_reg",
-            offset: 39,
-            size: 1,
-            type_name: "BOUND_CHECK_REG",
+            name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_start_addr",
-            offset: 40,
-            size: 8,
-            type_name: "ADDR8",
-            doc: "Destination base.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E87],
-            ..meta::FieldMeta::DEFAULT
+            name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
+            doc: "Destination base.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78, evidence::E87], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_step_elem",
-            offset: 48,
-            size: 8,
-            type_name: "i32[2]",
+            name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_num_elem",
-            offset: 56,
-            size: 4,
-            type_name: "u16[2]",
-            doc: "2-D shape.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
-            ..meta::FieldMeta::DEFAULT
+            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
+            doc: "2-D shape.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_elem_size",
-            offset: 60,
-            size: 2,
-            type_name: "u16",
+            name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
-            codec: Some(meta::Codec::ZeroMeans(65536)),
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
+            codec: Some(meta::Codec::ZeroMeans(65536)), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "in_dtype",
-            offset: 62,
-            size: 1,
-            type_name: "DTYPE",
-            doc: "Source dtype.",
+            name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE", doc: "Source dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E88],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E78, evidence::E88], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "out_dtype",
-            offset: 63,
-            size: 1,
-            type_name: "DTYPE",
-            doc: "Destination dtype.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E89],
-            ..meta::FieldMeta::DEFAULT
+            name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
+            doc: "Destination dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78, evidence::E89], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -4520,13 +4048,9 @@ impl DMA_DIRECT2D {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "is_valid_dma_direct2d",
-            name: "is_valid_dma_direct2d",
-            args: Some("i"),
-            kind: rules::RuleKind::All,
-            parts: &[1, 15],
-            message: "not a valid DMAMemcpy word",
-            doc: "",
+            id: "is_valid_dma_direct2d", name: "is_valid_dma_direct2d", args: Some("i"),
+            kind: rules::RuleKind::All, parts: &[1, 15],
+            message: "not a valid DMAMemcpy word", doc: "",
             fields: &[
                 "compute_op", "dma_configs.priority_class", "dma_configs.reserved_bitfield",
                 "dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg",
@@ -4535,20 +4059,15 @@ impl DMA_DIRECT2D {
                 "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg", "src_elem_size", "src_num_elem",
                 "src_start_addr", "src_step_elem",
             ],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E90],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E90], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_general",
-            name: "is_valid_dma_memcpy_direct_general",
-            args: Some("i"),
+            name: "is_valid_dma_memcpy_direct_general", args: Some("i"),
             kind: rules::RuleKind::All,
             parts: &[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
-            parent: Some(0),
-            message: "the general DMAMemcpy checks fail",
-            doc: "",
+            parent: Some(0), message: "the general DMAMemcpy checks fail", doc: "",
             fields: &[
                 "compute_op", "dma_configs.priority_class", "dma_configs.reserved_bitfield",
                 "dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg",
@@ -4557,119 +4076,70 @@ impl DMA_DIRECT2D {
                 "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg", "src_num_elem", "src_start_addr",
                 "src_step_elem[0]", "src_step_elem[1]",
             ],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E91, evidence::E92, evidence::E93],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E91, evidence::E92, evidence::E93], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_neuron_header",
-            name: "has_valid_neuron_header",
-            args: Some("i"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(1),
+            id: "has_valid_neuron_header", name: "has_valid_neuron_header", args: Some("i"),
+            kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "the header must be valid; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["header"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E94],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["header"], source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E94],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_neuron_events",
-            name: "has_valid_neuron_events",
-            args: Some("i"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(1),
+            id: "has_valid_neuron_events", name: "has_valid_neuron_events", args: Some("i"),
+            kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "the events must be valid; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["events"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E95],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["events"], source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E95],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "header_opcode_is_dmamemcpy",
-            name: "header_opcode_is_dmamemcpy",
-            clause: true,
-            expr: Some("header.opcode == OPCODE::DMAMEMCPY"),
-            parent: Some(1),
+            id: "header_opcode_is_dmamemcpy", name: "header_opcode_is_dmamemcpy",
+            clause: true, expr: Some("header.opcode == OPCODE::DMAMEMCPY"), parent: Some(1),
             message: "header.opcode must be DMAMemcpy (0xb8)",
-            doc: "",
-            fields: &["header.opcode"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E96],
+            doc: "", fields: &["header.opcode"], source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E96],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_addr8_src",
-            name: "is_valid_addr8",
-            args: Some("src_start_addr"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(1),
+            id: "is_valid_addr8_src", name: "is_valid_addr8", args: Some("src_start_addr"),
+            kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["src_start_addr"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E97],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["src_start_addr"], source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E97],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_addr8_dst",
-            name: "is_valid_addr8",
-            args: Some("dst_start_addr"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(1),
+            id: "is_valid_addr8_dst", name: "is_valid_addr8", args: Some("dst_start_addr"),
+            kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["dst_start_addr"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E98],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["dst_start_addr"], source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E98],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dge_shape_reg_src",
-            name: "is_valid_dge_shape_reg",
+            id: "is_valid_dge_shape_reg_src", name: "is_valid_dge_shape_reg",
             args: Some("src_start_addr, src_step_elem[0]"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(1),
+            kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "the source shape-register binding must be valid; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["src_start_addr", "src_step_elem[0]"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E99],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["src_start_addr", "src_step_elem[0]"],
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E99], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dge_shape_reg_dst",
-            name: "is_valid_dge_shape_reg",
+            id: "is_valid_dge_shape_reg_dst", name: "is_valid_dge_shape_reg",
             args: Some("dst_start_addr, dst_step_elem[0]"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(1),
+            kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "the destination shape-register binding must be valid; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["dst_start_addr", "dst_step_elem[0]"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E100],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["dst_start_addr", "dst_step_elem[0]"],
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E100], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "zero_num_step_elem_shape_reg_mode",
-            name: "zero_num_step_elem_shape_reg_mode",
-            args: Some("i"),
+            name: "zero_num_step_elem_shape_reg_mode", args: Some("i"),
             expr: Some("(!has(src_start_addr.marker, SHAPE_REG)\n    || (src_num_elem[0] == 0 && src_num_elem[1] == 0 && src_step_elem[1] == 0))\n&& (!has(dst_start_addr.marker, SHAPE_REG)\n    || (dst_num_elem[0] == 0 && dst_num_elem[1] == 0 && dst_step_elem[1] == 0))"),
             parent: Some(1),
             message: "a side whose shape comes from a register (marker bit SHAPE_REG) must have num_elem == 0 and step_elem[1] == 0",
@@ -4678,90 +4148,65 @@ impl DMA_DIRECT2D {
                 "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr.marker", "dst_step_elem[1]",
                 "src_num_elem[0]", "src_num_elem[1]", "src_start_addr.marker", "src_step_elem[1]",
             ],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E101, evidence::E102, evidence::E103],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E101, evidence::E102, evidence::E103], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "are_valid_memcpy_dtypes",
-            name: "are_valid_memcpy_dtypes",
+            id: "are_valid_memcpy_dtypes", name: "are_valid_memcpy_dtypes",
             args: Some("compute_op, in_dtype, out_dtype"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(1),
+            kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "in_dtype / out_dtype must be a no-CCE memcpy (compute_op NONE, in == out) or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
-            doc: "",
-            fields: &["compute_op", "in_dtype", "out_dtype"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E104, evidence::E105],
-            enforced: false,
+            doc: "", fields: &["compute_op", "in_dtype", "out_dtype"],
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E104, evidence::E105], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_bound_check_reg_src",
-            name: "has_valid_bound_check_reg",
+            id: "has_valid_bound_check_reg_src", name: "has_valid_bound_check_reg",
             args: Some("src_bound_reg, src_start_addr.addr_tbl_offs.marker"),
             expr: Some("has_valid_bound_check_reg(src_bound_reg)"),
             parent: Some(1),
             message: "src_bound_reg must be fully inert or fully armed",
             doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
             fields: &["src_bound_reg.bc_disable_oob_error_notif", "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E106, evidence::E107],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E106, evidence::E107], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_bound_check_reg_dst",
-            name: "has_valid_bound_check_reg",
+            id: "has_valid_bound_check_reg_dst", name: "has_valid_bound_check_reg",
             args: Some("dst_bound_reg, dst_start_addr.addr_tbl_offs.marker"),
             expr: Some("has_valid_bound_check_reg(dst_bound_reg)"),
             parent: Some(1),
             message: "dst_bound_reg must be fully inert or fully armed",
             doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E108, evidence::E107],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E108, evidence::E107], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dge_compute_op",
-            name: "is_valid_dge_compute_op",
+            id: "is_valid_dge_compute_op", name: "is_valid_dge_compute_op",
             args: Some("compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(1),
+            kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "compute_op must be valid for these element counts and addresses; the sources do not give this predicate's body",
             doc: "",
             fields: &["compute_op", "src_num_elem", "dst_num_elem", "src_start_addr", "dst_start_addr"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E109], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dma_configs",
-            name: "is_valid_dma_configs",
-            args: Some("dma_configs"),
-            expr: Some("is_valid_dma_configs(dma_configs)"),
+            id: "is_valid_dma_configs", name: "is_valid_dma_configs",
+            args: Some("dma_configs"), expr: Some("is_valid_dma_configs(dma_configs)"),
             parent: Some(1),
             message: "dma_configs.priority_class must be 0..4 and its reserved bits zero",
             doc: "",
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E110, evidence::E111],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E110, evidence::E111], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_arith",
-            name: "is_valid_dma_memcpy_direct_arith",
-            args: Some("i"),
-            kind: rules::RuleKind::Any,
-            parts: &[16, 20],
-            parent: Some(0),
+            name: "is_valid_dma_memcpy_direct_arith", args: Some("i"),
+            kind: rules::RuleKind::Any, parts: &[16, 20], parent: Some(0),
             message: "neither a plain memcpy nor a valid CCE operation",
             doc: "Seed 004 abbreviates this predicate `_arith`; the full name follows `_general`'s. While is_valid_dma_cce is not enforced, this alternative always holds.",
             fields: &[
@@ -4769,61 +4214,39 @@ impl DMA_DIRECT2D {
                 "dst_step_elem", "in_dtype", "out_dtype", "src_elem_size", "src_num_elem[0]",
                 "src_num_elem[1]", "src_start_addr", "src_step_elem",
             ],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E112, evidence::E113],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E112, evidence::E113], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_without_cce",
-            name: "is_valid_dma_memcpy_direct_without_cce",
-            args: Some("i"),
-            kind: rules::RuleKind::All,
-            parts: &[17, 18, 19],
-            parent: Some(15),
+            name: "is_valid_dma_memcpy_direct_without_cce", args: Some("i"),
+            kind: rules::RuleKind::All, parts: &[17, 18, 19], parent: Some(15),
             message: "a plain memcpy needs compute_op NONE, in_dtype == out_dtype and equal byte counts",
             doc: "",
             fields: &[
                 "compute_op", "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "in_dtype", "out_dtype",
                 "src_elem_size", "src_num_elem[0]", "src_num_elem[1]",
             ],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E114, evidence::E115],
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E114, evidence::E115], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "compute_op_is_none", name: "compute_op_is_none", clause: true,
+            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), parent: Some(16),
+            message: "compute_op must be NONE", doc: "", fields: &["compute_op"],
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E116], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "in_dtype_equals_out_dtype", name: "in_dtype_equals_out_dtype",
+            clause: true, expr: Some("in_dtype == out_dtype"), parent: Some(16),
+            message: "in_dtype must equal out_dtype", doc: "",
+            fields: &["in_dtype", "out_dtype"], source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E117],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "compute_op_is_none",
-            name: "compute_op_is_none",
-            clause: true,
-            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"),
-            parent: Some(16),
-            message: "compute_op must be NONE",
-            doc: "",
-            fields: &["compute_op"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E116],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "in_dtype_equals_out_dtype",
-            name: "in_dtype_equals_out_dtype",
-            clause: true,
-            expr: Some("in_dtype == out_dtype"),
-            parent: Some(16),
-            message: "in_dtype must equal out_dtype",
-            doc: "",
-            fields: &["in_dtype", "out_dtype"],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E117],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "byte_counts_match",
-            name: "byte_counts_match",
-            clause: true,
+            id: "byte_counts_match", name: "byte_counts_match", clause: true,
             expr: Some("src_num_elem[0] * src_num_elem[1] * value(src_elem_size) == dst_num_elem[0] * dst_num_elem[1] * value(dst_elem_size)"),
             parent: Some(16),
             message: "the source and destination byte counts must match",
@@ -4832,27 +4255,20 @@ impl DMA_DIRECT2D {
                 "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "src_elem_size", "src_num_elem[0]",
                 "src_num_elem[1]",
             ],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_INFERRED,
-            evidence: &[evidence::E118, evidence::E119, evidence::E120],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_INFERRED,
+            evidence: &[evidence::E118, evidence::E119, evidence::E120], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dma_cce",
-            name: "is_valid_dma_cce",
-            args: Some("i"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(15),
+            id: "is_valid_dma_cce", name: "is_valid_dma_cce", args: Some("i"),
+            kind: rules::RuleKind::NotEnforced, parent: Some(15),
             message: "a CCE operation needs aligned start addresses and steps and a CCE element size; the sources do not give this predicate's body",
             doc: "",
             fields: &[
                 "compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem",
                 "src_elem_size", "dst_elem_size",
             ],
-            source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E121, evidence::E122],
-            enforced: false,
+            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E121, evidence::E122], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -4997,172 +4413,100 @@ impl DMA_DIRECT2D_XPOSE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
-            doc: "opcode == 0xbd",
+            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbd",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E123, evidence::E124], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124],
-            ..meta::FieldMeta::DEFAULT
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E123, evidence::E124], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_bound_reg",
-            offset: 12,
-            size: 1,
-            type_name: "BOUND_CHECK_REG",
+            name: "src_bound_reg", offset: 12, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124, evidence::E125],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E123, evidence::E124, evidence::E125], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_bound_reg",
-            offset: 13,
-            size: 1,
-            type_name: "BOUND_CHECK_REG",
+            name: "dst_bound_reg", offset: 13, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E123, evidence::E124], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "in_dtype",
-            offset: 14,
-            size: 1,
-            type_name: "DTYPE",
+            name: "in_dtype", offset: 14, size: 1, type_name: "DTYPE",
             doc: "Source dtype (2-byte or 4-byte only).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124, evidence::E126],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E123, evidence::E124, evidence::E126], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "out_dtype",
-            offset: 15,
-            size: 1,
-            type_name: "DTYPE",
+            name: "out_dtype", offset: 15, size: 1, type_name: "DTYPE",
             doc: "Destination dtype; must equal in_dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E127, evidence::E128],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E123, evidence::E127, evidence::E128], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_start_addr",
-            offset: 16,
-            size: 8,
-            type_name: "ADDR8",
-            doc: "Source base.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124],
-            ..meta::FieldMeta::DEFAULT
+            name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
+            doc: "Source base.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E123, evidence::E124], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_step_elem",
-            offset: 24,
-            size: 8,
-            type_name: "i32[2]",
+            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements (X, Y).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E129, evidence::E124],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E129, evidence::E124], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_num_elem",
-            offset: 32,
-            size: 4,
-            type_name: "u16[2]",
+            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E130, evidence::E124],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E130, evidence::E124], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "tile_src_row_step",
-            offset: 36,
-            size: 4,
-            type_name: "i32",
+            name: "tile_src_row_step", offset: 36, size: 4, type_name: "i32",
             doc: "Signed per-row source step inside a tile.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E131, evidence::E132, evidence::E133, evidence::E124],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_start_addr",
-            offset: 40,
-            size: 8,
-            type_name: "ADDR8",
+            name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
             doc: "Destination base; must be 32-byte aligned.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E123, evidence::E124], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_step_elem",
-            offset: 48,
-            size: 8,
-            type_name: "i32[2]",
+            name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed destination strides (each % 32 == 0 unless that dim's num == 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E134, evidence::E124],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E134, evidence::E124], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_num_elem",
-            offset: 56,
-            size: 4,
-            type_name: "u16[2]",
-            doc: "2-D destination shape.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E135, evidence::E124],
-            ..meta::FieldMeta::DEFAULT
+            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
+            doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E135, evidence::E124], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "tile_src_rows",
-            offset: 60,
-            size: 1,
-            type_name: "u8",
+            name: "tile_src_rows", offset: 60, size: 1, type_name: "u8",
             doc: "Tile rows; must be 16 (current uCode).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E136, evidence::E137, evidence::E124],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E136, evidence::E137, evidence::E124], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "tile_src_cols",
-            offset: 61,
-            size: 1,
-            type_name: "u8",
+            name: "tile_src_cols", offset: 61, size: 1, type_name: "u8",
             doc: "Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E138, evidence::E139, evidence::E124],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E138, evidence::E139, evidence::E124], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore",
-            offset: 62,
-            size: 1,
-            type_name: "u8",
-            doc: "Completion semaphore index.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E140, evidence::E141, evidence::E124],
-            ..meta::FieldMeta::DEFAULT
+            name: "semaphore", offset: 62, size: 1, type_name: "u8",
+            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E140, evidence::E141, evidence::E124], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_configs",
-            offset: 63,
-            size: 1,
-            type_name: "DMA_CONFIGS",
-            doc: "Priority class (§6.1).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
+            name: "dma_configs", offset: 63, size: 1, type_name: "DMA_CONFIGS",
+            doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E142, evidence::E143, evidence::E144, evidence::E15],
             ..meta::FieldMeta::DEFAULT
         },
@@ -5399,120 +4743,75 @@ impl DMA_DIRECT2D_XPOSE {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "is_valid_dma_transpose",
-            name: "is_valid_dma_transpose",
-            args: Some("i, nc"),
-            kind: rules::RuleKind::All,
-            parts: &[1, 2, 3, 4, 5, 6, 7],
-            message: "not a valid DmaTranspose word",
-            doc: "",
+            id: "is_valid_dma_transpose", name: "is_valid_dma_transpose",
+            args: Some("i, nc"), kind: rules::RuleKind::All, parts: &[1, 2, 3, 4, 5, 6, 7],
+            message: "not a valid DmaTranspose word", doc: "",
             fields: &[
                 "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr", "dst_step_elem[0]", "dst_step_elem[1]",
                 "in_dtype", "out_dtype", "tile_src_cols", "tile_src_rows",
             ],
-            source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E145],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E145], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_dma_transpose_nc",
-            name: "has_valid_dma_transpose_nc",
-            args: Some("nc"),
-            expr: Some("nc >= 3"),
-            parent: Some(0),
+            id: "has_valid_dma_transpose_nc", name: "has_valid_dma_transpose_nc",
+            args: Some("nc"), expr: Some("nc >= 3"), parent: Some(0),
             message: "DmaTranspose needs NeuronCore v3 or later (not sunda)",
-            doc: "",
-            source: "seed-004 §10",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E146, evidence::E147],
-            ..rules::RuleMeta::DEFAULT
+            doc: "", source: "seed-004 §10", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E146, evidence::E147], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "tile_src_rows_is_16",
-            name: "tile_src_rows_is_16",
-            clause: true,
-            expr: Some("tile_src_rows == 16"),
-            parent: Some(0),
+            id: "tile_src_rows_is_16", name: "tile_src_rows_is_16", clause: true,
+            expr: Some("tile_src_rows == 16"), parent: Some(0),
             message: "tile_src_rows must be 16 (current uCode)",
-            doc: "",
-            fields: &["tile_src_rows"],
-            source: "supp-field-tables §2.3",
+            doc: "", fields: &["tile_src_rows"], source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E148, evidence::E149],
-            ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E148, evidence::E149], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "tile_src_cols_fit_dtype",
-            name: "tile_src_cols_fit_dtype",
-            clause: true,
+            id: "tile_src_cols_fit_dtype", name: "tile_src_cols_fit_dtype", clause: true,
             expr: Some("(dtype_size(out_dtype) == 2 && tile_src_cols >= 1 && tile_src_cols <= 128)\n|| (dtype_size(out_dtype) == 4 && tile_src_cols >= 1 && tile_src_cols <= 64)"),
             parent: Some(0),
             message: "tile_src_cols must be 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one (other sizes are not allowed)",
-            doc: "",
-            fields: &["out_dtype", "tile_src_cols"],
-            source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E150, evidence::E151],
+            doc: "", fields: &["out_dtype", "tile_src_cols"],
+            source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E150, evidence::E151], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "in_dtype_equals_out_dtype", name: "in_dtype_equals_out_dtype",
+            clause: true, expr: Some("in_dtype == out_dtype"), parent: Some(0),
+            message: "out_dtype must equal in_dtype", doc: "",
+            fields: &["in_dtype", "out_dtype"], source: "supp-field-tables §2.3",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E152],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "in_dtype_equals_out_dtype",
-            name: "in_dtype_equals_out_dtype",
-            clause: true,
-            expr: Some("in_dtype == out_dtype"),
-            parent: Some(0),
-            message: "out_dtype must equal in_dtype",
-            doc: "",
-            fields: &["in_dtype", "out_dtype"],
-            source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E152],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "two_byte_dtype",
-            name: "two_byte_dtype",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(0),
+            id: "two_byte_dtype", name: "two_byte_dtype", clause: true,
+            kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "the dtype must be 2 bytes for the transpose proper",
             doc: "Not enforced: the same page allows a 4-byte out_dtype (tile_src_cols 1..64) and lists in_dtype as 2-B or 4-B, so which words \"the transpose proper\" covers is unclear.",
-            fields: &["in_dtype", "out_dtype"],
-            source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E153],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            fields: &["in_dtype", "out_dtype"], source: "supp-field-tables §2.3",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E153],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dst_start_addr_aligned_32",
-            name: "dst_start_addr_aligned_32",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(0),
+            id: "dst_start_addr_aligned_32", name: "dst_start_addr_aligned_32",
+            clause: true, kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "dst_start_addr must be 32-byte aligned; the spec has no byte layout for ADDR8's arms, so the address cannot be read",
-            doc: "",
-            fields: &["dst_start_addr"],
-            source: "supp-field-tables §2.3",
+            doc: "", fields: &["dst_start_addr"], source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E154, evidence::E155],
-            enforced: false,
+            evidence: &[evidence::E154, evidence::E155], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dst_steps_aligned_32",
-            name: "dst_steps_aligned_32",
-            clause: true,
+            id: "dst_steps_aligned_32", name: "dst_steps_aligned_32", clause: true,
             expr: Some("(dst_step_elem[0] % 32 == 0 || dst_num_elem[0] == 1)\n&& (dst_step_elem[1] % 32 == 0 || dst_num_elem[1] == 1)"),
             parent: Some(0),
             message: "each dst_step_elem[i] must be a multiple of 32 unless dst_num_elem[i] == 1",
             doc: "",
             fields: &["dst_num_elem[0]", "dst_num_elem[1]", "dst_step_elem[0]", "dst_step_elem[1]"],
-            source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E156, evidence::E155],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E156, evidence::E155], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `DMA_DIRECT2D_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -5623,185 +4922,108 @@ impl DMA_GATHER_XPOSE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
-            doc: "opcode == 0xf1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33],
+            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xf1",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E33],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33],
-            ..meta::FieldMeta::DEFAULT
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E33], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore",
-            offset: 12,
-            size: 1,
-            type_name: "u8",
-            doc: "Completion semaphore index.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33],
-            ..meta::FieldMeta::DEFAULT
+            name: "semaphore", offset: 12, size: 1, type_name: "u8",
+            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E33], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_configs",
-            offset: 13,
-            size: 1,
-            type_name: "DMA_CONFIGS",
-            doc: "Priority class (§6.1).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E157, evidence::E158],
-            ..meta::FieldMeta::DEFAULT
+            name: "dma_configs", offset: 13, size: 1, type_name: "DMA_CONFIGS",
+            doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E33, evidence::E157, evidence::E158], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "idx_num_active_channels",
-            offset: 14,
-            size: 1,
-            type_name: "u8",
+            name: "idx_num_active_channels", offset: 14, size: 1, type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E159, evidence::E160],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E33, evidence::E159, evidence::E160], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_idx_bound_reg",
-            offset: 15,
-            size: 1,
-            type_name: "BOUND_CHECK_REG",
+            name: "src_idx_bound_reg", offset: 15, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (checked without flags coupling).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E161, evidence::E162],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E33, evidence::E161, evidence::E162], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_start_addr",
-            offset: 16,
-            size: 8,
-            type_name: "ADDR8",
+            name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Gather source base (HBM or SBUF); 2-byte aligned.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E33],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_step_elem",
-            offset: 24,
-            size: 8,
-            type_name: "i32[2]",
+            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E163],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E163],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_num_elem",
-            offset: 32,
-            size: 4,
-            type_name: "u16[2]",
+            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E164],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E164],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_idx_start_addr",
-            offset: 36,
-            size: 4,
-            type_name: "ADDR4",
+            name: "src_idx_start_addr", offset: 36, size: 4, type_name: "ADDR4",
             doc: "Gather index tensor (UINT32, 4-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E165],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E33, evidence::E165], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_start_addr",
-            offset: 40,
-            size: 8,
-            type_name: "ADDR8",
+            name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
             doc: "Destination base (SBUF, 32-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E166],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E33, evidence::E166], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "reserved",
-            offset: 48,
-            size: 3,
-            type_name: "u8[3]",
-            role: meta::Role::Reserved,
-            doc: "Pad; must be zero.",
+            name: "reserved", offset: 48, size: 3, type_name: "u8[3]",
+            role: meta::Role::Reserved, doc: "Pad; must be zero.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E167, evidence::E168],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E167, evidence::E168], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_bound_reg",
-            offset: 51,
-            size: 1,
-            type_name: "BOUND_CHECK_REG",
+            name: "dst_bound_reg", offset: 51, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address (keyed on the dst ADDR8 marker).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E33],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_step_elem_1",
-            offset: 52,
-            size: 4,
-            type_name: "i32",
+            name: "dst_step_elem_1", offset: 52, size: 4, type_name: "i32",
             doc: "Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E169, evidence::E170],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E169, evidence::E170], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_num_elem",
-            offset: 56,
-            size: 4,
-            type_name: "u16[2]",
+            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E171],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E171],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "elem_size",
-            offset: 60,
-            size: 2,
-            type_name: "u16",
+            name: "elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Bytes per transpose row: 2..256, even.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E172],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E33, evidence::E172], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dtype",
-            offset: 62,
-            size: 1,
-            type_name: "DTYPE_PAIR",
+            name: "dtype", offset: 62, size: 1, type_name: "DTYPE_PAIR",
             doc: "dtype_lo (src) / dtype_hi (dst); equal and 2-byte.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E173, evidence::E174],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E173, evidence::E174], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "flags",
-            offset: 63,
-            size: 1,
-            type_name: "DMA_GATHER_TRANSPOSE_FLAGS",
+            name: "flags", offset: 63, size: 1, type_name: "DMA_GATHER_TRANSPOSE_FLAGS",
             doc: "gather_dim (must be Y) + reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E175],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E33, evidence::E175], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -6041,13 +5263,10 @@ impl DMA_GATHER_XPOSE {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "is_valid_dma_gather_transpose",
-            name: "is_valid_dma_gather_transpose",
-            args: Some("i, nc"),
-            kind: rules::RuleKind::All,
+            id: "is_valid_dma_gather_transpose", name: "is_valid_dma_gather_transpose",
+            args: Some("i, nc"), kind: rules::RuleKind::All,
             parts: &[1, 2, 3, 4, 8, 9, 10, 11, 12, 13],
-            message: "not a valid DmaGatherTranspose word",
-            doc: "",
+            message: "not a valid DmaGatherTranspose word", doc: "",
             fields: &[
                 "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr", "dst_step_elem_1", "dtype.dtype_hi",
                 "dtype.dtype_lo", "elem_size", "flags.gather_dim", "idx_num_active_channels",
@@ -6055,155 +5274,109 @@ impl DMA_GATHER_XPOSE {
                 "src_idx_bound_reg.bc_reg", "src_idx_start_addr.address", "src_idx_start_addr.register_mode",
                 "src_num_elem[1]", "src_start_addr",
             ],
-            source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E177],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E176, evidence::E177], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_dma_gather_transpose_nc",
-            name: "has_valid_dma_gather_transpose_nc",
-            args: Some("nc"),
-            expr: Some("nc >= 3"),
-            parent: Some(0),
+            name: "has_valid_dma_gather_transpose_nc", args: Some("nc"),
+            expr: Some("nc >= 3"), parent: Some(0),
             message: "DmaGatherTranspose needs NeuronCore v3 or later (not sunda)",
-            doc: "",
-            source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E178, evidence::E146],
-            ..rules::RuleMeta::DEFAULT
+            doc: "", source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E178, evidence::E146], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_dtype",
-            name: "has_valid_gather_transpose_dtype",
-            args: Some("dtype"),
+            name: "has_valid_gather_transpose_dtype", args: Some("dtype"),
             expr: Some("dtype_size(dtype.dtype_lo) == 2 && dtype_size(dtype.dtype_hi) == 2 && dtype.dtype_lo == dtype.dtype_hi"),
             parent: Some(0),
             message: "only 2-byte dtypes (BF16 / FP16), and dtype_lo == dtype_hi: no cast",
-            doc: "",
-            fields: &["dtype.dtype_hi", "dtype.dtype_lo"],
-            source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E179, evidence::E180],
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["dtype.dtype_hi", "dtype.dtype_lo"],
+            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E179, evidence::E180], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_elem_size",
-            name: "has_valid_gather_transpose_elem_size",
-            args: Some("elem_size"),
+            name: "has_valid_gather_transpose_elem_size", args: Some("elem_size"),
             expr: Some("elem_size >= 2 && elem_size <= 256 && elem_size % 2 == 0"),
             parent: Some(0),
             message: "elem_size must be even and within 2..256",
-            doc: "",
-            fields: &["elem_size"],
-            source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E181],
+            doc: "", fields: &["elem_size"], source: "seed-004 §4.1",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E181],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_addresses",
             name: "has_valid_gather_transpose_addresses",
             args: Some("src_start_addr, dst_start_addr, src_idx_start_addr"),
-            kind: rules::RuleKind::All,
-            parts: &[5, 6, 7],
-            parent: Some(0),
+            kind: rules::RuleKind::All, parts: &[5, 6, 7], parent: Some(0),
             message: "src must be 2-byte, dst 32-byte and src_idx 4-byte aligned",
             doc: "",
             fields: &[
                 "dst_start_addr", "src_idx_start_addr.address", "src_idx_start_addr.register_mode",
                 "src_start_addr",
             ],
-            source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E182],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E182], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "src_start_addr_aligned_2",
-            name: "src_start_addr_aligned_2",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(4),
+            id: "src_start_addr_aligned_2", name: "src_start_addr_aligned_2", clause: true,
+            kind: rules::RuleKind::NotEnforced, parent: Some(4),
             message: "src_start_addr must be 2-byte aligned; the spec has no byte layout for ADDR8's arms, so the address cannot be read",
-            doc: "",
-            fields: &["src_start_addr"],
-            source: "seed-004 §4.1",
+            doc: "", fields: &["src_start_addr"], source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E183, evidence::E184],
-            enforced: false,
+            evidence: &[evidence::E183, evidence::E184], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dst_start_addr_aligned_32",
-            name: "dst_start_addr_aligned_32",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(4),
+            id: "dst_start_addr_aligned_32", name: "dst_start_addr_aligned_32",
+            clause: true, kind: rules::RuleKind::NotEnforced, parent: Some(4),
             message: "dst_start_addr must be 32-byte aligned; the spec has no byte layout for ADDR8's arms, so the address cannot be read",
-            doc: "",
-            fields: &["dst_start_addr"],
-            source: "seed-004 §4.1",
+            doc: "", fields: &["dst_start_addr"], source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E185, evidence::E186],
-            enforced: false,
+            evidence: &[evidence::E185, evidence::E186], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "src_idx_start_addr_aligned_4",
-            name: "src_idx_start_addr_aligned_4",
+            id: "src_idx_start_addr_aligned_4", name: "src_idx_start_addr_aligned_4",
             clause: true,
             expr: Some("src_idx_start_addr.register_mode == 1 || src_idx_start_addr.address % 4 == 0"),
             parent: Some(4),
             message: "an immediate src_idx_start_addr must be 4-byte aligned (UINT32 indices)",
             doc: "The field tables state the alignment for the immediate form; a register-mode ADDR4 holds a register id, not an address.",
             fields: &["src_idx_start_addr.address", "src_idx_start_addr.register_mode"],
-            source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E187, evidence::E188, evidence::E189],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E187, evidence::E188, evidence::E189], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_flags",
-            name: "has_valid_gather_transpose_flags",
-            args: Some("flags"),
+            name: "has_valid_gather_transpose_flags", args: Some("flags"),
             expr: Some("flags.gather_dim == INDIRECT_DIM::Y"),
             parent: Some(0),
             message: "gather_dim must be Y (dim[1], the slowest) for now",
-            doc: "",
-            fields: &["flags.gather_dim"],
-            source: "seed-004 §4.1",
+            doc: "", fields: &["flags.gather_dim"], source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E190, evidence::E191],
-            ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E190, evidence::E191], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_src_dimensions",
             name: "has_valid_gather_transpose_src_dimensions",
-            args: Some("src_num_elem"),
-            expr: Some("src_num_elem[1] % 16 == 0"),
+            args: Some("src_num_elem"), expr: Some("src_num_elem[1] % 16 == 0"),
             parent: Some(0),
             message: "src_num_elem[1] (the gathered row count) must be a multiple of 16, the transpose-tile rows",
-            doc: "",
-            fields: &["src_num_elem[1]"],
-            source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E192],
+            doc: "", fields: &["src_num_elem[1]"], source: "seed-004 §4.1",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E192],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_cross_field_consistency",
             name: "has_valid_gather_transpose_cross_field_consistency",
             args: Some("src_num_elem, dst_num_elem"),
-            expr: Some("src_num_elem[1] == dst_num_elem[0]"),
-            parent: Some(0),
+            expr: Some("src_num_elem[1] == dst_num_elem[0]"), parent: Some(0),
             message: "src_num_elem[1] must equal dst_num_elem[0]: both are the index count",
-            doc: "",
-            fields: &["dst_num_elem[0]", "src_num_elem[1]"],
-            source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E193],
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["dst_num_elem[0]", "src_num_elem[1]"],
+            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E193], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_dst_steps",
@@ -6212,31 +5385,23 @@ impl DMA_GATHER_XPOSE {
             expr: Some("dst_step_elem_1 % 32 == 0 || dst_num_elem[1] == 1"),
             parent: Some(0),
             message: "dst_step_elem_1 must be a multiple of 32 unless dst_num_elem[1] == 1",
-            doc: "",
-            fields: &["dst_num_elem[1]", "dst_step_elem_1"],
-            source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E194],
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["dst_num_elem[1]", "dst_step_elem_1"],
+            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E194], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "check_dma_indirect_indices",
-            name: "check_dma_indirect_indices",
+            id: "check_dma_indirect_indices", name: "check_dma_indirect_indices",
             args: Some("idx_num_active_channels"),
             expr: Some("idx_num_active_channels != 0 && idx_num_active_channels <= POOLING_NUM_CHANNELS && idx_num_active_channels == POOLING_NUM_CHANNELS"),
             parent: Some(0),
             message: "idx_num_active_channels must be POOLING_NUM_CHANNELS (128)",
-            doc: "",
-            fields: &["idx_num_active_channels"],
-            source: "seed-004 §4.1",
+            doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E195, evidence::E196],
-            ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E195, evidence::E196], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags",
-            name: "has_valid_idx_bound_check_reg_no_flags",
-            args: Some("src_idx_bound_reg"),
+            name: "has_valid_idx_bound_check_reg_no_flags", args: Some("src_idx_bound_reg"),
             expr: Some("has_valid_bound_check_reg(src_idx_bound_reg)"),
             parent: Some(0),
             message: "src_idx_bound_reg must be fully inert or fully armed",
@@ -6245,36 +5410,26 @@ impl DMA_GATHER_XPOSE {
                 "src_idx_bound_reg.bc_disable_oob_error_notif", "src_idx_bound_reg.bc_enabled",
                 "src_idx_bound_reg.bc_reg",
             ],
-            source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E197, evidence::E198],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E197, evidence::E198], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_bound_check_reg_dst",
-            name: "has_valid_bound_check_reg",
+            id: "has_valid_bound_check_reg_dst", name: "has_valid_bound_check_reg",
             args: Some("dst_bound_reg, dst_start_addr.addr_tbl_offs.marker"),
             expr: Some("has_valid_bound_check_reg(dst_bound_reg)"),
             message: "dst_bound_reg must be fully inert or fully armed",
             doc: "Stated by the gather-scatter page, not among seed 004's ten lines, so it is kept outside is_valid_dma_gather_transpose; its register check is not enforced.",
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
-            source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E199],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E199], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "reserved_is_zero",
-            name: "reserved_is_zero",
-            clause: true,
+            id: "reserved_is_zero", name: "reserved_is_zero", clause: true,
             expr: Some("reserved[0] == 0 && reserved[1] == 0 && reserved[2] == 0"),
-            message: "reserved[3] must be zero",
-            doc: "",
+            message: "reserved[3] must be zero", doc: "",
             fields: &["reserved[0]", "reserved[1]", "reserved[2]"],
-            source: "supp-gather-scatter §2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E200, evidence::E201],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E200, evidence::E201], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `DMA_GATHER_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -6446,235 +5601,135 @@ impl DMA_INDIRECT1D {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
-            doc: "opcode == 0xbb",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbb",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
-            ..meta::FieldMeta::DEFAULT
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore",
-            offset: 12,
-            size: 1,
-            type_name: "u8",
-            doc: "Completion semaphore index.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E111],
-            ..meta::FieldMeta::DEFAULT
+            name: "semaphore", offset: 12, size: 1, type_name: "u8",
+            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202, evidence::E111], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "sem_increment",
-            offset: 13,
-            size: 1,
-            type_name: "u8",
-            doc: "Semaphore increment.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
-            ..meta::FieldMeta::DEFAULT
+            name: "sem_increment", offset: 13, size: 1, type_name: "u8",
+            doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "idx_num_active_channels",
-            offset: 14,
-            size: 1,
-            type_name: "u8",
+            name: "idx_num_active_channels", offset: 14, size: 1, type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E203, evidence::E204],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E202, evidence::E203, evidence::E204], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "flags",
-            offset: 15,
-            size: 1,
-            type_name: "DMA_INDIRECT_FLAGS",
+            name: "flags", offset: 15, size: 1, type_name: "DMA_INDIRECT_FLAGS",
             doc: "Gather/scatter mode and dims (§3.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E205, evidence::E206],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E202, evidence::E205, evidence::E206], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_start_addr",
-            offset: 16,
-            size: 8,
-            type_name: "ADDR8",
+            name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Source base (the gather table / source tensor).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_step_elem",
-            offset: 24,
-            size: 4,
-            type_name: "i32",
+            name: "src_step_elem", offset: 24, size: 4, type_name: "i32",
             doc: "1-D signed source stride, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E207],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E207],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_num_elem",
-            offset: 28,
-            size: 2,
-            type_name: "u16",
+            name: "src_num_elem", offset: 28, size: 2, type_name: "u16",
             doc: "Source element count (<= 4096 unless shape-from-register, when it must be 0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E208, evidence::E31],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E208, evidence::E31], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_elem_size",
-            offset: 30,
-            size: 2,
-            type_name: "u16",
-            doc: "Source bytes per element.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
-            ..meta::FieldMeta::DEFAULT
+            name: "src_elem_size", offset: 30, size: 2, type_name: "u16",
+            doc: "Source bytes per element.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_start_addr",
-            offset: 32,
-            size: 8,
-            type_name: "ADDR8",
+            name: "dst_start_addr", offset: 32, size: 8, type_name: "ADDR8",
             doc: "Destination base (the scatter base / destination tensor).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_step_elem",
-            offset: 40,
-            size: 4,
-            type_name: "i32",
+            name: "dst_step_elem", offset: 40, size: 4, type_name: "i32",
             doc: "1-D signed destination stride, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E209],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E209],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_num_elem",
-            offset: 44,
-            size: 2,
-            type_name: "u16",
+            name: "dst_num_elem", offset: 44, size: 2, type_name: "u16",
             doc: "Destination element count (<= 4096 unless shape-from-register).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_elem_size",
-            offset: 46,
-            size: 2,
-            type_name: "u16",
+            name: "dst_elem_size", offset: 46, size: 2, type_name: "u16",
             doc: "Destination bytes per element.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_idx_start_addr",
-            offset: 48,
-            size: 4,
-            type_name: "ADDR4",
+            name: "src_idx_start_addr", offset: 48, size: 4, type_name: "ADDR4",
             doc: "Gather index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E210, evidence::E211],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E202, evidence::E210, evidence::E211], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_idx_start_addr",
-            offset: 52,
-            size: 4,
-            type_name: "ADDR4",
+            name: "dst_idx_start_addr", offset: 52, size: 4, type_name: "ADDR4",
             doc: "Scatter index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E212],
+            evidence: &[evidence::E202, evidence::E212], ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "in_dtype", offset: 56, size: 1, type_name: "DTYPE", doc: "Source dtype.",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "in_dtype",
-            offset: 56,
-            size: 1,
-            type_name: "DTYPE",
-            doc: "Source dtype.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
-            ..meta::FieldMeta::DEFAULT
+            name: "out_dtype", offset: 57, size: 1, type_name: "DTYPE",
+            doc: "Destination dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "out_dtype",
-            offset: 57,
-            size: 1,
-            type_name: "DTYPE",
-            doc: "Destination dtype.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_idx_bound_reg",
-            offset: 58,
-            size: 1,
-            type_name: "BOUND_CHECK_REG",
+            name: "src_idx_bound_reg", offset: 58, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (not the data address) (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E20],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E202, evidence::E20], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_idx_bound_reg",
-            offset: 59,
-            size: 1,
-            type_name: "BOUND_CHECK_REG",
+            name: "dst_idx_bound_reg", offset: 59, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E20],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E202, evidence::E20], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "compute_op",
-            offset: 60,
-            size: 1,
-            type_name: "DGE_COMPUTE_OP",
+            name: "compute_op", offset: 60, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E213],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E202, evidence::E213], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_configs",
-            offset: 61,
-            size: 1,
-            type_name: "DMA_CONFIGS",
-            doc: "Priority class (§6.1).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E214, evidence::E215],
-            ..meta::FieldMeta::DEFAULT
+            name: "dma_configs", offset: 61, size: 1, type_name: "DMA_CONFIGS",
+            doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202, evidence::E214, evidence::E215], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "reserved",
-            offset: 62,
-            size: 2,
-            type_name: "u8[2]",
+            name: "reserved", offset: 62, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved,
             doc: "Must be zero (has_dma_indirect_check_reserved_zero).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E216, evidence::E217, evidence::E218],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E216, evidence::E217, evidence::E218], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -6923,13 +5978,10 @@ impl DMA_INDIRECT1D {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "is_valid_dma_indirect",
-            name: "is_valid_dma_indirect",
-            args: Some("i"),
+            id: "is_valid_dma_indirect", name: "is_valid_dma_indirect", args: Some("i"),
             kind: rules::RuleKind::All,
             parts: &[1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 18, 19, 20, 33, 34, 35],
-            message: "not a valid DmaIndirect word",
-            doc: "",
+            message: "not a valid DmaIndirect word", doc: "",
             fields: &[
                 "compute_op", "dma_configs.priority_class", "dma_configs.reserved_bitfield",
                 "dst_idx_bound_reg.bc_disable_oob_error_notif", "dst_idx_bound_reg.bc_enabled",
@@ -6940,74 +5992,45 @@ impl DMA_INDIRECT1D {
                 "src_idx_bound_reg.bc_reg", "src_idx_start_addr", "src_num_elem", "src_start_addr",
                 "src_step_elem",
             ],
-            source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E219, evidence::E220],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E219, evidence::E220], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_addr8_src",
-            name: "is_valid_addr8",
-            args: Some("src_start_addr"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(0),
+            id: "is_valid_addr8_src", name: "is_valid_addr8", args: Some("src_start_addr"),
+            kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["src_start_addr"],
-            source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["src_start_addr"], source: "supp-gather-scatter §1",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E221],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_addr8_dst",
-            name: "is_valid_addr8",
-            args: Some("dst_start_addr"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(0),
+            id: "is_valid_addr8_dst", name: "is_valid_addr8", args: Some("dst_start_addr"),
+            kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["dst_start_addr"],
-            source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["dst_start_addr"], source: "supp-gather-scatter §1",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E221],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dge_shape_reg_src",
-            name: "is_valid_dge_shape_reg",
-            args: Some("src_start_addr, src_step_elem"),
-            kind: rules::RuleKind::NotEnforced,
+            id: "is_valid_dge_shape_reg_src", name: "is_valid_dge_shape_reg",
+            args: Some("src_start_addr, src_step_elem"), kind: rules::RuleKind::NotEnforced,
             parent: Some(0),
             message: "the source shape-register binding must be valid; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["src_start_addr", "src_step_elem"],
-            source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E222],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["src_start_addr", "src_step_elem"],
+            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E222], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dge_shape_reg_dst",
-            name: "is_valid_dge_shape_reg",
-            args: Some("dst_start_addr, dst_step_elem"),
-            kind: rules::RuleKind::NotEnforced,
+            id: "is_valid_dge_shape_reg_dst", name: "is_valid_dge_shape_reg",
+            args: Some("dst_start_addr, dst_step_elem"), kind: rules::RuleKind::NotEnforced,
             parent: Some(0),
             message: "the destination shape-register binding must be valid; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["dst_start_addr", "dst_step_elem"],
-            source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E222],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["dst_start_addr", "dst_step_elem"],
+            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E222], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "zero_num_elem_shape_reg_mode",
-            name: "zero_num_elem_shape_reg_mode",
+            id: "zero_num_elem_shape_reg_mode", name: "zero_num_elem_shape_reg_mode",
             args: Some("i"),
             expr: Some("(!has(src_start_addr.marker, SHAPE_REG) || src_num_elem == 0)\n&& (!has(dst_start_addr.marker, SHAPE_REG) || dst_num_elem == 0)"),
             parent: Some(0),
@@ -7016,118 +6039,82 @@ impl DMA_INDIRECT1D {
             fields: &["dst_num_elem", "dst_start_addr.marker", "src_num_elem", "src_start_addr.marker"],
             source: "supp-gather-scatter §1.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E223, evidence::E224],
-            ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E223, evidence::E224], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "check_dma_indirect_indices",
-            name: "check_dma_indirect_indices",
+            id: "check_dma_indirect_indices", name: "check_dma_indirect_indices",
             args: Some("idx_num_active_channels"),
             expr: Some("idx_num_active_channels != 0 && idx_num_active_channels <= POOLING_NUM_CHANNELS && idx_num_active_channels == POOLING_NUM_CHANNELS"),
             parent: Some(0),
             message: "idx_num_active_channels must be POOLING_NUM_CHANNELS (128): the index generator runs all 128 pooling channels",
-            doc: "",
-            fields: &["idx_num_active_channels"],
-            source: "seed-004 §6.2",
+            doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §6.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E225, evidence::E226, evidence::E227],
-            ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E225, evidence::E226, evidence::E227], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_valid_idx_start_addr",
-            name: "has_dma_indirect_valid_idx_start_addr",
-            args: Some("i"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(0),
+            name: "has_dma_indirect_valid_idx_start_addr", args: Some("i"),
+            kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "the index start addresses must be valid; the sources do not give this predicate's body",
             doc: "",
             fields: &["src_idx_start_addr", "dst_idx_start_addr"],
-            source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E228],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E228], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "are_valid_memcpy_dtypes",
-            name: "are_valid_memcpy_dtypes",
+            id: "are_valid_memcpy_dtypes", name: "are_valid_memcpy_dtypes",
             args: Some("compute_op, in_dtype, out_dtype"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(0),
+            kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "in_dtype / out_dtype must be a no-CCE memcpy or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
-            doc: "",
-            fields: &["compute_op", "in_dtype", "out_dtype"],
-            source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E229, evidence::E230],
-            enforced: false,
+            doc: "", fields: &["compute_op", "in_dtype", "out_dtype"],
+            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E229, evidence::E230], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dma_indirect_operation",
-            name: "is_valid_dma_indirect_operation",
-            args: Some("i"),
-            kind: rules::RuleKind::Any,
-            parts: &[10, 11],
-            parent: Some(0),
+            id: "is_valid_dma_indirect_operation", name: "is_valid_dma_indirect_operation",
+            args: Some("i"), kind: rules::RuleKind::Any, parts: &[10, 11], parent: Some(0),
             message: "neither a pure gather/scatter nor a valid CCE operation",
             doc: "While is_valid_dma_indirect_cce is not enforced, this alternative always holds.",
             fields: &["compute_op", "dst_start_addr", "dst_step_elem", "src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E231],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E231],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_memcopy_without_cce",
-            name: "is_memcopy_without_cce",
-            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"),
-            parent: Some(9),
+            id: "is_memcopy_without_cce", name: "is_memcopy_without_cce",
+            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), parent: Some(9),
             message: "a pure gather/scatter has compute_op NONE",
-            doc: "",
-            fields: &["compute_op"],
-            source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E232],
+            doc: "", fields: &["compute_op"], source: "supp-gather-scatter §1.4",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E232],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dma_indirect_cce",
-            name: "is_valid_dma_indirect_cce",
-            args: Some("i"),
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(9),
+            id: "is_valid_dma_indirect_cce", name: "is_valid_dma_indirect_cce",
+            args: Some("i"), kind: rules::RuleKind::NotEnforced, parent: Some(9),
             message: "a CCE operation needs aligned start addresses (is_aligned_start_addr8) and steps (is_aligned_step); the sources do not give their bodies",
             doc: "",
             fields: &["compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem"],
             source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E233],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E233],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_idx_bound_check_reg_src",
-            name: "has_valid_idx_bound_check_reg",
-            args: Some("src_idx_bound_reg, flags"),
-            kind: rules::RuleKind::All,
-            parts: &[13, 14],
-            parent: Some(0),
+            id: "has_valid_idx_bound_check_reg_src", name: "has_valid_idx_bound_check_reg",
+            args: Some("src_idx_bound_reg, flags"), kind: rules::RuleKind::All,
+            parts: &[13, 14], parent: Some(0),
             message: "src_idx_bound_reg is not a valid index bound check",
             doc: "",
             fields: &[
                 "flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif",
                 "src_idx_bound_reg.bc_enabled", "src_idx_bound_reg.bc_reg",
             ],
-            source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E234],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E234], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags_src",
-            name: "has_valid_idx_bound_check_reg_no_flags",
-            args: Some("src_idx_bound_reg"),
+            name: "has_valid_idx_bound_check_reg_no_flags", args: Some("src_idx_bound_reg"),
             expr: Some("has_valid_bound_check_reg(src_idx_bound_reg)"),
             parent: Some(12),
             message: "src_idx_bound_reg must be fully inert or fully armed",
@@ -7136,47 +6123,36 @@ impl DMA_INDIRECT1D {
                 "src_idx_bound_reg.bc_disable_oob_error_notif", "src_idx_bound_reg.bc_enabled",
                 "src_idx_bound_reg.bc_reg",
             ],
-            source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E235],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E235], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "idx_bound_error_or_notif_src",
-            name: "idx_bound_error_or_notif",
+            id: "idx_bound_error_or_notif_src", name: "idx_bound_error_or_notif",
             clause: true,
             expr: Some("flags.idx_bound_is_err == 1 || src_idx_bound_reg.bc_disable_oob_error_notif == 0"),
             parent: Some(12),
             message: "an out-of-bounds source index must raise an error (flags.idx_bound_is_err = 1) or a notification (bc_disable_oob_error_notif = 0)",
             doc: "",
             fields: &["flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif"],
-            source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E236, evidence::E237],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E236, evidence::E237], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_idx_bound_check_reg_dst",
-            name: "has_valid_idx_bound_check_reg",
-            args: Some("dst_idx_bound_reg, flags"),
-            kind: rules::RuleKind::All,
-            parts: &[16, 17],
-            parent: Some(0),
+            id: "has_valid_idx_bound_check_reg_dst", name: "has_valid_idx_bound_check_reg",
+            args: Some("dst_idx_bound_reg, flags"), kind: rules::RuleKind::All,
+            parts: &[16, 17], parent: Some(0),
             message: "dst_idx_bound_reg is not a valid index bound check",
             doc: "",
             fields: &[
                 "dst_idx_bound_reg.bc_disable_oob_error_notif", "dst_idx_bound_reg.bc_enabled",
                 "dst_idx_bound_reg.bc_reg", "flags.idx_bound_is_err",
             ],
-            source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E238],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E238], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags_dst",
-            name: "has_valid_idx_bound_check_reg_no_flags",
-            args: Some("dst_idx_bound_reg"),
+            name: "has_valid_idx_bound_check_reg_no_flags", args: Some("dst_idx_bound_reg"),
             expr: Some("has_valid_bound_check_reg(dst_idx_bound_reg)"),
             parent: Some(15),
             message: "dst_idx_bound_reg must be fully inert or fully armed",
@@ -7185,28 +6161,22 @@ impl DMA_INDIRECT1D {
                 "dst_idx_bound_reg.bc_disable_oob_error_notif", "dst_idx_bound_reg.bc_enabled",
                 "dst_idx_bound_reg.bc_reg",
             ],
-            source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E239],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E239], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "idx_bound_error_or_notif_dst",
-            name: "idx_bound_error_or_notif",
+            id: "idx_bound_error_or_notif_dst", name: "idx_bound_error_or_notif",
             clause: true,
             expr: Some("flags.idx_bound_is_err == 1 || dst_idx_bound_reg.bc_disable_oob_error_notif == 0"),
             parent: Some(15),
             message: "an out-of-bounds destination index must raise an error (flags.idx_bound_is_err = 1) or a notification (bc_disable_oob_error_notif = 0)",
             doc: "",
             fields: &["dst_idx_bound_reg.bc_disable_oob_error_notif", "flags.idx_bound_is_err"],
-            source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E236],
-            ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E236], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_indirect_dim_by_mode",
-            name: "has_valid_indirect_dim_by_mode",
+            id: "has_valid_indirect_dim_by_mode", name: "has_valid_indirect_dim_by_mode",
             args: Some("flags, src_start_addr, dst_start_addr"),
             expr: Some("(flags.indirect_mode != SRC_INDIRECTION\n    || ((has(src_start_addr.marker, SHAPE_REG) || flags.gather_dim == INDIRECT_DIM::X)\n        && flags.scatter_dim == INDIRECT_DIM::X))\n&& (flags.indirect_mode != DST_INDIRECTION\n    || ((has(dst_start_addr.marker, SHAPE_REG) || flags.scatter_dim == INDIRECT_DIM::X)\n        && flags.gather_dim == INDIRECT_DIM::X))\n&& (flags.indirect_mode != SRC_DST_INDIRECTION\n    || ((has(src_start_addr.marker, SHAPE_REG) || flags.gather_dim == INDIRECT_DIM::X)\n        && (has(dst_start_addr.marker, SHAPE_REG) || flags.scatter_dim == INDIRECT_DIM::X)))"),
             parent: Some(0),
@@ -7216,15 +6186,12 @@ impl DMA_INDIRECT1D {
                 "dst_start_addr.marker", "flags.gather_dim", "flags.indirect_mode", "flags.scatter_dim",
                 "src_start_addr.marker",
             ],
-            source: "seed-004 §3.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E240, evidence::E241, evidence::E242],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E240, evidence::E241, evidence::E242], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_valid_index_count",
-            name: "has_dma_indirect_valid_index_count",
-            args: Some("i"),
+            name: "has_dma_indirect_valid_index_count", args: Some("i"),
             expr: Some("(!(flags.indirect_mode in [SRC_INDIRECTION, SRC_DST_INDIRECTION])\n    || has(src_start_addr.marker, SHAPE_REG) || src_num_elem <= 4096)\n&& (!(flags.indirect_mode in [DST_INDIRECTION, SRC_DST_INDIRECTION])\n    || has(dst_start_addr.marker, SHAPE_REG) || dst_num_elem <= 4096)"),
             parent: Some(0),
             message: "each indirect leg carries at most 4096 indices (num_elem <= 4096) unless its shape comes from a register",
@@ -7233,242 +6200,162 @@ impl DMA_INDIRECT1D {
                 "dst_num_elem", "dst_start_addr.marker", "flags.indirect_mode", "src_num_elem",
                 "src_start_addr.marker",
             ],
-            source: "seed-004 §3.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E243, evidence::E244, evidence::E245],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E243, evidence::E244, evidence::E245], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_idx_addr_in_sbuf_partition0",
             name: "has_dma_indirect_idx_addr_in_sbuf_partition0",
-            args: Some("i"),
-            kind: rules::RuleKind::All,
-            parts: &[21, 27],
-            parent: Some(0),
+            args: Some("i"), kind: rules::RuleKind::All, parts: &[21, 27], parent: Some(0),
             message: "an active index vector is not in SBUF partition 0",
             doc: "",
             fields: &["dst_idx_start_addr", "flags.indirect_mode", "src_idx_start_addr"],
-            source: "seed-004 §3.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E246, evidence::E247],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E246, evidence::E247], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_addr4_in_sbuf_partition0_src",
-            name: "has_addr4_in_sbuf_partition0",
-            args: Some("src_idx_start_addr"),
-            kind: rules::RuleKind::Any,
-            parts: &[22, 23, 24],
-            parent: Some(20),
+            id: "has_addr4_in_sbuf_partition0_src", name: "has_addr4_in_sbuf_partition0",
+            args: Some("src_idx_start_addr"), kind: rules::RuleKind::Any,
+            parts: &[22, 23, 24], parent: Some(20),
             message: "the gather index vector (src_idx_start_addr) must come from a register or lie in SBUF partition 0",
             doc: "",
             fields: &["flags.indirect_mode", "src_idx_start_addr"],
-            source: "seed-004 §3.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E248],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E248], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "src_idx_leg_inactive",
-            name: "src_idx_leg_inactive",
-            clause: true,
+            id: "src_idx_leg_inactive", name: "src_idx_leg_inactive", clause: true,
             expr: Some("!(flags.indirect_mode in [SRC_INDIRECTION, SRC_DST_INDIRECTION])"),
             parent: Some(21),
             message: "the source index leg is not active (indirect_mode is neither SRC nor SRC_DST)",
-            doc: "",
-            fields: &["flags.indirect_mode"],
-            source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E249],
+            doc: "", fields: &["flags.indirect_mode"], source: "supp-gather-scatter §1.3",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E249],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_from_register_src",
-            name: "addr_from_register",
+            id: "addr_from_register_src", name: "addr_from_register",
             args: Some("src_idx_start_addr"),
             expr: Some("src_idx_start_addr.register_mode == 1"),
             parent: Some(21),
             message: "src_idx_start_addr is register-sourced",
-            doc: "",
-            fields: &["src_idx_start_addr.register_mode"],
+            doc: "", fields: &["src_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E250, evidence::E251],
-            ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E250, evidence::E251], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_in_sbuf_partition_src",
-            name: "addr_in_sbuf_partition",
-            args: Some("0, src_idx_start_addr"),
-            kind: rules::RuleKind::All,
-            parts: &[25, 26],
-            parent: Some(21),
+            id: "addr_in_sbuf_partition_src", name: "addr_in_sbuf_partition",
+            args: Some("0, src_idx_start_addr"), kind: rules::RuleKind::All,
+            parts: &[25, 26], parent: Some(21),
             message: "src_idx_start_addr must lie in SBUF partition 0",
-            doc: "",
-            fields: &["src_idx_start_addr"],
-            source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E252],
+            doc: "", fields: &["src_idx_start_addr"], source: "supp-gather-scatter §1.3",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E252],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_in_sbuf_src",
-            name: "addr_in_sbuf",
-            clause: true,
+            id: "addr_in_sbuf_src", name: "addr_in_sbuf", clause: true,
             expr: Some("(src_idx_start_addr.address & 0x1E000000) == 0"),
             parent: Some(24),
             message: "src_idx_start_addr must be an SBUF address (address bits 25..28 zero; PSUM sets them)",
             doc: "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split. Which partition an SBUF address names is not given in a form this spec decodes.",
             fields: &["src_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E253, evidence::E254],
+            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E253, evidence::E254],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_in_partition_0_src",
-            name: "addr_in_partition_0",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(24),
+            id: "addr_in_partition_0_src", name: "addr_in_partition_0", clause: true,
+            kind: rules::RuleKind::NotEnforced, parent: Some(24),
             message: "src_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body",
-            doc: "",
-            fields: &["src_idx_start_addr"],
-            source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E252],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["src_idx_start_addr"], source: "supp-gather-scatter §1.3",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E252],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_addr4_in_sbuf_partition0_dst",
-            name: "has_addr4_in_sbuf_partition0",
-            args: Some("dst_idx_start_addr"),
-            kind: rules::RuleKind::Any,
-            parts: &[28, 29, 30],
-            parent: Some(20),
+            id: "has_addr4_in_sbuf_partition0_dst", name: "has_addr4_in_sbuf_partition0",
+            args: Some("dst_idx_start_addr"), kind: rules::RuleKind::Any,
+            parts: &[28, 29, 30], parent: Some(20),
             message: "the scatter index vector (dst_idx_start_addr) must come from a register or lie in SBUF partition 0",
             doc: "",
             fields: &["dst_idx_start_addr", "flags.indirect_mode"],
-            source: "seed-004 §3.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E248],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E248], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dst_idx_leg_inactive",
-            name: "dst_idx_leg_inactive",
-            clause: true,
+            id: "dst_idx_leg_inactive", name: "dst_idx_leg_inactive", clause: true,
             expr: Some("!(flags.indirect_mode in [DST_INDIRECTION, SRC_DST_INDIRECTION])"),
             parent: Some(27),
             message: "the destination index leg is not active (indirect_mode is neither DST nor SRC_DST)",
-            doc: "",
-            fields: &["flags.indirect_mode"],
-            source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E249],
+            doc: "", fields: &["flags.indirect_mode"], source: "supp-gather-scatter §1.3",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E249],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_from_register_dst",
-            name: "addr_from_register",
+            id: "addr_from_register_dst", name: "addr_from_register",
             args: Some("dst_idx_start_addr"),
             expr: Some("dst_idx_start_addr.register_mode == 1"),
             parent: Some(27),
             message: "dst_idx_start_addr is register-sourced",
-            doc: "",
-            fields: &["dst_idx_start_addr.register_mode"],
+            doc: "", fields: &["dst_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E250, evidence::E251],
-            ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E250, evidence::E251], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_in_sbuf_partition_dst",
-            name: "addr_in_sbuf_partition",
-            args: Some("0, dst_idx_start_addr"),
-            kind: rules::RuleKind::All,
-            parts: &[31, 32],
-            parent: Some(27),
+            id: "addr_in_sbuf_partition_dst", name: "addr_in_sbuf_partition",
+            args: Some("0, dst_idx_start_addr"), kind: rules::RuleKind::All,
+            parts: &[31, 32], parent: Some(27),
             message: "dst_idx_start_addr must lie in SBUF partition 0",
-            doc: "",
-            fields: &["dst_idx_start_addr"],
-            source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E252],
+            doc: "", fields: &["dst_idx_start_addr"], source: "supp-gather-scatter §1.3",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E252],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_in_sbuf_dst",
-            name: "addr_in_sbuf",
-            clause: true,
+            id: "addr_in_sbuf_dst", name: "addr_in_sbuf", clause: true,
             expr: Some("(dst_idx_start_addr.address & 0x1E000000) == 0"),
             parent: Some(30),
             message: "dst_idx_start_addr must be an SBUF address (address bits 25..28 zero; PSUM sets them)",
             doc: "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split.",
             fields: &["dst_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E255, evidence::E254],
+            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E255, evidence::E254],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_in_partition_0_dst",
-            name: "addr_in_partition_0",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(30),
+            id: "addr_in_partition_0_dst", name: "addr_in_partition_0", clause: true,
+            kind: rules::RuleKind::NotEnforced, parent: Some(30),
             message: "dst_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body",
-            doc: "",
-            fields: &["dst_idx_start_addr"],
-            source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E252],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["dst_idx_start_addr"], source: "supp-gather-scatter §1.3",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E252],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_check_reserved_zero",
-            name: "has_dma_indirect_check_reserved_zero",
-            args: Some("i"),
+            name: "has_dma_indirect_check_reserved_zero", args: Some("i"),
             expr: Some("reserved[0] == 0 && reserved[1] == 0"),
-            parent: Some(0),
-            message: "reserved[2] must be zero",
-            doc: "",
-            fields: &["reserved[0]", "reserved[1]"],
-            source: "supp-field-tables §2.2",
+            parent: Some(0), message: "reserved[2] must be zero", doc: "",
+            fields: &["reserved[0]", "reserved[1]"], source: "supp-field-tables §2.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E256, evidence::E257],
-            ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E256, evidence::E257], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dma_configs",
-            name: "is_valid_dma_configs",
-            args: Some("dma_configs"),
-            expr: Some("is_valid_dma_configs(dma_configs)"),
+            id: "is_valid_dma_configs", name: "is_valid_dma_configs",
+            args: Some("dma_configs"), expr: Some("is_valid_dma_configs(dma_configs)"),
             parent: Some(0),
             message: "dma_configs.priority_class must be 0..4 and its reserved bits zero",
             doc: "",
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
-            source: "seed-004 §3.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E258, evidence::E259],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E258, evidence::E259], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dge_compute_op",
-            name: "is_valid_dge_compute_op",
-            args: Some("compute_op, …"),
-            kind: rules::RuleKind::NotEnforced,
+            id: "is_valid_dge_compute_op", name: "is_valid_dge_compute_op",
+            args: Some("compute_op, …"), kind: rules::RuleKind::NotEnforced,
             parent: Some(0),
             message: "compute_op must be a valid DGE compute op here; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["compute_op"],
-            source: "seed-004 §3.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E260],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            doc: "", fields: &["compute_op"], source: "seed-004 §3.2",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E260],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `DMA_INDIRECT1D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -7625,26 +6512,14 @@ pub struct INDIRECT_BOUND_CHECK_DTYPE {
 impl INDIRECT_BOUND_CHECK_DTYPE {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "dtype",
-        offset: 0,
-        size: 1,
-        bits: Some((0, 4)),
-        type_name: "DTYPE",
+        name: "dtype", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
         doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E261],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E261],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "tag",
-        offset: 0,
-        size: 1,
-        bits: Some((4, 4)),
-        type_name: "u4",
-        doc: "Always 0x3 (the | 0x30).",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E262],
-        constant: Some(3),
-        ..meta::FieldMeta::DEFAULT
+        name: "tag", offset: 0, size: 1, bits: Some((4, 4)), type_name: "u4",
+        doc: "Always 0x3 (the | 0x30).", confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E262], constant: Some(3), ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -7722,146 +6597,80 @@ impl INDIRECT_BOUND_CHECK {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
-            doc: "opcode == 0xd6.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E263, evidence::E264],
+            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd6.",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E263, evidence::E264],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
-            confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E265],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E265],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_12",
-            offset: 12,
-            size: 12,
-            type_name: "u8[12]",
+            name: "unknown_12", offset: 12, size: 12, type_name: "u8[12]",
             role: meta::Role::Unknown,
             doc: "No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges).",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "bound_result_reg",
-            offset: 24,
-            size: 4,
-            type_name: "u32",
+            name: "bound_result_reg", offset: 24, size: 4, type_name: "u32",
             doc: "Register that receives the bound-check result.",
-            confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E266],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E266],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_28",
-            offset: 28,
-            size: 4,
-            type_name: "u8[4]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x1C..+0x1F.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
+            name: "unknown_28", offset: 28, size: 4, type_name: "u8[4]",
+            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x1C..+0x1F.",
+            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "bound_size_bytes",
-            offset: 32,
-            size: 8,
-            type_name: "u64",
+            name: "bound_size_bytes", offset: 32, size: 8, type_name: "u64",
             doc: "The byte bound: the data AP's memory-location size product.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E267],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E267],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "const_tag",
-            offset: 40,
-            size: 1,
-            type_name: "u8",
-            doc: "Always 17 (0x11).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E268],
-            constant: Some(17),
-            ..meta::FieldMeta::DEFAULT
+            name: "const_tag", offset: 40, size: 1, type_name: "u8",
+            doc: "Always 17 (0x11).", confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E268], constant: Some(17), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_dtype",
-            offset: 41,
-            size: 1,
-            type_name: "INDIRECT_BOUND_CHECK_DTYPE",
-            doc: "Index dtype wire tag | 0x30.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E269],
-            ..meta::FieldMeta::DEFAULT
+            name: "src_dtype", offset: 41, size: 1, type_name: "INDIRECT_BOUND_CHECK_DTYPE",
+            doc: "Index dtype wire tag | 0x30.", confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E269], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "const_one",
-            offset: 42,
-            size: 2,
-            type_name: "u16",
-            doc: "Always 1.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E270],
-            constant: Some(1),
-            ..meta::FieldMeta::DEFAULT
+            name: "const_one", offset: 42, size: 2, type_name: "u16", doc: "Always 1.",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E270],
+            constant: Some(1), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_44",
-            offset: 44,
-            size: 2,
-            type_name: "u8[2]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x2C..+0x2D.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
+            name: "unknown_44", offset: 44, size: 2, type_name: "u8[2]",
+            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x2C..+0x2D.",
+            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "idx_ap_meta",
-            offset: 46,
-            size: 1,
-            type_name: "u8",
+            name: "idx_ap_meta", offset: 46, size: 1, type_name: "u8",
             doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
-            confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E271],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E271],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_47",
-            offset: 47,
-            size: 1,
-            type_name: "u8[1]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x2F.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
+            name: "unknown_47", offset: 47, size: 1, type_name: "u8[1]",
+            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x2F.",
+            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "branch_label_id",
-            offset: 48,
-            size: 4,
-            type_name: "u32",
+            name: "branch_label_id", offset: 48, size: 4, type_name: "u32",
             doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E272],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E272],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_52",
-            offset: 52,
-            size: 12,
-            type_name: "u8[12]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x34..+0x3F.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
+            name: "unknown_52", offset: 52, size: 12, type_name: "u8[12]",
+            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x34..+0x3F.",
+            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -8073,29 +6882,21 @@ impl INDIRECT_BOUND_CHECK {
 impl INDIRECT_BOUND_CHECK {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "bound_check_on_pool",
-        name: "bound_check_on_pool",
-        clause: true,
+        id: "bound_check_on_pool", name: "bound_check_on_pool", clause: true,
         kind: rules::RuleKind::NotEnforced,
         message: "Indirect DMA bound-check can only be on Pool engine",
         doc: "Which engine runs the instruction is not in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E273],
-        enforced: false,
-        ..rules::RuleMeta::DEFAULT
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E273],
+        enforced: false, ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
-        id: "bound_check_operands",
-        name: "bound_check_operands",
-        clause: true,
+        id: "bound_check_operands", name: "bound_check_operands", clause: true,
         kind: rules::RuleKind::NotEnforced,
         message: "must have 3 args and 2 outputs for bound-check",
         doc: "An operand-count check on the compiler's instruction; not visible in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E274],
-        enforced: false,
-        ..rules::RuleMeta::DEFAULT
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E274],
+        enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `INDIRECT_BOUND_CHECK`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -8167,184 +6968,114 @@ impl INDIRECT_COPY {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
+            name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E275, evidence::E276],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E275, evidence::E276],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM,
-            evidence: &[evidence::E277, evidence::E278],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E277, evidence::E278],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "index_addr",
-            offset: 12,
-            size: 4,
-            type_name: "ADDR4",
+            name: "index_addr", offset: 12, size: 4, type_name: "ADDR4",
             doc: "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.",
             confidence: confidence::certainty::CERTAIN,
             evidence: &[evidence::E279, evidence::E280, evidence::E281, evidence::E282],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "data_addr",
-            offset: 16,
-            size: 4,
-            type_name: "ADDR4",
-            doc: "The gathered data's ADDR4.",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E283, evidence::E284, evidence::E285],
-            ..meta::FieldMeta::DEFAULT
+            name: "data_addr", offset: 16, size: 4, type_name: "ADDR4",
+            doc: "The gathered data's ADDR4.", confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E283, evidence::E284, evidence::E285], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "num_elem",
-            offset: 20,
-            size: 4,
-            type_name: "u32",
+            name: "num_elem", offset: 20, size: 4, type_name: "u32",
             doc: "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E286, evidence::E287],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E286, evidence::E287],
             alternatives: &[
                 meta::Alternative {
-                    name: "num_elem_u16",
-                    type_name: "u16",
+                    name: "num_elem_u16", type_name: "u16",
                     doc: "The INDIRECT20B payload the S4D4_IC source pattern is: NUM is a u16 at pattern +8 (= +0x14), not a u32 (README conflict #8).",
-                    confidence: confidence::certainty::CERTAIN,
-                    evidence: &[evidence::E288, evidence::E289],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E288, evidence::E289],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_24",
-            offset: 24,
-            size: 8,
-            type_name: "u8[8]",
+            name: "unknown_24", offset: 24, size: 8, type_name: "u8[8]",
             role: meta::Role::Unknown,
             doc: "No source gives +0x18..+0x1F a meaning. In the gather-scatter page's layout they are the tail of the 20-byte source pattern (the INDIRECT20B static-fallback region, left unfilled on the indirect branch).",
-            confidence: confidence::certainty::CERTAIN,
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "in_dtype",
-            offset: 32,
-            size: 1,
-            type_name: "DTYPE",
+            name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
             doc: "Source dtype; must equal out_dtype (no cast).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E290, evidence::E291, evidence::E292],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E290, evidence::E291, evidence::E292], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "out_dtype",
-            offset: 33,
-            size: 1,
-            type_name: "DTYPE",
-            doc: "Destination dtype.",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E293, evidence::E294, evidence::E295],
-            ..meta::FieldMeta::DEFAULT
+            name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
+            doc: "Destination dtype.", confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E293, evidence::E294, evidence::E295], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "active_channels",
-            offset: 34,
-            size: 1,
-            type_name: "u8",
+            name: "active_channels", offset: 34, size: 1, type_name: "u8",
             doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E296, evidence::E297, evidence::E298],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E296, evidence::E297, evidence::E298], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_num_elem_per_idx",
-            offset: 35,
-            size: 1,
-            type_name: "u8",
+            name: "src_num_elem_per_idx", offset: 35, size: 1, type_name: "u8",
             doc: "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E299, evidence::E300, evidence::E295],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E299, evidence::E300, evidence::E295], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_num_elem_per_idx",
-            offset: 36,
-            size: 1,
-            type_name: "u8",
+            name: "dst_num_elem_per_idx", offset: 36, size: 1, type_name: "u8",
             doc: "Must be 0 (only the gather case is implemented). The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E301],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E301],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "reserved0",
-            offset: 37,
-            size: 1,
-            type_name: "u8[1]",
-            role: meta::Role::Reserved,
-            doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E302],
+            name: "reserved0", offset: 37, size: 1, type_name: "u8[1]",
+            role: meta::Role::Reserved, doc: "Reserved.",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E302],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_buffer_size",
-            offset: 38,
-            size: 4,
-            type_name: "u32",
+            name: "src_buffer_size", offset: 38, size: 4, type_name: "u32",
             doc: "Source buffer size (getNumElementsPerPartition of the index AP).",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E303, evidence::E304],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E303, evidence::E304],
             alternatives: &[
                 meta::Alternative {
-                    name: "src_buffer_size_u16",
-                    type_name: "u16",
+                    name: "src_buffer_size_u16", type_name: "u16",
                     doc: "The gather-scatter page: src_buffer_size is a uint16 (> 1) at 38, followed by dst_buffer_size, a uint16 at 40 (+0x28) that must be 0 — bytes the DVE page counts as the high half of src_buffer_size (README conflict #8).",
-                    confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E305],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E305],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "reserved1",
-            offset: 42,
-            size: 2,
-            type_name: "u8[2]",
+            name: "reserved1", offset: 42, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved,
             doc: "Reserved. The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E306],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E306],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_mem_pattern",
-            offset: 44,
-            size: 16,
-            type_name: "u8[16]",
+            name: "dst_mem_pattern", offset: 44, size: 16, type_name: "u8[16]",
             doc: "Destination access pattern (TENSOR4D, a plain tensor pattern). Its internal layout is not in this spec.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E307, evidence::E308, evidence::E309],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E307, evidence::E308, evidence::E309], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_60",
-            offset: 60,
-            size: 4,
-            type_name: "u8[4]",
+            name: "unknown_60", offset: 60, size: 4, type_name: "u8[4]",
             role: meta::Role::Unknown,
             doc: "The DVE page stops the destination pattern at +0x3B; in the gather-scatter page's layout +0x3C..+0x3F are the last 4 bytes of the 20-byte dst_mem_pattern.",
-            confidence: confidence::certainty::CERTAIN,
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -8565,17 +7296,13 @@ impl INDIRECT_COPY {
 impl INDIRECT_COPY {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "no_tensor_indirect_ap",
-        name: "no_tensor_indirect_ap",
-        clause: true,
+        id: "no_tensor_indirect_ap", name: "no_tensor_indirect_ap", clause: true,
         kind: rules::RuleKind::NotEnforced,
         message: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.",
         doc: "A check on the compiler's access pattern kind; not visible in the word.",
         source: "seed-000 §IndirectCopy / MoveShape",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E310],
-        enforced: false,
-        ..rules::RuleMeta::DEFAULT
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E310],
+        enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `INDIRECT_COPY`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -8639,124 +7366,71 @@ impl INDIRECT_SAVE_ACCUMULATE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
-            doc: "opcode == 0xca.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E311, evidence::E264],
+            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xca.",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E311, evidence::E264],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.",
-            confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E312],
-            ..meta::FieldMeta::DEFAULT
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E312], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "index_dtype",
-            offset: 12,
-            size: 1,
-            type_name: "DTYPE",
+            name: "index_dtype", offset: 12, size: 1, type_name: "DTYPE",
             doc: "Wire tag of the index list's dtype.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E313],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E313],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_13",
-            offset: 13,
-            size: 31,
-            type_name: "u8[31]",
+            name: "unknown_13", offset: 13, size: 31, type_name: "u8[31]",
             role: meta::Role::Unknown,
             doc: "No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here).",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "embedding_table_base_addr",
-            offset: 44,
-            size: 4,
-            type_name: "u32",
+            name: "embedding_table_base_addr", offset: 44, size: 4, type_name: "u32",
             doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E314],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E314],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "embed_entry_num_elements",
-            offset: 48,
-            size: 2,
-            type_name: "u16",
+            name: "embed_entry_num_elements", offset: 48, size: 2, type_name: "u16",
             doc: "Row width: elements per embedding entry.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E315],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E315],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "embed_entry_size_lo",
-            offset: 50,
-            size: 2,
-            type_name: "u16",
+            name: "embed_entry_size_lo", offset: 50, size: 2, type_name: "u16",
             doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E316],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E316],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "sequence_length",
-            offset: 52,
-            size: 2,
-            type_name: "u16",
-            doc: "Number of indices.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E317],
-            ..meta::FieldMeta::DEFAULT
+            name: "sequence_length", offset: 52, size: 2, type_name: "u16",
+            doc: "Number of indices.", confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E317], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_54",
-            offset: 54,
-            size: 2,
-            type_name: "u8[2]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x36..+0x37.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
+            name: "unknown_54", offset: 54, size: 2, type_name: "u8[2]",
+            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x36..+0x37.",
+            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "table_num_entries",
-            offset: 56,
-            size: 4,
-            type_name: "u32",
+            name: "table_num_entries", offset: 56, size: 4, type_name: "u32",
             doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E318],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E318],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "embed_entry_size_hi",
-            offset: 60,
-            size: 2,
-            type_name: "u16",
+            name: "embed_entry_size_hi", offset: 60, size: 2, type_name: "u16",
             doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E319],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E319],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_62",
-            offset: 62,
-            size: 2,
-            type_name: "u8[2]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x3E..+0x3F.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
+            name: "unknown_62", offset: 62, size: 2, type_name: "u8[2]",
+            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x3E..+0x3F.",
+            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -8764,8 +7438,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
         name: "embed_entry_size_bytes",
         parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
         doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E320],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E320],
     }];
     /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
     pub const fn embed_entry_size_bytes(&self) -> u64 {
@@ -8959,30 +7632,24 @@ impl INDIRECT_SAVE_ACCUMULATE {
 impl INDIRECT_SAVE_ACCUMULATE {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "scratch_address_aligned_64",
-        name: "scratch_address_aligned_64",
+        id: "scratch_address_aligned_64", name: "scratch_address_aligned_64",
         clause: true,
         expr: Some("embedding_table_base_addr % 64 == 0"),
         message: "IndirectSaveAccumulate scratch space address must be 64-byte aligned",
         doc: "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).",
         fields: &["embedding_table_base_addr"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E321, evidence::E322],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E321, evidence::E322],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
-        id: "embedding_entry_fits_16_bits",
-        name: "embedding_entry_fits_16_bits",
-        clause: true,
-        kind: rules::RuleKind::NotEnforced,
+        id: "embedding_entry_fits_16_bits", name: "embedding_entry_fits_16_bits",
+        clause: true, kind: rules::RuleKind::NotEnforced,
         message: "embedding entry too large for 16-bit field",
         doc: "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.",
         fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E323],
-        enforced: false,
-        ..rules::RuleMeta::DEFAULT
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E323],
+        enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `INDIRECT_SAVE_ACCUMULATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -9031,34 +7698,22 @@ impl MOVE_SHAPE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
+            name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).",
-            confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E324],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E324],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.",
-            confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E265],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E265],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "body",
-            offset: 12,
-            size: 52,
-            type_name: "u8[52]",
+            name: "body", offset: 12, size: 52, type_name: "u8[52]",
             role: meta::Role::Unknown,
             doc: "The 4-D shape descriptor (step / num pairs against the shape register); seed 000 gives no offsets.",
-            confidence: confidence::seed000::STRONG,
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::STRONG, ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -9216,231 +7871,150 @@ impl PSEUDO_DMA_DIRECT2D {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
-            doc: "opcode == 0xd4",
+            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E325],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E325], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E326],
-            ..meta::FieldMeta::DEFAULT
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E30, evidence::E326], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_configs",
-            offset: 12,
-            size: 1,
-            type_name: "DMA_CONFIGS",
+            name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E327, evidence::E328, evidence::E329],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E327, evidence::E328, evidence::E329], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore",
-            offset: 13,
-            size: 1,
-            type_name: "u8",
-            doc: "Completion semaphore index.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E330, evidence::E331],
-            ..meta::FieldMeta::DEFAULT
+            name: "semaphore", offset: 13, size: 1, type_name: "u8",
+            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E330, evidence::E331], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "sem_increment",
-            offset: 14,
-            size: 1,
-            type_name: "u8",
-            doc: "Semaphore increment.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E332, evidence::E333],
-            ..meta::FieldMeta::DEFAULT
+            name: "sem_increment", offset: 14, size: 1, type_name: "u8",
+            doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E332, evidence::E333], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dge_op",
-            offset: 15,
-            size: 1,
-            type_name: "DGE_OPCODE",
+            name: "dge_op", offset: 15, size: 1, type_name: "DGE_OPCODE",
             doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E334, evidence::E335, evidence::E336, evidence::E337, evidence::E338, evidence::E339],
             alternatives: &[
                 meta::Alternative {
-                    name: "sync_command_byte",
-                    type_name: "u8",
+                    name: "sync_command_byte", type_name: "u8",
                     doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E340, evidence::E341],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E340, evidence::E341],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_start_addr",
-            offset: 16,
-            size: 8,
-            type_name: "PSEUDO_ADDR8",
+            name: "src_start_addr", offset: 16, size: 8, type_name: "PSEUDO_ADDR8",
             doc: "Source base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E342, evidence::E343],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E342, evidence::E343], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_step_elem",
-            offset: 24,
-            size: 8,
-            type_name: "i32[2]",
+            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E344, evidence::E345],
             alternatives: &[
                 meta::Alternative {
-                    name: "src_step_bytes",
-                    type_name: "i32[2]",
+                    name: "src_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E346],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E346],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_num_elem",
-            offset: 32,
-            size: 4,
-            type_name: "u16[2]",
+            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E347],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E347], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_elem_size",
-            offset: 36,
-            size: 2,
-            type_name: "u16",
+            name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Source bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E348],
-            codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E30, evidence::E348], codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_bound_reg",
-            offset: 38,
-            size: 1,
-            type_name: "BOUND_CHECK_REG",
+            name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E349, evidence::E350, evidence::E351],
             alternatives: &[
                 meta::Alternative {
-                    name: "src_offset_reg",
-                    type_name: "u8",
+                    name: "src_offset_reg", type_name: "u8",
                     doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E352],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E352],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_bound_reg",
-            offset: 39,
-            size: 1,
-            type_name: "BOUND_CHECK_REG",
+            name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Destination bound (address or index, as src_bound_reg).",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E353, evidence::E20],
             alternatives: &[
                 meta::Alternative {
-                    name: "dst_offset_reg",
-                    type_name: "u8",
+                    name: "dst_offset_reg", type_name: "u8",
                     doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E354],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E354],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_start_addr",
-            offset: 40,
-            size: 8,
-            type_name: "PSEUDO_ADDR8",
+            name: "dst_start_addr", offset: 40, size: 8, type_name: "PSEUDO_ADDR8",
             doc: "Destination base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E355, evidence::E356],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E355, evidence::E356], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_step_elem",
-            offset: 48,
-            size: 8,
-            type_name: "i32[2]",
+            name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed destination strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E30, evidence::E357],
             alternatives: &[
                 meta::Alternative {
-                    name: "dst_step_bytes",
-                    type_name: "i32[2]",
+                    name: "dst_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E346],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E346],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_num_elem",
-            offset: 56,
-            size: 4,
-            type_name: "u16[2]",
-            doc: "2-D destination shape.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E358],
-            ..meta::FieldMeta::DEFAULT
+            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
+            doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E30, evidence::E358], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_elem_size",
-            offset: 60,
-            size: 2,
-            type_name: "u16",
+            name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Destination bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E359],
-            codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E30, evidence::E359], codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "in_dtype",
-            offset: 62,
-            size: 1,
-            type_name: "DTYPE",
+            name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE",
             doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E360, evidence::E361, evidence::E362, evidence::E363],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "out_dtype",
-            offset: 63,
-            size: 1,
-            type_name: "DTYPE",
+            name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
             doc: "Destination dtype (UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E364, evidence::E362, evidence::E365],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E364, evidence::E362, evidence::E365], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -9697,180 +8271,121 @@ impl PSEUDO_DMA_DIRECT2D {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "priority_class_at_most_4",
-            name: "priority_class_at_most_4",
-            clause: true,
+            id: "priority_class_at_most_4", name: "priority_class_at_most_4", clause: true,
             expr: Some("dma_configs.priority_class <= 4"),
             message: "dma_configs.priority_class must be 0..4: the max allowed priority class number in ucode is 4",
             doc: "The pseudo's own doc caps only the priority class; the upper five bits are not required to be zero here (the compiler's store keeps them: (qos&7) | (d[12]&0xF8)).",
-            fields: &["dma_configs.priority_class"],
-            source: "seed-004 §5.1",
+            fields: &["dma_configs.priority_class"], source: "seed-004 §5.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E366, evidence::E367],
-            ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E366, evidence::E367], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_op_valid_for_arch",
-            name: "dge_op_valid_for_arch",
-            clause: true,
+            id: "dge_op_valid_for_arch", name: "dge_op_valid_for_arch", clause: true,
             expr: Some("is_enumerator(dge_op)"),
             message: "dge_op must be a DGE_OPCODE of this architecture (sunda has only DMA_DIRECT2D and DMA_INDIRECT1D); NRT rejects others with \"Unsupported dynamic dma opcode %u\"",
-            doc: "",
-            fields: &["dge_op"],
-            source: "seed-004 §10",
+            doc: "", fields: &["dge_op"], source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E368, evidence::E369],
+            evidence: &[evidence::E368, evidence::E369], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "in_dtype_not_fp32r", name: "in_dtype_not_fp32r", clause: true,
+            expr: Some("in_dtype != DTYPE::FP32R"), message: "in_dtype may not be FP32R",
+            doc: "", fields: &["in_dtype"], source: "seed-004 §6.5",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E370],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "in_dtype_not_fp32r",
-            name: "in_dtype_not_fp32r",
-            clause: true,
-            expr: Some("in_dtype != DTYPE::FP32R"),
-            message: "in_dtype may not be FP32R",
-            doc: "",
-            fields: &["in_dtype"],
-            source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E370],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dtypes_not_64_bit",
-            name: "dtypes_not_64_bit",
-            clause: true,
+            id: "dtypes_not_64_bit", name: "dtypes_not_64_bit", clause: true,
             expr: Some("!(in_dtype in [UINT64, INT64]) && !(out_dtype in [UINT64, INT64])"),
             message: "UINT64 and INT64 are invalid for in_dtype and out_dtype",
-            doc: "",
-            fields: &["in_dtype", "out_dtype"],
-            source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E371],
+            doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E371],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dtypes_in_dtype_basic_subset",
-            name: "dtypes_in_dtype_basic_subset",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
+            id: "dtypes_in_dtype_basic_subset", name: "dtypes_in_dtype_basic_subset",
+            clause: true, kind: rules::RuleKind::NotEnforced,
             arch: &["mariana", "maverick"],
             message: "on NC-v4 and later the dtypes must be in the DtypeBasic subset; the sources do not list that subset",
-            doc: "",
-            fields: &["in_dtype", "out_dtype"],
-            source: "seed-004 §6.5",
+            doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E372, evidence::E373],
-            enforced: false,
+            evidence: &[evidence::E372, evidence::E373], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_table_entry_id_fits",
-            name: "dge_table_entry_id_fits",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
-            message: "DGE table entry ID too large",
+            id: "dge_table_entry_id_fits", name: "dge_table_entry_id_fits", clause: true,
+            kind: rules::RuleKind::NotEnforced, message: "DGE table entry ID too large",
             doc: "The compiler's error when a DGE table-entry id does not fit the 16-bit field at ADDR8+4 (seed 000's reading of the address bytes). A word cannot hold a larger id, and this spec keeps the ADDR8 arms raw.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E374],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E374],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_assert_queue_assigned",
-            name: "dge_assert_queue_assigned",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
+            id: "dge_assert_queue_assigned", name: "dge_assert_queue_assigned",
+            clause: true, kind: rules::RuleKind::NotEnforced,
             message: "must have assigned DMA queue already",
             doc: "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E375],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E375],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_assert_dynamic",
-            name: "dge_assert_dynamic",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
-            message: "must be dynamic DMA",
+            id: "dge_assert_dynamic", name: "dge_assert_dynamic", clause: true,
+            kind: rules::RuleKind::NotEnforced, message: "must be dynamic DMA",
             doc: "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E376],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E376],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_assert_args_outputs",
-            name: "dge_assert_args_outputs",
-            clause: true,
+            id: "dge_assert_args_outputs", name: "dge_assert_args_outputs", clause: true,
             kind: rules::RuleKind::NotEnforced,
             message: "DGE's number of args/outputs is wrong",
             doc: "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E377],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E377],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_assert_in_out_dimensions",
-            name: "dge_assert_in_out_dimensions",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
+            id: "dge_assert_in_out_dimensions", name: "dge_assert_in_out_dimensions",
+            clause: true, kind: rules::RuleKind::NotEnforced,
             message: "DGE in/out dimensions must match",
             doc: "A NeuronAssertion on the compiler's access patterns (their rank), which the word's 2-D num/step pairs do not carry.",
             fields: &["src_num_elem", "dst_num_elem"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E378],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E378],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dge_assert_fastest_dim_continuous",
-            name: "dge_assert_fastest_dim_continuous",
-            clause: true,
+            name: "dge_assert_fastest_dim_continuous", clause: true,
             kind: rules::RuleKind::NotEnforced,
             message: "DGE fastest moving dim must be continuous",
             doc: "A NeuronAssertion on the compiler's access patterns; the word folds the fastest dim into elem_size, so its step is not visible.",
             fields: &["src_elem_size", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E379],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E379],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_assert_same_element_count",
-            name: "dge_assert_same_element_count",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
+            id: "dge_assert_same_element_count", name: "dge_assert_same_element_count",
+            clause: true, kind: rules::RuleKind::NotEnforced,
             message: "DMA instruction must read and write same number of elements",
             doc: "A NeuronAssertion on element counts of the compiler's access patterns; elem_size folds dtype bytes into the word's count, so the element count is not recoverable without the dtypes' sizes in the compiler's sense.",
             fields: &["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E380],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E380],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "one_side_dynamic",
-            name: "one_side_dynamic",
-            clause: true,
+            id: "one_side_dynamic", name: "one_side_dynamic", clause: true,
             kind: rules::RuleKind::NotEnforced,
             message: "Only one of the src and dst can contain dynamic access.",
             doc: "The KLR dma_copy codegen check; which ADDR8 markers mean \"dynamic access\" is one of the sources' conflicts (README conflict #3), so the word cannot be checked for it.",
-            fields: &["src_start_addr", "dst_start_addr"],
-            source: "seed-003 §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E381],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            fields: &["src_start_addr", "dst_start_addr"], source: "seed-003 §3.3",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E381],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `PSEUDO_DMA_DIRECT2D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -9955,172 +8470,111 @@ impl PSEUDO_DMA_EXT {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "opcode",
-            offset: 0,
-            size: 1,
-            type_name: "OPCODE",
-            doc: "== 0xda (PSEUDO_EXTENSION).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E382, evidence::E383],
-            ..meta::FieldMeta::DEFAULT
+            name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
+            doc: "== 0xda (PSEUDO_EXTENSION).", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E382, evidence::E383], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "flags",
-            offset: 1,
-            size: 1,
-            type_name: "DMA_INDIRECT_FLAGS",
+            name: "flags", offset: 1, size: 1, type_name: "DMA_INDIRECT_FLAGS",
             doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E384, evidence::E385, evidence::E386],
             alternatives: &[
                 meta::Alternative {
-                    name: "mode_word_lo",
-                    type_name: "u8",
+                    name: "mode_word_lo", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). Bit by bit against DMA_INDIRECT_FLAGS: bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E387],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E387],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "idx_num_active_channels",
-            offset: 2,
-            size: 1,
-            type_name: "u8",
+            name: "idx_num_active_channels", offset: 2, size: 1, type_name: "u8",
             doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E384, evidence::E388],
             alternatives: &[
                 meta::Alternative {
-                    name: "mode_word_hi",
-                    type_name: "u8",
+                    name: "mode_word_hi", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2). Its only bit, 0x8000, is bit 7 here: the byte reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires, so the two readings give the same value for an indirect word.",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E389],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E389],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "compute_op",
-            offset: 3,
-            size: 1,
-            type_name: "DGE_COMPUTE_OP",
+            name: "compute_op", offset: 3, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode for the lowered word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E384, evidence::E390, evidence::E391, evidence::E392],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_idx_start_addr",
-            offset: 4,
-            size: 4,
-            type_name: "ADDR4",
-            doc: "Gather index vector.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
+            name: "src_idx_start_addr", offset: 4, size: 4, type_name: "ADDR4",
+            doc: "Gather index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E384, evidence::E393, evidence::E394, evidence::E395],
             alternatives: &[
                 meta::Alternative {
-                    name: "mode_word",
-                    type_name: "u16",
+                    name: "mode_word", type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
-                    confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E396],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E396],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_idx_start_addr",
-            offset: 8,
-            size: 4,
-            type_name: "ADDR4",
-            doc: "Scatter index vector.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E397, evidence::E398],
-            ..meta::FieldMeta::DEFAULT
+            name: "dst_idx_start_addr", offset: 8, size: 4, type_name: "ADDR4",
+            doc: "Scatter index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E384, evidence::E397, evidence::E398], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_bound_size_bytes",
-            offset: 12,
-            size: 4,
-            type_name: "u32",
+            name: "src_bound_size_bytes", offset: 12, size: 4, type_name: "u32",
             doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E399, evidence::E400],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E384, evidence::E399, evidence::E400], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_bound_size_bytes",
-            offset: 16,
-            size: 4,
-            type_name: "u32",
+            name: "dst_bound_size_bytes", offset: 16, size: 4, type_name: "u32",
             doc: "Destination byte bound (low 32 bits).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E401, evidence::E402],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E384, evidence::E401, evidence::E402], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "tile_src_row_step",
-            offset: 20,
-            size: 4,
-            type_name: "i32",
+            name: "tile_src_row_step", offset: 20, size: 4, type_name: "i32",
             doc: "Transpose kinds: signed per-row source step inside a tile.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E403],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E403],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "tile_src_rows",
-            offset: 24,
-            size: 1,
-            type_name: "u8",
+            name: "tile_src_rows", offset: 24, size: 1, type_name: "u8",
             doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E404],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E384, evidence::E404], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "tile_src_cols",
-            offset: 25,
-            size: 1,
-            type_name: "u8",
+            name: "tile_src_cols", offset: 25, size: 1, type_name: "u8",
             doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E405],
+            evidence: &[evidence::E384, evidence::E405], ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "reserved1", offset: 26, size: 30, type_name: "u8[30]",
+            role: meta::Role::Reserved, doc: "Reserved.",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E406],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "reserved1",
-            offset: 26,
-            size: 30,
-            type_name: "u8[30]",
-            role: meta::Role::Reserved,
-            doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E406],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_bound_size_bytes_upper",
-            offset: 56,
-            size: 4,
-            type_name: "u32",
+            name: "src_bound_size_bytes_upper", offset: 56, size: 4, type_name: "u32",
             doc: "Source byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E384, evidence::E407, evidence::E408, evidence::E409],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_bound_size_bytes_upper",
-            offset: 60,
-            size: 4,
-            type_name: "u32",
+            name: "dst_bound_size_bytes_upper", offset: 60, size: 4, type_name: "u32",
             doc: "Destination byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E410, evidence::E411],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E384, evidence::E410, evidence::E411], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -10345,86 +8799,58 @@ impl PSEUDO_DMA_EXT {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "has_valid_xpose_tile_size",
-            name: "has_valid_xpose_tile_size",
+            id: "has_valid_xpose_tile_size", name: "has_valid_xpose_tile_size",
             args: Some("tile_src_rows, tile_src_cols"),
             expr: Some("tile_src_rows in [16, 0] && tile_src_cols in [128, 0]"),
             message: "the transpose tile must be 16 x 128 (or 0 when the extension carries index info only)",
-            doc: "",
-            fields: &["tile_src_cols", "tile_src_rows"],
-            source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E415],
+            doc: "", fields: &["tile_src_cols", "tile_src_rows"], source: "seed-004 §5.2",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E415],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_pseudo_dma_ext_fields",
-            name: "is_valid_pseudo_dma_ext_fields",
-            args: Some("i"),
-            kind: rules::RuleKind::Any,
-            parts: &[2, 3],
+            id: "is_valid_pseudo_dma_ext_fields", name: "is_valid_pseudo_dma_ext_fields",
+            args: Some("i"), kind: rules::RuleKind::Any, parts: &[2, 3],
             message: "the index fields are invalid",
             doc: "While the index-field checks are not enforced, this alternative always holds.",
             fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
-            source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E416],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E416], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "index_fields_unused",
-            name: "index_fields_unused",
-            clause: true,
-            expr: Some("idx_num_active_channels == 0"),
-            parent: Some(1),
+            id: "index_fields_unused", name: "index_fields_unused", clause: true,
+            expr: Some("idx_num_active_channels == 0"), parent: Some(1),
             message: "idx_num_active_channels == 0: the index fields are not validated",
-            doc: "",
-            fields: &["idx_num_active_channels"],
-            source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E417],
+            doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §5.2",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E417],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "index_fields_valid",
-            name: "index_fields_valid",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
-            parent: Some(1),
+            id: "index_fields_valid", name: "index_fields_valid", clause: true,
+            kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "the index fields must be valid; the sources do not say which checks apply",
             doc: "",
             fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
-            source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E418],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E418], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "compute_op_none_or_add",
-            name: "compute_op_none_or_add",
-            clause: true,
+            id: "compute_op_none_or_add", name: "compute_op_none_or_add", clause: true,
             expr: Some("compute_op in [NONE, ADD]"),
             message: "the compiler writes only NONE or ADD here (KLR: \"Unsupported DMA compute_op <n>\")",
             doc: "A property of the compiler's words: AluOpType2DGEComputeOp yields 0 (none) or 1 (add), and KLR codegen rejects every other compute_op.",
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E419, evidence::E420],
-            ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E419, evidence::E420], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "core_v5_no_dge_compute_op",
-            name: "core_v5_no_dge_compute_op",
-            clause: true,
-            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"),
+            id: "core_v5_no_dge_compute_op", name: "core_v5_no_dge_compute_op",
+            clause: true, expr: Some("compute_op == DGE_COMPUTE_OP::NONE"),
             arch: &["maverick"],
             message: "CoreV5 cannot support DGE with compute op yet",
-            doc: "",
-            fields: &["compute_op"],
+            doc: "", fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E421],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E421],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -10487,44 +8913,27 @@ impl PSEUDO_DMA_REARM {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
+            name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xc2, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E422, evidence::E264],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E422, evidence::E264],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E423],
-            ..meta::FieldMeta::DEFAULT
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E423], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_queue_name",
-            offset: 12,
-            size: 32,
-            type_name: "ascii[32]",
+            name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E424],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E424],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_44",
-            offset: 44,
-            size: 20,
-            type_name: "u8[20]",
+            name: "unknown_44", offset: 44, size: 20, type_name: "u8[20]",
             role: meta::Role::Unknown,
             doc: "No source names +0x2C..+0x3F; seed 000 says this word has no +0x3B / +0x3C instance bytes (zero from the bundle's blanket zeroing).",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -10639,10 +9048,8 @@ impl PSEUDO_DMA_REARM {
 impl PSEUDO_DMA_REARM {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "queue_name_shorter_than_32",
-        name: "queue_name_shorter_than_32",
-        clause: true,
-        expr: Some("text_len(dma_queue_name) < 32"),
+        id: "queue_name_shorter_than_32", name: "queue_name_shorter_than_32",
+        clause: true, expr: Some("text_len(dma_queue_name) < 32"),
         message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
         doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
         fields: &[
@@ -10656,21 +9063,16 @@ impl PSEUDO_DMA_REARM {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E425],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E425],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
-        id: "sqi_no_rearm_feature",
-        name: "sqi_no_rearm_feature",
-        clause: true,
+        id: "sqi_no_rearm_feature", name: "sqi_no_rearm_feature", clause: true,
         kind: rules::RuleKind::NotEnforced,
         message: "a ResetQueue bundle is legal only when the module carries neff_feature_SQI_no_rearm (NeuronAssertion, errcode 1106)",
         doc: "A property of the module, not of the word.",
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E426],
-        enforced: false,
-        ..rules::RuleMeta::DEFAULT
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E426],
+        enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_REARM`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -10880,65 +9282,39 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
+            name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xcf, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E427, evidence::E264],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E427, evidence::E264],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E428],
-            ..meta::FieldMeta::DEFAULT
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E428], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_queue_name",
-            offset: 12,
-            size: 32,
-            type_name: "ascii[32]",
+            name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E429],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E429],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_44",
-            offset: 44,
-            size: 15,
-            type_name: "u8[15]",
+            name: "unknown_44", offset: 44, size: 15, type_name: "u8[15]",
             role: meta::Role::Unknown,
             doc: "No source names +0x2C..+0x3A (zero from the bundle's blanket zeroing).",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "queue_instance_flag",
-            offset: 59,
-            size: 1,
-            type_name: "u8",
+            name: "queue_instance_flag", offset: 59, size: 1, type_name: "u8",
             doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E430],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E430],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "swap_marker",
-            offset: 60,
-            size: 4,
-            type_name: "u32",
+            name: "swap_marker", offset: 60, size: 4, type_name: "u32",
             doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E431],
-            constant: Some(1),
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E431],
+            constant: Some(1), ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -11069,10 +9445,8 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
 impl PSEUDO_DMA_SWAP_QUEUE_SET {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "queue_name_shorter_than_32",
-        name: "queue_name_shorter_than_32",
-        clause: true,
-        expr: Some("text_len(dma_queue_name) < 32"),
+        id: "queue_name_shorter_than_32", name: "queue_name_shorter_than_32",
+        clause: true, expr: Some("text_len(dma_queue_name) < 32"),
         message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
         doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
         fields: &[
@@ -11086,8 +9460,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E425],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E425],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -11298,64 +9671,39 @@ impl PSEUDO_DMA_TRIGGER {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
+            name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E432],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E432],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E433],
-            ..meta::FieldMeta::DEFAULT
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E433], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_queue_name",
-            offset: 12,
-            size: 32,
-            type_name: "ascii[32]",
+            name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E434],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E434],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_44",
-            offset: 44,
-            size: 4,
-            type_name: "u8[4]",
+            name: "unknown_44", offset: 44, size: 4, type_name: "u8[4]",
             role: meta::Role::Unknown,
             doc: "No source names +0x2C..+0x2F (zero from the bundle's blanket zeroing).",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_block_id",
-            offset: 48,
-            size: 4,
-            type_name: "u32",
+            name: "dma_block_id", offset: 48, size: 4, type_name: "u32",
             doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E435],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E435],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_52",
-            offset: 52,
-            size: 12,
-            type_name: "u8[12]",
+            name: "unknown_52", offset: 52, size: 12, type_name: "u8[12]",
             role: meta::Role::Unknown,
             doc: "No source names +0x34..+0x3F. The block-id store is a 16-byte movups at +0x30, so these bytes are written by the same store from the rest of xmm0; what that holds is not given.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -11491,10 +9839,8 @@ impl PSEUDO_DMA_TRIGGER {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "queue_name_shorter_than_32",
-            name: "queue_name_shorter_than_32",
-            clause: true,
-            expr: Some("text_len(dma_queue_name) < 32"),
+            id: "queue_name_shorter_than_32", name: "queue_name_shorter_than_32",
+            clause: true, expr: Some("text_len(dma_queue_name) < 32"),
             message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
             doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
             fields: &[
@@ -11507,38 +9853,24 @@ impl PSEUDO_DMA_TRIGGER {
                 "dma_queue_name[31]", "dma_queue_name[3]", "dma_queue_name[4]", "dma_queue_name[5]",
                 "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
             ],
-            source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E436],
-            ..rules::RuleMeta::DEFAULT
+            source: "seed-000 §DMATrigger", confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E436], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "known_queue_name",
-            name: "known_queue_name",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
-            message: "DmaTrigger Instr: bad queue name",
+            id: "known_queue_name", name: "known_queue_name", clause: true,
+            kind: rules::RuleKind::NotEnforced, message: "DmaTrigger Instr: bad queue name",
             doc: "The queue must be registered (DenseMap lookup) before any trigger names it; a property of the module, not of the word.",
-            fields: &["dma_queue_name"],
-            source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E437],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            fields: &["dma_queue_name"], source: "seed-000 §DMATrigger",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E437],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dma_block_id_in_range",
-            name: "dma_block_id_in_range",
-            clause: true,
-            kind: rules::RuleKind::NotEnforced,
-            message: "id < DmaBlocks.size()",
+            id: "dma_block_id_in_range", name: "dma_block_id_in_range", clause: true,
+            kind: rules::RuleKind::NotEnforced, message: "id < DmaBlocks.size()",
             doc: "The block id must name one of the module's DMA blocks; how many there are is not in the word.",
-            fields: &["dma_block_id"],
-            source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E438],
-            enforced: false,
-            ..rules::RuleMeta::DEFAULT
+            fields: &["dma_block_id"], source: "seed-000 §DMATrigger",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E438],
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `PSEUDO_DMA_TRIGGER`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -11765,170 +10097,108 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
-            doc: "opcode == 0xc4",
+            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xc4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E439, evidence::E264, evidence::E440],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E439, evidence::E264, evidence::E440], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.",
-            confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E441, evidence::E440],
-            ..meta::FieldMeta::DEFAULT
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E441, evidence::E440], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "indirect_start_offset",
-            offset: 12,
-            size: 4,
-            type_name: "u32",
+            name: "indirect_start_offset", offset: 12, size: 4, type_name: "u32",
             doc: "Start of the indirect leg: the index access pattern (one address per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E442, evidence::E443],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E442, evidence::E443], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "indirect_step_elems",
-            offset: 16,
-            size: 8,
-            type_name: "u32[2]",
+            name: "indirect_step_elems", offset: 16, size: 8, type_name: "u32[2]",
             doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E444, evidence::E445],
             alternatives: &[
                 meta::Alternative {
-                    name: "const_one_and_engine_config",
-                    type_name: "u32[2]",
+                    name: "const_one_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
-                    confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E446],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E446],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "indirect_num_elems",
-            offset: 24,
-            size: 8,
-            type_name: "u32[2]",
+            name: "indirect_num_elems", offset: 24, size: 8, type_name: "u32[2]",
             doc: "Indirect-leg counts (2-D: partitions x 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E447, evidence::E448],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E447, evidence::E448], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "direct_start_offset",
-            offset: 32,
-            size: 4,
-            type_name: "u32",
+            name: "direct_start_offset", offset: 32, size: 4, type_name: "u32",
             doc: "Start of the direct / static leg: the data access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E449, evidence::E450],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E449, evidence::E450], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "direct_step_elems",
-            offset: 36,
-            size: 8,
-            type_name: "u32[2]",
+            name: "direct_step_elems", offset: 36, size: 8, type_name: "u32[2]",
             doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E451, evidence::E452],
             alternatives: &[
                 meta::Alternative {
-                    name: "step0_and_engine_config",
-                    type_name: "u32[2]",
+                    name: "step0_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
-                    confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E453],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E453],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "direct_num_elems",
-            offset: 44,
-            size: 8,
-            type_name: "u32[2]",
+            name: "direct_num_elems", offset: 44, size: 8, type_name: "u32[2]",
             doc: "Direct-leg counts (2-D: partitions x elements).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E454, evidence::E455],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E454, evidence::E455], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "direct_elem_size",
-            offset: 52,
-            size: 4,
-            type_name: "u32",
+            name: "direct_elem_size", offset: 52, size: 4, type_name: "u32",
             doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E456, evidence::E457],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E456, evidence::E457], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "direct_var_id",
-            offset: 56,
-            size: 2,
-            type_name: "u16",
+            name: "direct_var_id", offset: 56, size: 2, type_name: "u16",
             doc: "Variable id of the direct leg.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E458, evidence::E459],
             alternatives: &[
                 meta::Alternative {
-                    name: "reserved",
-                    type_name: "u8[2]",
+                    name: "reserved", type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E460],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E460],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore_wait_value",
-            offset: 58,
-            size: 2,
-            type_name: "u16",
+            name: "semaphore_wait_value", offset: 58, size: 2, type_name: "u16",
             doc: "Low word of the completion value the trigger semaphore must reach.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E461, evidence::E462],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E461, evidence::E462], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "indirection_mode",
-            offset: 60,
-            size: 1,
-            type_name: "u8",
+            name: "indirection_mode", offset: 60, size: 1, type_name: "u8",
             doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E463, evidence::E464],
-            ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E463, evidence::E464], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_61",
-            offset: 61,
-            size: 1,
-            type_name: "u8[1]",
-            role: meta::Role::Unknown,
-            doc: "No source names byte +0x3D.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            ..meta::FieldMeta::DEFAULT
+            name: "unknown_61", offset: 61, size: 1, type_name: "u8[1]",
+            role: meta::Role::Unknown, doc: "No source names byte +0x3D.",
+            confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore_wait_value_hi",
-            offset: 62,
-            size: 2,
-            type_name: "u16",
+            name: "semaphore_wait_value_hi", offset: 62, size: 2, type_name: "u16",
             doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E465],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E465],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -11937,8 +10207,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         name: "semaphore_wait_value_full",
         parts: &[("semaphore_wait_value", 16), ("semaphore_wait_value_hi", 16)],
         doc: "The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute.",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E466],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E466],
     }];
     /// The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute. (joined from semaphore_wait_value + semaphore_wait_value_hi).
     pub const fn semaphore_wait_value_full(&self) -> u64 {
@@ -12177,31 +10446,23 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
 impl PSEUDO_DMAMEMCPY_FULL_IND {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "one_address_per_partition",
-        name: "one_address_per_partition",
-        clause: true,
-        kind: rules::RuleKind::NotEnforced,
+        id: "one_address_per_partition", name: "one_address_per_partition",
+        clause: true, kind: rules::RuleKind::NotEnforced,
         message: "Currently only support 1 address per partition for Indirect DMA",
         doc: "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.",
         fields: &["indirect_num_elems"],
         source: "seed-000 §Form B — main indirect gather/scatter",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E467],
-        enforced: false,
-        ..rules::RuleMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E467],
+        enforced: false, ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
-        id: "two_d_data_ap",
-        name: "two_d_data_ap",
-        clause: true,
+        id: "two_d_data_ap", name: "two_d_data_ap", clause: true,
         kind: rules::RuleKind::NotEnforced,
         message: "Currently only support 2D DataAP for Indirect DMA",
         doc: "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.",
         fields: &["direct_num_elems", "direct_step_elems"],
         source: "seed-000 §Form B — main indirect gather/scatter",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E468],
-        enforced: false,
-        ..rules::RuleMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E468],
+        enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMAMEMCPY_FULL_IND`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -12285,27 +10546,19 @@ pub mod klr {
         impl DGEType {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
-                    name: "None",
-                    value: 0,
-                    c_name: "bir::DGEType::None",
+                    name: "None", value: 0, c_name: "bir::DGEType::None",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "SWDGE",
-                    value: 1,
-                    c_name: "bir::DGEType::SWDGE",
+                    name: "SWDGE", value: 1, c_name: "bir::DGEType::SWDGE",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "HWDGE",
-                    value: 2,
-                    c_name: "bir::DGEType::HWDGE",
+                    name: "HWDGE", value: 2, c_name: "bir::DGEType::HWDGE",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "Unassigned",
-                    value: 3,
-                    c_name: "bir::DGEType::Unassigned",
+                    name: "Unassigned", value: 3, c_name: "bir::DGEType::Unassigned",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
@@ -12389,15 +10642,11 @@ pub mod klr {
         impl DgeComputeOp {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
-                    name: "none",
-                    value: 1,
-                    c_name: "klr::DgeComputeOp::none",
+                    name: "none", value: 1, c_name: "klr::DgeComputeOp::none",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "add",
-                    value: 2,
-                    c_name: "klr::DgeComputeOp::add",
+                    name: "add", value: 2, c_name: "klr::DgeComputeOp::add",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
@@ -12472,9 +10721,7 @@ pub mod klr {
         }
         impl AluOpType {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
-                name: "add",
-                value: 4,
-                c_name: "bir::AluOpType::add",
+                name: "add", value: 4, c_name: "bir::AluOpType::add",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
             #[inline]
@@ -12545,9 +10792,7 @@ pub mod klr {
         }
         impl CopyMode {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
-                name: "Transpose",
-                value: 1,
-                c_name: "bir::CopyMode::Transpose",
+                name: "Transpose", value: 1, c_name: "bir::CopyMode::Transpose",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
             #[inline]
@@ -12618,9 +10863,7 @@ pub mod klr {
         }
         impl TransposeOps {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
-                name: "XZYW",
-                value: 11,
-                c_name: "bir::TransposeOps::XZYW",
+                name: "XZYW", value: 11, c_name: "bir::TransposeOps::XZYW",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
             #[inline]
@@ -12704,45 +10947,31 @@ pub mod klr {
         impl EngineType {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
-                    name: "Pool",
-                    value: 1,
-                    c_name: "bir::EngineType::Pool",
+                    name: "Pool", value: 1, c_name: "bir::EngineType::Pool",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "Act",
-                    value: 2,
-                    c_name: "bir::EngineType::Act",
+                    name: "Act", value: 2, c_name: "bir::EngineType::Act",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "PE",
-                    value: 3,
-                    c_name: "bir::EngineType::PE",
+                    name: "PE", value: 3, c_name: "bir::EngineType::PE",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "DMA",
-                    value: 4,
-                    c_name: "bir::EngineType::DMA",
+                    name: "DMA", value: 4, c_name: "bir::EngineType::DMA",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "DVE",
-                    value: 5,
-                    c_name: "bir::EngineType::DVE",
+                    name: "DVE", value: 5, c_name: "bir::EngineType::DVE",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "SP",
-                    value: 6,
-                    c_name: "bir::EngineType::SP",
+                    name: "SP", value: 6, c_name: "bir::EngineType::SP",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "ALL",
-                    value: 7,
-                    c_name: "bir::EngineType::ALL",
+                    name: "ALL", value: 7, c_name: "bir::EngineType::ALL",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
@@ -12832,9 +11061,7 @@ pub mod klr {
         }
         impl KlrEngine {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
-                name: "pe",
-                value: 5,
-                c_name: "klr::Engine::pe",
+                name: "pe", value: 5, c_name: "klr::Engine::pe",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
             #[inline]
@@ -12905,9 +11132,7 @@ pub mod klr {
         }
         impl BirDtype {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
-                name: "fp32",
-                value: 16,
-                c_name: "bir::Dtype::fp32",
+                name: "fp32", value: 16, c_name: "bir::Dtype::fp32",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
             #[inline]
@@ -13021,137 +11246,102 @@ pub mod klr {
         impl InstructionType {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
-                    name: "GenericCopy",
-                    value: 1,
-                    c_name: "bir::InstructionType::GenericCopy",
+                    name: "GenericCopy", value: 1, c_name: "bir::InstructionType::GenericCopy",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "Load",
-                    value: 19,
-                    c_name: "bir::InstructionType::Load",
+                    name: "Load", value: 19, c_name: "bir::InstructionType::Load",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "Save",
-                    value: 22,
-                    c_name: "bir::InstructionType::Save",
+                    name: "Save", value: 22, c_name: "bir::InstructionType::Save",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstTensorCopy",
-                    value: 23,
-                    c_name: "bir::InstructionType::InstTensorCopy",
-                    ..meta::EnumeratorMeta::DEFAULT
+                    name: "InstTensorCopy", value: 23,
+                    c_name: "bir::InstructionType::InstTensorCopy", ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstTensorCopyDynamicSrc",
-                    value: 24,
+                    name: "InstTensorCopyDynamicSrc", value: 24,
                     c_name: "bir::InstructionType::InstTensorCopyDynamicSrc",
-                    aliases: &["TensorCopyDynamicSrc"],
-                    ..meta::EnumeratorMeta::DEFAULT
+                    aliases: &["TensorCopyDynamicSrc"], ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstTensorCopyDynamicDst",
-                    value: 25,
+                    name: "InstTensorCopyDynamicDst", value: 25,
                     c_name: "bir::InstructionType::InstTensorCopyDynamicDst",
-                    aliases: &["TensorCopyDynamicDst"],
-                    ..meta::EnumeratorMeta::DEFAULT
+                    aliases: &["TensorCopyDynamicDst"], ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstIndirectCopy",
-                    value: 26,
+                    name: "InstIndirectCopy", value: 26,
                     c_name: "bir::InstructionType::InstIndirectCopy",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstDMACopy",
-                    value: 32,
-                    c_name: "bir::InstructionType::InstDMACopy",
+                    name: "InstDMACopy", value: 32, c_name: "bir::InstructionType::InstDMACopy",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstBNStats",
-                    value: 34,
-                    c_name: "bir::InstructionType::InstBNStats",
+                    name: "InstBNStats", value: 34, c_name: "bir::InstructionType::InstBNStats",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstBNStatsAggregate",
-                    value: 35,
+                    name: "InstBNStatsAggregate", value: 35,
                     c_name: "bir::InstructionType::InstBNStatsAggregate",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstStreamShuffle",
-                    value: 39,
+                    name: "InstStreamShuffle", value: 39,
                     c_name: "bir::InstructionType::InstStreamShuffle",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstStreamTranspose",
-                    value: 40,
+                    name: "InstStreamTranspose", value: 40,
                     c_name: "bir::InstructionType::InstStreamTranspose",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "ReadVarAddr",
-                    value: 41,
-                    c_name: "bir::InstructionType::ReadVarAddr",
+                    name: "ReadVarAddr", value: 41, c_name: "bir::InstructionType::ReadVarAddr",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstGenericIndirectSave",
-                    value: 44,
+                    name: "InstGenericIndirectSave", value: 44,
                     c_name: "bir::InstructionType::InstGenericIndirectSave",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstIndirectSave",
-                    value: 45,
+                    name: "InstIndirectSave", value: 45,
                     c_name: "bir::InstructionType::InstIndirectSave",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "IndirectSaveAccumulate",
-                    value: 46,
+                    name: "IndirectSaveAccumulate", value: 46,
                     c_name: "bir::InstructionType::IndirectSaveAccumulate",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "Select",
-                    value: 51,
-                    c_name: "bir::InstructionType::Select",
+                    name: "Select", value: 51, c_name: "bir::InstructionType::Select",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstCopyPredicated",
-                    value: 52,
+                    name: "InstCopyPredicated", value: 52,
                     c_name: "bir::InstructionType::InstCopyPredicated",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstRangeSelect",
-                    value: 63,
+                    name: "InstRangeSelect", value: 63,
                     c_name: "bir::InstructionType::InstRangeSelect",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstTensorLoad",
-                    value: 75,
-                    c_name: "bir::InstructionType::InstTensorLoad",
-                    ..meta::EnumeratorMeta::DEFAULT
+                    name: "InstTensorLoad", value: 75,
+                    c_name: "bir::InstructionType::InstTensorLoad", ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstTensorSave",
-                    value: 76,
-                    c_name: "bir::InstructionType::InstTensorSave",
-                    ..meta::EnumeratorMeta::DEFAULT
+                    name: "InstTensorSave", value: 76,
+                    c_name: "bir::InstructionType::InstTensorSave", ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstGather",
-                    value: 92,
-                    c_name: "bir::InstructionType::InstGather",
+                    name: "InstGather", value: 92, c_name: "bir::InstructionType::InstGather",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
@@ -13295,15 +11485,11 @@ pub mod klr {
                 meta::EnumeratorMeta { name: "COPY", value: 69, c_name: "bir::COPY", ..meta::EnumeratorMeta::DEFAULT },
                 meta::EnumeratorMeta { name: "CCE", value: 70, c_name: "bir::CCE", ..meta::EnumeratorMeta::DEFAULT },
                 meta::EnumeratorMeta {
-                    name: "TRANSPOSE",
-                    value: 71,
-                    c_name: "bir::TRANSPOSE",
+                    name: "TRANSPOSE", value: 71, c_name: "bir::TRANSPOSE",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "REPLICATE",
-                    value: 72,
-                    c_name: "bir::REPLICATE",
+                    name: "REPLICATE", value: 72, c_name: "bir::REPLICATE",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
@@ -13568,686 +11754,409 @@ pub mod klr {
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcCopy: [FieldMeta; 4] = [
         FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
-            doc: "Destination.",
-            confidence: confidence::seed003::READ_DIRECTLY,
+            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
+            doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E469],
         },
         FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
-            doc: "Source.",
-            confidence: confidence::seed003::READ_DIRECTLY,
+            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: Some(16),
+            doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E469],
         },
         FieldMeta {
-            name: "dtype",
-            input: Input::Int,
-            optional: true,
-            enum_ty: None,
+            name: "dtype", input: Input::Int, optional: true, enum_ty: None,
             offset: Some(32),
             doc: "Optional output dtype; the leaf does not branch on it.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E469],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E469],
         },
         FieldMeta {
-            name: "engine",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
+            name: "engine", input: Input::Int, optional: false, enum_ty: None,
             offset: Some(40),
             doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E470],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E470],
         },
     ];
     /// The input fields of `klr::NcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
         FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
+            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
             doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.",
             confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E471, evidence::E472],
         },
         FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
+            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: Some(16),
             doc: "Source; the data being scattered on the GenericIndirectSave path.",
             confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E471, evidence::E472],
         },
         FieldMeta {
-            name: "compute_op",
-            input: Input::Int,
-            optional: false,
-            enum_ty: Some("DgeComputeOp"),
-            offset: Some(32),
+            name: "compute_op", input: Input::Int, optional: false,
+            enum_ty: Some("DgeComputeOp"), offset: Some(32),
             doc: "1 = none (plain copy), 2 = add (accumulate).",
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E473],
+            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E473],
         },
         FieldMeta {
-            name: "oobMode",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
+            name: "oobMode", input: Input::Int, optional: false, enum_ty: None,
             offset: Some(40),
             doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E474],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E474],
         },
         FieldMeta {
-            name: "dgeMode",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
+            name: "dgeMode", input: Input::Int, optional: false, enum_ty: None,
             offset: Some(56),
             doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.",
             confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E471, evidence::E475],
         },
         FieldMeta {
-            name: "uniqueIndices",
-            input: Input::Bool,
-            optional: false,
-            enum_ty: None,
+            name: "uniqueIndices", input: Input::Bool, optional: false, enum_ty: None,
             offset: Some(60),
             doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).",
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E476],
+            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E476],
         },
         FieldMeta {
-            name: "engine",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
+            name: "engine", input: Input::Int, optional: false, enum_ty: None,
             offset: Some(64),
             doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E477],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E477],
         },
     ];
     /// The input fields of `klr::DmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
         FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
-            doc: "Destination.",
-            confidence: confidence::seed003::READ_DIRECTLY,
+            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
+            doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E478],
         },
         FieldMeta {
-            name: "srcs",
-            input: Input::Aps,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
-            doc: "The sources.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E478],
+            name: "srcs", input: Input::Aps, optional: false, enum_ty: None,
+            offset: Some(16), doc: "The sources.",
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E478],
         },
         FieldMeta {
-            name: "scales",
-            input: Input::Imms,
-            optional: false,
-            enum_ty: None,
+            name: "scales", input: Input::Imms, optional: false, enum_ty: None,
             offset: Some(40),
             doc: "One scale per source; each must be a float immediate.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E478],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E478],
         },
         FieldMeta {
-            name: "reduceOp",
-            input: Input::Int,
-            optional: false,
-            enum_ty: Some("AluOpType"),
-            offset: Some(64),
+            name: "reduceOp", input: Input::Int, optional: false,
+            enum_ty: Some("AluOpType"), offset: Some(64),
             doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E479],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E479],
         },
     ];
     /// The input fields of `klr::DmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
         FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
+            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
             doc: "Destination; must be rank 4.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480],
         },
         FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
+            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: Some(16),
             doc: "Source; must be rank 4; dynamic or static.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480],
         },
         FieldMeta {
-            name: "dgeMode",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
+            name: "dgeMode", input: Input::Int, optional: false, enum_ty: None,
             offset: Some(44),
             doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480],
         },
         FieldMeta {
-            name: "oobMode",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
-            offset: Some(48),
-            doc: "`oob_is_err` (+0x130) is `oobMode != 1`.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E481],
+            name: "oobMode", input: Input::Int, optional: false, enum_ty: None,
+            offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.",
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E481],
         },
     ];
     /// The input fields of `klr::TensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorLoad: [FieldMeta; 2] = [FieldMeta {
-        name: "regName",
-        input: Input::Text,
-        optional: false,
-        enum_ty: None,
+        name: "regName", input: Input::Text, optional: false, enum_ty: None,
         offset: None,
         doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E482],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E482],
     }, FieldMeta {
-        name: "srcRef",
-        input: Input::Ap,
-        optional: false,
-        enum_ty: None,
-        offset: None,
+        name: "srcRef", input: Input::Ap, optional: false, enum_ty: None, offset: None,
         doc: "The region read; bound with addArgument.",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E483],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E483],
     }];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorStore: [FieldMeta; 2] = [FieldMeta {
-        name: "regName",
-        input: Input::Text,
-        optional: false,
-        enum_ty: None,
+        name: "regName", input: Input::Text, optional: false, enum_ty: None,
         offset: None,
         doc: "The named scalar register holding the runtime address.",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E484],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E484],
     }, FieldMeta {
-        name: "dstRef",
-        input: Input::Ap,
-        optional: false,
-        enum_ty: None,
-        offset: None,
+        name: "dstRef", input: Input::Ap, optional: false, enum_ty: None, offset: None,
         doc: "The region written; bound with addOutput.",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E485],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E485],
     }];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
         FieldMeta {
-            name: "out",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
+            name: "out", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
             doc: "The gathered rows (out0).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486],
         },
         FieldMeta {
-            name: "data",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
-            doc: "The data source (arg0).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486],
+            name: "data", input: Input::Ap, optional: false, enum_ty: None,
+            offset: Some(16), doc: "The data source (arg0).",
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486],
         },
         FieldMeta {
-            name: "index",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
+            name: "index", input: Input::Ap, optional: false, enum_ty: None,
             offset: Some(32),
             doc: "The index/offset vector, u16 (arg1); 16-partition blocks.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486],
         },
         FieldMeta {
-            name: "num_valid_indices",
-            input: Input::Imm,
-            optional: false,
-            enum_ty: None,
+            name: "num_valid_indices", input: Input::Imm, optional: false, enum_ty: None,
             offset: Some(48),
             doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486],
         },
     ];
     /// The input fields of `klr::NcNGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcNGather: [FieldMeta; 3] = [
         FieldMeta {
-            name: "out",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
-            doc: "Output.",
-            confidence: confidence::seed003::READ_DIRECTLY,
+            name: "out", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
+            doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E487],
         },
         FieldMeta {
-            name: "data",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(16),
-            doc: "Params / data source.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E488],
+            name: "data", input: Input::Ap, optional: false, enum_ty: None,
+            offset: Some(16), doc: "Params / data source.",
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E488],
         },
         FieldMeta {
-            name: "index",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(32),
-            doc: "int32 indices.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E489],
+            name: "index", input: Input::Ap, optional: false, enum_ty: None,
+            offset: Some(32), doc: "int32 indices.",
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E489],
         },
     ];
     /// The input fields of `klr::NcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
         FieldMeta {
-            name: "in",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
-            doc: "Input.",
-            confidence: confidence::seed003::READ_DIRECTLY,
+            name: "in", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
+            doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E490],
         },
         FieldMeta {
-            name: "rangeT",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(24),
-            doc: "The range tensor.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E491],
+            name: "rangeT", input: Input::Ap, optional: false, enum_ty: None,
+            offset: Some(24), doc: "The range tensor.",
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E491],
         },
         FieldMeta {
-            name: "cmp0",
-            input: Input::Int,
-            optional: false,
-            enum_ty: Some("AluOpType"),
+            name: "cmp0", input: Input::Int, optional: false, enum_ty: Some("AluOpType"),
             offset: Some(48),
             doc: "First bound's compare op (through codegenAluOp; the op description carries the result).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E492],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E492],
         },
         FieldMeta {
-            name: "cmp1",
-            input: Input::Int,
-            optional: false,
-            enum_ty: Some("AluOpType"),
-            offset: Some(56),
-            doc: "Second bound's compare op.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E493],
+            name: "cmp1", input: Input::Int, optional: false, enum_ty: Some("AluOpType"),
+            offset: Some(56), doc: "Second bound's compare op.",
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E493],
         },
         FieldMeta {
-            name: "redOp",
-            input: Input::Int,
-            optional: false,
-            enum_ty: Some("AluOpType"),
-            offset: Some(64),
-            doc: "The reduce op.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E494],
+            name: "redOp", input: Input::Int, optional: false, enum_ty: Some("AluOpType"),
+            offset: Some(64), doc: "The reduce op.",
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E494],
         },
         FieldMeta {
-            name: "bound0",
-            input: Input::Imm,
-            optional: false,
-            enum_ty: None,
-            offset: None,
+            name: "bound0", input: Input::Imm, optional: false, enum_ty: None, offset: None,
             doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E495],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E495],
         },
         FieldMeta {
-            name: "bound1",
-            input: Input::Imm,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Upper bound.",
-            confidence: confidence::seed003::READ_DIRECTLY,
+            name: "bound1", input: Input::Imm, optional: false, enum_ty: None, offset: None,
+            doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E496],
         },
         FieldMeta {
-            name: "fill",
-            input: Input::Ap,
-            optional: true,
-            enum_ty: None,
-            offset: None,
+            name: "fill", input: Input::Ap, optional: true, enum_ty: None, offset: None,
             doc: "Fill value outside the band.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E497],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E497],
         },
         FieldMeta {
-            name: "mode",
-            input: Input::Int,
-            optional: false,
-            enum_ty: None,
-            offset: None,
+            name: "mode", input: Input::Int, optional: false, enum_ty: None, offset: None,
             doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E498],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E498],
         },
     ];
     /// The input fields of `klr::SelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
         FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(0),
+            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
             doc: "Destination of the predicated copy (t0).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E499],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E499],
         },
         FieldMeta {
-            name: "onTrue",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
+            name: "onTrue", input: Input::Ap, optional: false, enum_ty: None,
             offset: Some(16),
             doc: "The source taken where the predicate holds (t1).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E500],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E500],
         },
         FieldMeta {
-            name: "predicate",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: Some(32),
-            doc: "The predicate (t2).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E501],
+            name: "predicate", input: Input::Ap, optional: false, enum_ty: None,
+            offset: Some(32), doc: "The predicate (t2).",
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E501],
         },
     ];
     /// The input fields of `klr::BatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
         FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
+            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: None,
             doc: "Output (6 elements per partition, [INFERRED] from the wire schema).",
-            confidence: confidence::seed003::READ_DIRECTLY,
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502],
+        },
+        FieldMeta {
+            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: None,
+            doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E502],
         },
         FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Input.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
-        },
-        FieldMeta {
-            name: "dtype",
-            input: Input::Int,
-            optional: true,
-            enum_ty: None,
-            offset: None,
+            name: "dtype", input: Input::Int, optional: true, enum_ty: None, offset: None,
             doc: "Not branched on by the leaf.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502],
         },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
         FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
+            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: None,
             doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502],
         },
         FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
+            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: None,
             doc: "Input (K Welford triples).",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502],
         },
         FieldMeta {
-            name: "dtype",
-            input: Input::Int,
-            optional: true,
-            enum_ty: None,
-            offset: None,
+            name: "dtype", input: Input::Int, optional: true, enum_ty: None, offset: None,
             doc: "Not branched on by the leaf.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502],
         },
     ];
     /// The input fields of `klr::Shuffle`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Shuffle: [FieldMeta; 3] = [
         FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Output (addOutput).",
-            confidence: confidence::seed003::READ_DIRECTLY,
+            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: None,
+            doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E503],
         },
         FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Input (addArgument).",
-            confidence: confidence::seed003::READ_DIRECTLY,
+            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: None,
+            doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E504],
         },
         FieldMeta {
-            name: "shuffleMask",
-            input: Input::Imms,
-            optional: false,
-            enum_ty: None,
+            name: "shuffleMask", input: Input::Imms, optional: false, enum_ty: None,
             offset: Some(32),
             doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E505],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E505],
         },
     ];
     /// The input fields of `klr::Transpose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Transpose: [FieldMeta; 3] = [
         FieldMeta {
-            name: "dst",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
+            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: None,
             doc: "Output; its dtype picks the path.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E506],
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E506],
         },
         FieldMeta {
-            name: "src",
-            input: Input::Ap,
-            optional: false,
-            enum_ty: None,
-            offset: None,
-            doc: "Input.",
-            confidence: confidence::seed003::READ_DIRECTLY,
+            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: None,
+            doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E507],
         },
         FieldMeta {
-            name: "engine",
-            input: Input::Int,
-            optional: false,
-            enum_ty: Some("KlrEngine"),
+            name: "engine", input: Input::Int, optional: false, enum_ty: Some("KlrEngine"),
             offset: Some(40),
             doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.",
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E508],
+            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E508],
         },
     ];
     /// The paths of `codegenNcCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcCopy: [PathInfo; 3] = [
         PathInfo {
-            name: "static",
-            when: Some("!dynamic(dst) && !dynamic(src)"),
-            class: "bir::InstTensorCopy",
-            it: Some(("InstTensorCopy", 23)),
+            name: "static", when: Some("!dynamic(dst) && !dynamic(src)"),
+            class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)),
             prefix: Some("TensorCopy_"),
             build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E509],
+            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E509],
         },
         PathInfo {
-            name: "dynamic dst",
-            when: Some("dynamic(dst)"),
+            name: "dynamic dst", when: Some("dynamic(dst)"),
             class: "bir::InstTensorCopyDynamicSrc",
             it: Some(("InstTensorCopyDynamicSrc", 24)),
             prefix: Some("TensorCopyDynamicSrc_"),
             build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E510],
+            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E510],
         },
         PathInfo {
-            name: "dynamic src",
-            when: None,
-            class: "bir::InstTensorCopyDynamicDst",
+            name: "dynamic src", when: None, class: "bir::InstTensorCopyDynamicDst",
             it: Some(("InstTensorCopyDynamicDst", 25)),
             prefix: Some("TensorCopyDynamicDst_"),
             build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E511],
+            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E511],
         },
     ];
     /// The paths of `codegenNcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcDmaCopy: [PathInfo; 2] = [PathInfo {
-        name: "static",
-        when: Some("!dynamic(dst) && !dynamic(src)"),
-        class: "bir::InstDMACopy",
-        it: Some(("InstDMACopy", 32)),
+        name: "static", when: Some("!dynamic(dst) && !dynamic(src)"),
+        class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)),
         prefix: Some("dma_copy_"),
         build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9",
         confidence: confidence::seed003::BYTE_ANCHORED,
         evidence: &[evidence::E512, evidence::E513],
     }, PathInfo {
-        name: "dynamic",
-        when: None,
-        class: "bir::InstDMACopy",
-        it: Some(("InstDMACopy", 32)),
-        prefix: Some("DynamicDMACopy-"),
+        name: "dynamic", when: None, class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"),
         build: "insertElement<InstDMACopy>",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E514],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E514],
     }];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaCompute: [PathInfo; 1] = [PathInfo {
-        name: "fma",
-        when: None,
-        class: "bir::InstDMACopy",
-        it: Some(("InstDMACopy", 32)),
-        prefix: Some("DMACompute"),
+        name: "fma", when: None, class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"),
         build: "InstBuilder::addDmaCopyFma @0xf1e054",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E515],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E515],
     }];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaTranspose: [PathInfo; 2] = [PathInfo {
-        name: "static",
-        when: Some("!dynamic(src)"),
-        class: "bir::InstDMACopy",
-        it: Some(("InstDMACopy", 32)),
-        prefix: Some("DMATranspose-"),
+        name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"),
         build: "InstBuilder::addInstruction<InstDMACopy>",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E480],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480],
     }, PathInfo {
-        name: "dynamic",
-        when: None,
-        class: "bir::InstDMACopy",
-        it: Some(("InstDMACopy", 32)),
-        prefix: Some("DMATranspose-"),
+        name: "dynamic", when: None, class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"),
         build: "insertElement<InstDMACopy>",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E480],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480],
     }];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [PathInfo {
-        name: "scatter",
-        when: None,
-        class: "bir::InstGenericIndirectSave",
+        name: "scatter", when: None, class: "bir::InstGenericIndirectSave",
         it: Some(("InstGenericIndirectSave", 44)),
         prefix: Some("IndirectSaveAccumulate-"),
         build: "insertElement<InstGenericIndirectSave>",
@@ -14257,311 +12166,188 @@ pub mod klr {
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorLoad: [PathInfo; 1] = [PathInfo {
-        name: "load",
-        when: None,
-        class: "bir::InstTensorLoad",
-        it: Some(("InstTensorLoad", 75)),
-        prefix: Some("TensorLoad-"),
+        name: "load", when: None, class: "bir::InstTensorLoad",
+        it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"),
         build: "insertElement<InstTensorLoad>",
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E517],
+        confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E517],
     }];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorStore: [PathInfo; 1] = [PathInfo {
-        name: "store",
-        when: None,
-        class: "bir::InstTensorSave",
-        it: Some(("InstTensorSave", 76)),
-        prefix: Some("TensorStore-"),
+        name: "store", when: None, class: "bir::InstTensorSave",
+        it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"),
         build: "insertElement<InstTensorSave>",
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E517],
+        confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E517],
     }];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcLocalGather: [PathInfo; 1] = [PathInfo {
-        name: "gather",
-        when: None,
-        class: "bir::InstIndirectCopy",
-        it: Some(("InstIndirectCopy", 26)),
-        prefix: Some("LocalGather-"),
+        name: "gather", when: None, class: "bir::InstIndirectCopy",
+        it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"),
         build: "insertElement<InstIndirectCopy> @0xf2abda",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E486],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486],
     }];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcNGather: [PathInfo; 1] = [PathInfo {
-        name: "gather",
-        when: None,
-        class: "bir::InstGather",
-        it: Some(("InstGather", 92)),
-        prefix: Some("Gather-"),
+        name: "gather", when: None, class: "bir::InstGather",
+        it: Some(("InstGather", 92)), prefix: Some("Gather-"),
         build: "insertElement<InstGather> @0xf2a6d7",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E518],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E518],
     }];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcRangeSelect: [PathInfo; 1] = [PathInfo {
-        name: "range select",
-        when: None,
-        class: "bir::InstRangeSelect",
-        it: Some(("InstRangeSelect", 63)),
-        prefix: None,
+        name: "range select", when: None, class: "bir::InstRangeSelect",
+        it: Some(("InstRangeSelect", 63)), prefix: None,
         build: "InstBuilder::addRangeSelectReduce @0xf1c633",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E519],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E519],
     }];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_SelectReduce: [PathInfo; 1] = [PathInfo {
-        name: "copy predicated",
-        when: None,
-        class: "bir::InstCopyPredicated",
-        it: Some(("InstCopyPredicated", 52)),
-        prefix: Some("SelectReduce-"),
+        name: "copy predicated", when: None, class: "bir::InstCopyPredicated",
+        it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"),
         build: "insertElement<InstCopyPredicated> @0xf271ef",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E520],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E520],
     }];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormStats: [PathInfo; 1] = [PathInfo {
-        name: "stats",
-        when: None,
-        class: "bir::InstBNStats",
-        it: Some(("InstBNStats", 34)),
-        prefix: None,
+        name: "stats", when: None, class: "bir::InstBNStats",
+        it: Some(("InstBNStats", 34)), prefix: None,
         build: "InstBuilder::addBNStats @0xf1af6f",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E521],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E521],
     }];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [PathInfo {
-        name: "aggregate",
-        when: None,
-        class: "bir::InstBNStatsAggregate",
-        it: Some(("InstBNStatsAggregate", 35)),
-        prefix: None,
+        name: "aggregate", when: None, class: "bir::InstBNStatsAggregate",
+        it: Some(("InstBNStatsAggregate", 35)), prefix: None,
         build: "InstBuilder::addBNAggr @0xf1b26f",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E502],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502],
     }];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Shuffle: [PathInfo; 1] = [PathInfo {
-        name: "shuffle",
-        when: None,
-        class: "bir::InstStreamShuffle",
-        it: Some(("InstStreamShuffle", 39)),
-        prefix: Some("StreamShuffle-"),
+        name: "shuffle", when: None, class: "bir::InstStreamShuffle",
+        it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"),
         build: "insertElement<InstStreamShuffle>",
-        confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E522],
+        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E522],
     }];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Transpose: [PathInfo; 2] = [PathInfo {
-        name: "stream",
-        when: Some("dtype(dst) == BirDtype.fp32"),
-        class: "bir::InstStreamTranspose",
-        it: Some(("InstStreamTranspose", 40)),
+        name: "stream", when: Some("dtype(dst) == BirDtype.fp32"),
+        class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)),
         prefix: Some("StreamTranspose-"),
         build: "insertElement<InstStreamTranspose> @0xf2947d",
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E523],
+        confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E523],
     }, PathInfo {
-        name: "matmult",
-        when: None,
-        class: "bir::InstMatmult",
-        it: None,
-        prefix: Some("matmult_TP_"),
-        build: "InstBuilder::addMatmult @0xf292f9",
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E524],
+        name: "matmult", when: None, class: "bir::InstMatmult", it: None,
+        prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9",
+        confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E524],
     }];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
         LeafMeta {
-            name: "NcCopy",
-            op: "NcCopy",
-            qualified: "klr::NcCopy",
-            function: "codegenNcCopy",
-            va: 0xf2d120,
-            section: "§2",
-            fields: &FIELDS_NcCopy,
-            paths: &PATHS_NcCopy,
-            confidence: confidence::seed003::BYTE_ANCHORED,
+            name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy",
+            function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy,
+            paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED,
             evidence: &[evidence::E525],
         },
         LeafMeta {
-            name: "NcDmaCopy",
-            op: "NcDmaCopy",
-            qualified: "klr::NcDmaCopy",
-            function: "codegenNcDmaCopy",
-            va: 0xf2fa40,
-            section: "§3",
-            fields: &FIELDS_NcDmaCopy,
-            paths: &PATHS_NcDmaCopy,
+            name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy",
+            function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3",
+            fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy,
             confidence: confidence::seed003::BYTE_ANCHORED,
             evidence: &[evidence::E526, evidence::E527],
         },
         LeafMeta {
-            name: "DmaCompute",
-            op: "DmaCompute",
-            qualified: "klr::DmaCompute",
-            function: "codegenDmaCompute",
-            va: 0xf1d9e0,
-            section: "§4",
-            fields: &FIELDS_DmaCompute,
-            paths: &PATHS_DmaCompute,
+            name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute",
+            function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4",
+            fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute,
             confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E478, evidence::E528],
         },
         LeafMeta {
-            name: "DmaTranspose",
-            op: "DmaTranspose",
-            qualified: "klr::DmaTranspose",
-            function: "codegenDmaTranspose",
-            va: 0xf2dd10,
-            section: "§5",
-            fields: &FIELDS_DmaTranspose,
-            paths: &PATHS_DmaTranspose,
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E529],
+            name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose",
+            function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5",
+            fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose,
+            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E529],
         },
         LeafMeta {
-            name: "GenericIndirectSave",
-            op: "NcDmaCopy",
-            qualified: "klr::NcDmaCopy",
-            function: "codegenGenericIndirectSave",
-            va: 0xf2eb10,
-            section: "§7",
-            fields: &FIELDS_NcDmaCopy,
-            paths: &PATHS_GenericIndirectSave,
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E530],
+            name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy",
+            function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7",
+            fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave,
+            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E530],
         },
         LeafMeta {
-            name: "TensorLoad",
-            op: "TensorLoad",
-            qualified: "klr::TensorLoad",
-            function: "codegenTensorLoad",
-            va: 0xf26a60,
-            section: "§8",
-            fields: &FIELDS_TensorLoad,
-            paths: &PATHS_TensorLoad,
+            name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad",
+            function: "codegenTensorLoad", va: 0xf26a60, section: "§8",
+            fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad,
             confidence: confidence::seed003::BYTE_ANCHORED,
             evidence: &[evidence::E517, evidence::E531],
         },
         LeafMeta {
-            name: "TensorStore",
-            op: "TensorStore",
-            qualified: "klr::TensorStore",
-            function: "codegenTensorStore",
-            va: 0xf266c0,
-            section: "§8",
-            fields: &FIELDS_TensorStore,
-            paths: &PATHS_TensorStore,
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E532],
+            name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore",
+            function: "codegenTensorStore", va: 0xf266c0, section: "§8",
+            fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore,
+            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E532],
         },
         LeafMeta {
-            name: "NcLocalGather",
-            op: "NcLocalGather",
-            qualified: "klr::NcLocalGather",
-            function: "codegenNcLocalGather",
-            va: 0xf2a9c0,
-            section: "§9.1",
-            fields: &FIELDS_NcLocalGather,
-            paths: &PATHS_NcLocalGather,
+            name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather",
+            function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1",
+            fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather,
             confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E486, evidence::E533],
         },
         LeafMeta {
-            name: "NcNGather",
-            op: "NcNGather",
-            qualified: "klr::NcNGather",
-            function: "codegenNcNGather",
-            va: 0xf2a590,
-            section: "§9.2",
-            fields: &FIELDS_NcNGather,
-            paths: &PATHS_NcNGather,
+            name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather",
+            function: "codegenNcNGather", va: 0xf2a590, section: "§9.2",
+            fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather,
             confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E518, evidence::E534],
         },
         LeafMeta {
-            name: "NcRangeSelect",
-            op: "NcRangeSelect",
-            qualified: "klr::NcRangeSelect",
-            function: "codegenNcRangeSelect",
-            va: 0xf1c210,
-            section: "§9.3",
-            fields: &FIELDS_NcRangeSelect,
-            paths: &PATHS_NcRangeSelect,
+            name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect",
+            function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3",
+            fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect,
             confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E535, evidence::E536],
         },
         LeafMeta {
-            name: "SelectReduce",
-            op: "SelectReduce",
-            qualified: "klr::SelectReduce",
-            function: "codegenSelectReduce",
-            va: 0xf270a0,
-            section: "§9.4",
-            fields: &FIELDS_SelectReduce,
-            paths: &PATHS_SelectReduce,
+            name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce",
+            function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4",
+            fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce,
             confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E520, evidence::E537],
         },
         LeafMeta {
-            name: "BatchNormStats",
-            op: "BatchNormStats",
-            qualified: "klr::BatchNormStats",
-            function: "codegenBatchNormStats",
-            va: 0xf1add0,
-            section: "§10.1",
-            fields: &FIELDS_BatchNormStats,
-            paths: &PATHS_BatchNormStats,
+            name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats",
+            function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1",
+            fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats,
             confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E502, evidence::E538],
         },
         LeafMeta {
-            name: "BatchNormAggregate",
-            op: "BatchNormAggregate",
-            qualified: "klr::BatchNormAggregate",
-            function: "codegenBatchNormAggregate",
-            va: 0xf1b0d0,
-            section: "§10.1",
-            fields: &FIELDS_BatchNormAggregate,
+            name: "BatchNormAggregate", op: "BatchNormAggregate",
+            qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate",
+            va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate,
             paths: &PATHS_BatchNormAggregate,
             confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E502, evidence::E539],
         },
         LeafMeta {
-            name: "Shuffle",
-            op: "Shuffle",
-            qualified: "klr::Shuffle",
-            function: "codegenShuffle",
-            va: 0xf28130,
-            section: "§10.2",
-            fields: &FIELDS_Shuffle,
-            paths: &PATHS_Shuffle,
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E522],
+            name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle",
+            function: "codegenShuffle", va: 0xf28130, section: "§10.2",
+            fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle,
+            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E522],
         },
         LeafMeta {
-            name: "Transpose",
-            op: "Transpose",
-            qualified: "klr::Transpose",
-            function: "codegenTranspose",
-            va: 0xf28fb0,
-            section: "§6",
-            fields: &FIELDS_Transpose,
-            paths: &PATHS_Transpose,
+            name: "Transpose", op: "Transpose", qualified: "klr::Transpose",
+            function: "codegenTranspose", va: 0xf28fb0, section: "§6",
+            fields: &FIELDS_Transpose, paths: &PATHS_Transpose,
             confidence: confidence::seed003::READ_DIRECTLY,
             evidence: &[evidence::E540, evidence::E541],
         },
@@ -15999,69 +13785,49 @@ pub mod klr {
 /// Applied by `runtime::lowering::apply`.
 pub const LOWERINGS: &[lowering::LoweringMeta] = &[
     lowering::LoweringMeta {
-        name: "pseudo_dge",
-        from: "PSEUDO_DMA_DIRECT2D",
-        from_opcode: 212u8,
+        name: "pseudo_dge", from: "PSEUDO_DMA_DIRECT2D", from_opcode: 212u8,
         selector: lowering::Place { path: "dge_op", offset: 15, size: 1, bits: None, type_name: "DGE_OPCODE" },
-        selector_type: "DGE_OPCODE",
-        extension: Some("PSEUDO_DMA_EXT"),
+        selector_type: "DGE_OPCODE", extension: Some("PSEUDO_DMA_EXT"),
         extension_opcode: Some(218u8),
         doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite).",
         confidence: confidence::wiki::HIGH_OBSERVED,
         evidence: &[evidence::E542, evidence::E543, evidence::E544, evidence::E545, evidence::E546],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            inferred: false,
+            confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
             evidence: &[evidence::E547, evidence::E548],
         },
         abis: &[
             lowering::AbiMeta {
-                name: "v2",
-                entry: "translate_one_pseudo_dge_instr_v2",
+                name: "v2", entry: "translate_one_pseudo_dge_instr_v2",
                 doc: "The v2 dispatcher (@0x322c40): dge_op 0 and 1 in place (1 after the 0xda check), every other value handed to the v3 dispatcher.",
-                default: false,
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                inferred: false,
-                note: None,
-                evidence: &[evidence::E549],
+                default: false, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
+                note: None, evidence: &[evidence::E549],
             },
             lowering::AbiMeta {
-                name: "v3",
-                entry: "translate_one_pseudo_dge_instr_v3",
+                name: "v3", entry: "translate_one_pseudo_dge_instr_v3",
                 doc: "The v3 dispatcher (@0x3220d0): dge_op 2 and 3 to the transpose builders, 0 and 1 to the common memcpy/indirect path, anything else rejected. The v3 path is the one that adds the transpose kinds; which dispatcher a model gets is a NEFF/ABI version gate in translate_one_pseudo_instr_v3.",
-                default: true,
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                inferred: false,
-                note: None,
-                evidence: &[evidence::E550, evidence::E551],
+                default: true, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
+                note: None, evidence: &[evidence::E550, evidence::E551],
             },
         ],
         kinds: &[
             lowering::KindMeta {
-                value: 0u64,
-                name: "DMA_DIRECT2D",
-                to: "DMA_DIRECT2D",
-                to_opcode: 184u8,
-                template: &DMA_DIRECT2D::TEMPLATE,
-                extension: lowering::ExtensionUse::Ignored,
+                value: 0u64, name: "DMA_DIRECT2D", to: "DMA_DIRECT2D", to_opcode: 184u8,
+                template: &DMA_DIRECT2D::TEMPLATE, extension: lowering::ExtensionUse::Ignored,
                 missing_extension: None,
                 doc: "dge_op 0: DMAMemcpy 0xb8, no extension. The pseudo has DIRECT2D's layout except @15 (dge_op for compute_op) and the PSEUDO_ADDR8 addresses, so every other field keeps its offset. The v2 arm branches away before the 0xda check; an extension that follows anyway is not read (dmaspec consumes it with the pseudo rather than pass a pseudo word on; what the runtime does with it is not in the sources).",
                 routes: &[
                     lowering::RouteMeta {
-                        abi: "v2",
-                        via: &["translate_one_pseudo_dge_instr_v2"],
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E552],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
                         evidence: &[evidence::E553, evidence::E554],
                     },
@@ -16069,27 +13835,20 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 mappings: &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
-                        source: lowering::Source::Value(184u64),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        source: lowering::Source::Value(184u64), via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E555, evidence::E556],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
-                        source: lowering::Source::Value(16u64),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E557],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
                         evidence: &[evidence::E558, evidence::E559],
@@ -16097,8 +13856,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
                         evidence: &[evidence::E558],
@@ -16106,29 +13864,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558, evidence::E560],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 12,
-                            size: 1,
-                            bits: Some((0, 3)),
+                            path: "dma_configs.priority_class", offset: 12, size: 1, bits: Some((0, 3)),
                             type_name: "u3",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 12,
-                            size: 1,
-                            bits: Some((0, 3)),
+                            path: "dma_configs.priority_class", offset: 12, size: 1, bits: Some((0, 3)),
                             type_name: "u3",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
                         evidence: &[evidence::E561, evidence::E562],
@@ -16136,8 +13886,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E563],
@@ -16145,18 +13894,15 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E563],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
-                        source: lowering::Source::Value(0u64),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
+                        source: lowering::Source::Value(0u64), via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
                         evidence: &[evidence::E564, evidence::E565],
                     },
@@ -16164,23 +13910,17 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
+                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
                         evidence: &[evidence::E566, evidence::E567],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558],
@@ -16188,8 +13928,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558],
@@ -16197,50 +13936,35 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "src_bound_reg",
-                            offset: 38,
-                            size: 1,
-                            bits: None,
+                            path: "src_bound_reg", offset: 38, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_bound_reg",
-                            offset: 38,
-                            size: 1,
-                            bits: None,
+                            path: "src_bound_reg", offset: 38, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
                         evidence: &[evidence::E568],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 39,
-                            size: 1,
-                            bits: None,
+                            path: "dst_bound_reg", offset: 39, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 39,
-                            size: 1,
-                            bits: None,
+                            path: "dst_bound_reg", offset: 39, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
                         evidence: &[evidence::E569],
@@ -16249,23 +13973,17 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
+                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
                         evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558],
@@ -16273,8 +13991,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558],
@@ -16282,8 +13999,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558],
@@ -16291,8 +14007,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E571],
@@ -16300,45 +14015,34 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E571],
                     },
                 ],
-                unmapped: &[],
-                unread: &[],
+                unmapped: &[], unread: &[],
             },
             lowering::KindMeta {
-                value: 1u64,
-                name: "DMA_INDIRECT1D",
-                to: "DMA_INDIRECT1D",
-                to_opcode: 187u8,
+                value: 1u64, name: "DMA_INDIRECT1D", to: "DMA_INDIRECT1D", to_opcode: 187u8,
                 template: &DMA_INDIRECT1D::TEMPLATE,
                 extension: lowering::ExtensionUse::Required,
                 missing_extension: Some(lowering::MessageMeta {
                     text: "Pseudo dma indirect1d instruction must be followed by extension",
-                    confidence: confidence::wiki::HIGH_OBSERVED,
-                    inferred: false,
-                    note: None,
+                    confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                     evidence: &[evidence::E572],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
                     lowering::RouteMeta {
-                        abi: "v2",
-                        via: &["translate_one_pseudo_dge_instr_v2"],
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E573],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
                         evidence: &[evidence::E574, evidence::E575],
                     },
@@ -16346,27 +14050,20 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 mappings: &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
-                        source: lowering::Source::Value(187u64),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        source: lowering::Source::Value(187u64), via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E576],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
-                        source: lowering::Source::Value(16u64),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E557],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
                         evidence: &[evidence::E560],
@@ -16374,8 +14071,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
                         evidence: &[evidence::E560],
@@ -16383,8 +14079,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
                         evidence: &[evidence::E577, evidence::E30],
@@ -16392,8 +14087,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
                         evidence: &[evidence::E578, evidence::E579],
@@ -16401,8 +14095,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
                         evidence: &[evidence::E580, evidence::E581],
@@ -16410,8 +14103,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "idx_num_active_channels", offset: 2, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
                         evidence: &[evidence::E582, evidence::E583],
@@ -16419,8 +14111,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
                         source: lowering::Source::Ext(lowering::Place { path: "flags", offset: 1, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS."),
                         evidence: &[evidence::E584],
@@ -16429,23 +14120,17 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
+                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
                         evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_step_elem[0]", offset: 24, size: 4, bits: None, type_name: "i32" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
                         evidence: &[evidence::E585, evidence::E586],
@@ -16453,8 +14138,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_num_elem[0]", offset: 32, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
                         evidence: &[evidence::E587],
@@ -16462,33 +14146,23 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u16)."),
-                        evidence: &[evidence::E588],
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E588],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
+                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As src_start_addr."),
-                        evidence: &[evidence::E570],
+                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
+                        note: Some("As src_start_addr."), evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_step_elem[0]", offset: 48, size: 4, bits: None, type_name: "i32" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
                         evidence: &[evidence::E589],
@@ -16496,8 +14170,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem[0]", offset: 56, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
                         evidence: &[evidence::E590],
@@ -16505,17 +14178,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u16)."),
-                        evidence: &[evidence::E591],
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E591],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "src_idx_start_addr", offset: 4, size: 4, bits: None, type_name: "ADDR4" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
                         evidence: &[evidence::E592, evidence::E593],
@@ -16523,68 +14192,47 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "dst_idx_start_addr", offset: 8, size: 4, bits: None, type_name: "ADDR4" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As src_idx_start_addr."),
-                        evidence: &[evidence::E594],
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E594],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (DTYPE)."),
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true, note: Some("By name and type (DTYPE)."),
                         evidence: &[evidence::E595],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (DTYPE)."),
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true, note: Some("By name and type (DTYPE)."),
                         evidence: &[evidence::E596],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "src_idx_bound_reg",
-                            offset: 58,
-                            size: 1,
-                            bits: None,
+                            path: "src_idx_bound_reg", offset: 58, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_bound_reg",
-                            offset: 38,
-                            size: 1,
-                            bits: None,
+                            path: "src_bound_reg", offset: 38, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
                         evidence: &[evidence::E597],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dst_idx_bound_reg",
-                            offset: 59,
-                            size: 1,
-                            bits: None,
+                            path: "dst_idx_bound_reg", offset: 59, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 39,
-                            size: 1,
-                            bits: None,
+                            path: "dst_bound_reg", offset: 39, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
                         evidence: &[evidence::E598],
@@ -16592,29 +14240,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
                         source: lowering::Source::Ext(lowering::Place { path: "compute_op", offset: 3, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
                         evidence: &[evidence::E599],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 61,
-                            size: 1,
-                            bits: Some((0, 3)),
+                            path: "dma_configs.priority_class", offset: 61, size: 1, bits: Some((0, 3)),
                             type_name: "u3",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 12,
-                            size: 1,
-                            bits: Some((0, 3)),
+                            path: "dma_configs.priority_class", offset: 12, size: 1, bits: Some((0, 3)),
                             type_name: "u3",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
                         evidence: &[evidence::E600, evidence::E601],
@@ -16629,16 +14269,12 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 ],
             },
             lowering::KindMeta {
-                value: 2u64,
-                name: "DMA_TRANSPOSE",
-                to: "DMA_DIRECT2D_XPOSE",
-                to_opcode: 189u8,
+                value: 2u64, name: "DMA_TRANSPOSE", to: "DMA_DIRECT2D_XPOSE", to_opcode: 189u8,
                 template: &DMA_DIRECT2D_XPOSE::TEMPLATE,
                 extension: lowering::ExtensionUse::Required,
                 missing_extension: Some(lowering::MessageMeta {
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
-                    confidence: confidence::wiki::LOW_INFERRED,
-                    inferred: true,
+                    confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
                     evidence: &[evidence::E602],
                 }),
@@ -16650,44 +14286,33 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_one_pseudo_dge_instr_v2", "translate_one_pseudo_dge_instr_v3",
                             "translate_pseudo_dma_direct2d_xpose_instr_v3",
                         ],
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E603],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_direct2d_xpose_instr_v3"],
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E604],
                     },
                 ],
                 mappings: &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
-                        source: lowering::Source::Value(189u64),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        source: lowering::Source::Value(189u64), via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E605, evidence::E606],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
-                        source: lowering::Source::Value(16u64),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E557],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
                         evidence: &[evidence::E560],
@@ -16695,8 +14320,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
                         evidence: &[evidence::E560],
@@ -16704,50 +14328,35 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
                         evidence: &[evidence::E607],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "src_bound_reg",
-                            offset: 12,
-                            size: 1,
-                            bits: None,
+                            path: "src_bound_reg", offset: 12, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_bound_reg",
-                            offset: 38,
-                            size: 1,
-                            bits: None,
+                            path: "src_bound_reg", offset: 38, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
                         evidence: &[evidence::E569],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 13,
-                            size: 1,
-                            bits: None,
+                            path: "dst_bound_reg", offset: 13, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 39,
-                            size: 1,
-                            bits: None,
+                            path: "dst_bound_reg", offset: 39, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
                         evidence: &[evidence::E569],
@@ -16755,8 +14364,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
                         evidence: &[evidence::E608],
@@ -16764,8 +14372,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
                         evidence: &[evidence::E609],
@@ -16774,23 +14381,17 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
+                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
                         evidence: &[evidence::E610, evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
                         evidence: &[evidence::E611],
@@ -16798,8 +14399,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
                         evidence: &[evidence::E612],
@@ -16807,8 +14407,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_row_step", offset: 20, size: 4, bits: None, type_name: "i32" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
                         evidence: &[evidence::E613],
@@ -16817,23 +14416,16 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
+                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As src_start_addr."),
-                        evidence: &[evidence::E570],
+                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
+                        note: Some("As src_start_addr."), evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
                         evidence: &[evidence::E614],
@@ -16841,8 +14433,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
                         evidence: &[evidence::E615],
@@ -16850,47 +14441,33 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_rows", offset: 24, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As tile_src_row_step."),
-                        evidence: &[evidence::E616],
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E616],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_cols", offset: 25, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As tile_src_row_step."),
-                        evidence: &[evidence::E617],
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E617],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
                         evidence: &[evidence::E618],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 63,
-                            size: 1,
-                            bits: Some((0, 3)),
+                            path: "dma_configs.priority_class", offset: 63, size: 1, bits: Some((0, 3)),
                             type_name: "u3",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 12,
-                            size: 1,
-                            bits: Some((0, 3)),
+                            path: "dma_configs.priority_class", offset: 12, size: 1, bits: Some((0, 3)),
                             type_name: "u3",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
                         evidence: &[evidence::E619, evidence::E620],
@@ -16910,16 +14487,12 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 ],
             },
             lowering::KindMeta {
-                value: 3u64,
-                name: "DMA_GATHER_TRANSPOSE",
-                to: "DMA_GATHER_XPOSE",
-                to_opcode: 241u8,
-                template: &DMA_GATHER_XPOSE::TEMPLATE,
+                value: 3u64, name: "DMA_GATHER_TRANSPOSE", to: "DMA_GATHER_XPOSE",
+                to_opcode: 241u8, template: &DMA_GATHER_XPOSE::TEMPLATE,
                 extension: lowering::ExtensionUse::Required,
                 missing_extension: Some(lowering::MessageMeta {
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_GATHER_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
-                    confidence: confidence::wiki::LOW_INFERRED,
-                    inferred: true,
+                    confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
                     evidence: &[evidence::E621],
                 }),
@@ -16931,44 +14504,33 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_one_pseudo_dge_instr_v2", "translate_one_pseudo_dge_instr_v3",
                             "translate_pseudo_dma_gather_xpose_instr_v3",
                         ],
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E622],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_gather_xpose_instr_v3"],
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E623],
                     },
                 ],
                 mappings: &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
-                        source: lowering::Source::Value(241u64),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        source: lowering::Source::Value(241u64), via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E624, evidence::E625],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
-                        source: lowering::Source::Value(16u64),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: None,
+                        source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
                         evidence: &[evidence::E557],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
                         evidence: &[evidence::E560],
@@ -16976,8 +14538,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
                         evidence: &[evidence::E560],
@@ -16985,8 +14546,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
                         evidence: &[evidence::E626],
@@ -16994,29 +14554,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
                         evidence: &[evidence::E627],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 13,
-                            size: 1,
-                            bits: Some((0, 3)),
+                            path: "dma_configs.priority_class", offset: 13, size: 1, bits: Some((0, 3)),
                             type_name: "u3",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dma_configs.priority_class",
-                            offset: 12,
-                            size: 1,
-                            bits: Some((0, 3)),
+                            path: "dma_configs.priority_class", offset: 12, size: 1, bits: Some((0, 3)),
                             type_name: "u3",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
                         evidence: &[evidence::E628, evidence::E629],
@@ -17024,29 +14576,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "idx_num_active_channels", offset: 2, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
                         evidence: &[evidence::E583, evidence::E630],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "src_idx_bound_reg",
-                            offset: 15,
-                            size: 1,
-                            bits: None,
+                            path: "src_idx_bound_reg", offset: 15, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_bound_reg",
-                            offset: 38,
-                            size: 1,
-                            bits: None,
+                            path: "src_bound_reg", offset: 38, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
                         evidence: &[evidence::E631],
@@ -17055,23 +14599,17 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
+                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
                         evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
                         evidence: &[evidence::E632],
@@ -17079,8 +14617,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
                         evidence: &[evidence::E633],
@@ -17088,8 +14625,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "src_idx_start_addr", offset: 4, size: 4, bits: None, type_name: "ADDR4" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
                         evidence: &[evidence::E634],
@@ -17098,35 +14634,22 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7,
-                            mask: 16u64,
-                            value: 16u64,
-                            immediate: (0, 4),
-                            var_id_lo: (4, 2),
+                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("As src_start_addr."),
-                        evidence: &[evidence::E570],
+                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
+                        note: Some("As src_start_addr."), evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 51,
-                            size: 1,
-                            bits: None,
+                            path: "dst_bound_reg", offset: 51, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_bound_reg",
-                            offset: 39,
-                            size: 1,
-                            bits: None,
+                            path: "dst_bound_reg", offset: 39, size: 1, bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
                         evidence: &[evidence::E635],
@@ -17134,8 +14657,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_step_elem[1]", offset: 52, size: 4, bits: None, type_name: "i32" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
                         evidence: &[evidence::E636],
@@ -17143,17 +14665,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("By name and type (u16[2])."),
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true, note: Some("By name and type (u16[2])."),
                         evidence: &[evidence::E637],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
                         evidence: &[evidence::E638],
@@ -17161,8 +14680,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Narrow,
-                        confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
                         evidence: &[evidence::E639, evidence::E640],
@@ -17170,29 +14688,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Narrow,
-                        confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
                         evidence: &[evidence::E641],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "flags.gather_dim",
-                            offset: 63,
-                            size: 1,
-                            bits: Some((0, 2)),
+                            path: "flags.gather_dim", offset: 63, size: 1, bits: Some((0, 2)),
                             type_name: "INDIRECT_DIM",
                         },
                         source: lowering::Source::Ext(lowering::Place {
-                            path: "flags.gather_dim",
-                            offset: 1,
-                            size: 1,
-                            bits: Some((4, 2)),
+                            path: "flags.gather_dim", offset: 1, size: 1, bits: Some((4, 2)),
                             type_name: "INDIRECT_DIM",
                         }),
-                        via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
                         evidence: &[evidence::E642, evidence::E643],

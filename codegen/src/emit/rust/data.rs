@@ -4,7 +4,8 @@
 //! quote → syn → prettyplease round trip that the code goes through: each table entry is
 //! built as a [`Lit`], stands in the token stream as a `__lit!(N)` placeholder, and is
 //! spliced into prettyplease's output at the placeholder's indentation. The printed form
-//! is the one prettyplease gives long literals: one field or element per line.
+//! is close to prettyplease's: one long field or element per line, short ones sharing
+//! lines.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -25,6 +26,10 @@ const PACKED: usize = 48;
 
 /// Width up to which a record of one-line fields stays on one line.
 const RECORD_INLINE: usize = 100;
+
+/// Width up to which the short fields of a long record share a line (records nest, so
+/// less than [`INLINE`]).
+const FIELDS_LINE: usize = 80;
 
 impl Lit {
     pub fn str(s: &str) -> Lit {
@@ -138,9 +143,27 @@ impl Lit {
             return Lit(format!("{path} {{ {inner} }}"));
         }
         let mut out = format!("{path} {{\n");
+        // Short fields (names, offsets, sizes) share lines; a long one has its own.
+        let mut line = String::new();
         for f in &fields {
             let end = if f.starts_with("..") { "" } else { "," };
-            push_indented(&mut out, f, end);
+            let short = !f.contains('\n') && f.len() <= PACKED;
+            if !line.is_empty() && (!short || line.len() + f.len() + 2 > FIELDS_LINE) {
+                push_indented(&mut out, &line, "");
+                line.clear();
+            }
+            if !short {
+                push_indented(&mut out, f, end);
+                continue;
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(f);
+            line.push_str(end);
+        }
+        if !line.is_empty() {
+            push_indented(&mut out, &line, "");
         }
         out.push('}');
         Lit(out)
