@@ -311,7 +311,7 @@ impl Render<'_> {
             // The read-only view hands out what it borrows for `'a`.
             let ty = m.ty.replace("'_", "'a").replacen('&', "&'a ", 1);
             let sig = format!("pub fn {}(&self) -> {ty}", m.get);
-            method(out, &m.doc, &sig, &[m.getter.clone()]);
+            method(out, &m.doc, &sig, std::slice::from_ref(&m.getter));
         }
         extra(out, false);
         let _ = write!(
