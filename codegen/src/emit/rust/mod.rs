@@ -17,6 +17,14 @@ mod tables;
 
 mod klr;
 
+mod klr_expr;
+
+mod klr_leaf;
+
+mod klr_meta;
+
+mod klr_op;
+
 mod lowering;
 
 mod data;

@@ -150,6 +150,6 @@ fn klr_steps_are_one_call_each() {
         r#"n.add_binding("builder", Some("dst"), None, Some("dst.MemLoc, dst.AP, dst.size"));"#
     ));
     assert!(klr.contains(
-        r#"return Outcome::Error(n.error(ErrorKind::Throw, None, "Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)", None));"#
+        r#"n.check(eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)), None, ErrorKind::Throw, "Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)", None)?;"#
     ));
 }
