@@ -19,8 +19,7 @@ use dmaspec_codegen::load::rule_depth::MAX_EXPR_DEPTH;
 use dmaspec_codegen::{Model, SpecErrors};
 
 /// Confidence, a scale (`HIGH`), a source (`src`), one architecture and `OPCODE` (`W1`).
-const SPEC: Fixture = Fixture(concat!(
-    include_str!("common/prelude.toml"),
+const SPEC: Fixture = Fixture::new(concat!(
     r#"
 [[arch]]
 name = "a1"

@@ -10,7 +10,7 @@ pub(super) fn exprs(l: &KlrLeaf) -> Vec<&KlrExpr> {
     let mut out: Vec<&Cond> = Vec::new();
     for s in &l.steps {
         match &s.kind {
-            StepKind::Check { when, append, .. } => out.extend(when.iter().chain(append)),
+            StepKind::Check(c) => out.extend(c.when.iter().chain(&c.append)),
             StepKind::Route { when, .. } => out.push(when),
             StepKind::Let { value, .. } => out.push(value),
             StepKind::Fork { paths, .. } => {

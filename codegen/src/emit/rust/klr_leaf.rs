@@ -98,7 +98,7 @@ pub(super) fn leaf_fn(lits: &Lits, m: &KlrModel, l: &KlrLeaf) -> TokenStream {
             .any(|e| any(e, &|x| matches!(x, KlrExpr::Field { .. })))
         || l.steps
             .iter()
-            .any(|s| matches!(&s.kind, StepKind::Check { each: Some(_), .. }));
+            .any(|s| matches!(&s.kind, StepKind::Check(c) if c.each.is_some()));
     let op_arg = if reads_op { quote!(op) } else { quote!(_op) };
     let fx_arg = if routes || !memos.is_empty() {
         quote!(fx)
@@ -179,52 +179,7 @@ impl Leaf<'_> {
     /// guarded by [`Leaf::body`].
     fn step(&self, s: &Step) -> TokenStream {
         match &s.kind {
-            StepKind::Check {
-                message,
-                kind,
-                when,
-                opaque,
-                each,
-                append,
-                helper,
-            } => {
-                let Some(w) = when else {
-                    let text = opaque.as_deref().unwrap_or_default();
-                    let args = self.args([Lit::str(message), Lit::str(text)]);
-                    return quote!(n.add_undecided_check(#args););
-                };
-                let kind = match kind {
-                    CheckKind::Throw => "ErrorKind::Throw",
-                    CheckKind::Assert => "ErrorKind::Assert",
-                    CheckKind::Fatal => "ErrorKind::Fatal",
-                };
-                let arg = append
-                    .as_ref()
-                    .map_or(Lit::code("None"), |a| self.ex(&a.expr));
-                let cond = self.ex(&w.expr);
-                let rest = [
-                    Lit::code(kind),
-                    Lit::str(message),
-                    Lit::str(&w.text),
-                    Lit::opt_str(helper.as_deref()),
-                ];
-                match each {
-                    Some(list) => {
-                        let entries = format!(
-                            "op.{}.iter().map(|it| ({}, {}))",
-                            ident(list),
-                            cond.text(),
-                            arg.text()
-                        );
-                        let args = self.args([Lit::code(entries)].into_iter().chain(rest));
-                        quote!(n.check_each(#args)?;)
-                    }
-                    None => {
-                        let args = self.args([cond, arg].into_iter().chain(rest));
-                        quote!(n.check(#args)?;)
-                    }
-                }
-            }
+            StepKind::Check(c) => self.check(c),
             StepKind::Route { to, when } => {
                 let args = self.args([
                     self.ex(&when.expr),
@@ -308,6 +263,46 @@ impl Leaf<'_> {
                     None => push,
                     Some(w) => self.when(w, push, text),
                 }
+            }
+        }
+    }
+
+    fn check(&self, c: &KlrCheck) -> TokenStream {
+        let Some(w) = &c.when else {
+            let text = c.opaque.as_deref().unwrap_or_default();
+            let args = self.args([Lit::str(&c.message), Lit::str(text)]);
+            return quote!(n.add_undecided_check(#args););
+        };
+        let kind = match c.kind {
+            CheckKind::Throw => "ErrorKind::Throw",
+            CheckKind::Assert => "ErrorKind::Assert",
+            CheckKind::Fatal => "ErrorKind::Fatal",
+        };
+        let arg = c
+            .append
+            .as_ref()
+            .map_or(Lit::code("None"), |a| self.ex(&a.expr));
+        let cond = self.ex(&w.expr);
+        let rest = [
+            Lit::code(kind),
+            Lit::str(&c.message),
+            Lit::str(&w.text),
+            Lit::opt_str(c.helper.as_deref()),
+        ];
+        match &c.each {
+            Some(list) => {
+                let entries = format!(
+                    "op.{}.iter().map(|it| ({}, {}))",
+                    ident(list),
+                    cond.text(),
+                    arg.text()
+                );
+                let args = self.args([Lit::code(entries)].into_iter().chain(rest));
+                quote!(n.check_each(#args)?;)
+            }
+            None => {
+                let args = self.args([cond, arg].into_iter().chain(rest));
+                quote!(n.check(#args)?;)
             }
         }
     }
