@@ -3,7 +3,7 @@
 use super::data::Lit;
 use super::ident;
 use crate::model::klr::*;
-use crate::model::klr_expr::{CmpOp, KlrExpr, Ty};
+use crate::model::klr_expr::{KlrExpr, Ty};
 
 /// Every expression the leaf's steps hold.
 pub(super) fn exprs(l: &KlrLeaf) -> Vec<&KlrExpr> {
@@ -75,17 +75,12 @@ pub(super) fn ex(e: &KlrExpr, op: &Layout) -> String {
         KlrExpr::Not { e } => format!("eval::not({})", ex(e, op)),
         KlrExpr::And { l, r } => format!("eval::and({}, {})", ex(l, op), ex(r, op)),
         KlrExpr::Or { l, r } => format!("eval::or({}, {})", ex(l, op), ex(r, op)),
-        KlrExpr::Cmp { op: c, l, r } => {
-            let sym = match c {
-                CmpOp::Eq => "==",
-                CmpOp::Ne => "!=",
-                CmpOp::Lt => "<",
-                CmpOp::Le => "<=",
-                CmpOp::Gt => ">",
-                CmpOp::Ge => ">=",
-            };
-            format!("eval::cmp({}, {}, |a, b| a {sym} b)", ex(l, op), ex(r, op))
-        }
+        KlrExpr::Cmp { op: c, l, r } => format!(
+            "eval::cmp({}, {}, |a, b| a {} b)",
+            ex(l, op),
+            ex(r, op),
+            c.symbol()
+        ),
         KlrExpr::List1 { e } => ex(e, op),
     }
 }
