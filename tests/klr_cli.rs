@@ -59,10 +59,8 @@ fn errors_sample_covers_every_error_string() {
     ];
     for l in &model().klr.leaves {
         for s in &l.steps {
-            if let StepKind::Check {
-                message, append, ..
-            } = &s.kind
-            {
+            if let StepKind::Check(c) = &s.kind {
+                let (message, append) = (&c.message, &c.append);
                 if message.is_empty() || shadowed.contains(&message.as_str()) {
                     continue;
                 }

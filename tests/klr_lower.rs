@@ -275,7 +275,7 @@ fn nc_copy_vector_throw_is_carried() {
         .steps
         .iter()
         .filter_map(|s| match &s.kind {
-            dmaspec_codegen::model::klr::StepKind::Check { message, .. } => Some(message.as_str()),
+            dmaspec_codegen::model::klr::StepKind::Check(c) => Some(c.message.as_str()),
             _ => None,
         })
         .collect();

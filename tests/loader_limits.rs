@@ -19,8 +19,7 @@ use dmaspec_codegen::load::rule_depth::MAX_EXPR_DEPTH;
 use dmaspec_codegen::{Model, SpecErrors};
 
 /// Confidence, a scale (`HIGH`), a source (`src`), one architecture and `OPCODE` (`W1`).
-const SPEC: Fixture = Fixture(concat!(
-    include_str!("common/prelude.toml"),
+const SPEC: Fixture = Fixture::new(
     r#"
 [[arch]]
 name = "a1"
@@ -36,7 +35,7 @@ confidence = "HIGH"
 evidence = [{ source = "src §1" }]
 values = [{ name = "W1", value = 0x10 }]
 "#,
-));
+);
 
 /// The word `W` (opcode `W1` at byte 0) with `fields` (lines) after the opcode.
 fn word(fields: &str) -> String {

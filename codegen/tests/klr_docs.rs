@@ -242,8 +242,13 @@ fn leaf_pages_carry_every_rule() {
         }
         for s in &l.steps {
             match &s.kind {
-                StepKind::Check { message, .. } if !message.is_empty() => {
-                    assert!(text.contains(message.as_str()), "{}: {message}", l.name)
+                StepKind::Check(c) if !c.message.is_empty() => {
+                    assert!(
+                        text.contains(c.message.as_str()),
+                        "{}: {}",
+                        l.name,
+                        c.message
+                    )
                 }
                 StepKind::Stamp { field, offset, .. } => assert!(
                     text.contains(&format!("**stamp** `+{offset:#x}` `{field}`")),

@@ -8,27 +8,7 @@
 
 use dmaspec_testkit::spec::Fixture;
 
-const PRELUDE: &str = r#"[confidence]
-levels = [
-  { name = "confirmed", doc = "Read from a binary." },
-  { name = "inferred", doc = "Reasoned." },
-]
-
-[[scale]]
-name = "s"
-doc = "The test scale."
-levels = [
-  { tag = "HIGH", common = "confirmed" },
-  { tag = "LOW", common = "inferred" },
-]
-
-[[source]]
-id = "src"
-title = "The test source"
-file = "src.md"
-scale = "s"
-
-[[klr.enum]]
+const PRELUDE: &str = r#"[[klr.enum]]
 name = "E"
 c_name = "ns::E"
 repr = "u32"
@@ -137,7 +117,7 @@ value = "v"
 evidence = [{ source = "src" }]
 "#;
 
-const SPEC: Fixture = Fixture(PRELUDE);
+const SPEC: Fixture = Fixture::new(PRELUDE);
 
 /// A leaf named `L2` over `Op` with the given steps (the fork is up to the caller).
 fn leaf(steps: &str) -> String {

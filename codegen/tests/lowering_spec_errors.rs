@@ -157,7 +157,8 @@ map = [
 ]
 "#;
 
-const SPEC: Fixture = Fixture(PRELUDE);
+/// Its own provenance: the scale has the tag `LOW/INFERRED`.
+const SPEC: Fixture = Fixture::whole(PRELUDE);
 
 /// `VALID` with `from` replaced (once) by `to`.
 fn edited(from: &str, to: &str) -> String {

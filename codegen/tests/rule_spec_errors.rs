@@ -12,21 +12,7 @@ use dmaspec_testkit::spec::Fixture;
 
 /// Confidence, a source, two architectures, an OPCODE enum, a DTYPE-like enum, a flags
 /// type, a bitfield with a rule, and the word `W` (opcode 0x10) the snippets add rules to.
-const PRELUDE: &str = r#"[confidence]
-levels = [{ name = "confirmed", doc = "Read." }, { name = "inferred", doc = "Reasoned." }]
-
-[[scale]]
-name = "s"
-doc = "Scale."
-levels = [{ tag = "HIGH", common = "confirmed" }, { tag = "LOW", common = "inferred" }]
-
-[[source]]
-id = "src"
-title = "Source"
-file = "src.md"
-scale = "s"
-
-[[arch]]
+const PRELUDE: &str = r#"[[arch]]
 name = "a1"
 nc = 1
 doc = "First."
@@ -116,7 +102,7 @@ field = [
 ]
 "#;
 
-const SPEC: Fixture = Fixture(PRELUDE);
+const SPEC: Fixture = Fixture::new(PRELUDE);
 
 /// The bad file for `rules`: the word they extend, then the rules.
 fn on_word(rules: &str) -> String {

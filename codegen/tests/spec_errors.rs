@@ -16,28 +16,8 @@ use dmaspec_testkit::spec::{Fixture, bad_path, check, root};
 /// The smallest valid spec the bad snippets build on: confidence levels, a scale with two
 /// tags (`HIGH`, `LOW`), one source (`src`), architectures `a1` and `a2`, and an `OPCODE`
 /// enum with `W1` = 0x10 and `W2` = 0x20.
-const SPEC: Fixture = Fixture(
-    r#"[confidence]
-levels = [
-  { name = "confirmed", doc = "Read from a binary." },
-  { name = "inferred", doc = "Reasoned." },
-]
-
-[[scale]]
-name = "s"
-doc = "The test scale."
-levels = [
-  { tag = "HIGH", common = "confirmed" },
-  { tag = "LOW", common = "inferred" },
-]
-
-[[source]]
-id = "src"
-title = "The test source"
-file = "src.md"
-scale = "s"
-
-[[arch]]
+const SPEC: Fixture = Fixture::new(
+    r#"[[arch]]
 name = "a1"
 nc = 1
 doc = "First."
@@ -1241,9 +1221,10 @@ fn the_rendered_errors_end_with_a_count() {
 
 /// The prelude without the lines from `from` up to (not including) `to`.
 fn prelude_without(from: &str, to: &str) -> String {
-    let start = SPEC.0.find(from).unwrap();
-    let end = SPEC.0.find(to).unwrap();
-    format!("{}{}", &SPEC.0[..start], &SPEC.0[end..])
+    let text = SPEC.text();
+    let start = text.find(from).unwrap();
+    let end = text.find(to).unwrap();
+    format!("{}{}", &text[..start], &text[end..])
 }
 
 #[test]
@@ -1285,7 +1266,7 @@ fn spec_dir(name: &str, files: &[(&str, &[u8])]) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("words")).unwrap();
-    std::fs::write(dir.join("prelude.toml"), SPEC.0).unwrap();
+    std::fs::write(dir.join("prelude.toml"), SPEC.text()).unwrap();
     for (path, bytes) in files {
         std::fs::write(dir.join(path), bytes).unwrap();
     }

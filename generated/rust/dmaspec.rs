@@ -10500,7 +10500,7 @@ pub const fn dtype_size(x: DTYPE) -> i64 {
         _ => 0i64,
     }
 }
-/// Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the enums (`enums`) and tables (`tables`) they use.
+/// Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the enums (`enums`) and tables (`tables`) they use. Each `lower_<Leaf>` runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
 pub mod klr {
     pub use crate::runtime::klr::*;
     use super::{confidence, evidence};
@@ -11753,643 +11753,229 @@ pub mod klr {
     /// The input fields of `klr::NcCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcCopy: [FieldMeta; 4] = [
-        FieldMeta {
-            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
-            doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E469],
-        },
-        FieldMeta {
-            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: Some(16),
-            doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E469],
-        },
-        FieldMeta {
-            name: "dtype", input: Input::Int, optional: true, enum_ty: None,
-            offset: Some(32),
-            doc: "Optional output dtype; the leaf does not branch on it.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E469],
-        },
-        FieldMeta {
-            name: "engine", input: Input::Int, optional: false, enum_ty: None,
-            offset: Some(40),
-            doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E470],
-        },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E469], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E469], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E469], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E470], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
-        FieldMeta {
-            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
-            doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E471, evidence::E472],
-        },
-        FieldMeta {
-            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: Some(16),
-            doc: "Source; the data being scattered on the GenericIndirectSave path.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E471, evidence::E472],
-        },
-        FieldMeta {
-            name: "compute_op", input: Input::Int, optional: false,
-            enum_ty: Some("DgeComputeOp"), offset: Some(32),
-            doc: "1 = none (plain copy), 2 = add (accumulate).",
-            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E473],
-        },
-        FieldMeta {
-            name: "oobMode", input: Input::Int, optional: false, enum_ty: None,
-            offset: Some(40),
-            doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E474],
-        },
-        FieldMeta {
-            name: "dgeMode", input: Input::Int, optional: false, enum_ty: None,
-            offset: Some(56),
-            doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.",
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E471, evidence::E475],
-        },
-        FieldMeta {
-            name: "uniqueIndices", input: Input::Bool, optional: false, enum_ty: None,
-            offset: Some(60),
-            doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).",
-            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E476],
-        },
-        FieldMeta {
-            name: "engine", input: Input::Int, optional: false, enum_ty: None,
-            offset: Some(64),
-            doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E477],
-        },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E471, evidence::E472], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E471, evidence::E472], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E473], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E474], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E471, evidence::E475], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E476], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E477], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
-        FieldMeta {
-            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
-            doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E478],
-        },
-        FieldMeta {
-            name: "srcs", input: Input::Aps, optional: false, enum_ty: None,
-            offset: Some(16), doc: "The sources.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E478],
-        },
-        FieldMeta {
-            name: "scales", input: Input::Imms, optional: false, enum_ty: None,
-            offset: Some(40),
-            doc: "One scale per source; each must be a float immediate.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E478],
-        },
-        FieldMeta {
-            name: "reduceOp", input: Input::Int, optional: false,
-            enum_ty: Some("AluOpType"), offset: Some(64),
-            doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E479],
-        },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E478], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E478], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E478], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E479], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
-        FieldMeta {
-            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
-            doc: "Destination; must be rank 4.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480],
-        },
-        FieldMeta {
-            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: Some(16),
-            doc: "Source; must be rank 4; dynamic or static.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480],
-        },
-        FieldMeta {
-            name: "dgeMode", input: Input::Int, optional: false, enum_ty: None,
-            offset: Some(44),
-            doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480],
-        },
-        FieldMeta {
-            name: "oobMode", input: Input::Int, optional: false, enum_ty: None,
-            offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E481],
-        },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E481], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorLoad`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_TensorLoad: [FieldMeta; 2] = [FieldMeta {
-        name: "regName", input: Input::Text, optional: false, enum_ty: None,
-        offset: None,
-        doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E482],
-    }, FieldMeta {
-        name: "srcRef", input: Input::Ap, optional: false, enum_ty: None, offset: None,
-        doc: "The region read; bound with addArgument.",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E483],
-    }];
+    pub static FIELDS_TensorLoad: [FieldMeta; 2] = [
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E482], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E483], ..FieldMeta::DEFAULT },
+    ];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_TensorStore: [FieldMeta; 2] = [FieldMeta {
-        name: "regName", input: Input::Text, optional: false, enum_ty: None,
-        offset: None,
-        doc: "The named scalar register holding the runtime address.",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E484],
-    }, FieldMeta {
-        name: "dstRef", input: Input::Ap, optional: false, enum_ty: None, offset: None,
-        doc: "The region written; bound with addOutput.",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E485],
-    }];
+    pub static FIELDS_TensorStore: [FieldMeta; 2] = [
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E484], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E485], ..FieldMeta::DEFAULT },
+    ];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
-        FieldMeta {
-            name: "out", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
-            doc: "The gathered rows (out0).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486],
-        },
-        FieldMeta {
-            name: "data", input: Input::Ap, optional: false, enum_ty: None,
-            offset: Some(16), doc: "The data source (arg0).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486],
-        },
-        FieldMeta {
-            name: "index", input: Input::Ap, optional: false, enum_ty: None,
-            offset: Some(32),
-            doc: "The index/offset vector, u16 (arg1); 16-partition blocks.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486],
-        },
-        FieldMeta {
-            name: "num_valid_indices", input: Input::Imm, optional: false, enum_ty: None,
-            offset: Some(48),
-            doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486],
-        },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcNGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcNGather: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "out", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
-            doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E487],
-        },
-        FieldMeta {
-            name: "data", input: Input::Ap, optional: false, enum_ty: None,
-            offset: Some(16), doc: "Params / data source.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E488],
-        },
-        FieldMeta {
-            name: "index", input: Input::Ap, optional: false, enum_ty: None,
-            offset: Some(32), doc: "int32 indices.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E489],
-        },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E487], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E488], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E489], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
-        FieldMeta {
-            name: "in", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
-            doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E490],
-        },
-        FieldMeta {
-            name: "rangeT", input: Input::Ap, optional: false, enum_ty: None,
-            offset: Some(24), doc: "The range tensor.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E491],
-        },
-        FieldMeta {
-            name: "cmp0", input: Input::Int, optional: false, enum_ty: Some("AluOpType"),
-            offset: Some(48),
-            doc: "First bound's compare op (through codegenAluOp; the op description carries the result).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E492],
-        },
-        FieldMeta {
-            name: "cmp1", input: Input::Int, optional: false, enum_ty: Some("AluOpType"),
-            offset: Some(56), doc: "Second bound's compare op.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E493],
-        },
-        FieldMeta {
-            name: "redOp", input: Input::Int, optional: false, enum_ty: Some("AluOpType"),
-            offset: Some(64), doc: "The reduce op.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E494],
-        },
-        FieldMeta {
-            name: "bound0", input: Input::Imm, optional: false, enum_ty: None, offset: None,
-            doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E495],
-        },
-        FieldMeta {
-            name: "bound1", input: Input::Imm, optional: false, enum_ty: None, offset: None,
-            doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E496],
-        },
-        FieldMeta {
-            name: "fill", input: Input::Ap, optional: true, enum_ty: None, offset: None,
-            doc: "Fill value outside the band.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E497],
-        },
-        FieldMeta {
-            name: "mode", input: Input::Int, optional: false, enum_ty: None, offset: None,
-            doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E498],
-        },
+        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E490], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E491], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E492], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E493], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E494], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E495], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E496], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E497], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E498], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::SelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: Some(0),
-            doc: "Destination of the predicated copy (t0).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E499],
-        },
-        FieldMeta {
-            name: "onTrue", input: Input::Ap, optional: false, enum_ty: None,
-            offset: Some(16),
-            doc: "The source taken where the predicate holds (t1).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E500],
-        },
-        FieldMeta {
-            name: "predicate", input: Input::Ap, optional: false, enum_ty: None,
-            offset: Some(32), doc: "The predicate (t2).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E501],
-        },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E499], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E500], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E501], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: None,
-            doc: "Output (6 elements per partition, [INFERRED] from the wire schema).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502],
-        },
-        FieldMeta {
-            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: None,
-            doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
-        },
-        FieldMeta {
-            name: "dtype", input: Input::Int, optional: true, enum_ty: None, offset: None,
-            doc: "Not branched on by the leaf.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502],
-        },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: None,
-            doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502],
-        },
-        FieldMeta {
-            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: None,
-            doc: "Input (K Welford triples).",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502],
-        },
-        FieldMeta {
-            name: "dtype", input: Input::Int, optional: true, enum_ty: None, offset: None,
-            doc: "Not branched on by the leaf.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502],
-        },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Shuffle`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Shuffle: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: None,
-            doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E503],
-        },
-        FieldMeta {
-            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: None,
-            doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E504],
-        },
-        FieldMeta {
-            name: "shuffleMask", input: Input::Imms, optional: false, enum_ty: None,
-            offset: Some(32),
-            doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E505],
-        },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E503], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E504], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E505], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Transpose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Transpose: [FieldMeta; 3] = [
-        FieldMeta {
-            name: "dst", input: Input::Ap, optional: false, enum_ty: None, offset: None,
-            doc: "Output; its dtype picks the path.",
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E506],
-        },
-        FieldMeta {
-            name: "src", input: Input::Ap, optional: false, enum_ty: None, offset: None,
-            doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E507],
-        },
-        FieldMeta {
-            name: "engine", input: Input::Int, optional: false, enum_ty: Some("KlrEngine"),
-            offset: Some(40),
-            doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.",
-            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E508],
-        },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E506], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E507], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E508], ..FieldMeta::DEFAULT },
     ];
     /// The paths of `codegenNcCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcCopy: [PathInfo; 3] = [
-        PathInfo {
-            name: "static", when: Some("!dynamic(dst) && !dynamic(src)"),
-            class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)),
-            prefix: Some("TensorCopy_"),
-            build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
-            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E509],
-        },
-        PathInfo {
-            name: "dynamic dst", when: Some("dynamic(dst)"),
-            class: "bir::InstTensorCopyDynamicSrc",
-            it: Some(("InstTensorCopyDynamicSrc", 24)),
-            prefix: Some("TensorCopyDynamicSrc_"),
-            build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
-            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E510],
-        },
-        PathInfo {
-            name: "dynamic src", when: None, class: "bir::InstTensorCopyDynamicDst",
-            it: Some(("InstTensorCopyDynamicDst", 25)),
-            prefix: Some("TensorCopyDynamicDst_"),
-            build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
-            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E511],
-        },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E509], ..PathInfo::NONE },
+        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E510], ..PathInfo::NONE },
+        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E511], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcDmaCopy`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcDmaCopy: [PathInfo; 2] = [PathInfo {
-        name: "static", when: Some("!dynamic(dst) && !dynamic(src)"),
-        class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)),
-        prefix: Some("dma_copy_"),
-        build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9",
-        confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E512, evidence::E513],
-    }, PathInfo {
-        name: "dynamic", when: None, class: "bir::InstDMACopy",
-        it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"),
-        build: "insertElement<InstDMACopy>",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E514],
-    }];
+    pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E512, evidence::E513], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E514], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_DmaCompute: [PathInfo; 1] = [PathInfo {
-        name: "fma", when: None, class: "bir::InstDMACopy",
-        it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"),
-        build: "InstBuilder::addDmaCopyFma @0xf1e054",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E515],
-    }];
+    pub static PATHS_DmaCompute: [PathInfo; 1] = [
+        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E515], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_DmaTranspose: [PathInfo; 2] = [PathInfo {
-        name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy",
-        it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"),
-        build: "InstBuilder::addInstruction<InstDMACopy>",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480],
-    }, PathInfo {
-        name: "dynamic", when: None, class: "bir::InstDMACopy",
-        it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"),
-        build: "insertElement<InstDMACopy>",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480],
-    }];
+    pub static PATHS_DmaTranspose: [PathInfo; 2] = [
+        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [PathInfo {
-        name: "scatter", when: None, class: "bir::InstGenericIndirectSave",
-        it: Some(("InstGenericIndirectSave", 44)),
-        prefix: Some("IndirectSaveAccumulate-"),
-        build: "insertElement<InstGenericIndirectSave>",
-        confidence: confidence::seed003::READ_OFF_CALL_SITE,
-        evidence: &[evidence::E516],
-    }];
+    pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [
+        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E516], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_TensorLoad: [PathInfo; 1] = [PathInfo {
-        name: "load", when: None, class: "bir::InstTensorLoad",
-        it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"),
-        build: "insertElement<InstTensorLoad>",
-        confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E517],
-    }];
+    pub static PATHS_TensorLoad: [PathInfo; 1] = [
+        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E517], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_TensorStore: [PathInfo; 1] = [PathInfo {
-        name: "store", when: None, class: "bir::InstTensorSave",
-        it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"),
-        build: "insertElement<InstTensorSave>",
-        confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E517],
-    }];
+    pub static PATHS_TensorStore: [PathInfo; 1] = [
+        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E517], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcLocalGather: [PathInfo; 1] = [PathInfo {
-        name: "gather", when: None, class: "bir::InstIndirectCopy",
-        it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"),
-        build: "insertElement<InstIndirectCopy> @0xf2abda",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486],
-    }];
+    pub static PATHS_NcLocalGather: [PathInfo; 1] = [
+        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcNGather: [PathInfo; 1] = [PathInfo {
-        name: "gather", when: None, class: "bir::InstGather",
-        it: Some(("InstGather", 92)), prefix: Some("Gather-"),
-        build: "insertElement<InstGather> @0xf2a6d7",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E518],
-    }];
+    pub static PATHS_NcNGather: [PathInfo; 1] = [
+        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E518], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcRangeSelect: [PathInfo; 1] = [PathInfo {
-        name: "range select", when: None, class: "bir::InstRangeSelect",
-        it: Some(("InstRangeSelect", 63)), prefix: None,
-        build: "InstBuilder::addRangeSelectReduce @0xf1c633",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E519],
-    }];
+    pub static PATHS_NcRangeSelect: [PathInfo; 1] = [
+        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E519], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_SelectReduce: [PathInfo; 1] = [PathInfo {
-        name: "copy predicated", when: None, class: "bir::InstCopyPredicated",
-        it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"),
-        build: "insertElement<InstCopyPredicated> @0xf271ef",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E520],
-    }];
+    pub static PATHS_SelectReduce: [PathInfo; 1] = [
+        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E520], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_BatchNormStats: [PathInfo; 1] = [PathInfo {
-        name: "stats", when: None, class: "bir::InstBNStats",
-        it: Some(("InstBNStats", 34)), prefix: None,
-        build: "InstBuilder::addBNStats @0xf1af6f",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E521],
-    }];
+    pub static PATHS_BatchNormStats: [PathInfo; 1] = [
+        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E521], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [PathInfo {
-        name: "aggregate", when: None, class: "bir::InstBNStatsAggregate",
-        it: Some(("InstBNStatsAggregate", 35)), prefix: None,
-        build: "InstBuilder::addBNAggr @0xf1b26f",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502],
-    }];
+    pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [
+        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_Shuffle: [PathInfo; 1] = [PathInfo {
-        name: "shuffle", when: None, class: "bir::InstStreamShuffle",
-        it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"),
-        build: "insertElement<InstStreamShuffle>",
-        confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E522],
-    }];
+    pub static PATHS_Shuffle: [PathInfo; 1] = [
+        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E522], ..PathInfo::NONE },
+    ];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_Transpose: [PathInfo; 2] = [PathInfo {
-        name: "stream", when: Some("dtype(dst) == BirDtype.fp32"),
-        class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)),
-        prefix: Some("StreamTranspose-"),
-        build: "insertElement<InstStreamTranspose> @0xf2947d",
-        confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E523],
-    }, PathInfo {
-        name: "matmult", when: None, class: "bir::InstMatmult", it: None,
-        prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9",
-        confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E524],
-    }];
+    pub static PATHS_Transpose: [PathInfo; 2] = [
+        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E523], ..PathInfo::NONE },
+        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E524], ..PathInfo::NONE },
+    ];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
-        LeafMeta {
-            name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy",
-            function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy,
-            paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E525],
-        },
-        LeafMeta {
-            name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy",
-            function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3",
-            fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy,
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E526, evidence::E527],
-        },
-        LeafMeta {
-            name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute",
-            function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4",
-            fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute,
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E478, evidence::E528],
-        },
-        LeafMeta {
-            name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose",
-            function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5",
-            fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose,
-            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E529],
-        },
-        LeafMeta {
-            name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy",
-            function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7",
-            fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave,
-            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E530],
-        },
-        LeafMeta {
-            name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad",
-            function: "codegenTensorLoad", va: 0xf26a60, section: "§8",
-            fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad,
-            confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E517, evidence::E531],
-        },
-        LeafMeta {
-            name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore",
-            function: "codegenTensorStore", va: 0xf266c0, section: "§8",
-            fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore,
-            confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E532],
-        },
-        LeafMeta {
-            name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather",
-            function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1",
-            fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather,
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486, evidence::E533],
-        },
-        LeafMeta {
-            name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather",
-            function: "codegenNcNGather", va: 0xf2a590, section: "§9.2",
-            fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather,
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E518, evidence::E534],
-        },
-        LeafMeta {
-            name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect",
-            function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3",
-            fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect,
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E535, evidence::E536],
-        },
-        LeafMeta {
-            name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce",
-            function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4",
-            fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce,
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E520, evidence::E537],
-        },
-        LeafMeta {
-            name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats",
-            function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1",
-            fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats,
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502, evidence::E538],
-        },
-        LeafMeta {
-            name: "BatchNormAggregate", op: "BatchNormAggregate",
-            qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate",
-            va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate,
-            paths: &PATHS_BatchNormAggregate,
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502, evidence::E539],
-        },
-        LeafMeta {
-            name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle",
-            function: "codegenShuffle", va: 0xf28130, section: "§10.2",
-            fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle,
-            confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E522],
-        },
-        LeafMeta {
-            name: "Transpose", op: "Transpose", qualified: "klr::Transpose",
-            function: "codegenTranspose", va: 0xf28fb0, section: "§6",
-            fields: &FIELDS_Transpose, paths: &PATHS_Transpose,
-            confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E540, evidence::E541],
-        },
+        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E525] },
+        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E526, evidence::E527] },
+        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E478, evidence::E528] },
+        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E529] },
+        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E530] },
+        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E517, evidence::E531] },
+        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E532] },
+        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486, evidence::E533] },
+        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E518, evidence::E534] },
+        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E535, evidence::E536] },
+        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E520, evidence::E537] },
+        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502, evidence::E538] },
+        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502, evidence::E539] },
+        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E522] },
+        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E540, evidence::E541] },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_NcCopy<'a>(op: &ops::NcCopy<'a>, fx: &mut Function) -> Outcome<'a> {
-        lower_NcCopy_from(op, fx, None)
+        lower_NcCopy_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_NcCopy_from<'a>(
         op: &ops::NcCopy<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "NcCopy";
-        let mut n = Node::new(leaf, routed_from);
-        match eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Throw, None, "Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)", None));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)");
-            }
-        }
-        let path: usize = 'fork: {
-            match eval::and(
-                eval::not(eval::dynamic(&op.dst)),
-                eval::not(eval::dynamic(&op.src)),
-            ) {
-                Some(true) => break 'fork 0,
-                Some(false) => {}
-                None => return Outcome::Undetermined(n.undetermined("fork to static", "!dynamic(dst) && !dynamic(src)")),
-            }
-            match eval::dynamic(&op.dst) {
-                Some(true) => break 'fork 1,
-                Some(false) => {}
-                None => return Outcome::Undetermined(n.undetermined("fork to dynamic dst", "dynamic(dst)")),
-            }
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("NcCopy", routed_from);
+        n.check(eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)), None, ErrorKind::Throw, "Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)", None)?;
+        let path: usize = if n.decide(eval::and(eval::not(eval::dynamic(&op.dst)), eval::not(eval::dynamic(&op.src))), "fork to static", "!dynamic(dst) && !dynamic(src)")? {
+            0
+        } else if n.decide(eval::dynamic(&op.dst), "fork to dynamic dst", "dynamic(dst)")? {
+            1
+        } else {
             2
         };
         n.path = PATHS_NcCopy[path];
@@ -12406,422 +11992,123 @@ pub mod klr {
             n.add_binding("output", None, Some("1× addOutput"), None);
         }
         if matches!(path, 1 | 2) {
-            match eval::or(
-                eval::and(
-                    eval::dynamic(&op.dst),
-                    eval::not(eval::scalar_offset(&op.dst)),
-                ),
-                eval::and(
-                    eval::dynamic(&op.src),
-                    eval::not(eval::scalar_offset(&op.src)),
-                ),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(
-                        n.error(ErrorKind::Assert, None, "Dynamic access must have scalarOffset", "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))", None),
-                    );
-                }
-                Some(false) => {}
-                None => {
-                    n.add_unevaluated("Dynamic access must have scalarOffset", "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))");
-                }
-            }
-        }
-        if matches!(path, 1 | 2) {
-            match eval::or(eval::vector_offset(&op.dst), eval::vector_offset(&op.src)) {
-                Some(true) => {
-                    return Outcome::Error(
-                        n.error(ErrorKind::Throw, None, "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.", "vector_offset(dst) || vector_offset(src)", None),
-                    );
-                }
-                Some(false) => {}
-                None => {
-                    n.add_unevaluated("tensor_copy only supports scalar_offset for dynamic access, not vector_offset.", "vector_offset(dst) || vector_offset(src)");
-                }
-            }
-        }
-        if matches!(path, 1 | 2) {
-            n.add_stamp(
-                0x110, "bir::InstTensorCopyDynamicSrc", "variant tag",
-                Value::Opaque("the tag guarding the MaybeAffine<uint> reset"),
-            );
-        }
-        if matches!(path, 1 | 2) {
+            n.check(eval::or(eval::and(eval::dynamic(&op.dst), eval::not(eval::scalar_offset(&op.dst))), eval::and(eval::dynamic(&op.src), eval::not(eval::scalar_offset(&op.src)))), None, ErrorKind::Assert, "Dynamic access must have scalarOffset", "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))", None)?;
+            n.check(eval::or(eval::vector_offset(&op.dst), eval::vector_offset(&op.src)), None, ErrorKind::Throw, "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.", "vector_offset(dst) || vector_offset(src)", None)?;
+            n.add_stamp(0x110, "bir::InstTensorCopyDynamicSrc", "variant tag", Value::Opaque("the tag guarding the MaybeAffine<uint> reset"));
             n.add_stamp(0xf0, "bir::InstTensorCopyDynamicSrc", "size", Value::Opaque("the computed size"));
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
         }
-        if matches!(path, 1 | 2) {
-            if true {
-                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
-            }
-        }
-        n.add_stamp(
-            0x90, "bir::Instruction", "engine-id",
-            match Some(op.engine) {
-                Some(v) => {
-                    Value::Enum {
-                        ty: "EngineType",
-                        name: enumerator(enums::EngineType::ENUMERATORS, v),
-                        raw: v,
-                    }
-                }
-                None => Value::Missing("engine"),
-            },
-        );
-        Outcome::Node(n)
+        n.add_stamp(0x90, "bir::Instruction", "engine-id", Value::enum_of("EngineType", enums::EngineType::ENUMERATORS, Some(op.engine), "engine"));
+        Ok(n)
     }
     /// `codegenNcDmaCopy` @0xf2fa40 (seed 003 §3): The DRAM↔SBUF transfer. Resolves the DGEType at lowering time (not left Unassigned); the engine only under HWDGE; QoS is never set here (+0x1D8 stays at the ctor default Unassigned, or holds the DynamicAPINFO on the dynamic path).
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_NcDmaCopy<'a>(
         op: &ops::NcDmaCopy<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_NcDmaCopy_from(op, fx, None)
+        lower_NcDmaCopy_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_NcDmaCopy_from<'a>(
         op: &ops::NcDmaCopy<'a>,
         fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "NcDmaCopy";
-        let mut n = Node::new(leaf, routed_from);
-        match eval::not(
-            eval::or(
-                eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a == b),
-                Some(op.uniqueIndices),
-            ),
-        ) {
-            Some(true) => return lower_GenericIndirectSave_from(op, fx, Some(leaf)),
-            Some(false) => {}
-            None => return Outcome::Undetermined(n.undetermined("route to GenericIndirectSave", "!(compute_op == DgeComputeOp.none || uniqueIndices)")),
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("NcDmaCopy", routed_from);
+        if n.decide(eval::not(eval::or(eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a == b), Some(op.uniqueIndices))), "route to GenericIndirectSave", "!(compute_op == DgeComputeOp.none || uniqueIndices)")? {
+            return lower_GenericIndirectSave_from(op, fx, Some(n.leaf));
         }
-        let v_dge: Option<i64> = match Some(op.dgeMode) {
-            Some(k) => {
-                match usize::try_from(k)
-                    .ok()
-                    .and_then(|i| tables::translateDGEMode.get(i))
-                {
-                    Some(v) => Some(*v),
-                    None => {
-                        return Outcome::Error(
-                            n.error(ErrorKind::Fatal, Some(k), "", "translateDGEMode(dgeMode)", Some("translateDGEMode @0xf14b60")),
-                        );
-                    }
-                }
-            }
-            None => None,
-        };
-        match eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Throw, None, "Only one of the src and dst can contain dynamic access.", "dynamic(dst) && dynamic(src)", None));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("Only one of the src and dst can contain dynamic access.", "dynamic(dst) && dynamic(src)");
-            }
-        }
-        match eval::and(
-            eval::dynamic(&op.src),
-            eval::cmp(v_dge, Some(0i64), |a, b| a == b),
-        ) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Throw, None, "DGE must be enabled when dynamic src access in DMA is used", "dynamic(src) && dge == DGEType.None", None));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("DGE must be enabled when dynamic src access in DMA is used", "dynamic(src) && dge == DGEType.None");
-            }
-        }
-        match eval::and(
-            eval::dynamic(&op.dst),
-            eval::cmp(v_dge, Some(0i64), |a, b| a == b),
-        ) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Throw, None, "DGE must be enabled when dynamic dst access in DMA is used", "dynamic(dst) && dge == DGEType.None", None));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("DGE must be enabled when dynamic dst access in DMA is used", "dynamic(dst) && dge == DGEType.None");
-            }
-        }
-        let path: usize = 'fork: {
-            match eval::and(
-                eval::not(eval::dynamic(&op.dst)),
-                eval::not(eval::dynamic(&op.src)),
-            ) {
-                Some(true) => break 'fork 0,
-                Some(false) => {}
-                None => return Outcome::Undetermined(n.undetermined("fork to static", "!dynamic(dst) && !dynamic(src)")),
-            }
-            1
-        };
+        let v_dge: Option<i64> = n.lookup(tables::translateDGEMode, Some(op.dgeMode), "translateDGEMode(dgeMode)", "translateDGEMode @0xf14b60")?;
+        n.check(eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)), None, ErrorKind::Throw, "Only one of the src and dst can contain dynamic access.", "dynamic(dst) && dynamic(src)", None)?;
+        n.check(eval::and(eval::dynamic(&op.src), eval::cmp(v_dge, Some(0i64), |a, b| a == b)), None, ErrorKind::Throw, "DGE must be enabled when dynamic src access in DMA is used", "dynamic(src) && dge == DGEType.None", None)?;
+        n.check(eval::and(eval::dynamic(&op.dst), eval::cmp(v_dge, Some(0i64), |a, b| a == b)), None, ErrorKind::Throw, "DGE must be enabled when dynamic dst access in DMA is used", "dynamic(dst) && dge == DGEType.None", None)?;
+        let path: usize = if n.decide(eval::and(eval::not(eval::dynamic(&op.dst)), eval::not(eval::dynamic(&op.src))), "fork to static", "!dynamic(dst) && !dynamic(src)")? { 0 } else { 1 };
         n.path = PATHS_NcDmaCopy[path];
         if path == 0 {
             n.add_binding("builder", Some("dst"), None, Some("codegenTensorRefImpl(dst, 1): dst.MemLoc, dst.AP, dst.size, dstDtype"));
             n.add_binding("builder", Some("src"), None, Some("codegenTensorRefImpl(src, 1): src.MemLoc, src.AP, src.size, srcDtype"));
         }
         if path == 1 {
-            match eval::dynamic(&op.src) {
-                Some(true) => {
-                    n.add_binding("dynamic-ap", Some("src"), None, Some("push-installed onto node+0xA0 (the src AP holder)"));
-                }
-                Some(false) => {}
-                None => n.add_unevaluated("binding of src", "dynamic(src)"),
+            if n.applies(eval::dynamic(&op.src), "binding of src", "dynamic(src)") {
+                n.add_binding("dynamic-ap", Some("src"), None, Some("push-installed onto node+0xA0 (the src AP holder)"));
             }
-            match eval::dynamic(&op.dst) {
-                Some(true) => {
-                    n.add_binding("dynamic-ap", Some("dst"), None, Some("push-installed onto node+0xC0 (the dst AP holder)"));
-                }
-                Some(false) => {}
-                None => n.add_unevaluated("binding of dst", "dynamic(dst)"),
+            if n.applies(eval::dynamic(&op.dst), "binding of dst", "dynamic(dst)") {
+                n.add_binding("dynamic-ap", Some("dst"), None, Some("push-installed onto node+0xC0 (the dst AP holder)"));
             }
-            match eval::dynamic(&op.src) {
-                Some(true) => {
-                    n.add_binding("argument", Some("dst"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
-                }
-                Some(false) => {}
-                None => n.add_unevaluated("binding of dst", "dynamic(src)"),
+            if n.applies(eval::dynamic(&op.src), "binding of dst", "dynamic(src)") {
+                n.add_binding("argument", Some("dst"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
             }
-            match eval::dynamic(&op.dst) {
-                Some(true) => {
-                    n.add_binding("argument", Some("src"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
-                }
-                Some(false) => {}
-                None => n.add_unevaluated("binding of src", "dynamic(dst)"),
+            if n.applies(eval::dynamic(&op.dst), "binding of src", "dynamic(dst)") {
+                n.add_binding("argument", Some("src"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
             }
         }
         if matches!(path, 0) {
-            match eval::not(eval::same_shape(&op.src, &op.dst)) {
-                Some(true) => {
-                    if true {
-                        n.add_effect("note", "both operand PhysicalAccessPatterns set to getCanonicalPattern", None);
-                    }
-                }
-                Some(false) => {}
-                None => n.add_unevaluated("both operand PhysicalAccessPatterns set to getCanonicalPattern", "!same_shape(src, dst)"),
+            if n.applies(eval::not(eval::same_shape(&op.src, &op.dst)), "both operand PhysicalAccessPatterns set to getCanonicalPattern", "!same_shape(src, dst)") {
+                n.add_effect("note", "both operand PhysicalAccessPatterns set to getCanonicalPattern", None);
             }
         }
         if matches!(path, 1) {
-            match eval::or(
-                eval::and(
-                    eval::vector_offset(&op.src),
-                    eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b),
-                ),
-                eval::and(
-                    eval::vector_offset(&op.dst),
-                    eval::cmp(eval::indirect_dim(&op.dst), Some(0i64), |a, b| a != b),
-                ),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(
-                        n.error(ErrorKind::Assert, None, "When using vector offset, the only supported indirectDim is 0", "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)", Some("assembleDynamicInfo @0xf20230")),
-                    );
-                }
-                Some(false) => {}
-                None => {
-                    n.add_unevaluated("When using vector offset, the only supported indirectDim is 0", "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)");
-                }
-            }
+            n.check(eval::or(eval::and(eval::vector_offset(&op.src), eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b)), eval::and(eval::vector_offset(&op.dst), eval::cmp(eval::indirect_dim(&op.dst), Some(0i64), |a, b| a != b))), None, ErrorKind::Assert, "When using vector offset, the only supported indirectDim is 0", "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)", Some("assembleDynamicInfo @0xf20230"))?;
+            n.add_effect("note", "DynamicAPINFO allocated (tc_new(248)), zero-initialised, dyn[+30] = 0xFFFFFFFF, then filled by assembleDynamicInfo from the dynamic side", None);
+            n.add_stamp(0x1d8, "bir::InstDMACopy", "QoS / DynamicAPINFO holder", Value::Opaque("the DynamicAPINFO, moved in (the QoS slot repurposed)"));
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
         }
-        if matches!(path, 1) {
-            if true {
-                n.add_effect("note", "DynamicAPINFO allocated (tc_new(248)), zero-initialised, dyn[+30] = 0xFFFFFFFF, then filled by assembleDynamicInfo from the dynamic side", None);
-            }
+        n.add_stamp(0xf8, "bir::InstDMA", "dge_type", Value::enum_of("DGEType", enums::DGEType::ENUMERATORS, v_dge, "dge"));
+        if n.applies(eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b), "stamp of reduce cmd at +0x178", "compute_op == DgeComputeOp.add") {
+            n.add_stamp(0x178, "bir::InstDMACopy", "reduce cmd", Value::enum_of("AluOpType", enums::AluOpType::ENUMERATORS, Some(4i64), "AluOpType.add"));
         }
-        if matches!(path, 1) {
-            n.add_stamp(
-                0x1d8, "bir::InstDMACopy", "QoS / DynamicAPINFO holder",
-                Value::Opaque("the DynamicAPINFO, moved in (the QoS slot repurposed)"),
-            );
+        n.check(eval::and(eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b), eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b)), Some(op.compute_op), ErrorKind::Throw, "Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add", None)?;
+        if n.applies(eval::cmp(v_dge, Some(2i64), |a, b| a == b), "stamp of engine-id at +0x90", "dge == DGEType.HWDGE") {
+            n.add_stamp(0x90, "bir::Instruction", "engine-id", Value::enum_of("EngineType", enums::EngineType::ENUMERATORS, Some(op.engine), "engine"));
         }
-        if matches!(path, 1) {
-            if true {
-                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
-            }
-        }
-        n.add_stamp(
-            0xf8, "bir::InstDMA", "dge_type",
-            match v_dge {
-                Some(v) => {
-                    Value::Enum {
-                        ty: "DGEType",
-                        name: enumerator(enums::DGEType::ENUMERATORS, v),
-                        raw: v,
-                    }
-                }
-                None => Value::Missing("dge"),
-            },
-        );
-        match eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
-            Some(true) => {
-                n.add_stamp(
-                    0x178, "bir::InstDMACopy", "reduce cmd",
-                    match Some(4i64) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "AluOpType",
-                                name: enumerator(enums::AluOpType::ENUMERATORS, v),
-                                raw: v,
-                            }
-                        }
-                        None => Value::Missing("AluOpType.add"),
-                    },
-                );
-            }
-            Some(false) => {}
-            None => n.add_unevaluated("stamp of reduce cmd at +0x178", "compute_op == DgeComputeOp.add"),
-        }
-        match eval::and(
-            eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
-            eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
-        ) {
-            Some(true) => {
-                return Outcome::Error(
-                    n.error(ErrorKind::Throw, Some(op.compute_op), "Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add", None),
-                );
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add");
-            }
-        }
-        match eval::cmp(v_dge, Some(2i64), |a, b| a == b) {
-            Some(true) => {
-                n.add_stamp(
-                    0x90, "bir::Instruction", "engine-id",
-                    match Some(op.engine) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "EngineType",
-                                name: enumerator(enums::EngineType::ENUMERATORS, v),
-                                raw: v,
-                            }
-                        }
-                        None => Value::Missing("engine"),
-                    },
-                );
-            }
-            Some(false) => {}
-            None => n.add_unevaluated("stamp of engine-id at +0x90", "dge == DGEType.HWDGE"),
-        }
-        match eval::and(
-            eval::cmp(v_dge, Some(2i64), |a, b| a != b),
-            eval::cmp(Some(op.engine), Some(0i64), |a, b| a != b),
-        ) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Throw, None, "dma_copy engine can only be specified when HWDGE mode is used.", "dge != DGEType.HWDGE && engine != 0", None));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("dma_copy engine can only be specified when HWDGE mode is used.", "dge != DGEType.HWDGE && engine != 0");
-            }
-        }
+        n.check(eval::and(eval::cmp(v_dge, Some(2i64), |a, b| a != b), eval::cmp(Some(op.engine), Some(0i64), |a, b| a != b)), None, ErrorKind::Throw, "dma_copy engine can only be specified when HWDGE mode is used.", "dge != DGEType.HWDGE && engine != 0", None)?;
         n.add_stamp(0x150, "bir::InstDMACopy", "variant tag", Value::Opaque("reset"));
-        n.add_stamp(
-            0x130, "bir::InstDMACopy", "oob_is_err",
-            match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
-                Some(v) => Value::Bool(v),
-                None => Value::Missing("oobMode != 1"),
-            },
-        );
-        Outcome::Node(n)
+        n.add_stamp(0x130, "bir::InstDMACopy", "oob_is_err", Value::known(eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b), Value::Bool, "oobMode != 1"));
+        Ok(n)
     }
     /// `codegenDmaCompute` @0xf1d9e0 (seed 003 §4): The DMA-FMA: dst = Σ_i scales\[i\] · srcs\[i\] with the reduce pinned to add (the multi-source generalisation of NcDmaCopy's compute_op = add). The builder owns IT, engine and DGE assignment: the leaf stamps none of +0xF8 / +0x90 / +0x128.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_DmaCompute<'a>(
         op: &ops::DmaCompute<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_DmaCompute_from(op, fx, None)
+        lower_DmaCompute_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_DmaCompute_from<'a>(
         op: &ops::DmaCompute<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "DmaCompute";
-        let mut n = Node::new(leaf, routed_from);
-        match eval::cmp(Some(op.reduceOp), Some(4i64), |a, b| a != b) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Throw, None, "dma_compute currently only supports nl.add as its reduce op!", "reduceOp != AluOpType.add", None));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("dma_compute currently only supports nl.add as its reduce op!", "reduceOp != AluOpType.add");
-            }
-        }
-        {
-            let mut unknown = false;
-            for it in op.scales.iter() {
-                match eval::not(eval::is_float(it)) {
-                    Some(true) => {
-                        return Outcome::Error(
-                            n.error(ErrorKind::Throw, None, "scale values for dma_compute must be floats", "!is_float(it)", None),
-                        );
-                    }
-                    Some(false) => {}
-                    None => unknown = true,
-                }
-            }
-            if unknown {
-                n.add_unevaluated("scale values for dma_compute must be floats", "!is_float(it)");
-            }
-        }
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("DmaCompute", routed_from);
+        n.check(eval::cmp(Some(op.reduceOp), Some(4i64), |a, b| a != b), None, ErrorKind::Throw, "dma_compute currently only supports nl.add as its reduce op!", "reduceOp != AluOpType.add", None)?;
+        n.check_each(op.scales.iter().map(|it| (eval::not(eval::is_float(it)), None)), ErrorKind::Throw, "scale values for dma_compute must be floats", "!is_float(it)", None)?;
         let path: usize = 0;
         n.path = PATHS_DmaCompute[path];
-        if path == 0 {
-            n.add_binding("builder", Some("srcs"), None, Some("ArrayRef<InstArg>"));
-            n.add_binding("builder", Some("dst"), None, Some("InstArg"));
-            n.add_binding("builder", Some("scales"), None, Some("ArrayRef<float>, one scale per source"));
-        }
-        Outcome::Node(n)
+        n.add_binding("builder", Some("srcs"), None, Some("ArrayRef<InstArg>"));
+        n.add_binding("builder", Some("dst"), None, Some("InstArg"));
+        n.add_binding("builder", Some("scales"), None, Some("ArrayRef<float>, one scale per source"));
+        Ok(n)
     }
     /// `codegenDmaTranspose` @0xf2dd10 (seed 003 §5): The DMA-descriptor transpose (HBM↔SB, rank 4), one of the three transposes. The engine is pinned to Pool directly (no codegenEngine). The DGEType passes through whatever dgeMode maps to: the verifier, not codegen, forbids HWDGE on a transpose.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_DmaTranspose<'a>(
         op: &ops::DmaTranspose<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_DmaTranspose_from(op, fx, None)
+        lower_DmaTranspose_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_DmaTranspose_from<'a>(
         op: &ops::DmaTranspose<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "DmaTranspose";
-        let mut n = Node::new(leaf, routed_from);
-        match eval::or(
-            eval::cmp(eval::rank(&op.dst), Some(4i64), |a, b| a != b),
-            eval::cmp(eval::rank(&op.src), Some(4i64), |a, b| a != b),
-        ) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Throw, None, "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern", "rank(dst) != 4 || rank(src) != 4", None));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern", "rank(dst) != 4 || rank(src) != 4");
-            }
-        }
-        if true {
-            n.add_effect("note", "src AP rebuilt to a canonical 4-element pattern: base MemoryLocation::fullAP(dst MemLoc), APPair[0] copied verbatim, padded with the filler at xmmword_1DD1FE0 when fullAP has fewer than 4 pairs (XZYW expects [W,Z,Y,X] = AP[0..3])", None);
-        }
-        let path: usize = 'fork: {
-            match eval::not(eval::dynamic(&op.src)) {
-                Some(true) => break 'fork 0,
-                Some(false) => {}
-                None => return Outcome::Undetermined(n.undetermined("fork to static", "!dynamic(src)")),
-            }
-            1
-        };
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("DmaTranspose", routed_from);
+        n.check(eval::or(eval::cmp(eval::rank(&op.dst), Some(4i64), |a, b| a != b), eval::cmp(eval::rank(&op.src), Some(4i64), |a, b| a != b)), None, ErrorKind::Throw, "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern", "rank(dst) != 4 || rank(src) != 4", None)?;
+        n.add_effect("note", "src AP rebuilt to a canonical 4-element pattern: base MemoryLocation::fullAP(dst MemLoc), APPair[0] copied verbatim, padded with the filler at xmmword_1DD1FE0 when fullAP has fewer than 4 pairs (XZYW expects [W,Z,Y,X] = AP[0..3])", None);
+        let path: usize = if n.decide(eval::not(eval::dynamic(&op.src)), "fork to static", "!dynamic(src)")? { 0 } else { 1 };
         n.path = PATHS_DmaTranspose[path];
         if path == 0 {
             n.add_binding("builder", Some("dst"), None, Some("dst.AP"));
@@ -12832,617 +12119,293 @@ pub mod klr {
             n.add_binding("argument", Some("dst"), None, Some("the non-dynamic side"));
         }
         if matches!(path, 1) {
-            match eval::and(
-                eval::vector_offset(&op.src),
-                eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(
-                        n.error(ErrorKind::Assert, None, "When using vector offset, the only supported indirectDim is 0", "vector_offset(src) && indirect_dim(src) != 0", Some("assembleDynamicInfo @0xf20230")),
-                    );
-                }
-                Some(false) => {}
-                None => {
-                    n.add_unevaluated("When using vector offset, the only supported indirectDim is 0", "vector_offset(src) && indirect_dim(src) != 0");
-                }
-            }
+            n.check(eval::and(eval::vector_offset(&op.src), eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b)), None, ErrorKind::Assert, "When using vector offset, the only supported indirectDim is 0", "vector_offset(src) && indirect_dim(src) != 0", Some("assembleDynamicInfo @0xf20230"))?;
+            n.add_effect("note", "DynamicAPINFO assembled from src (assembleDynamicInfo)", None);
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
         }
-        if matches!(path, 1) {
-            if true {
-                n.add_effect("note", "DynamicAPINFO assembled from src (assembleDynamicInfo)", None);
-            }
-        }
-        if matches!(path, 1) {
-            if true {
-                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
-            }
-        }
-        n.add_stamp(
-            0x128, "bir::InstDMACopy", "CopyMode",
-            match Some(1i64) {
-                Some(v) => {
-                    Value::Enum {
-                        ty: "CopyMode",
-                        name: enumerator(enums::CopyMode::ENUMERATORS, v),
-                        raw: v,
-                    }
-                }
-                None => Value::Missing("CopyMode.Transpose"),
-            },
-        );
-        n.add_stamp(
-            0x158, "bir::InstDMACopy", "TransposeOps",
-            match Some(11i64) {
-                Some(v) => {
-                    Value::Enum {
-                        ty: "TransposeOps",
-                        name: enumerator(enums::TransposeOps::ENUMERATORS, v),
-                        raw: v,
-                    }
-                }
-                None => Value::Missing("TransposeOps.XZYW"),
-            },
-        );
-        let v_dge: Option<i64> = match Some(op.dgeMode) {
-            Some(k) => {
-                match usize::try_from(k)
-                    .ok()
-                    .and_then(|i| tables::translateDGEMode.get(i))
-                {
-                    Some(v) => Some(*v),
-                    None => {
-                        return Outcome::Error(
-                            n.error(ErrorKind::Fatal, Some(k), "", "translateDGEMode(dgeMode)", Some("translateDGEMode @0xf14b60")),
-                        );
-                    }
-                }
-            }
-            None => None,
-        };
-        n.add_stamp(
-            0xf8, "bir::InstDMA", "dge_type",
-            match v_dge {
-                Some(v) => {
-                    Value::Enum {
-                        ty: "DGEType",
-                        name: enumerator(enums::DGEType::ENUMERATORS, v),
-                        raw: v,
-                    }
-                }
-                None => Value::Missing("dge"),
-            },
-        );
-        n.add_stamp(
-            0x90, "bir::Instruction", "engine-id",
-            match Some(1i64) {
-                Some(v) => {
-                    Value::Enum {
-                        ty: "EngineType",
-                        name: enumerator(enums::EngineType::ENUMERATORS, v),
-                        raw: v,
-                    }
-                }
-                None => Value::Missing("EngineType.Pool"),
-            },
-        );
+        n.add_stamp(0x128, "bir::InstDMACopy", "CopyMode", Value::enum_of("CopyMode", enums::CopyMode::ENUMERATORS, Some(1i64), "CopyMode.Transpose"));
+        n.add_stamp(0x158, "bir::InstDMACopy", "TransposeOps", Value::enum_of("TransposeOps", enums::TransposeOps::ENUMERATORS, Some(11i64), "TransposeOps.XZYW"));
+        let v_dge: Option<i64> = n.lookup(tables::translateDGEMode, Some(op.dgeMode), "translateDGEMode(dgeMode)", "translateDGEMode @0xf14b60")?;
+        n.add_stamp(0xf8, "bir::InstDMA", "dge_type", Value::enum_of("DGEType", enums::DGEType::ENUMERATORS, v_dge, "dge"));
+        n.add_stamp(0x90, "bir::Instruction", "engine-id", Value::enum_of("EngineType", enums::EngineType::ENUMERATORS, Some(1i64), "EngineType.Pool"));
         n.add_stamp(0x150, "bir::InstDMACopy", "variant tag", Value::Opaque("reset"));
-        n.add_stamp(
-            0x130, "bir::InstDMACopy", "oob_is_err",
-            match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
-                Some(v) => Value::Bool(v),
-                None => Value::Missing("oobMode != 1"),
-            },
-        );
-        Outcome::Node(n)
+        n.add_stamp(0x130, "bir::InstDMACopy", "oob_is_err", Value::known(eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b), Value::Bool, "oobMode != 1"));
+        Ok(n)
     }
     /// `codegenGenericIndirectSave` @0xf2eb10 (seed 003 §7): The index-driven scatter, reached only as the NcDmaCopy fall-through: dst is the index-addressed scatter target, src the data. Stamps no DGEType, engine or QoS. H06 lower_generic_indirect later expands it (ReadVarAddr 41 → TensorScalarPtr → Memset → TensorScalarPtr → IndirectSave 45, or IndirectSaveAccumulate 46 when op != default).
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_GenericIndirectSave<'a>(
         op: &ops::NcDmaCopy<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_GenericIndirectSave_from(op, fx, None)
+        lower_GenericIndirectSave_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_GenericIndirectSave_from<'a>(
         op: &ops::NcDmaCopy<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "GenericIndirectSave";
-        let mut n = Node::new(leaf, routed_from);
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("GenericIndirectSave", routed_from);
         let path: usize = 0;
         n.path = PATHS_GenericIndirectSave[path];
-        if path == 0 {
-            n.add_binding("argument", Some("dst"), None, Some("(a) codegenTensorRefImpl(dst): the data-side AP (input #0)"));
-            n.add_binding("argument", Some("dst"), None, Some("(b) extractDynamicApToStandAlone(dst): the index AP (input #1)"));
-            n.add_binding("base", Some("dst"), None, Some("(c) codegenTensorRefImpl(dst): the output-base MemoryLocation; its dtype gives elemBytes"));
+        n.add_binding("argument", Some("dst"), None, Some("(a) codegenTensorRefImpl(dst): the data-side AP (input #0)"));
+        n.add_binding("argument", Some("dst"), None, Some("(b) extractDynamicApToStandAlone(dst): the index AP (input #1)"));
+        n.add_binding("base", Some("dst"), None, Some("(c) codegenTensorRefImpl(dst): the output-base MemoryLocation; its dtype gives elemBytes"));
+        n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+        n.check(eval::dynamic(&op.src), None, ErrorKind::Throw, "When unique_index=False, dynamic access in src is not supported", "dynamic(src)", None)?;
+        n.add_stamp(0x128, "bir::InstGenericIndirectSave", "indirect_dims", Value::known(eval::indirect_dim(&op.dst), Value::One, "[indirect_dim(dst)]"));
+        if n.applies(eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b), "stamp of op at +0x140", "compute_op == DgeComputeOp.add") {
+            n.add_stamp(0x140, "bir::InstGenericIndirectSave", "op", Value::enum_of("AluOpType", enums::AluOpType::ENUMERATORS, Some(4i64), "AluOpType.add"));
         }
-        if true {
-            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
-        }
-        match eval::dynamic(&op.src) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Throw, None, "When unique_index=False, dynamic access in src is not supported", "dynamic(src)", None));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("When unique_index=False, dynamic access in src is not supported", "dynamic(src)");
-            }
-        }
-        n.add_stamp(
-            0x128, "bir::InstGenericIndirectSave", "indirect_dims",
-            match eval::indirect_dim(&op.dst) {
-                Some(v) => Value::One(v),
-                None => Value::Missing("[indirect_dim(dst)]"),
-            },
-        );
-        match eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
-            Some(true) => {
-                n.add_stamp(
-                    0x140, "bir::InstGenericIndirectSave", "op",
-                    match Some(4i64) {
-                        Some(v) => {
-                            Value::Enum {
-                                ty: "AluOpType",
-                                name: enumerator(enums::AluOpType::ENUMERATORS, v),
-                                raw: v,
-                            }
-                        }
-                        None => Value::Missing("AluOpType.add"),
-                    },
-                );
-            }
-            Some(false) => {}
-            None => n.add_unevaluated("stamp of op at +0x140", "compute_op == DgeComputeOp.add"),
-        }
-        match eval::and(
-            eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
-            eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
-        ) {
-            Some(true) => {
-                return Outcome::Error(
-                    n.error(ErrorKind::Throw, Some(op.compute_op), "Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add", None),
-                );
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add");
-            }
-        }
-        match eval::not(eval::dynamic(&op.dst)) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Assert, None, "cannot extract dynamic ap from a static access!", "!dynamic(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0")));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("cannot extract dynamic ap from a static access!", "!dynamic(dst)");
-            }
-        }
-        match eval::scalar_offset(&op.dst) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Assert, None, "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call", "scalar_offset(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0")));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call", "scalar_offset(dst)");
-            }
-        }
-        match eval::not(eval::vector_offset(&op.dst)) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Assert, None, "dynamic access should have vector offset.", "!vector_offset(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0")));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("dynamic access should have vector offset.", "!vector_offset(dst)");
-            }
-        }
-        let v_elemBytes: Option<i64> = eval::lookup(
-            tables::DTYPE_STRIDE_LUT,
-            eval::dtype(&op.dst),
-        );
-        n.shown
-            .push(Shown {
-                name: "elemBytes",
-                value: match v_elemBytes {
-                    Some(v) => Value::Int(v),
-                    None => Value::Missing("DTYPE_STRIDE_LUT(dtype(dst))"),
-                },
-            });
-        Outcome::Node(n)
+        n.check(eval::and(eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b), eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b)), Some(op.compute_op), ErrorKind::Throw, "Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add", None)?;
+        n.check(eval::not(eval::dynamic(&op.dst)), None, ErrorKind::Assert, "cannot extract dynamic ap from a static access!", "!dynamic(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0"))?;
+        n.check(eval::scalar_offset(&op.dst), None, ErrorKind::Assert, "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call", "scalar_offset(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0"))?;
+        n.check(eval::not(eval::vector_offset(&op.dst)), None, ErrorKind::Assert, "dynamic access should have vector offset.", "!vector_offset(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0"))?;
+        let v_elemBytes: Option<i64> = eval::lookup(tables::DTYPE_STRIDE_LUT, eval::dtype(&op.dst));
+        n.add_shown("elemBytes", Value::known(v_elemBytes, Value::Int, "DTYPE_STRIDE_LUT(dtype(dst))"));
+        Ok(n)
     }
     /// `codegenTensorLoad` @0xf26a60 (seed 003 §8): The address is held in a named RegisterAccess (a signed-int scalar register minted on engine ALL), not a compile-time AP. The register supplies the dynamic offset; the AP only describes the region.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_TensorLoad<'a>(
         op: &ops::TensorLoad<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_TensorLoad_from(op, fx, None)
+        lower_TensorLoad_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_TensorLoad_from<'a>(
         op: &ops::TensorLoad<'a>,
         fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "TensorLoad";
-        let mut n = Node::new(leaf, routed_from);
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("TensorLoad", routed_from);
         let mut memo_register: Option<bool> = None;
-        if *memo_register
-            .get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName))))
-        {
+        if *memo_register.get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName)))) {
             n.add_effect("register", "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared", None);
         }
         let path: usize = 0;
         n.path = PATHS_TensorLoad[path];
-        if path == 0 {
-            n.add_binding("argument", Some("srcRef"), None, Some("addArgument<PhysicalAccessPattern>(node, memloc, ap): the source AP"));
-        }
-        n.add_stamp(
-            0x90, "bir::Instruction", "engine-id",
-            match Some(7i64) {
-                Some(v) => {
-                    Value::Enum {
-                        ty: "EngineType",
-                        name: enumerator(enums::EngineType::ENUMERATORS, v),
-                        raw: v,
-                    }
-                }
-                None => Value::Missing("EngineType.ALL"),
-            },
-        );
-        if true {
-            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
-        }
-        n.add_stamp(
-            0x192, "bir::InstTensorLoad", "input RegisterAccess chain head",
-            Value::Opaque(
-                "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
-            ),
-        );
-        Outcome::Node(n)
+        n.add_binding("argument", Some("srcRef"), None, Some("addArgument<PhysicalAccessPattern>(node, memloc, ap): the source AP"));
+        n.add_stamp(0x90, "bir::Instruction", "engine-id", Value::enum_of("EngineType", enums::EngineType::ENUMERATORS, Some(7i64), "EngineType.ALL"));
+        n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+        n.add_stamp(0x192, "bir::InstTensorLoad", "input RegisterAccess chain head", Value::Opaque("a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address"));
+        Ok(n)
     }
     /// `codegenTensorStore` @0xf266c0 (seed 003 §8): The store twin of TensorLoad: the output chain head and addOutput.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_TensorStore<'a>(
         op: &ops::TensorStore<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_TensorStore_from(op, fx, None)
+        lower_TensorStore_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_TensorStore_from<'a>(
         op: &ops::TensorStore<'a>,
         fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "TensorStore";
-        let mut n = Node::new(leaf, routed_from);
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("TensorStore", routed_from);
         let mut memo_register: Option<bool> = None;
-        if *memo_register
-            .get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName))))
-        {
+        if *memo_register.get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName)))) {
             n.add_effect("register", "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared", None);
         }
         let path: usize = 0;
         n.path = PATHS_TensorStore[path];
-        if path == 0 {
-            n.add_binding("output", Some("dstRef"), None, Some("addOutput<PhysicalAccessPattern>: the destination AP"));
-        }
-        n.add_stamp(
-            0x90, "bir::Instruction", "engine-id",
-            match Some(7i64) {
-                Some(v) => {
-                    Value::Enum {
-                        ty: "EngineType",
-                        name: enumerator(enums::EngineType::ENUMERATORS, v),
-                        raw: v,
-                    }
-                }
-                None => Value::Missing("EngineType.ALL"),
-            },
-        );
-        if true {
-            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
-        }
-        n.add_stamp(
-            0x160, "bir::InstTensorSave", "output RegisterAccess chain head",
-            Value::Opaque(
-                "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
-            ),
-        );
-        Outcome::Node(n)
+        n.add_binding("output", Some("dstRef"), None, Some("addOutput<PhysicalAccessPattern>: the destination AP"));
+        n.add_stamp(0x90, "bir::Instruction", "engine-id", Value::enum_of("EngineType", enums::EngineType::ENUMERATORS, Some(7i64), "EngineType.ALL"));
+        n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+        n.add_stamp(0x160, "bir::InstTensorSave", "output RegisterAccess chain head", Value::Opaque("a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address"));
+        Ok(n)
     }
     /// `codegenNcLocalGather` @0xf2a9c0 (seed 003 §9.1): SBUF→SBUF row gather with a compile-time-validated 16-partition-block geometry and a runtime u16 offset vector. Past num_valid_indices the simulator fills -1 and skips.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_NcLocalGather<'a>(
         op: &ops::NcLocalGather<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_NcLocalGather_from(op, fx, None)
+        lower_NcLocalGather_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_NcLocalGather_from<'a>(
         op: &ops::NcLocalGather<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "NcLocalGather";
-        let mut n = Node::new(leaf, routed_from);
-        match eval::not(eval::is_int(&op.num_valid_indices)) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Assert, None, "num_valid_indices for local gather must be an integer", "!is_int(num_valid_indices)", None));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("num_valid_indices for local gather must be an integer", "!is_int(num_valid_indices)");
-            }
-        }
-        n.add_unevaluated("an assert with no message", "numElePerIdxVal == dst.getEltsPerPartition() / num_valid_indices, where numElePerIdxVal = (data.eltsBytes / DTYPE_STRIDE_LUT[dtype(data)]) / blocks and blocks = ceil(index.numElements / 16)");
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("NcLocalGather", routed_from);
+        n.check(eval::not(eval::is_int(&op.num_valid_indices)), None, ErrorKind::Assert, "num_valid_indices for local gather must be an integer", "!is_int(num_valid_indices)", None)?;
+        n.add_undecided_check("", "numElePerIdxVal == dst.getEltsPerPartition() / num_valid_indices, where numElePerIdxVal = (data.eltsBytes / DTYPE_STRIDE_LUT[dtype(data)]) / blocks and blocks = ceil(index.numElements / 16)");
         let path: usize = 0;
         n.path = PATHS_NcLocalGather[path];
-        if path == 0 {
-            n.add_binding("argument", Some("data"), None, Some("arg0: the data source"));
-            n.add_binding("argument", Some("index"), None, Some("arg1: the u16 offset vector"));
-            n.add_binding("output", Some("out"), None, Some("out0: the gathered rows"));
-        }
+        n.add_binding("argument", Some("data"), None, Some("arg0: the data source"));
+        n.add_binding("argument", Some("index"), None, Some("arg1: the u16 offset vector"));
+        n.add_binding("output", Some("out"), None, Some("out0: the gathered rows"));
         n.add_stamp(0xf0, "bir::InstIndirectCopy", "num_valid_indices", Value::Imm(op.num_valid_indices));
-        if true {
-            n.add_effect("register", "finalize(codegen+0xE0, ic)", None);
-        }
-        Outcome::Node(n)
+        n.add_effect("register", "finalize(codegen+0xE0, ic)", None);
+        Ok(n)
     }
     /// `codegenNcNGather` @0xf2a590 (seed 003 §9.2): Per-partition int32 gather; runtime bounds-assert, no valid count.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_NcNGather<'a>(
         op: &ops::NcNGather<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_NcNGather_from(op, fx, None)
+        lower_NcNGather_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_NcNGather_from<'a>(
         _op: &ops::NcNGather<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "NcNGather";
-        let mut n = Node::new(leaf, routed_from);
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("NcNGather", routed_from);
         let path: usize = 0;
         n.path = PATHS_NcNGather[path];
-        if path == 0 {
-            n.add_binding("argument", Some("data"), None, None);
-            n.add_binding("argument", Some("index"), None, None);
-            n.add_binding("output", Some("out"), None, None);
-        }
-        if true {
-            n.add_effect("register", "finalize(codegen+0xE0, g)", None);
-        }
-        Outcome::Node(n)
+        n.add_binding("argument", Some("data"), None, None);
+        n.add_binding("argument", Some("index"), None, None);
+        n.add_binding("output", Some("out"), None, None);
+        n.add_effect("register", "finalize(codegen+0xE0, g)", None);
+        Ok(n)
     }
     /// `codegenNcRangeSelect` @0xf1c210 (seed 003 §9.3): Below bound0 → fill; inside \[bound0, bound1\] → keep in\[i\]; above → fill; with a max reduce over survivors. The only one of the four indexed leaves that uses a typed builder, whose demangled signature is the operand contract. The builder names the node; the page gives no prefix.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_NcRangeSelect<'a>(
         op: &ops::NcRangeSelect<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_NcRangeSelect_from(op, fx, None)
+        lower_NcRangeSelect_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_NcRangeSelect_from<'a>(
         op: &ops::NcRangeSelect<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "NcRangeSelect";
-        let mut n = Node::new(leaf, routed_from);
-        if true {
-            n.add_effect("note", "accum = codegenAccumCmd(node); cmp0, cmp1, redOp = codegenAluOp(node[+0x30 / +0x38 / +0x40])", None);
-        }
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("NcRangeSelect", routed_from);
+        n.add_effect("note", "accum = codegenAccumCmd(node); cmp0, cmp1, redOp = codegenAluOp(node[+0x30 / +0x38 / +0x40])", None);
         let path: usize = 0;
         n.path = PATHS_NcRangeSelect[path];
-        if path == 0 {
-            n.add_binding("builder", Some("in"), None, Some("InstArg in"));
-            n.add_binding("builder", Some("bound0"), None, Some("variant<InstArg,float> bound0"));
-            n.add_binding("builder", Some("bound1"), None, Some("variant<InstArg,float> bound1"));
-            n.add_binding("builder", Some("rangeT"), None, Some("InstArg rangeTensor"));
-            n.add_binding("builder", Some("fill"), None, Some("optional<InstArg> fill"));
-            n.add_binding("builder", Some("mode"), None, Some("int mode"));
-            n.add_binding("builder", Some("redOp"), None, Some("optional<AluOpType> reduceOp"));
-        }
-        n.add_stamp(
-            0xf0, "bir::InstRangeSelect", "mode",
-            match Some(op.mode) {
-                Some(v) => Value::Int(v),
-                None => Value::Missing("mode"),
-            },
-        );
-        Outcome::Node(n)
+        n.add_binding("builder", Some("in"), None, Some("InstArg in"));
+        n.add_binding("builder", Some("bound0"), None, Some("variant<InstArg,float> bound0"));
+        n.add_binding("builder", Some("bound1"), None, Some("variant<InstArg,float> bound1"));
+        n.add_binding("builder", Some("rangeT"), None, Some("InstArg rangeTensor"));
+        n.add_binding("builder", Some("fill"), None, Some("optional<InstArg> fill"));
+        n.add_binding("builder", Some("mode"), None, Some("int mode"));
+        n.add_binding("builder", Some("redOp"), None, Some("optional<AluOpType> reduceOp"));
+        n.add_stamp(0xf0, "bir::InstRangeSelect", "mode", Value::known(Some(op.mode), Value::Int, "mode"));
+        Ok(n)
     }
     /// `codegenSelectReduce` @0xf270a0 (seed 003 §9.4): Despite the name, builds InstCopyPredicated (52), not RangeSelect: a predicated copy (out ← preds ? src : out) fused with a second-output reduce. Codegen emits it directly because Select (51) has no machine emitter.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_SelectReduce<'a>(
         op: &ops::SelectReduce<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_SelectReduce_from(op, fx, None)
+        lower_SelectReduce_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_SelectReduce_from<'a>(
         _op: &ops::SelectReduce<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "SelectReduce";
-        let mut n = Node::new(leaf, routed_from);
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("SelectReduce", routed_from);
         let path: usize = 0;
         n.path = PATHS_SelectReduce[path];
-        if path == 0 {
-            n.add_binding("output", Some("dst"), None, Some("t0, the predicated copy's destination"));
-            n.add_binding("argument", Some("onTrue"), None, Some("t1"));
-            n.add_binding("argument", Some("predicate"), None, Some("t2"));
-            n.add_binding("operand", Some("4th operand"), None, Some("addOperandToInst(node[+0x30], cp)"));
-            n.add_binding("output", Some("reduce-into"), None, Some("the fused reduce half: codegenAccumCmd + codegenAluOp + reduce-into TensorRef"));
-        }
-        if true {
-            n.add_effect("register", "finalize(codegen+0xE0, cp)", None);
-        }
-        Outcome::Node(n)
+        n.add_binding("output", Some("dst"), None, Some("t0, the predicated copy's destination"));
+        n.add_binding("argument", Some("onTrue"), None, Some("t1"));
+        n.add_binding("argument", Some("predicate"), None, Some("t2"));
+        n.add_binding("operand", Some("4th operand"), None, Some("addOperandToInst(node[+0x30], cp)"));
+        n.add_binding("output", Some("reduce-into"), None, Some("the fused reduce half: codegenAccumCmd + codegenAluOp + reduce-into TensorRef"));
+        n.add_effect("register", "finalize(codegen+0xE0, cp)", None);
+        Ok(n)
     }
     /// `codegenBatchNormStats` @0xf1add0 (seed 003 §10.1): Byte-for-byte the same control flow as BatchNormAggregate (two codegenTensorRef, two SmallVector\<APPair,4> via sub_F12B40, one builder call); only the builder differs. The output AP is 6 elements per partition (two interleaved Welford triples) — \[INFERRED\]: the builder bodies are extern in libBIR. The builder names the node; the page gives no prefix.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_BatchNormStats<'a>(
         op: &ops::BatchNormStats<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_BatchNormStats_from(op, fx, None)
+        lower_BatchNormStats_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_BatchNormStats_from<'a>(
         _op: &ops::BatchNormStats<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "BatchNormStats";
-        let mut n = Node::new(leaf, routed_from);
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("BatchNormStats", routed_from);
         let path: usize = 0;
         n.path = PATHS_BatchNormStats[path];
-        if path == 0 {
-            n.add_binding("builder", Some("dst"), None, Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"));
-            n.add_binding("builder", Some("src"), None, Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"));
-            n.add_binding("builder", None, Some("uint apply_transpose, uint dtypeFlag ([INFERRED] decomposition of the two uint arguments)"), None);
-        }
-        n.add_stamp(
-            0xf0, "bir::InstBNStats", "apply_transpose",
-            Value::Opaque(
-                "the builder's first uint argument (MaybeAffine<bool>, variant tag +0x110); the page does not say what the leaf passes",
-            ),
-        );
-        Outcome::Node(n)
+        n.add_binding("builder", Some("dst"), None, Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"));
+        n.add_binding("builder", Some("src"), None, Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"));
+        n.add_binding("builder", None, Some("uint apply_transpose, uint dtypeFlag ([INFERRED] decomposition of the two uint arguments)"), None);
+        n.add_stamp(0xf0, "bir::InstBNStats", "apply_transpose", Value::Opaque("the builder's first uint argument (MaybeAffine<bool>, variant tag +0x110); the page does not say what the leaf passes"));
+        Ok(n)
     }
     /// `codegenBatchNormAggregate` @0xf1b0d0 (seed 003 §10.1): BNStats with a different builder: the merge math lives in the executor. Input AP %3 == 0 (K Welford triples), output exactly 2 elements per partition (mean, population variance) — \[INFERRED\]. Carries no own JSON field. The builder names the node; the page gives no prefix.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_BatchNormAggregate<'a>(
         op: &ops::BatchNormAggregate<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_BatchNormAggregate_from(op, fx, None)
+        lower_BatchNormAggregate_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_BatchNormAggregate_from<'a>(
         _op: &ops::BatchNormAggregate<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "BatchNormAggregate";
-        let mut n = Node::new(leaf, routed_from);
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("BatchNormAggregate", routed_from);
         let path: usize = 0;
         n.path = PATHS_BatchNormAggregate[path];
-        if path == 0 {
-            n.add_binding("builder", Some("dst"), None, Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"));
-            n.add_binding("builder", Some("src"), None, Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"));
-            n.add_binding("builder", None, Some("two uint arguments ([INFERRED] apply_transpose, dtypeFlag)"), None);
-        }
-        Outcome::Node(n)
+        n.add_binding("builder", Some("dst"), None, Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"));
+        n.add_binding("builder", Some("src"), None, Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"));
+        n.add_binding("builder", None, Some("two uint arguments ([INFERRED] apply_transpose, dtypeFlag)"), None);
+        Ok(n)
     }
     /// `codegenShuffle` @0xf28130 (seed 003 §10.2): A partition permutation within aligned 32-partition blocks (out_part\[block+i\] = in_part\[block+mask\[i\]\]). The mask must be static: codegen's enforcement of the compile-time permutation. The simulator also asserts a 32-entry mask, no dtype cast and each entry \< 32; codegen does not.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_Shuffle<'a>(op: &ops::Shuffle<'a>, fx: &mut Function) -> Outcome<'a> {
-        lower_Shuffle_from(op, fx, None)
+        lower_Shuffle_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_Shuffle_from<'a>(
         op: &ops::Shuffle<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "Shuffle";
-        let mut n = Node::new(leaf, routed_from);
-        {
-            let mut unknown = false;
-            for it in op.shuffleMask.iter() {
-                match eval::not(eval::is_immediate(it)) {
-                    Some(true) => {
-                        return Outcome::Error(
-                            n.error(ErrorKind::Assert, None, "shuffle index must hold the IMMEDIATE alternative", "!is_immediate(it)", None),
-                        );
-                    }
-                    Some(false) => {}
-                    None => unknown = true,
-                }
-            }
-            if unknown {
-                n.add_unevaluated("shuffle index must hold the IMMEDIATE alternative", "!is_immediate(it)");
-            }
-        }
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("Shuffle", routed_from);
+        n.check_each(op.shuffleMask.iter().map(|it| (eval::not(eval::is_immediate(it)), None)), ErrorKind::Assert, "shuffle index must hold the IMMEDIATE alternative", "!is_immediate(it)", None)?;
         let path: usize = 0;
         n.path = PATHS_Shuffle[path];
-        if path == 0 {
-            n.add_binding("argument", Some("src"), None, None);
-            n.add_binding("output", Some("dst"), None, None);
-        }
+        n.add_binding("argument", Some("src"), None, None);
+        n.add_binding("output", Some("dst"), None, None);
         n.add_stamp(0xf0, "bir::InstStreamShuffle", "shuffle map", Value::Imms(op.shuffleMask));
-        if true {
-            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
-        }
-        Outcome::Node(n)
+        n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+        Ok(n)
     }
     /// `codegenTranspose` @0xf28fb0 (seed 003 §6): Forks on the destination dtype: fp32 → the DVE 32×32 stream transpose; anything else → a PE matmul against a memoised 128×128 identity. A PE-tagged Transpose is illegal here (the front-end must already have rewritten it to nc_matmul). Touches neither InstDMACopy, CopyMode nor TransposeOps.
-    ///
-    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_Transpose<'a>(
         op: &ops::Transpose<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_Transpose_from(op, fx, None)
+        lower_Transpose_from(op, fx, None).into()
     }
     #[allow(non_snake_case)]
     fn lower_Transpose_from<'a>(
         op: &ops::Transpose<'a>,
         fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Outcome<'a> {
-        let leaf: &'static str = "Transpose";
-        let mut n = Node::new(leaf, routed_from);
+    ) -> Result<Node<'a>, Stop> {
+        let mut n = Node::new("Transpose", routed_from);
         let mut memo_identity: Option<bool> = None;
-        match eval::cmp(Some(op.engine), Some(5i64), |a, b| a == b) {
-            Some(true) => {
-                return Outcome::Error(n.error(ErrorKind::Throw, None, "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!", "engine == KlrEngine.pe", None));
-            }
-            Some(false) => {}
-            None => {
-                n.add_unevaluated("TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!", "engine == KlrEngine.pe");
-            }
-        }
-        let path: usize = 'fork: {
-            match eval::cmp(eval::dtype(&op.dst), Some(16i64), |a, b| a == b) {
-                Some(true) => break 'fork 0,
-                Some(false) => {}
-                None => return Outcome::Undetermined(n.undetermined("fork to stream", "dtype(dst) == BirDtype.fp32")),
-            }
-            1
-        };
+        n.check(eval::cmp(Some(op.engine), Some(5i64), |a, b| a == b), None, ErrorKind::Throw, "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!", "engine == KlrEngine.pe", None)?;
+        let path: usize = if n.decide(eval::cmp(eval::dtype(&op.dst), Some(16i64), |a, b| a == b), "fork to stream", "dtype(dst) == BirDtype.fp32")? { 0 } else { 1 };
         n.path = PATHS_Transpose[path];
         if path == 0 {
             n.add_binding("argument", Some("src"), None, Some("addArgument<PhysicalAccessPattern>(node, in, in.AP)"));
@@ -13454,86 +12417,32 @@ pub mod klr {
             n.add_binding("builder", Some("src"), None, Some("moving: in, with K pinned to 128"));
         }
         if matches!(path, 0) {
-            match eval::or(
-                eval::cmp(eval::step0(&op.src), Some(32i64), |a, b| a > b),
-                eval::cmp(eval::step0(&op.dst), Some(32i64), |a, b| a > b),
-            ) {
-                Some(true) => {
-                    return Outcome::Error(
-                        n.error(ErrorKind::Throw, None, "Operand must be no larger than (32, 32) ...", "step0(src) > 32 || step0(dst) > 32", Some("_validateLegalStreamTranspose @0xf29554")),
-                    );
-                }
-                Some(false) => {}
-                None => {
-                    n.add_unevaluated("Operand must be no larger than (32, 32) ...", "step0(src) > 32 || step0(dst) > 32");
-                }
-            }
-        }
-        if matches!(path, 0) {
-            if true {
-                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
-            }
+            n.check(eval::or(eval::cmp(eval::step0(&op.src), Some(32i64), |a, b| a > b), eval::cmp(eval::step0(&op.dst), Some(32i64), |a, b| a > b)), None, ErrorKind::Throw, "Operand must be no larger than (32, 32) ...", "step0(src) > 32 || step0(dst) > 32", Some("_validateLegalStreamTranspose @0xf29554"))?;
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
         }
         if matches!(path, 1) {
-            if true {
-                n.add_effect("note", "getIdentityMatrix(dtype) @0xf28910: the identity is \"COMPILER-GENERATED-id.\" + Dtype2string(dtype), looked up with Function::getMemoryLocationByName and reused across every matmul-transpose of the same dtype in the function", None);
-            }
-        }
-        if matches!(path, 1) {
+            n.add_effect("note", "getIdentityMatrix(dtype) @0xf28910: the identity is \"COMPILER-GENERATED-id.\" + Dtype2string(dtype), looked up with Function::getMemoryLocationByName and reused across every matmul-transpose of the same dtype in the function", None);
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.add_effect("node", "InstBuilder::addSBTensor(\"COMPILER-GENERATED-id.\" + Dtype2string(dtype)): a 128×128 SBUF tensor", eval::dtype(&op.dst));
             }
-        }
-        if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.add_effect("warning", "Emitting dynamic Identity matrix generation code, this might affect performance.", eval::dtype(&op.dst));
             }
-        }
-        if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.add_effect("warning", "You can bypass this by pass in an explicit identity matrix and use nc_matmul for transpose", eval::dtype(&op.dst));
             }
-        }
-        if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.add_effect("node", "InstBuilder::addMemset(name + \"_memset\", Id, AP): zero the tensor", eval::dtype(&op.dst));
             }
-        }
-        if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.add_effect("node", "InstBuilder::addUnaryInstruction<InstTensorScalarAffineSelect>(name + \"=IDAffineSelect(mask,fill=1)\", Id, Id, …): the p == e diagonal set to 1.0f (inst+404 = 0x3F800000, dtype +400 = 19)", eval::dtype(&op.dst));
             }
+            n.add_effect("note", "InstMatmultBase::setCalcAuto(node): PE + auto-accumulate", None);
+            n.add_stamp(0x1b8, "bir::InstMatmultBase", "isTranspose", Value::known(Some(1i64), Value::Int, "1"));
+            n.add_stamp(0x1d8, "bir::InstMatmultBase", "unnamed", Value::known(Some(0i64), Value::Int, "0"));
         }
-        if matches!(path, 1) {
-            if true {
-                n.add_effect("note", "InstMatmultBase::setCalcAuto(node): PE + auto-accumulate", None);
-            }
-        }
-        if matches!(path, 1) {
-            n.add_stamp(
-                0x1b8, "bir::InstMatmultBase", "isTranspose",
-                match Some(1i64) {
-                    Some(v) => Value::Int(v),
-                    None => Value::Missing("1"),
-                },
-            );
-        }
-        if matches!(path, 1) {
-            n.add_stamp(
-                0x1d8, "bir::InstMatmultBase", "unnamed",
-                match Some(0i64) {
-                    Some(v) => Value::Int(v),
-                    None => Value::Missing("0"),
-                },
-            );
-        }
-        n.add_stamp(
-            0x90, "bir::Instruction", "engine-id",
-            Value::Opaque(
-                "not given: §11 lists Transpose among the writers of +0x90, but neither the value nor the path; §6 shows no such store",
-            ),
-        );
-        Outcome::Node(n)
+        n.add_stamp(0x90, "bir::Instruction", "engine-id", Value::Opaque("not given: §11 lists Transpose among the writers of +0x90, but neither the value nor the path; §6 shows no such store"));
+        Ok(n)
     }
     /// A klr op for one of the leaves (the leaf decides how it is lowered).
     #[derive(Clone, Copy, Debug, PartialEq)]
@@ -13556,151 +12465,83 @@ pub mod klr {
     }
     #[allow(non_snake_case)]
     fn build_NcCopy<'a, F: Fields<'a>>(src: &F) -> Result<ops::NcCopy<'a>, F::Error> {
-        Ok(ops::NcCopy {
-            dst: src.ap(&FIELDS_NcCopy[0])?,
-            src: src.ap(&FIELDS_NcCopy[1])?,
-            dtype: src.opt_int(&FIELDS_NcCopy[2])?,
-            engine: src.int(&FIELDS_NcCopy[3])?,
-        })
+        Ok(ops::NcCopy { dst: src.ap(&FIELDS_NcCopy[0])?, src: src.ap(&FIELDS_NcCopy[1])?, dtype: src.opt_int(&FIELDS_NcCopy[2])?, engine: src.int(&FIELDS_NcCopy[3])? })
     }
     #[allow(non_snake_case)]
     fn build_NcDmaCopy<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::NcDmaCopy<'a>, F::Error> {
-        Ok(ops::NcDmaCopy {
-            dst: src.ap(&FIELDS_NcDmaCopy[0])?,
-            src: src.ap(&FIELDS_NcDmaCopy[1])?,
-            compute_op: src.int(&FIELDS_NcDmaCopy[2])?,
-            oobMode: src.int(&FIELDS_NcDmaCopy[3])?,
-            dgeMode: src.int(&FIELDS_NcDmaCopy[4])?,
-            uniqueIndices: src.boolean(&FIELDS_NcDmaCopy[5])?,
-            engine: src.int(&FIELDS_NcDmaCopy[6])?,
-        })
+        Ok(ops::NcDmaCopy { dst: src.ap(&FIELDS_NcDmaCopy[0])?, src: src.ap(&FIELDS_NcDmaCopy[1])?, compute_op: src.int(&FIELDS_NcDmaCopy[2])?, oobMode: src.int(&FIELDS_NcDmaCopy[3])?, dgeMode: src.int(&FIELDS_NcDmaCopy[4])?, uniqueIndices: src.boolean(&FIELDS_NcDmaCopy[5])?, engine: src.int(&FIELDS_NcDmaCopy[6])? })
     }
     #[allow(non_snake_case)]
     fn build_DmaCompute<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::DmaCompute<'a>, F::Error> {
-        Ok(ops::DmaCompute {
-            dst: src.ap(&FIELDS_DmaCompute[0])?,
-            srcs: src.aps(&FIELDS_DmaCompute[1])?,
-            scales: src.imms(&FIELDS_DmaCompute[2])?,
-            reduceOp: src.int(&FIELDS_DmaCompute[3])?,
-        })
+        Ok(ops::DmaCompute { dst: src.ap(&FIELDS_DmaCompute[0])?, srcs: src.aps(&FIELDS_DmaCompute[1])?, scales: src.imms(&FIELDS_DmaCompute[2])?, reduceOp: src.int(&FIELDS_DmaCompute[3])? })
     }
     #[allow(non_snake_case)]
     fn build_DmaTranspose<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::DmaTranspose<'a>, F::Error> {
-        Ok(ops::DmaTranspose {
-            dst: src.ap(&FIELDS_DmaTranspose[0])?,
-            src: src.ap(&FIELDS_DmaTranspose[1])?,
-            dgeMode: src.int(&FIELDS_DmaTranspose[2])?,
-            oobMode: src.int(&FIELDS_DmaTranspose[3])?,
-        })
+        Ok(ops::DmaTranspose { dst: src.ap(&FIELDS_DmaTranspose[0])?, src: src.ap(&FIELDS_DmaTranspose[1])?, dgeMode: src.int(&FIELDS_DmaTranspose[2])?, oobMode: src.int(&FIELDS_DmaTranspose[3])? })
     }
     #[allow(non_snake_case)]
     fn build_TensorLoad<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::TensorLoad<'a>, F::Error> {
-        Ok(ops::TensorLoad {
-            regName: src.text(&FIELDS_TensorLoad[0])?,
-            srcRef: src.ap(&FIELDS_TensorLoad[1])?,
-        })
+        Ok(ops::TensorLoad { regName: src.text(&FIELDS_TensorLoad[0])?, srcRef: src.ap(&FIELDS_TensorLoad[1])? })
     }
     #[allow(non_snake_case)]
     fn build_TensorStore<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::TensorStore<'a>, F::Error> {
-        Ok(ops::TensorStore {
-            regName: src.text(&FIELDS_TensorStore[0])?,
-            dstRef: src.ap(&FIELDS_TensorStore[1])?,
-        })
+        Ok(ops::TensorStore { regName: src.text(&FIELDS_TensorStore[0])?, dstRef: src.ap(&FIELDS_TensorStore[1])? })
     }
     #[allow(non_snake_case)]
     fn build_NcLocalGather<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::NcLocalGather<'a>, F::Error> {
-        Ok(ops::NcLocalGather {
-            out: src.ap(&FIELDS_NcLocalGather[0])?,
-            data: src.ap(&FIELDS_NcLocalGather[1])?,
-            index: src.ap(&FIELDS_NcLocalGather[2])?,
-            num_valid_indices: src.imm(&FIELDS_NcLocalGather[3])?,
-        })
+        Ok(ops::NcLocalGather { out: src.ap(&FIELDS_NcLocalGather[0])?, data: src.ap(&FIELDS_NcLocalGather[1])?, index: src.ap(&FIELDS_NcLocalGather[2])?, num_valid_indices: src.imm(&FIELDS_NcLocalGather[3])? })
     }
     #[allow(non_snake_case)]
     fn build_NcNGather<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::NcNGather<'a>, F::Error> {
-        Ok(ops::NcNGather {
-            out: src.ap(&FIELDS_NcNGather[0])?,
-            data: src.ap(&FIELDS_NcNGather[1])?,
-            index: src.ap(&FIELDS_NcNGather[2])?,
-        })
+        Ok(ops::NcNGather { out: src.ap(&FIELDS_NcNGather[0])?, data: src.ap(&FIELDS_NcNGather[1])?, index: src.ap(&FIELDS_NcNGather[2])? })
     }
     #[allow(non_snake_case)]
     fn build_NcRangeSelect<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::NcRangeSelect<'a>, F::Error> {
-        Ok(ops::NcRangeSelect {
-            r#in: src.ap(&FIELDS_NcRangeSelect[0])?,
-            rangeT: src.ap(&FIELDS_NcRangeSelect[1])?,
-            cmp0: src.int(&FIELDS_NcRangeSelect[2])?,
-            cmp1: src.int(&FIELDS_NcRangeSelect[3])?,
-            redOp: src.int(&FIELDS_NcRangeSelect[4])?,
-            bound0: src.imm(&FIELDS_NcRangeSelect[5])?,
-            bound1: src.imm(&FIELDS_NcRangeSelect[6])?,
-            fill: src.opt_ap(&FIELDS_NcRangeSelect[7])?,
-            mode: src.int(&FIELDS_NcRangeSelect[8])?,
-        })
+        Ok(ops::NcRangeSelect { r#in: src.ap(&FIELDS_NcRangeSelect[0])?, rangeT: src.ap(&FIELDS_NcRangeSelect[1])?, cmp0: src.int(&FIELDS_NcRangeSelect[2])?, cmp1: src.int(&FIELDS_NcRangeSelect[3])?, redOp: src.int(&FIELDS_NcRangeSelect[4])?, bound0: src.imm(&FIELDS_NcRangeSelect[5])?, bound1: src.imm(&FIELDS_NcRangeSelect[6])?, fill: src.opt_ap(&FIELDS_NcRangeSelect[7])?, mode: src.int(&FIELDS_NcRangeSelect[8])? })
     }
     #[allow(non_snake_case)]
     fn build_SelectReduce<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::SelectReduce<'a>, F::Error> {
-        Ok(ops::SelectReduce {
-            dst: src.ap(&FIELDS_SelectReduce[0])?,
-            onTrue: src.ap(&FIELDS_SelectReduce[1])?,
-            predicate: src.ap(&FIELDS_SelectReduce[2])?,
-        })
+        Ok(ops::SelectReduce { dst: src.ap(&FIELDS_SelectReduce[0])?, onTrue: src.ap(&FIELDS_SelectReduce[1])?, predicate: src.ap(&FIELDS_SelectReduce[2])? })
     }
     #[allow(non_snake_case)]
     fn build_BatchNormStats<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::BatchNormStats<'a>, F::Error> {
-        Ok(ops::BatchNormStats {
-            dst: src.ap(&FIELDS_BatchNormStats[0])?,
-            src: src.ap(&FIELDS_BatchNormStats[1])?,
-            dtype: src.opt_int(&FIELDS_BatchNormStats[2])?,
-        })
+        Ok(ops::BatchNormStats { dst: src.ap(&FIELDS_BatchNormStats[0])?, src: src.ap(&FIELDS_BatchNormStats[1])?, dtype: src.opt_int(&FIELDS_BatchNormStats[2])? })
     }
     #[allow(non_snake_case)]
     fn build_BatchNormAggregate<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::BatchNormAggregate<'a>, F::Error> {
-        Ok(ops::BatchNormAggregate {
-            dst: src.ap(&FIELDS_BatchNormAggregate[0])?,
-            src: src.ap(&FIELDS_BatchNormAggregate[1])?,
-            dtype: src.opt_int(&FIELDS_BatchNormAggregate[2])?,
-        })
+        Ok(ops::BatchNormAggregate { dst: src.ap(&FIELDS_BatchNormAggregate[0])?, src: src.ap(&FIELDS_BatchNormAggregate[1])?, dtype: src.opt_int(&FIELDS_BatchNormAggregate[2])? })
     }
     #[allow(non_snake_case)]
     fn build_Shuffle<'a, F: Fields<'a>>(src: &F) -> Result<ops::Shuffle<'a>, F::Error> {
-        Ok(ops::Shuffle {
-            dst: src.ap(&FIELDS_Shuffle[0])?,
-            src: src.ap(&FIELDS_Shuffle[1])?,
-            shuffleMask: src.imms(&FIELDS_Shuffle[2])?,
-        })
+        Ok(ops::Shuffle { dst: src.ap(&FIELDS_Shuffle[0])?, src: src.ap(&FIELDS_Shuffle[1])?, shuffleMask: src.imms(&FIELDS_Shuffle[2])? })
     }
     #[allow(non_snake_case)]
     fn build_Transpose<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::Transpose<'a>, F::Error> {
-        Ok(ops::Transpose {
-            dst: src.ap(&FIELDS_Transpose[0])?,
-            src: src.ap(&FIELDS_Transpose[1])?,
-            engine: src.int(&FIELDS_Transpose[2])?,
-        })
+        Ok(ops::Transpose { dst: src.ap(&FIELDS_Transpose[0])?, src: src.ap(&FIELDS_Transpose[1])?, engine: src.int(&FIELDS_Transpose[2])? })
     }
     impl<'a> Op<'a> {
         /// The leaf this op is for.

@@ -157,6 +157,30 @@ pub enum Value<'a> {
     Missing(&'static str),
 }
 
+impl<'a> Value<'a> {
+    /// `make(v)`, or [`Value::Missing`] with `expr` when `v` is unknown.
+    pub fn known<T>(v: Option<T>, make: impl FnOnce(T) -> Value<'a>, expr: &'static str) -> Self {
+        v.map_or(Value::Missing(expr), make)
+    }
+    /// A value of klr enum `ty` (enumerators `list`), or [`Value::Missing`] with `expr`.
+    pub fn enum_of(
+        ty: &'static str,
+        list: &'static [EnumeratorMeta],
+        v: Option<i64>,
+        expr: &'static str,
+    ) -> Self {
+        Value::known(
+            v,
+            |raw| Value::Enum {
+                ty,
+                name: enumerator(list, raw),
+                raw,
+            },
+            expr,
+        )
+    }
+}
+
 /// A field the leaf writes on the node.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Stamp<'a> {
@@ -274,14 +298,6 @@ pub struct Undetermined {
     pub condition: &'static str,
 }
 
-/// The confidence of the record-less [`PathInfo::NONE`].
-const UNSTATED: Confidence = Confidence {
-    tag: "",
-    scale: "",
-    level: "",
-    rank: usize::MAX,
-};
-
 /// One way through a leaf and the BIR node it builds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PathInfo {
@@ -299,7 +315,8 @@ pub struct PathInfo {
 }
 
 impl PathInfo {
-    /// No path yet: what a node carries until its leaf's fork picks one.
+    /// No path yet: what a node carries until its leaf's fork picks one, and the base
+    /// the generated records fill in with `..PathInfo::NONE`.
     pub const NONE: PathInfo = PathInfo {
         name: "",
         when: None,
@@ -307,7 +324,7 @@ impl PathInfo {
         it: None,
         prefix: None,
         build: "",
-        confidence: UNSTATED,
+        confidence: Confidence::UNSTATED,
         evidence: &[],
     };
 }
@@ -385,6 +402,10 @@ impl<'a, const S: usize, const B: usize, const E: usize, const SH: usize, const 
     pub fn add_effect(&mut self, kind: &'static str, text: &'static str, key: Option<i64>) {
         self.effects.push(Effect { kind, text, key });
     }
+    /// Records a computed value the spec lists in the results.
+    pub fn add_shown(&mut self, name: &'static str, value: Value<'a>) {
+        self.shown.push(Shown { name, value });
+    }
     /// Records a check or step whose condition the op does not decide.
     pub fn add_unevaluated(&mut self, what: &'static str, condition: &'static str) {
         self.unevaluated.push(Unevaluated { what, condition });
@@ -417,6 +438,96 @@ impl<'a, const S: usize, const B: usize, const E: usize, const SH: usize, const 
             condition,
         }
     }
+    /// A check of the leaf: its error (with `arg` appended) when `verdict` holds, listed
+    /// in `unevaluated` when the op does not decide it.
+    pub fn check(
+        &mut self,
+        verdict: Option<bool>,
+        arg: Option<i64>,
+        kind: ErrorKind,
+        message: &'static str,
+        condition: &'static str,
+        helper: Option<&'static str>,
+    ) -> Result<(), Stop> {
+        self.check_each([(verdict, arg)], kind, message, condition, helper)
+    }
+    /// A check of every entry of a list, as `(verdict, arg)` per entry: the first entry
+    /// it holds for fails it; listed once in `unevaluated` when some entry is undecided.
+    pub fn check_each(
+        &mut self,
+        entries: impl IntoIterator<Item = (Option<bool>, Option<i64>)>,
+        kind: ErrorKind,
+        message: &'static str,
+        condition: &'static str,
+        helper: Option<&'static str>,
+    ) -> Result<(), Stop> {
+        let mut undecided = false;
+        for (verdict, arg) in entries {
+            match verdict {
+                Some(true) => {
+                    let e = self.error(kind, arg, message, condition, helper);
+                    return Err(Stop::Error(e));
+                }
+                Some(false) => {}
+                None => undecided = true,
+            }
+        }
+        if undecided {
+            self.add_undecided_check(message, condition);
+        }
+        Ok(())
+    }
+    /// Lists a check the op does not decide (or the model cannot evaluate).
+    pub fn add_undecided_check(&mut self, message: &'static str, condition: &'static str) {
+        let what = if message.is_empty() {
+            "an assert with no message"
+        } else {
+            message
+        };
+        self.add_unevaluated(what, condition);
+    }
+    /// A fork's or route's condition: stops the leaf when the op does not decide it.
+    pub const fn decide(
+        &self,
+        verdict: Option<bool>,
+        at: &'static str,
+        condition: &'static str,
+    ) -> Result<bool, Stop> {
+        match verdict {
+            Some(v) => Ok(v),
+            None => Err(Stop::Undetermined(self.undetermined(at, condition))),
+        }
+    }
+    /// A conditional step's condition: an undecided one is listed as `what` and the step
+    /// skipped.
+    pub fn applies(
+        &mut self,
+        verdict: Option<bool>,
+        what: &'static str,
+        condition: &'static str,
+    ) -> bool {
+        if verdict.is_none() {
+            self.add_unevaluated(what, condition);
+        }
+        verdict == Some(true)
+    }
+    /// Entry `k` of a table whose out-of-range lookup is fatal (`site` owns the table).
+    pub fn lookup(
+        &self,
+        table: &[i64],
+        k: Option<i64>,
+        condition: &'static str,
+        site: &'static str,
+    ) -> Result<Option<i64>, Stop> {
+        let Some(k) = k else { return Ok(None) };
+        match usize::try_from(k).ok().and_then(|i| table.get(i)) {
+            Some(v) => Ok(Some(*v)),
+            None => {
+                let e = self.error(ErrorKind::Fatal, Some(k), "", condition, Some(site));
+                Err(Stop::Error(e))
+            }
+        }
+    }
     /// The stamp at `offset`.
     pub fn stamp(&self, offset: u32) -> Option<&Stamp<'a>> {
         self.stamps.iter().find(|s| s.offset == offset)
@@ -437,6 +548,23 @@ pub enum Outcome<N> {
     Node(N),
     Error(Error),
     Undetermined(Undetermined),
+}
+
+/// Why a leaf's steps stop before the node is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Error(Error),
+    Undetermined(Undetermined),
+}
+
+impl<N> From<Result<N, Stop>> for Outcome<N> {
+    fn from(steps: Result<N, Stop>) -> Self {
+        match steps {
+            Ok(n) => Outcome::Node(n),
+            Err(Stop::Error(e)) => Outcome::Error(e),
+            Err(Stop::Undetermined(u)) => Outcome::Undetermined(u),
+        }
+    }
 }
 
 impl<N> Outcome<N> {
@@ -622,6 +750,21 @@ pub struct FieldMeta {
     pub doc: &'static str,
     pub confidence: Confidence,
     pub evidence: &'static [Evidence],
+}
+
+impl FieldMeta {
+    /// The base the generated records fill in with `..FieldMeta::DEFAULT`: a required
+    /// int with no enum, offset, doc or provenance.
+    pub const DEFAULT: FieldMeta = FieldMeta {
+        name: "",
+        input: Input::Int,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "",
+        confidence: Confidence::UNSTATED,
+        evidence: &[],
+    };
 }
 
 /// A leaf: the klr op it takes, where it lives, its input fields and its paths.
@@ -848,5 +991,79 @@ mod tests {
             })
         );
         assert_eq!(n.path, PathInfo::NONE);
+    }
+
+    #[test]
+    fn steps_stop_on_a_failed_check_or_an_undecided_fork() {
+        type N = Node<'static, 1, 1, 1, 1, 2>;
+        let mut n: N = Node::new("NcDmaCopy", None);
+        // spec/klr/leaves/02_dma.toml: "Unsupported DMA compute_op " + compute_op.
+        let message = "Unsupported DMA compute_op ";
+        let cond = "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add";
+        assert_eq!(
+            n.check(Some(false), Some(7), ErrorKind::Throw, message, cond, None),
+            Ok(())
+        );
+        assert_eq!(
+            n.check(None, Some(7), ErrorKind::Throw, message, cond, None),
+            Ok(())
+        );
+        assert_eq!(n.unevaluated.get(0).map(|u| u.what), Some(message));
+        let stop = n.check(Some(true), Some(7), ErrorKind::Throw, message, cond, None);
+        let Err(Stop::Error(e)) = stop else {
+            panic!("{stop:?}")
+        };
+        assert_eq!(e.to_string(), "Unsupported DMA compute_op 7");
+        // An assert with no message, over a list with an undecided entry.
+        let each = [(Some(false), None), (None, None)];
+        assert_eq!(
+            n.check_each(each, ErrorKind::Assert, "", "!is_float(it)", None),
+            Ok(())
+        );
+        assert_eq!(
+            n.unevaluated.get(1).map(|u| u.what),
+            Some("an assert with no message")
+        );
+        // translateDGEMode (spec/klr/enums.toml): {3, 1, 2, 0}, fatal past 3.
+        let t = [3, 1, 2, 0];
+        let site = "translateDGEMode @0xf14b60";
+        assert_eq!(
+            n.lookup(&t, Some(1), "translateDGEMode(dgeMode)", site),
+            Ok(Some(1))
+        );
+        assert_eq!(
+            n.lookup(&t, None, "translateDGEMode(dgeMode)", site),
+            Ok(None)
+        );
+        let fatal = n.lookup(&t, Some(4), "translateDGEMode(dgeMode)", site);
+        assert!(matches!(fatal, Err(Stop::Error(e)) if e.arg == Some(4) && e.helper == Some(site)));
+        assert_eq!(
+            n.decide(Some(true), "fork to static", "!dynamic(src)"),
+            Ok(true)
+        );
+        let undecided: Outcome<N> = n
+            .decide(None, "fork to static", "!dynamic(src)")
+            .map(|_| n)
+            .into();
+        assert_eq!(undecided.node().map(|n| n.leaf), None);
+        assert!(matches!(undecided, Outcome::Undetermined(u) if u.at == "fork to static"));
+        assert!(n.applies(
+            Some(true),
+            "stamp of op at +0x140",
+            "compute_op == DgeComputeOp.add"
+        ));
+        assert!(!n.applies(
+            Some(false),
+            "stamp of op at +0x140",
+            "compute_op == DgeComputeOp.add"
+        ));
+        assert_eq!(
+            Value::known(None::<i64>, Value::Int, "dge"),
+            Value::Missing("dge")
+        );
+        assert_eq!(
+            Value::known(Some(true), Value::Bool, "oobMode != 1"),
+            Value::Bool(true)
+        );
     }
 }

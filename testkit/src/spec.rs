@@ -16,13 +16,42 @@ pub fn bad_path() -> PathBuf {
     root().join("bad.toml")
 }
 
-/// The valid prelude (its TOML text) the bad snippets of one test file build on.
-pub struct Fixture(pub &'static str);
+/// The head every prelude starts with: the confidence levels, one scale (`s`, tags `HIGH`
+/// and `LOW`) and one source (`src`). The fuzz target's tree mode reads the same file.
+pub const PROVENANCE: &str = include_str!("../../tests/common/prelude.toml");
+
+/// The valid prelude the bad snippets of one test file build on: a head (normally
+/// [`PROVENANCE`]) and the test file's own TOML text.
+pub struct Fixture {
+    head: &'static str,
+    own: &'static str,
+}
 
 impl Fixture {
+    /// [`PROVENANCE`] and then `own`.
+    pub const fn new(own: &'static str) -> Self {
+        Fixture {
+            head: PROVENANCE,
+            own,
+        }
+    }
+
+    /// A prelude that declares its own provenance (a scale with other tags).
+    pub const fn whole(text: &'static str) -> Self {
+        Fixture {
+            head: "",
+            own: text,
+        }
+    }
+
+    /// The prelude's whole text.
+    pub fn text(&self) -> String {
+        format!("{}{}", self.head, self.own)
+    }
+
     /// The prelude as a spec file.
     pub fn file(&self) -> (PathBuf, String) {
-        (root().join("prelude.toml"), self.0.to_string())
+        (root().join("prelude.toml"), self.text())
     }
 
     /// Loads the prelude alone.

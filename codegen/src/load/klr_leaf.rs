@@ -506,7 +506,7 @@ impl Loader {
                 Some(c)
             }
         };
-        Some(StepKind::Check {
+        Some(StepKind::Check(KlrCheck {
             message: head.get_ref().clone(),
             kind,
             when,
@@ -514,7 +514,7 @@ impl Loader {
             each,
             append,
             helper: s.helper.clone(),
-        })
+        }))
     }
 
     fn klr_paths(

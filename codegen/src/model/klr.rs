@@ -201,24 +201,28 @@ pub enum StampValue {
     Opaque { what: String },
 }
 
+/// A check step: what the emitters read of it, in one place.
+#[derive(Debug, Clone, Serialize)]
+pub struct KlrCheck {
+    /// The exact message; empty for an assert the source gives no message for.
+    pub message: String,
+    pub kind: CheckKind,
+    /// `None` when the condition is opaque.
+    pub when: Option<Cond>,
+    /// The prose condition the model cannot evaluate.
+    pub opaque: Option<String>,
+    /// A list field checked entry by entry.
+    pub each: Option<String>,
+    /// Appended to the message as `to_string(n)`.
+    pub append: Option<Cond>,
+    /// The callee that owns the check.
+    pub helper: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "step", rename_all = "lowercase")]
 pub enum StepKind {
-    Check {
-        /// The exact message; empty for an assert the source gives no message for.
-        message: String,
-        kind: CheckKind,
-        /// `None` when the condition is opaque.
-        when: Option<Cond>,
-        /// The prose condition the model cannot evaluate.
-        opaque: Option<String>,
-        /// A list field checked entry by entry.
-        each: Option<String>,
-        /// Appended to the message as `to_string(n)`.
-        append: Option<Cond>,
-        /// The callee that owns the check.
-        helper: Option<String>,
-    },
+    Check(KlrCheck),
     Route {
         to: String,
         when: Cond,

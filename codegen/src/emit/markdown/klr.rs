@@ -485,26 +485,18 @@ fn leaf_page(cx: &Pages<'_>, m: &KlrModel, l: &KlrLeaf) -> String {
             line.push_str(&format!("*(path {})* ", path_names(&s.paths)));
         }
         match &s.kind {
-            StepKind::Check {
-                message,
-                kind,
-                when,
-                opaque,
-                each,
-                append,
-                helper,
-            } => {
-                let msg = if message.is_empty() {
+            StepKind::Check(c) => {
+                let msg = if c.message.is_empty() {
                     "*(no message)*".to_string()
                 } else {
-                    code(message, false)
+                    code(&c.message, false)
                 };
-                let msg = match append {
+                let msg = match &c.append {
                     Some(a) => format!("{msg} + `to_string({})`", a.text),
                     None => msg,
                 };
-                line.push_str(&format!("**{}** {msg}", kind.name()));
-                match (when, opaque) {
+                line.push_str(&format!("**{}** {msg}", c.kind.name()));
+                match (&c.when, &c.opaque) {
                     (Some(w), _) => line.push_str(&format!(" when {}", code(&w.text, false))),
                     (None, Some(op)) => line.push_str(&format!(
                         " when {} — *not evaluated by the model*",
@@ -512,10 +504,10 @@ fn leaf_page(cx: &Pages<'_>, m: &KlrModel, l: &KlrLeaf) -> String {
                     )),
                     _ => {}
                 }
-                if let Some(e) = each {
+                if let Some(e) = &c.each {
                     line.push_str(&format!(", for each `it` in {}", code(e, false)));
                 }
-                if let Some(h) = helper {
+                if let Some(h) = &c.helper {
                     line.push_str(&format!(" (in {})", code(h, false)));
                 }
             }

@@ -17,6 +17,16 @@ mod tables;
 
 mod klr;
 
+mod klr_expr;
+
+mod klr_leaf;
+
+mod klr_meta;
+
+mod klr_op;
+
+mod klr_ty;
+
 mod lowering;
 
 mod data;

@@ -150,7 +150,7 @@ fn klr_steps_are_one_call_each() {
         r#"n.add_binding("builder", Some("dst"), None, Some("dst.MemLoc, dst.AP, dst.size"));"#
     ));
     assert!(klr.contains(
-        r#"return Outcome::Error(n.error(ErrorKind::Throw, None, "Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)", None));"#
+        r#"n.check(eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)), None, ErrorKind::Throw, "Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)", None)?;"#
     ));
 }
 
@@ -174,4 +174,61 @@ fn the_short_fields_of_a_long_record_share_a_line() {
     assert!(text.contains(
         "            name: \"address\", offset: 0, size: 4, bits: Some((0, 29)), type_name: \"u29\",\n"
     ));
+}
+
+#[test]
+fn klr_records_take_one_line_each_and_state_only_what_differs() {
+    let klr = klr_module();
+    let records = |ty: &str| -> Vec<String> {
+        klr.lines()
+            .filter(|l| l.trim_start().starts_with(&format!("{ty} {{")))
+            .map(str::to_string)
+            .collect()
+    };
+    // The input fields of the 14 klr layouts of spec/klr/klr_nodes.toml.
+    let fields = records("FieldMeta");
+    assert_eq!(fields.len(), 54);
+    assert!(
+        fields
+            .iter()
+            .all(|l| l.ends_with(", ..FieldMeta::DEFAULT },"))
+    );
+    // klr::NcCopy's `dst` (spec/klr/klr_nodes.toml).
+    assert!(fields.contains(
+        &r#"        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E469], ..FieldMeta::DEFAULT },"#
+            .to_string()
+    ));
+    let paths = records("PathInfo");
+    assert_eq!(paths.len(), 20);
+    assert!(paths.iter().all(|l| l.ends_with(", ..PathInfo::NONE },")));
+    let leaves = records("LeafMeta");
+    assert_eq!(leaves.len(), 15);
+    assert!(leaves.iter().all(|l| l.ends_with(" },")));
+}
+
+#[test]
+fn klr_steps_stop_with_the_question_mark_and_share_their_guard() {
+    let klr = klr_module();
+    for old in ["Some(true) =>", "Some(false) => {}", "'fork:", "if true {"] {
+        assert!(!klr.contains(old), "{old}: a step is one Node call");
+    }
+    // codegenNcCopy's dynamic paths (1, 2) run two checks, two stamps and an effect
+    // (spec/klr/leaves/01_copy.toml): one guard for the five.
+    let nc_copy = &klr[klr.find("fn lower_NcCopy_from").expect("NcCopy")..];
+    let nc_copy = &nc_copy[..nc_copy.find("Ok(n)").expect("its end")];
+    assert_eq!(nc_copy.matches("if matches!(path, 1 | 2) {").count(), 1);
+    assert!(nc_copy.contains(
+        r#"n.add_stamp(0xf0, "bir::InstTensorCopyDynamicSrc", "size", Value::Opaque("the computed size"));"#
+    ));
+    // NcDmaCopy's fatal dgeMode lookup (spec/klr/enums.toml: translateDGEMode).
+    assert!(klr.contains(
+        r#"let v_dge: Option<i64> = n.lookup(tables::translateDGEMode, Some(op.dgeMode), "translateDGEMode(dgeMode)", "translateDGEMode @0xf14b60")?;"#
+    ));
+}
+
+/// The `pub mod klr` of the module, to its closing brace.
+fn klr_module() -> &'static str {
+    let text = module();
+    let klr = &text[text.find("\npub mod klr {").unwrap_or(0)..];
+    &klr[..klr.find("\n}\n").unwrap_or(klr.len())]
 }
