@@ -187,8 +187,17 @@ fn every_leaf_has_its_row() {
                 leaf.path
             );
             let conf = t.cell(row, "Confidence");
-            assert!(conf.contains(&leaf.confidence.tag) && conf.contains(&leaf.confidence.level));
-            cites(leaf.evidence, t.cell(row, "Evidence"));
+            match leaf.confidence {
+                Some(c) => assert!(conf.contains(&c.tag) && conf.contains(&c.level)),
+                None => assert_eq!(
+                    conf, "—",
+                    "{}: an unknown leaf claims no meaning",
+                    leaf.path
+                ),
+            }
+            for level in leaf.chain() {
+                cites(level.evidence, t.cell(row, "Evidence"));
+            }
             let field = t.cell(row, "Field");
             match leaf.role {
                 Role::Reserved => assert!(field.contains("**reserved**"), "{field}"),
@@ -219,7 +228,7 @@ fn direct2d_page() {
         .find(|l| l.path == "compute_op")
         .unwrap();
     assert_eq!((leaf.offset, leaf.size), (15, 1));
-    assert!(leaf.evidence.iter().any(|e| e.cite == "seed-004 §2"));
+    assert!(leaf.member.evidence.iter().any(|e| e.cite == "seed-004 §2"));
 
     let page = &docs(&m)["docs/words/DMA_DIRECT2D.md"];
     let t = table_after(page, "## Layout");
@@ -699,9 +708,20 @@ fn json_model() {
             assert_eq!(jl["offset"], l.offset);
             assert_eq!(jl["size"], l.size);
             assert_eq!(jl["type"], l.type_name.as_str());
-            assert_eq!(jl["confidence"]["tag"], l.confidence.tag.as_str());
-            assert_eq!(jl["confidence"]["level"], l.confidence.level.as_str());
-            assert_eq!(jl["evidence"].as_array().unwrap().len(), l.evidence.len());
+            match l.confidence {
+                Some(c) => {
+                    assert_eq!(jl["confidence"]["tag"], c.tag.as_str());
+                    assert_eq!(jl["confidence"]["level"], c.level.as_str());
+                }
+                None => assert!(jl["confidence"].is_null(), "{}", l.path),
+            }
+            let chain = jl["chain"].as_array().unwrap();
+            assert_eq!(chain.len(), l.chain().count());
+            for (jc, c) in chain.iter().zip(l.chain()) {
+                assert_eq!(jc["path"], c.path.as_str());
+                assert_eq!(jc["confidence"]["tag"], c.confidence.tag.as_str());
+                assert_eq!(jc["evidence"].as_array().unwrap().len(), c.evidence.len());
+            }
             assert_eq!(
                 jl["alternatives"].as_array().unwrap().len(),
                 l.alternatives.len()

@@ -44,7 +44,8 @@ impl Model {
 impl Model {
     /// Classifies every byte of `word` from [`Model::leaves`]. A bitfield sub-field touches
     /// only the bytes of its container that its bit range spans; a union byte sees every
-    /// arm. Unknown wins over everything, then the weakest data level, then reserved.
+    /// arm. Unknown wins over everything, then the weakest data level, then reserved. A data
+    /// byte counts at its leaf's [`Leaf::confidence`], the weakest along the members holding it.
     pub fn byte_coverage(&self, word: &TypeDef) -> Vec<ByteClass> {
         let size = word.size;
         let mut covered = vec![false; size];
@@ -64,8 +65,9 @@ impl Model {
                     Role::Unknown => unknown[b] = true,
                     Role::Reserved => {}
                     Role::Data => {
-                        let rank = leaf.confidence.rank;
-                        data[b] = Some(data[b].map_or(rank, |r| r.max(rank)));
+                        if let Some(c) = leaf.confidence {
+                            data[b] = Some(data[b].map_or(c.rank, |r| r.max(c.rank)));
+                        }
                     }
                 }
             }
