@@ -280,6 +280,13 @@ fn move_shape_header_is_strong_and_events_inferred() {
     assert_eq!(tag("events.semaphore_value"), "INFERRED");
     assert_eq!(tag("body"), "-");
 
+    // The C header, which declares HEADER and EVENTS once for every word, says so at the
+    // word's members.
+    let h = std::fs::read_to_string(root().join("generated/c/aws_neuron_isa_tpb_move_shape.h"))
+        .unwrap();
+    assert!(h.contains("Here no member of `NEURON_ISA_TPB_HEADER` is surer than STRONG"));
+    assert!(h.contains("Here no member of `NEURON_ISA_TPB_EVENTS` is surer than INFERRED"));
+
     // Coverage counts the 12 known bytes honestly: 4 strong (header), 8 inferred (events).
     let coverage = std::fs::read_to_string(root().join("generated/docs/coverage.md")).unwrap();
     assert!(

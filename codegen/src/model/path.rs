@@ -586,11 +586,16 @@ impl Model {
             member: member.clone(),
             within: at.within.clone(),
         };
-        // What the members inside this one are held by.
+        // What the members inside this one are held by, and the place of one declared at `slot`.
         let inner = || {
             let mut within = at.within.clone();
             within.push(member.clone());
             within
+        };
+        let inside = |slot: MetaSlot| LeafAt {
+            slot,
+            within: inner(),
+            ..at.clone()
         };
         match ty {
             TypeRef::Int { int } => w.leaves.push(leaf(path, int.size(), int.rust().into())),
@@ -653,13 +658,7 @@ impl Model {
                     TypeKind::Struct { fields, .. } => {
                         let prefix = format!("{path}.");
                         for (i, sub) in fields.iter().enumerate() {
-                            let slot = MetaSlot::field(&t.name, i);
-                            let within = inner();
-                            let sub_at = LeafAt {
-                                slot,
-                                within,
-                                ..at.clone()
-                            };
+                            let sub_at = inside(MetaSlot::field(&t.name, i));
                             self.walk_field(w, t, sub, &prefix, sub_at);
                         }
                     }
@@ -671,13 +670,7 @@ impl Model {
                         let slot = MetaSlot::Discriminator {
                             owner: t.name.clone(),
                         };
-                        let within = inner();
-                        let disc_at = LeafAt {
-                            slot,
-                            within,
-                            ..at.clone()
-                        };
-                        self.walk_field(w, t, discriminator, &prefix, disc_at);
+                        self.walk_field(w, t, discriminator, &prefix, inside(slot));
                         for v in variants {
                             let vname = format!("{path}.{}", v.name);
                             w.arms.push(Arm {
@@ -694,10 +687,8 @@ impl Model {
                                     .position(|a| a.name == sub.name)
                                     .expect("an arm's members are among its fields");
                                 let at = LeafAt {
-                                    slot: MetaSlot::field(&arm, index),
-                                    offset,
                                     variant: Some(&vname),
-                                    within: inner(),
+                                    ..inside(MetaSlot::field(&arm, index))
                                 };
                                 self.walk_field(w, t, sub, &vprefix, at);
                             }

@@ -81,6 +81,24 @@ impl Model {
             .collect()
     }
 
+    /// The fields of struct `t` that leave some leaf they hold less sure than the leaf's own
+    /// member says (MOVE_SHAPE's STRONG `header` over HEADER's HIGH/OBSERVED fields).
+    pub fn capping_fields<'m>(&'m self, t: &'m TypeDef) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for leaf in self.leaves(t) {
+            let (Some(c), Some(top)) = (leaf.confidence, leaf.within.first()) else {
+                continue;
+            };
+            if std::ptr::eq(c, top.confidence)
+                && c.rank > leaf.member.confidence.rank
+                && !out.contains(&top.path)
+            {
+                out.push(top.path.clone());
+            }
+        }
+        out
+    }
+
     /// The `OPCODE` enumerator a word is bound to.
     pub fn opcode_enumerator(&self, word: &TypeDef) -> Option<&Enumerator> {
         let op = word.opcode()?;
