@@ -512,7 +512,7 @@ fn c_access(model: &Model, leaf: &Leaf<'_>) -> String {
             None => c::member(seg),
         })
         .collect();
-    if let MetaSlot::Discriminator { owner } = &leaf.declared {
+    if let MetaSlot::Discriminator { owner } = leaf.declared() {
         // C keeps the discriminator inside every arm; read it through the first.
         let union = model.type_by_name(owner).expect("a union");
         let TypeKind::Union { variants, .. } = &union.kind else {

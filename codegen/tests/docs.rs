@@ -8,6 +8,7 @@ use dmaspec_codegen::emit::{json, markdown};
 use dmaspec_codegen::model::{
     Alternative, BitsType, ByteClass, Evidence, Model, Role, TypeDef, TypeKind,
 };
+use dmaspec_testkit::markdown::{Table, cells, plain, table_after};
 use dmaspec_testkit::model;
 
 fn docs(m: &Model) -> BTreeMap<String, String> {
@@ -21,76 +22,6 @@ fn word<'m>(m: &'m Model, name: &str) -> &'m TypeDef {
 }
 
 // --- reading the Markdown back ---------------------------------------------------------
-
-/// Cells of a table row, split on unescaped pipes.
-fn cells(line: &str) -> Vec<String> {
-    let inner = line.trim().trim_start_matches('|');
-    let inner = inner.strip_suffix('|').unwrap_or(inner);
-    let mut out = vec![String::new()];
-    let mut prev_backslash = false;
-    for c in inner.chars() {
-        if c == '|' && !prev_backslash {
-            out.push(String::new());
-        } else {
-            out.last_mut().unwrap().push(c);
-        }
-        prev_backslash = c == '\\' && !prev_backslash;
-    }
-    out.into_iter().map(|c| c.trim().to_string()).collect()
-}
-
-/// Undoes the Markdown escaping, so cell text can be compared with model strings.
-fn plain(s: &str) -> String {
-    let s = s
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&");
-    let mut out = String::new();
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' && chars.peek().is_some_and(|n| n.is_ascii_punctuation()) {
-            out.push(chars.next().unwrap());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-struct Table {
-    head: Vec<String>,
-    rows: Vec<Vec<String>>,
-}
-
-impl Table {
-    fn col(&self, name: &str) -> usize {
-        self.head
-            .iter()
-            .position(|h| h == name)
-            .unwrap_or_else(|| panic!("column {name} in {:?}", self.head))
-    }
-    fn cell<'t>(&self, row: &'t [String], name: &str) -> &'t str {
-        &row[self.col(name)]
-    }
-}
-
-/// The first table after the line `heading`.
-fn table_after(md: &str, heading: &str) -> Table {
-    let mut lines = md.lines().skip_while(|l| *l != heading);
-    assert!(lines.next().is_some(), "heading {heading:?} present");
-    let mut lines = lines.skip_while(|l| !l.starts_with('|'));
-    let head = cells(lines.next().expect("a table follows"));
-    let sep = lines.next().expect("separator row");
-    assert!(
-        sep.starts_with("|-") || sep.starts_with("|:"),
-        "separator row: {sep}"
-    );
-    let rows = lines
-        .take_while(|l| l.starts_with('|'))
-        .map(cells)
-        .collect();
-    Table { head, rows }
-}
 
 /// The text from `heading` to the next heading of the same or higher level.
 fn section<'a>(md: &'a str, heading: &str) -> &'a str {
@@ -187,8 +118,17 @@ fn every_leaf_has_its_row() {
                 leaf.path
             );
             let conf = t.cell(row, "Confidence");
-            assert!(conf.contains(&leaf.confidence.tag) && conf.contains(&leaf.confidence.level));
-            cites(leaf.evidence, t.cell(row, "Evidence"));
+            match leaf.confidence {
+                Some(c) => assert!(conf.contains(&c.tag) && conf.contains(&c.level)),
+                None => assert_eq!(
+                    conf, "—",
+                    "{}: an unknown leaf claims no meaning",
+                    leaf.path
+                ),
+            }
+            for level in leaf.chain() {
+                cites(level.evidence, t.cell(row, "Evidence"));
+            }
             let field = t.cell(row, "Field");
             match leaf.role {
                 Role::Reserved => assert!(field.contains("**reserved**"), "{field}"),
@@ -219,7 +159,7 @@ fn direct2d_page() {
         .find(|l| l.path == "compute_op")
         .unwrap();
     assert_eq!((leaf.offset, leaf.size), (15, 1));
-    assert!(leaf.evidence.iter().any(|e| e.cite == "seed-004 §2"));
+    assert!(leaf.member.evidence.iter().any(|e| e.cite == "seed-004 §2"));
 
     let page = &docs(&m)["docs/words/DMA_DIRECT2D.md"];
     let t = table_after(page, "## Layout");
@@ -699,9 +639,20 @@ fn json_model() {
             assert_eq!(jl["offset"], l.offset);
             assert_eq!(jl["size"], l.size);
             assert_eq!(jl["type"], l.type_name.as_str());
-            assert_eq!(jl["confidence"]["tag"], l.confidence.tag.as_str());
-            assert_eq!(jl["confidence"]["level"], l.confidence.level.as_str());
-            assert_eq!(jl["evidence"].as_array().unwrap().len(), l.evidence.len());
+            match l.confidence {
+                Some(c) => {
+                    assert_eq!(jl["confidence"]["tag"], c.tag.as_str());
+                    assert_eq!(jl["confidence"]["level"], c.level.as_str());
+                }
+                None => assert!(jl["confidence"].is_null(), "{}", l.path),
+            }
+            let chain = jl["chain"].as_array().unwrap();
+            assert_eq!(chain.len(), l.chain().count());
+            for (jc, c) in chain.iter().zip(l.chain()) {
+                assert_eq!(jc["path"], c.path.as_str());
+                assert_eq!(jc["confidence"]["tag"], c.confidence.tag.as_str());
+                assert_eq!(jc["evidence"].as_array().unwrap().len(), c.evidence.len());
+            }
             assert_eq!(
                 jl["alternatives"].as_array().unwrap().len(),
                 l.alternatives.len()

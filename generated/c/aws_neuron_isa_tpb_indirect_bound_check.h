@@ -41,6 +41,8 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUC
      * Offset 4, 8 bytes. Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its
      * lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B. Confidence:
      * INFERRED (inferred).
+     *
+     * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than INFERRED, whatever its own tag.
      */
     NEURON_ISA_TPB_EVENTS events;
     /**

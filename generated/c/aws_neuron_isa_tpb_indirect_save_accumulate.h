@@ -39,7 +39,11 @@
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT {
     /** Offset 0, 4 bytes. opcode == 0xca. Confidence: CONFIRMED (confirmed). */
     NEURON_ISA_TPB_HEADER header;
-    /** Offset 4, 8 bytes. Wait/update semaphore gate. Confidence: STRONG (strong). */
+    /**
+     * Offset 4, 8 bytes. Wait/update semaphore gate. Confidence: STRONG (strong).
+     *
+     * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than STRONG, whatever its own tag.
+     */
     NEURON_ISA_TPB_EVENTS events;
     /** Offset 12, 1 byte. Wire tag of the index list's dtype. Confidence: CONFIRMED (confirmed). */
     NEURON_ISA_TPB_DTYPE index_dtype;

@@ -33,11 +33,15 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_MOVE_SHAPE_STRUCT {
     /**
      * Offset 0, 4 bytes. opcode == 0xb2, inst_word_len == 0x10 (the family's shared header
      * skeleton). Confidence: STRONG (strong).
+     *
+     * Here no member of `NEURON_ISA_TPB_HEADER` is surer than STRONG, whatever its own tag.
      */
     NEURON_ISA_TPB_HEADER header;
     /**
      * Offset 4, 8 bytes. Wait/update semaphore gate, as in every bundle of the family; no
      * 0xB2-specific row. Confidence: INFERRED (inferred).
+     *
+     * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than INFERRED, whatever its own tag.
      */
     NEURON_ISA_TPB_EVENTS events;
     /**

@@ -39,7 +39,11 @@
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT {
     /** Offset 0, 4 bytes. opcode == 0xc4. Confidence: HIGH/OBSERVED (confirmed). */
     NEURON_ISA_TPB_HEADER header;
-    /** Offset 4, 8 bytes. Wait/update semaphore gate. Confidence: STRONG (strong). */
+    /**
+     * Offset 4, 8 bytes. Wait/update semaphore gate. Confidence: STRONG (strong).
+     *
+     * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than STRONG, whatever its own tag.
+     */
     NEURON_ISA_TPB_EVENTS events;
     /**
      * Offset 12, 4 bytes. Start of the indirect leg: the index access pattern (one address per

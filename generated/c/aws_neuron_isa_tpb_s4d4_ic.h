@@ -41,6 +41,8 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_IC_STRUCT {
     /**
      * Offset 4, 8 bytes. Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync
      * band, and the S4D4_IC header places its first member at 12. Confidence: MEDIUM (inferred).
+     *
+     * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than MEDIUM, whatever its own tag.
      */
     NEURON_ISA_TPB_EVENTS events;
     /**

@@ -3969,37 +3969,112 @@ impl DMA_DIRECT2D {
         doc: "DmaMemcpy: generates DMA descriptors for a 2-D strided copy src -> dst; casts when in_dtype != out_dtype (CCE path), reduces when compute_op != NONE.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
-            meta::LeafMeta::of("dma_configs.priority_class", 12, &DMA_CONFIGS::FIELDS[0]),
-            meta::LeafMeta::of("dma_configs.reserved_bitfield", 12, &DMA_CONFIGS::FIELDS[1]),
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[2]],
+                ..meta::LeafMeta::of("dma_configs.priority_class", 12, &DMA_CONFIGS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[2]],
+                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 12, &DMA_CONFIGS::FIELDS[1])
+            },
             meta::LeafMeta::of("semaphore", 13, &DMA_DIRECT2D::FIELDS[3]),
             meta::LeafMeta::of("sem_increment", 14, &DMA_DIRECT2D::FIELDS[4]),
             meta::LeafMeta::of("compute_op", 15, &DMA_DIRECT2D::FIELDS[5]),
-            meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR),
-            meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
+            },
             meta::LeafMeta::of("src_step_elem", 24, &DMA_DIRECT2D::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 32, &DMA_DIRECT2D::FIELDS[8]),
             meta::LeafMeta::of("src_elem_size", 36, &DMA_DIRECT2D::FIELDS[9]),
-            meta::LeafMeta::of("src_bound_reg.bc_reg", 38, &BOUND_CHECK_REG::FIELDS[0]),
-            meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 38, &BOUND_CHECK_REG::FIELDS[1]),
-            meta::LeafMeta::of("src_bound_reg.bc_enabled", 38, &BOUND_CHECK_REG::FIELDS[2]),
-            meta::LeafMeta::of("dst_bound_reg.bc_reg", 39, &BOUND_CHECK_REG::FIELDS[0]),
-            meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 39, &BOUND_CHECK_REG::FIELDS[1]),
-            meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2]),
-            meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[10]],
+                ..meta::LeafMeta::of("src_bound_reg.bc_reg", 38, &BOUND_CHECK_REG::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[10]],
+                ..meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 38, &BOUND_CHECK_REG::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[10]],
+                ..meta::LeafMeta::of("src_bound_reg.bc_enabled", 38, &BOUND_CHECK_REG::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[11]],
+                ..meta::LeafMeta::of("dst_bound_reg.bc_reg", 39, &BOUND_CHECK_REG::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[11]],
+                ..meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 39, &BOUND_CHECK_REG::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[11]],
+                ..meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR)
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
+            },
             meta::LeafMeta::of("dst_step_elem", 48, &DMA_DIRECT2D::FIELDS[13]),
             meta::LeafMeta::of("dst_num_elem", 56, &DMA_DIRECT2D::FIELDS[14]),
             meta::LeafMeta::of("dst_elem_size", 60, &DMA_DIRECT2D::FIELDS[15]),
@@ -4665,41 +4740,116 @@ impl DMA_DIRECT2D_XPOSE {
         doc: "DmaTranspose: 2-D copy through the SBUF axi2sram crossbar, transposing by a static tile (tile_src_rows x tile_src_cols, tile_src_row_step); no index array, no idx_num_active_channels. Distinct from DMA_GATHER_XPOSE (0xf1). Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
-            meta::LeafMeta::of("src_bound_reg.bc_reg", 12, &BOUND_CHECK_REG::FIELDS[0]),
-            meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 12, &BOUND_CHECK_REG::FIELDS[1]),
-            meta::LeafMeta::of("src_bound_reg.bc_enabled", 12, &BOUND_CHECK_REG::FIELDS[2]),
-            meta::LeafMeta::of("dst_bound_reg.bc_reg", 13, &BOUND_CHECK_REG::FIELDS[0]),
-            meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 13, &BOUND_CHECK_REG::FIELDS[1]),
-            meta::LeafMeta::of("dst_bound_reg.bc_enabled", 13, &BOUND_CHECK_REG::FIELDS[2]),
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[2]],
+                ..meta::LeafMeta::of("src_bound_reg.bc_reg", 12, &BOUND_CHECK_REG::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[2]],
+                ..meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 12, &BOUND_CHECK_REG::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[2]],
+                ..meta::LeafMeta::of("src_bound_reg.bc_enabled", 12, &BOUND_CHECK_REG::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[3]],
+                ..meta::LeafMeta::of("dst_bound_reg.bc_reg", 13, &BOUND_CHECK_REG::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[3]],
+                ..meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 13, &BOUND_CHECK_REG::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[3]],
+                ..meta::LeafMeta::of("dst_bound_reg.bc_enabled", 13, &BOUND_CHECK_REG::FIELDS[2])
+            },
             meta::LeafMeta::of("in_dtype", 14, &DMA_DIRECT2D_XPOSE::FIELDS[4]),
             meta::LeafMeta::of("out_dtype", 15, &DMA_DIRECT2D_XPOSE::FIELDS[5]),
-            meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR),
-            meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
+                ..meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
+            },
             meta::LeafMeta::of("src_step_elem", 24, &DMA_DIRECT2D_XPOSE::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 32, &DMA_DIRECT2D_XPOSE::FIELDS[8]),
             meta::LeafMeta::of("tile_src_row_step", 36, &DMA_DIRECT2D_XPOSE::FIELDS[9]),
-            meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
+                ..meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR)
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
+            },
             meta::LeafMeta::of("dst_step_elem", 48, &DMA_DIRECT2D_XPOSE::FIELDS[11]),
             meta::LeafMeta::of("dst_num_elem", 56, &DMA_DIRECT2D_XPOSE::FIELDS[12]),
             meta::LeafMeta::of("tile_src_rows", 60, &DMA_DIRECT2D_XPOSE::FIELDS[13]),
             meta::LeafMeta::of("tile_src_cols", 61, &DMA_DIRECT2D_XPOSE::FIELDS[14]),
             meta::LeafMeta::of("semaphore", 62, &DMA_DIRECT2D_XPOSE::FIELDS[15]),
-            meta::LeafMeta::of("dma_configs.priority_class", 63, &DMA_CONFIGS::FIELDS[0]),
-            meta::LeafMeta::of("dma_configs.reserved_bitfield", 63, &DMA_CONFIGS::FIELDS[1]),
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[16]],
+                ..meta::LeafMeta::of("dma_configs.priority_class", 63, &DMA_CONFIGS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[16]],
+                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 63, &DMA_CONFIGS::FIELDS[1])
+            },
         ],
         template: &Self::TEMPLATE,
     };
@@ -5179,47 +5329,146 @@ impl DMA_GATHER_XPOSE {
         doc: "DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem[1] % 16 == 0 and == dst_num_elem[0]; dst 32-byte aligned. Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
             meta::LeafMeta::of("semaphore", 12, &DMA_GATHER_XPOSE::FIELDS[2]),
-            meta::LeafMeta::of("dma_configs.priority_class", 13, &DMA_CONFIGS::FIELDS[0]),
-            meta::LeafMeta::of("dma_configs.reserved_bitfield", 13, &DMA_CONFIGS::FIELDS[1]),
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[3]],
+                ..meta::LeafMeta::of("dma_configs.priority_class", 13, &DMA_CONFIGS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[3]],
+                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 13, &DMA_CONFIGS::FIELDS[1])
+            },
             meta::LeafMeta::of("idx_num_active_channels", 14, &DMA_GATHER_XPOSE::FIELDS[4]),
-            meta::LeafMeta::of("src_idx_bound_reg.bc_reg", 15, &BOUND_CHECK_REG::FIELDS[0]),
-            meta::LeafMeta::of("src_idx_bound_reg.bc_disable_oob_error_notif", 15, &BOUND_CHECK_REG::FIELDS[1]),
-            meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 15, &BOUND_CHECK_REG::FIELDS[2]),
-            meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR),
-            meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[5]],
+                ..meta::LeafMeta::of("src_idx_bound_reg.bc_reg", 15, &BOUND_CHECK_REG::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[5]],
+                ..meta::LeafMeta::of("src_idx_bound_reg.bc_disable_oob_error_notif", 15, &BOUND_CHECK_REG::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[5]],
+                ..meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 15, &BOUND_CHECK_REG::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
+                ..meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
+            },
             meta::LeafMeta::of("src_step_elem", 24, &DMA_GATHER_XPOSE::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 32, &DMA_GATHER_XPOSE::FIELDS[8]),
-            meta::LeafMeta::of("src_idx_start_addr.address", 36, &ADDR4::FIELDS[0]),
-            meta::LeafMeta::of("src_idx_start_addr.indirect", 36, &ADDR4::FIELDS[1]),
-            meta::LeafMeta::of("src_idx_start_addr.active", 36, &ADDR4::FIELDS[2]),
-            meta::LeafMeta::of("src_idx_start_addr.register_mode", 36, &ADDR4::FIELDS[3]),
-            meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[9]],
+                ..meta::LeafMeta::of("src_idx_start_addr.address", 36, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[9]],
+                ..meta::LeafMeta::of("src_idx_start_addr.indirect", 36, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[9]],
+                ..meta::LeafMeta::of("src_idx_start_addr.active", 36, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[9]],
+                ..meta::LeafMeta::of("src_idx_start_addr.register_mode", 36, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
+                ..meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR)
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
+            },
             meta::LeafMeta::of("reserved", 48, &DMA_GATHER_XPOSE::FIELDS[11]),
-            meta::LeafMeta::of("dst_bound_reg.bc_reg", 51, &BOUND_CHECK_REG::FIELDS[0]),
-            meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 51, &BOUND_CHECK_REG::FIELDS[1]),
-            meta::LeafMeta::of("dst_bound_reg.bc_enabled", 51, &BOUND_CHECK_REG::FIELDS[2]),
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[12]],
+                ..meta::LeafMeta::of("dst_bound_reg.bc_reg", 51, &BOUND_CHECK_REG::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[12]],
+                ..meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 51, &BOUND_CHECK_REG::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[12]],
+                ..meta::LeafMeta::of("dst_bound_reg.bc_enabled", 51, &BOUND_CHECK_REG::FIELDS[2])
+            },
             meta::LeafMeta::of("dst_step_elem_1", 52, &DMA_GATHER_XPOSE::FIELDS[13]),
             meta::LeafMeta::of("dst_num_elem", 56, &DMA_GATHER_XPOSE::FIELDS[14]),
             meta::LeafMeta::of("elem_size", 60, &DMA_GATHER_XPOSE::FIELDS[15]),
-            meta::LeafMeta::of("dtype.dtype_lo", 62, &DTYPE_PAIR::FIELDS[0]),
-            meta::LeafMeta::of("dtype.dtype_hi", 62, &DTYPE_PAIR::FIELDS[1]),
-            meta::LeafMeta::of("flags.gather_dim", 63, &DMA_GATHER_TRANSPOSE_FLAGS::FIELDS[0]),
-            meta::LeafMeta::of("flags.reserved", 63, &DMA_GATHER_TRANSPOSE_FLAGS::FIELDS[1]),
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[16]],
+                ..meta::LeafMeta::of("dtype.dtype_lo", 62, &DTYPE_PAIR::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[16]],
+                ..meta::LeafMeta::of("dtype.dtype_hi", 62, &DTYPE_PAIR::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[17]],
+                ..meta::LeafMeta::of("flags.gather_dim", 63, &DMA_GATHER_TRANSPOSE_FLAGS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_GATHER_XPOSE::FIELDS[17]],
+                ..meta::LeafMeta::of("flags.reserved", 63, &DMA_GATHER_TRANSPOSE_FLAGS::FIELDS[1])
+            },
         ],
         template: &Self::TEMPLATE,
     };
@@ -5884,56 +6133,170 @@ impl DMA_INDIRECT1D {
         doc: "DmaIndirect: DMAs for a vector of dynamic indices generated during execution, applied to the source (gather), the destination (scatter), or both with two independent index sets. Body byte-identical across sunda..maverick.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
             meta::LeafMeta::of("semaphore", 12, &DMA_INDIRECT1D::FIELDS[2]),
             meta::LeafMeta::of("sem_increment", 13, &DMA_INDIRECT1D::FIELDS[3]),
             meta::LeafMeta::of("idx_num_active_channels", 14, &DMA_INDIRECT1D::FIELDS[4]),
-            meta::LeafMeta::of("flags.indirect_mode", 15, &DMA_INDIRECT_FLAGS::FIELDS[0]),
-            meta::LeafMeta::of("flags.idx_bound_is_err", 15, &DMA_INDIRECT_FLAGS::FIELDS[1]),
-            meta::LeafMeta::of("flags.non_unique_dst_idx", 15, &DMA_INDIRECT_FLAGS::FIELDS[2]),
-            meta::LeafMeta::of("flags.gather_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[3]),
-            meta::LeafMeta::of("flags.scatter_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[4]),
-            meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR),
-            meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[5]],
+                ..meta::LeafMeta::of("flags.indirect_mode", 15, &DMA_INDIRECT_FLAGS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[5]],
+                ..meta::LeafMeta::of("flags.idx_bound_is_err", 15, &DMA_INDIRECT_FLAGS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[5]],
+                ..meta::LeafMeta::of("flags.non_unique_dst_idx", 15, &DMA_INDIRECT_FLAGS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[5]],
+                ..meta::LeafMeta::of("flags.gather_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[5]],
+                ..meta::LeafMeta::of("flags.scatter_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[4])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[6]],
+                ..meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
+            },
             meta::LeafMeta::of("src_step_elem", 24, &DMA_INDIRECT1D::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 28, &DMA_INDIRECT1D::FIELDS[8]),
             meta::LeafMeta::of("src_elem_size", 30, &DMA_INDIRECT1D::FIELDS[9]),
-            meta::LeafMeta::of("dst_start_addr.marker", 39, &ADDR8::DISCRIMINATOR),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 32, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 32, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 32, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[10]],
+                ..meta::LeafMeta::of("dst_start_addr.marker", 39, &ADDR8::DISCRIMINATOR)
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[10]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 32, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[10]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 32, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[10]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 32, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
+            },
             meta::LeafMeta::of("dst_step_elem", 40, &DMA_INDIRECT1D::FIELDS[11]),
             meta::LeafMeta::of("dst_num_elem", 44, &DMA_INDIRECT1D::FIELDS[12]),
             meta::LeafMeta::of("dst_elem_size", 46, &DMA_INDIRECT1D::FIELDS[13]),
-            meta::LeafMeta::of("src_idx_start_addr.address", 48, &ADDR4::FIELDS[0]),
-            meta::LeafMeta::of("src_idx_start_addr.indirect", 48, &ADDR4::FIELDS[1]),
-            meta::LeafMeta::of("src_idx_start_addr.active", 48, &ADDR4::FIELDS[2]),
-            meta::LeafMeta::of("src_idx_start_addr.register_mode", 48, &ADDR4::FIELDS[3]),
-            meta::LeafMeta::of("dst_idx_start_addr.address", 52, &ADDR4::FIELDS[0]),
-            meta::LeafMeta::of("dst_idx_start_addr.indirect", 52, &ADDR4::FIELDS[1]),
-            meta::LeafMeta::of("dst_idx_start_addr.active", 52, &ADDR4::FIELDS[2]),
-            meta::LeafMeta::of("dst_idx_start_addr.register_mode", 52, &ADDR4::FIELDS[3]),
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[14]],
+                ..meta::LeafMeta::of("src_idx_start_addr.address", 48, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[14]],
+                ..meta::LeafMeta::of("src_idx_start_addr.indirect", 48, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[14]],
+                ..meta::LeafMeta::of("src_idx_start_addr.active", 48, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[14]],
+                ..meta::LeafMeta::of("src_idx_start_addr.register_mode", 48, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[15]],
+                ..meta::LeafMeta::of("dst_idx_start_addr.address", 52, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[15]],
+                ..meta::LeafMeta::of("dst_idx_start_addr.indirect", 52, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[15]],
+                ..meta::LeafMeta::of("dst_idx_start_addr.active", 52, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[15]],
+                ..meta::LeafMeta::of("dst_idx_start_addr.register_mode", 52, &ADDR4::FIELDS[3])
+            },
             meta::LeafMeta::of("in_dtype", 56, &DMA_INDIRECT1D::FIELDS[16]),
             meta::LeafMeta::of("out_dtype", 57, &DMA_INDIRECT1D::FIELDS[17]),
-            meta::LeafMeta::of("src_idx_bound_reg.bc_reg", 58, &BOUND_CHECK_REG::FIELDS[0]),
-            meta::LeafMeta::of("src_idx_bound_reg.bc_disable_oob_error_notif", 58, &BOUND_CHECK_REG::FIELDS[1]),
-            meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 58, &BOUND_CHECK_REG::FIELDS[2]),
-            meta::LeafMeta::of("dst_idx_bound_reg.bc_reg", 59, &BOUND_CHECK_REG::FIELDS[0]),
-            meta::LeafMeta::of("dst_idx_bound_reg.bc_disable_oob_error_notif", 59, &BOUND_CHECK_REG::FIELDS[1]),
-            meta::LeafMeta::of("dst_idx_bound_reg.bc_enabled", 59, &BOUND_CHECK_REG::FIELDS[2]),
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[18]],
+                ..meta::LeafMeta::of("src_idx_bound_reg.bc_reg", 58, &BOUND_CHECK_REG::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[18]],
+                ..meta::LeafMeta::of("src_idx_bound_reg.bc_disable_oob_error_notif", 58, &BOUND_CHECK_REG::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[18]],
+                ..meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 58, &BOUND_CHECK_REG::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[19]],
+                ..meta::LeafMeta::of("dst_idx_bound_reg.bc_reg", 59, &BOUND_CHECK_REG::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[19]],
+                ..meta::LeafMeta::of("dst_idx_bound_reg.bc_disable_oob_error_notif", 59, &BOUND_CHECK_REG::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[19]],
+                ..meta::LeafMeta::of("dst_idx_bound_reg.bc_enabled", 59, &BOUND_CHECK_REG::FIELDS[2])
+            },
             meta::LeafMeta::of("compute_op", 60, &DMA_INDIRECT1D::FIELDS[20]),
-            meta::LeafMeta::of("dma_configs.priority_class", 61, &DMA_CONFIGS::FIELDS[0]),
-            meta::LeafMeta::of("dma_configs.reserved_bitfield", 61, &DMA_CONFIGS::FIELDS[1]),
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[21]],
+                ..meta::LeafMeta::of("dma_configs.priority_class", 61, &DMA_CONFIGS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DMA_INDIRECT1D::FIELDS[21]],
+                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 61, &DMA_CONFIGS::FIELDS[1])
+            },
             meta::LeafMeta::of("reserved", 62, &DMA_INDIRECT1D::FIELDS[22]),
         ],
         template: &Self::TEMPLATE,
@@ -6818,22 +7181,60 @@ impl INDIRECT_BOUND_CHECK {
         doc: "IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: \"Indirect DMA bound-check can only be on Pool engine\", \"must have 3 args and 2 outputs for bound-check\". The body also holds two assignAccess<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta {
+                within: &[&INDIRECT_BOUND_CHECK::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_BOUND_CHECK::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_BOUND_CHECK::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_BOUND_CHECK::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::INFERRED),
+                within: &[&INDIRECT_BOUND_CHECK::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::INFERRED),
+                within: &[&INDIRECT_BOUND_CHECK::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::INFERRED),
+                within: &[&INDIRECT_BOUND_CHECK::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::INFERRED),
+                within: &[&INDIRECT_BOUND_CHECK::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::INFERRED),
+                within: &[&INDIRECT_BOUND_CHECK::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
             meta::LeafMeta::of("unknown_12", 12, &INDIRECT_BOUND_CHECK::FIELDS[2]),
             meta::LeafMeta::of("bound_result_reg", 24, &INDIRECT_BOUND_CHECK::FIELDS[3]),
             meta::LeafMeta::of("unknown_28", 28, &INDIRECT_BOUND_CHECK::FIELDS[4]),
             meta::LeafMeta::of("bound_size_bytes", 32, &INDIRECT_BOUND_CHECK::FIELDS[5]),
             meta::LeafMeta::of("const_tag", 40, &INDIRECT_BOUND_CHECK::FIELDS[6]),
-            meta::LeafMeta::of("src_dtype.dtype", 41, &INDIRECT_BOUND_CHECK_DTYPE::FIELDS[0]),
-            meta::LeafMeta::of("src_dtype.tag", 41, &INDIRECT_BOUND_CHECK_DTYPE::FIELDS[1]),
+            meta::LeafMeta {
+                within: &[&INDIRECT_BOUND_CHECK::FIELDS[7]],
+                ..meta::LeafMeta::of("src_dtype.dtype", 41, &INDIRECT_BOUND_CHECK_DTYPE::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_BOUND_CHECK::FIELDS[7]],
+                ..meta::LeafMeta::of("src_dtype.tag", 41, &INDIRECT_BOUND_CHECK_DTYPE::FIELDS[1])
+            },
             meta::LeafMeta::of("const_one", 42, &INDIRECT_BOUND_CHECK::FIELDS[8]),
             meta::LeafMeta::of("unknown_44", 44, &INDIRECT_BOUND_CHECK::FIELDS[9]),
             meta::LeafMeta::of("idx_ap_meta", 46, &INDIRECT_BOUND_CHECK::FIELDS[10]),
@@ -7225,23 +7626,79 @@ impl INDIRECT_COPY {
         doc: "IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr[index[i]] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.\" The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
-            meta::LeafMeta::of("index_addr.address", 12, &ADDR4::FIELDS[0]),
-            meta::LeafMeta::of("index_addr.indirect", 12, &ADDR4::FIELDS[1]),
-            meta::LeafMeta::of("index_addr.active", 12, &ADDR4::FIELDS[2]),
-            meta::LeafMeta::of("index_addr.register_mode", 12, &ADDR4::FIELDS[3]),
-            meta::LeafMeta::of("data_addr.address", 16, &ADDR4::FIELDS[0]),
-            meta::LeafMeta::of("data_addr.indirect", 16, &ADDR4::FIELDS[1]),
-            meta::LeafMeta::of("data_addr.active", 16, &ADDR4::FIELDS[2]),
-            meta::LeafMeta::of("data_addr.register_mode", 16, &ADDR4::FIELDS[3]),
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&INDIRECT_COPY::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&INDIRECT_COPY::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&INDIRECT_COPY::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&INDIRECT_COPY::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&INDIRECT_COPY::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[2]],
+                ..meta::LeafMeta::of("index_addr.address", 12, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[2]],
+                ..meta::LeafMeta::of("index_addr.indirect", 12, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[2]],
+                ..meta::LeafMeta::of("index_addr.active", 12, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[2]],
+                ..meta::LeafMeta::of("index_addr.register_mode", 12, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[3]],
+                ..meta::LeafMeta::of("data_addr.address", 16, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[3]],
+                ..meta::LeafMeta::of("data_addr.indirect", 16, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[3]],
+                ..meta::LeafMeta::of("data_addr.active", 16, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[3]],
+                ..meta::LeafMeta::of("data_addr.register_mode", 16, &ADDR4::FIELDS[3])
+            },
             meta::LeafMeta::of("num_elem", 20, &INDIRECT_COPY::FIELDS[4]),
             meta::LeafMeta::of("unknown_24", 24, &INDIRECT_COPY::FIELDS[5]),
             meta::LeafMeta::of("in_dtype", 32, &INDIRECT_COPY::FIELDS[6]),
@@ -7571,15 +8028,47 @@ impl INDIRECT_SAVE_ACCUMULATE {
         doc: "IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta {
+                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
             meta::LeafMeta::of("index_dtype", 12, &INDIRECT_SAVE_ACCUMULATE::FIELDS[2]),
             meta::LeafMeta::of("unknown_13", 13, &INDIRECT_SAVE_ACCUMULATE::FIELDS[3]),
             meta::LeafMeta::of("embedding_table_base_addr", 44, &INDIRECT_SAVE_ACCUMULATE::FIELDS[4]),
@@ -7772,15 +8261,51 @@ impl MOVE_SHAPE {
         doc: "MoveShape: loads the shape register the DGE uses to permute a transposed access. The DIRECT2D transpose sub-form (DMACopy, IT 32, transpose output flag I+336 == 1) emits it twice; it encodes the 4-D shape, and its body mirrors DIRECT2D's step / num pairs against the shape register. Asserts on that path: \"Transpose with DynamicAP only on Pool\", \"DGE transpose must have 4D AP\". No source gives its byte layout.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&MOVE_SHAPE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&MOVE_SHAPE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&MOVE_SHAPE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&MOVE_SHAPE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::INFERRED),
+                within: &[&MOVE_SHAPE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::INFERRED),
+                within: &[&MOVE_SHAPE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::INFERRED),
+                within: &[&MOVE_SHAPE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::INFERRED),
+                within: &[&MOVE_SHAPE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::INFERRED),
+                within: &[&MOVE_SHAPE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
             meta::LeafMeta::of("body", 12, &MOVE_SHAPE::FIELDS[2]),
         ],
         template: &Self::TEMPLATE,
@@ -8182,47 +8707,152 @@ impl PSEUDO_DMA_DIRECT2D {
         doc: "PseudoDmaDirect2d: the compiler interface for a DGE DMA in terms of compiler variables. The runtime resolves the PSEUDO_ADDR8 variable ids and re-packs the word into the real kind dge_op names (DIRECT2D 0xb8, INDIRECT1D 0xbb, DIRECT2D_XPOSE 0xbd, GATHER_XPOSE 0xf1); all but DIRECT2D need a PSEUDO_DMA_EXT (0xda) immediately after it. Byte-identical across sunda..maverick.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
-            meta::LeafMeta::of("dma_configs.priority_class", 12, &DMA_CONFIGS::FIELDS[0]),
-            meta::LeafMeta::of("dma_configs.reserved_bitfield", 12, &DMA_CONFIGS::FIELDS[1]),
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[2]],
+                ..meta::LeafMeta::of("dma_configs.priority_class", 12, &DMA_CONFIGS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[2]],
+                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 12, &DMA_CONFIGS::FIELDS[1])
+            },
             meta::LeafMeta::of("semaphore", 13, &PSEUDO_DMA_DIRECT2D::FIELDS[3]),
             meta::LeafMeta::of("sem_increment", 14, &PSEUDO_DMA_DIRECT2D::FIELDS[4]),
             meta::LeafMeta::of("dge_op", 15, &PSEUDO_DMA_DIRECT2D::FIELDS[5]),
-            meta::LeafMeta::of("src_start_addr.marker", 23, &PSEUDO_ADDR8::DISCRIMINATOR),
-            meta::LeafMeta::of_arm("src_start_addr.addr_var.immediate", 16, &PSEUDO_ADDR8_addr_var::FIELDS[0], "src_start_addr.addr_var"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_var.var_id_lo", 20, &PSEUDO_ADDR8_addr_var::FIELDS[1], "src_start_addr.addr_var"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_var.var_id_hi", 22, &PSEUDO_ADDR8_addr_var::FIELDS[2], "src_start_addr.addr_var"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &PSEUDO_ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &PSEUDO_ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of("src_start_addr.marker", 23, &PSEUDO_ADDR8::DISCRIMINATOR)
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_var.immediate", 16, &PSEUDO_ADDR8_addr_var::FIELDS[0], "src_start_addr.addr_var")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_var.var_id_lo", 20, &PSEUDO_ADDR8_addr_var::FIELDS[1], "src_start_addr.addr_var")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_var.var_id_hi", 22, &PSEUDO_ADDR8_addr_var::FIELDS[2], "src_start_addr.addr_var")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &PSEUDO_ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
+                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &PSEUDO_ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
+            },
             meta::LeafMeta::of("src_step_elem", 24, &PSEUDO_DMA_DIRECT2D::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 32, &PSEUDO_DMA_DIRECT2D::FIELDS[8]),
             meta::LeafMeta::of("src_elem_size", 36, &PSEUDO_DMA_DIRECT2D::FIELDS[9]),
-            meta::LeafMeta::of("src_bound_reg.bc_reg", 38, &BOUND_CHECK_REG::FIELDS[0]),
-            meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 38, &BOUND_CHECK_REG::FIELDS[1]),
-            meta::LeafMeta::of("src_bound_reg.bc_enabled", 38, &BOUND_CHECK_REG::FIELDS[2]),
-            meta::LeafMeta::of("dst_bound_reg.bc_reg", 39, &BOUND_CHECK_REG::FIELDS[0]),
-            meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 39, &BOUND_CHECK_REG::FIELDS[1]),
-            meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2]),
-            meta::LeafMeta::of("dst_start_addr.marker", 47, &PSEUDO_ADDR8::DISCRIMINATOR),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_var.immediate", 40, &PSEUDO_ADDR8_addr_var::FIELDS[0], "dst_start_addr.addr_var"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_var.var_id_lo", 44, &PSEUDO_ADDR8_addr_var::FIELDS[1], "dst_start_addr.addr_var"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_var.var_id_hi", 46, &PSEUDO_ADDR8_addr_var::FIELDS[2], "dst_start_addr.addr_var"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &PSEUDO_ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 40, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 46, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &PSEUDO_ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[10]],
+                ..meta::LeafMeta::of("src_bound_reg.bc_reg", 38, &BOUND_CHECK_REG::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[10]],
+                ..meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 38, &BOUND_CHECK_REG::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[10]],
+                ..meta::LeafMeta::of("src_bound_reg.bc_enabled", 38, &BOUND_CHECK_REG::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[11]],
+                ..meta::LeafMeta::of("dst_bound_reg.bc_reg", 39, &BOUND_CHECK_REG::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[11]],
+                ..meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 39, &BOUND_CHECK_REG::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[11]],
+                ..meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of("dst_start_addr.marker", 47, &PSEUDO_ADDR8::DISCRIMINATOR)
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_var.immediate", 40, &PSEUDO_ADDR8_addr_var::FIELDS[0], "dst_start_addr.addr_var")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_var.var_id_lo", 44, &PSEUDO_ADDR8_addr_var::FIELDS[1], "dst_start_addr.addr_var")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_var.var_id_hi", 46, &PSEUDO_ADDR8_addr_var::FIELDS[2], "dst_start_addr.addr_var")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &PSEUDO_ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 40, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 46, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs")
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
+                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &PSEUDO_ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
+            },
             meta::LeafMeta::of("dst_step_elem", 48, &PSEUDO_DMA_DIRECT2D::FIELDS[13]),
             meta::LeafMeta::of("dst_num_elem", 56, &PSEUDO_DMA_DIRECT2D::FIELDS[14]),
             meta::LeafMeta::of("dst_elem_size", 60, &PSEUDO_DMA_DIRECT2D::FIELDS[15]),
@@ -8733,21 +9363,60 @@ impl PSEUDO_DMA_EXT {
         fields: Self::FIELDS,
         leaves: &[
             meta::LeafMeta::of("opcode", 0, &PSEUDO_DMA_EXT::FIELDS[0]),
-            meta::LeafMeta::of("flags.indirect_mode", 1, &DMA_INDIRECT_FLAGS::FIELDS[0]),
-            meta::LeafMeta::of("flags.idx_bound_is_err", 1, &DMA_INDIRECT_FLAGS::FIELDS[1]),
-            meta::LeafMeta::of("flags.non_unique_dst_idx", 1, &DMA_INDIRECT_FLAGS::FIELDS[2]),
-            meta::LeafMeta::of("flags.gather_dim", 1, &DMA_INDIRECT_FLAGS::FIELDS[3]),
-            meta::LeafMeta::of("flags.scatter_dim", 1, &DMA_INDIRECT_FLAGS::FIELDS[4]),
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
+                ..meta::LeafMeta::of("flags.indirect_mode", 1, &DMA_INDIRECT_FLAGS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
+                ..meta::LeafMeta::of("flags.idx_bound_is_err", 1, &DMA_INDIRECT_FLAGS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
+                ..meta::LeafMeta::of("flags.non_unique_dst_idx", 1, &DMA_INDIRECT_FLAGS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
+                ..meta::LeafMeta::of("flags.gather_dim", 1, &DMA_INDIRECT_FLAGS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
+                ..meta::LeafMeta::of("flags.scatter_dim", 1, &DMA_INDIRECT_FLAGS::FIELDS[4])
+            },
             meta::LeafMeta::of("idx_num_active_channels", 2, &PSEUDO_DMA_EXT::FIELDS[2]),
             meta::LeafMeta::of("compute_op", 3, &PSEUDO_DMA_EXT::FIELDS[3]),
-            meta::LeafMeta::of("src_idx_start_addr.address", 4, &ADDR4::FIELDS[0]),
-            meta::LeafMeta::of("src_idx_start_addr.indirect", 4, &ADDR4::FIELDS[1]),
-            meta::LeafMeta::of("src_idx_start_addr.active", 4, &ADDR4::FIELDS[2]),
-            meta::LeafMeta::of("src_idx_start_addr.register_mode", 4, &ADDR4::FIELDS[3]),
-            meta::LeafMeta::of("dst_idx_start_addr.address", 8, &ADDR4::FIELDS[0]),
-            meta::LeafMeta::of("dst_idx_start_addr.indirect", 8, &ADDR4::FIELDS[1]),
-            meta::LeafMeta::of("dst_idx_start_addr.active", 8, &ADDR4::FIELDS[2]),
-            meta::LeafMeta::of("dst_idx_start_addr.register_mode", 8, &ADDR4::FIELDS[3]),
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[4]],
+                ..meta::LeafMeta::of("src_idx_start_addr.address", 4, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[4]],
+                ..meta::LeafMeta::of("src_idx_start_addr.indirect", 4, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[4]],
+                ..meta::LeafMeta::of("src_idx_start_addr.active", 4, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[4]],
+                ..meta::LeafMeta::of("src_idx_start_addr.register_mode", 4, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[5]],
+                ..meta::LeafMeta::of("dst_idx_start_addr.address", 8, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[5]],
+                ..meta::LeafMeta::of("dst_idx_start_addr.indirect", 8, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[5]],
+                ..meta::LeafMeta::of("dst_idx_start_addr.active", 8, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_EXT::FIELDS[5]],
+                ..meta::LeafMeta::of("dst_idx_start_addr.register_mode", 8, &ADDR4::FIELDS[3])
+            },
             meta::LeafMeta::of("src_bound_size_bytes", 12, &PSEUDO_DMA_EXT::FIELDS[6]),
             meta::LeafMeta::of("dst_bound_size_bytes", 16, &PSEUDO_DMA_EXT::FIELDS[7]),
             meta::LeafMeta::of("tile_src_row_step", 20, &PSEUDO_DMA_EXT::FIELDS[8]),
@@ -8995,15 +9664,42 @@ impl PSEUDO_DMA_REARM {
         doc: "ResetQueueInstance: the bare 're-arm this queue' command, a queue name and the sync header, with no instance bytes at +0x3B / +0x3C. Legal only when the module carries the feature attribute neff_feature_SQI_no_rearm (otherwise NeuronAssertion, errcode 1106). The encoder registers the DMAQueue -> BasicBlock binding DMATrigger looks up, and FATALs on a name of 32 bytes or more (checkQueueNameLen(name, 0x20)).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_REARM::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_REARM::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_REARM::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_REARM::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
             meta::LeafMeta::of("dma_queue_name", 12, &PSEUDO_DMA_REARM::FIELDS[2]),
             meta::LeafMeta::of("unknown_44", 44, &PSEUDO_DMA_REARM::FIELDS[3]),
         ],
@@ -9390,15 +10086,42 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         doc: "SwitchQueueInstance: names a DMA queue by string (the queue's name at +0x58) and switches it to another queue instance. The encoder registers the DMAQueue -> BasicBlock binding (key *(I+0xF0), value *(I+0xF8)) that DMATrigger later looks up, sets the module feature attribute 'swap-queue-set used' (attr #5), and FATALs on a name of 32 bytes or more (checkQueueNameLen(name, 0x20)). With PSEUDO_DMA_REARM (0xc2) it is the set / clear pair of the Swap-Queue-Instance feature.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
             meta::LeafMeta::of("dma_queue_name", 12, &PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[2]),
             meta::LeafMeta::of("unknown_44", 44, &PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[3]),
             meta::LeafMeta::of("queue_instance_flag", 59, &PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[4]),
@@ -9783,15 +10506,42 @@ impl PSEUDO_DMA_TRIGGER {
         doc: "DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: \"queName.length() < maxSize\" (maxSize = 32), \"DmaTrigger Instr: bad queue name\", \"id < DmaBlocks.size()\".",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
             meta::LeafMeta::of("dma_queue_name", 12, &PSEUDO_DMA_TRIGGER::FIELDS[2]),
             meta::LeafMeta::of("unknown_44", 44, &PSEUDO_DMA_TRIGGER::FIELDS[3]),
             meta::LeafMeta::of("dma_block_id", 48, &PSEUDO_DMA_TRIGGER::FIELDS[4]),
@@ -10383,15 +11133,47 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         doc: "Fully-indirect memcpy pseudo: an indirect access pattern that points to a dynamically generated access pattern in SBUF (pre-placed via READ_VAR_ADDR) - an indirect leg (indirect_*) plus a direct / static leg (direct_*), so the whole access pattern, not just an index vector, is computed at run time. Lowered by translate_one_pseudo_dma_memcpy_instr_v2. Seed 000 emits it for IndirectLoad (gather, DRAM -> SB) and IndirectSave (scatter, SB -> DRAM).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::seed000::STRONG),
+                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
             meta::LeafMeta::of("indirect_start_offset", 12, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[2]),
             meta::LeafMeta::of("indirect_step_elems", 16, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[3]),
             meta::LeafMeta::of("indirect_num_elems", 24, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[4]),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use dmaspec::Arch;
 use dmaspec::json::JsonFields;
-use dmaspec::runtime::meta::constant_mismatches;
+use dmaspec::runtime::meta::{LeafMeta, constant_mismatches};
 use dmaspec::stream::{Decoded, Decoder, WORD_SIZE};
 use serde_json::{Map, Value as Json, json};
 
@@ -44,6 +44,10 @@ pub fn instruction_json(
             let mut v = JsonFields::new(bytes);
             word.visit(&mut v, arch);
             let (fields, alternatives, joined) = v.finish();
+            obj.insert(
+                "confidence".into(),
+                confidence_json(&fields, word.meta().leaves),
+            );
             obj.insert("fields".into(), fields);
             if !alternatives.is_empty() {
                 obj.insert("alternatives".into(), Json::Object(alternatives));
@@ -80,6 +84,23 @@ pub fn instruction_json(
     Json::Object(obj)
 }
 
+/// The confidence tag of every leaf `fields` shows (of a union, the chosen arm's), keyed
+/// by leaf path; null for an unknown leaf, whose bytes claim no meaning.
+fn confidence_json(fields: &Json, leaves: &'static [LeafMeta]) -> Json {
+    let shown = |l: &&LeafMeta| {
+        let pointer: String = l.path.split(['.', '[']).fold(String::new(), |p, seg| {
+            format!("{p}/{}", seg.trim_end_matches(']'))
+        });
+        fields.pointer(&pointer).is_some()
+    };
+    let map: Map<String, Json> = leaves
+        .iter()
+        .filter(shown)
+        .map(|l| (l.path.to_string(), json!(l.confidence.map(|c| c.tag))))
+        .collect();
+    Json::Object(map)
+}
+
 fn orphan_message(name: &str, follows: &str) -> String {
     format!("{name} must immediately follow {follows}; this one does not, so it is not decoded")
 }
@@ -97,7 +118,7 @@ fn table_text(
     );
     match d {
         Decoded::Word { word, extends } => {
-            let mut rows = TableRows::default();
+            let mut rows = TableRows::new(word.meta().leaves);
             word.visit(&mut rows, arch);
             let ext = extends.map_or(String::new(), |i| format!("  (extension of #{i})"));
             format!(

@@ -246,7 +246,7 @@ fn word_text(w: &WordMeta) -> String {
                 at(l),
                 l.path.to_string(),
                 l.type_name.to_string(),
-                l.field.confidence.tag.to_string(),
+                l.confidence.map_or("-", |c| c.tag).to_string(),
                 marks(l),
             ]
         })
@@ -359,17 +359,21 @@ fn leaf_text(w: &WordMeta, l: &LeafMeta, element: Option<usize>) -> String {
     if let Some(Codec::ZeroMeans(v)) = f.codec {
         let _ = writeln!(out, "  codec     stored 0 means {v}");
     }
-    let _ = writeln!(
-        out,
-        "  confidence {} ({}, scale {})",
-        f.confidence.tag, f.confidence.level, f.confidence.scale
-    );
+    confidence_lines(l, &mut out);
     value_names(
         f.type_name.split('[').next().unwrap_or(f.type_name),
         &mut out,
     );
-    let _ = writeln!(out, "  evidence");
-    evidence_lines(f.evidence, &mut out);
+    if l.within.is_empty() {
+        let _ = writeln!(out, "  evidence");
+        evidence_lines(f.evidence, &mut out);
+    } else {
+        // Each member on the way states its own evidence about these bytes.
+        for m in l.chain() {
+            let _ = writeln!(out, "  evidence of {} [{}]", m.name, m.confidence.tag);
+            evidence_lines(m.evidence, &mut out);
+        }
+    }
     for a in f.alternatives {
         alternative_lines(a, &mut out);
     }
@@ -404,6 +408,25 @@ fn leaf_text(w: &WordMeta, l: &LeafMeta, element: Option<usize>) -> String {
         }
     }
     out
+}
+
+/// The leaf's confidence, and the member holding it that brings it down, if one does.
+fn confidence_lines(l: &LeafMeta, out: &mut String) {
+    let Some(c) = l.confidence else {
+        let _ = writeln!(out, "  confidence none: unknown bytes claim no meaning");
+        return;
+    };
+    let _ = write!(
+        out,
+        "  confidence {} ({}, scale {})",
+        c.tag, c.level, c.scale
+    );
+    if c.rank > l.field.confidence.rank
+        && let Some(m) = l.within.iter().rev().find(|m| m.confidence == c)
+    {
+        let _ = write!(out, ", from {} (which holds it)", m.name);
+    }
+    out.push('\n');
 }
 
 /// The enumerators (with their architectures and other spellings) or flags of a type.

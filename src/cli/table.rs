@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use dmaspec::json::PathStack;
-use dmaspec::runtime::meta::{FieldMeta, JoinMeta, Role};
+use dmaspec::runtime::meta::{FieldMeta, JoinMeta, LeafMeta, Role};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 
 use dmaspec::runtime::text::canonical_text;
@@ -11,12 +11,42 @@ use dmaspec::runtime::text::canonical_text;
 use super::hex_string;
 
 /// Collects the rows of one word's table.
-#[derive(Default)]
 pub struct TableRows {
+    /// The word's leaves, whose confidence the rows show.
+    leaves: &'static [LeafMeta],
     path: PathStack,
     pub rows: Vec<[String; 5]>,
     /// Bytes of a reserved/unknown array being collected into one row.
     raw: Option<(String, usize, &'static FieldMeta, Vec<u8>)>,
+}
+
+impl TableRows {
+    /// The rows of a word with these leaves.
+    pub fn new(leaves: &'static [LeafMeta]) -> Self {
+        TableRows {
+            leaves,
+            path: PathStack::default(),
+            rows: Vec::new(),
+            raw: None,
+        }
+    }
+
+    /// The confidence column of the row at `path`: its leaf's (an array leaf's, for one
+    /// element). Unknown bytes have none to show: nobody claims a meaning for them.
+    fn confidence_text(&self, path: &str) -> String {
+        let leaf = leaf_at(self.leaves, path);
+        leaf.and_then(|l| l.confidence)
+            .map_or("-".to_string(), |c| c.tag.to_string())
+    }
+}
+
+/// The leaf a value at `path` belongs to: the leaf itself, or the array leaf it is one
+/// element of (`src_num_elem[1]`).
+fn leaf_at(leaves: &'static [LeafMeta], path: &str) -> Option<&'static LeafMeta> {
+    leaves.iter().find(|l| {
+        path.strip_prefix(l.path)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('['))
+    })
 }
 
 fn value_text(v: Value) -> (String, String) {
@@ -60,12 +90,13 @@ impl Visitor for TableRows {
                 Role::Reserved => "reserved",
                 _ => "UNKNOWN (kept raw)",
             };
+            let confidence = self.confidence_text(&path);
             self.rows.push([
                 format!("+{offset:#04x}"),
                 path,
                 hex,
                 meaning.to_string(),
-                confidence_text(field),
+                confidence,
             ]);
         }
     }
@@ -104,8 +135,8 @@ impl Visitor for TableRows {
         for a in field.alternatives {
             meaning = join(&meaning, &format!("CONFLICT: also read as {}", a.name));
         }
-        self.rows
-            .push([at, path, val, meaning, confidence_text(field)]);
+        let confidence = self.confidence_text(&path);
+        self.rows.push([at, path, val, meaning, confidence]);
     }
 
     fn joined(&mut self, join: &'static JoinMeta, _offset: usize, value: u64) {
@@ -128,14 +159,6 @@ impl Visitor for TableRows {
             format!("joined from {}", parts.join(" + ")),
             join.confidence.tag.to_string(),
         ]);
-    }
-}
-
-/// Unknown bytes have no confidence to show: nobody claims a meaning for them.
-fn confidence_text(field: &FieldMeta) -> String {
-    match field.role {
-        Role::Unknown => "-".to_string(),
-        _ => field.confidence.tag.to_string(),
     }
 }
 

@@ -28,6 +28,8 @@ const DERIVED_KEYS: &[&str] = &[
     "joined",
     "constant_mismatches",
     "violations",
+    // What the spec says of each leaf shown, not of these bytes.
+    "confidence",
     "error",
     // `lower --json` adds where each word came from.
     "from",

@@ -158,10 +158,17 @@ pub struct LeafMeta {
     pub type_name: &'static str,
     /// The union arm this leaf belongs to, if any.
     pub variant: Option<&'static str>,
-    /// The member that declares the leaf: its doc, confidence, evidence, alternatives,
-    /// constant and codec apply to the leaf. Its `offset` is within its parent type; the
-    /// leaf's own `offset` is the absolute one.
+    /// The member that declares the leaf: its doc, evidence, alternatives, constant and
+    /// codec apply to the leaf. Its `offset` is within its parent type; the leaf's own
+    /// `offset` is the absolute one.
     pub field: &'static FieldMeta,
+    /// How sure the spec is of what the leaf means: the weakest tag of `within` and
+    /// `field` (of equally weak tags, the one nearest the leaf). `None` for an unknown
+    /// leaf: no source claims a meaning for its bytes.
+    pub confidence: Option<Confidence>,
+    /// The members holding `field`, from the word's own field inwards (`header` for
+    /// `header.opcode`); their evidence is about these bytes too.
+    pub within: &'static [&'static FieldMeta],
 }
 
 /// A named bit of a flag set.
@@ -196,7 +203,7 @@ impl EnumeratorMeta {
 
 impl LeafMeta {
     /// The leaf at `offset` laid out as the member `field` that declares it (its size,
-    /// bit range and type), outside any union arm.
+    /// bit range, type and confidence), held by no other member, outside any union arm.
     pub const fn of(path: &'static str, offset: usize, field: &'static FieldMeta) -> LeafMeta {
         LeafMeta {
             path,
@@ -206,7 +213,17 @@ impl LeafMeta {
             type_name: field.type_name,
             variant: None,
             field,
+            confidence: match field.role {
+                Role::Unknown => None,
+                _ => Some(field.confidence),
+            },
+            within: &[],
         }
+    }
+
+    /// The members from the word's field to the one declaring the leaf, outermost first.
+    pub fn chain(&self) -> impl Iterator<Item = &'static FieldMeta> {
+        self.within.iter().copied().chain([self.field])
     }
 
     /// [`LeafMeta::of`] for a leaf of the union arm `variant`.

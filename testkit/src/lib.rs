@@ -1,10 +1,11 @@
 //! Helpers the integration tests of both packages share: where the workspace is, the model
 //! of its `spec/`, the in-memory specs of the loader-error tests ([`spec`]), the C
-//! compilers' flags ([`cc`]) and crates built as a downstream user builds them
-//! ([`downstream`]).
+//! compilers' flags ([`cc`]), crates built as a downstream user builds them
+//! ([`downstream`]) and the generated Markdown read back ([`markdown`]).
 
 pub mod cc;
 pub mod downstream;
+pub mod markdown;
 pub mod spec;
 
 use std::path::Path;

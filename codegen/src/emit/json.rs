@@ -102,9 +102,19 @@ struct WordLeaf<'m> {
     doc: &'m str,
     /// The union arm (`src_start_addr.addr_reg`) the leaf belongs to.
     variant: Option<String>,
+    /// The weakest tag along `chain`; null for an unknown leaf (no meaning is claimed).
+    confidence: Option<&'m Confidence>,
+    /// The members from the word's field to the one declaring the leaf, outermost first,
+    /// each with its own tag and evidence.
+    chain: Vec<ChainLink<'m>>,
+    alternatives: Vec<WordAlternative<'m>>,
+}
+
+#[derive(Serialize)]
+struct ChainLink<'m> {
+    path: String,
     confidence: &'m Confidence,
     evidence: &'m [Evidence],
-    alternatives: Vec<WordAlternative<'m>>,
 }
 
 #[derive(Serialize)]
@@ -171,6 +181,14 @@ fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
         .leaves(w)
         .into_iter()
         .map(|l| WordLeaf {
+            chain: l
+                .chain()
+                .map(|c| ChainLink {
+                    path: c.path.clone(),
+                    confidence: c.confidence,
+                    evidence: c.evidence,
+                })
+                .collect(),
             alternatives: l
                 .alternatives
                 .iter()
@@ -194,7 +212,6 @@ fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
             doc: l.doc,
             variant: l.variant,
             confidence: l.confidence,
-            evidence: l.evidence,
         })
         .collect();
     Word {

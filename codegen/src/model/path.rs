@@ -2,10 +2,10 @@
 //! names, which rules, lowerings and the C emitter use, and the one walk over every member
 //! of a word, which [`Model::leaves`] and the Markdown pages read.
 
-use super::words::MetaSlot;
+use super::words::{MetaSlot, leaf_confidence};
 use super::{
-    Alternative, BitField, BitsType, Codec, Confidence, Evidence, Field, Int, Leaf, Model, Role,
-    TypeDef, TypeKind, TypeRef, Variant,
+    Alternative, BitField, BitsType, Codec, Confidence, Evidence, Field, Int, Leaf, Link, Model,
+    Role, TypeDef, TypeKind, TypeRef, Variant,
 };
 
 /// One step of a path: a member name or an array index.
@@ -500,13 +500,14 @@ pub struct Walk<'m> {
     pub leaves: Vec<Leaf<'m>>,
 }
 
-/// Where the leaves of one member go: the member's metadata slot, its absolute offset and
-/// the union arm it is in.
+/// Where the leaves of one member go: the member's metadata slot, its absolute offset,
+/// the union arm it is in and the members that hold it.
 #[derive(Clone)]
-struct LeafAt<'a> {
+struct LeafAt<'a, 'm> {
     slot: MetaSlot,
     offset: usize,
     variant: Option<&'a str>,
+    within: Vec<Link<'m>>,
 }
 
 impl Model {
@@ -519,6 +520,7 @@ impl Model {
                     slot: MetaSlot::field(&word.name, i),
                     offset: 0,
                     variant: None,
+                    within: Vec::new(),
                 };
                 self.walk_field(&mut w, word, f, "", at);
             }
@@ -534,7 +536,7 @@ impl Model {
         owner: &'m TypeDef,
         f: &'m Field,
         prefix: &str,
-        at: LeafAt<'_>,
+        at: LeafAt<'_, 'm>,
     ) {
         let path = format!("{prefix}{}", f.name);
         let at = LeafAt {
@@ -548,16 +550,24 @@ impl Model {
             member: Member::Field(f),
             owner,
         });
-        self.walk_type(w, f, &f.ty, path, &at);
+        let member = Link {
+            path: path.clone(),
+            slot: at.slot.clone(),
+            confidence: &f.confidence,
+            evidence: &f.evidence,
+        };
+        self.walk_type(w, f, &f.ty, path, &at, &member);
     }
 
+    /// Walks the value of member `f` (whose place is `member`) as type `ty`.
     fn walk_type<'m>(
         &'m self,
         w: &mut Walk<'m>,
         f: &'m Field,
         ty: &TypeRef,
         path: String,
-        at: &LeafAt<'_>,
+        at: &LeafAt<'_, 'm>,
+        member: &Link<'m>,
     ) {
         let (offset, variant) = (at.offset, at.variant);
         let leaf = |path: String, size: usize, type_name: String| Leaf {
@@ -568,13 +578,24 @@ impl Model {
             type_name,
             doc: &f.doc,
             role: f.role,
-            confidence: &f.confidence,
-            evidence: &f.evidence,
+            confidence: leaf_confidence(f.role, &at.within, member),
             alternatives: &f.alternatives,
             variant: variant.map(str::to_string),
             constant: f.constant,
             codec: f.codec,
-            declared: at.slot.clone(),
+            member: member.clone(),
+            within: at.within.clone(),
+        };
+        // What the members inside this one are held by, and the place of one declared at `slot`.
+        let inner = || {
+            let mut within = at.within.clone();
+            within.push(member.clone());
+            within
+        };
+        let inside = |slot: MetaSlot| LeafAt {
+            slot,
+            within: inner(),
+            ..at.clone()
         };
         match ty {
             TypeRef::Int { int } => w.leaves.push(leaf(path, int.size(), int.rust().into())),
@@ -590,7 +611,7 @@ impl Model {
                         offset: offset + i * esize,
                         ..at.clone()
                     };
-                    self.walk_type(w, f, elem, format!("{path}[{i}]"), &elem_at);
+                    self.walk_type(w, f, elem, format!("{path}[{i}]"), &elem_at, member);
                 }
             }
             TypeRef::Named { index, name } => {
@@ -600,8 +621,15 @@ impl Model {
                         w.leaves.push(leaf(path, t.size, name.clone()))
                     }
                     TypeKind::Bitfield { fields, .. } => {
+                        let within = inner();
                         for (i, b) in fields.iter().enumerate() {
                             let path = format!("{path}.{}", b.name);
+                            let member = Link {
+                                path: path.clone(),
+                                slot: MetaSlot::field(&t.name, i),
+                                confidence: &b.confidence,
+                                evidence: &b.evidence,
+                            };
                             w.nodes.push(Node {
                                 path: path.clone(),
                                 offset,
@@ -617,21 +645,21 @@ impl Model {
                                 type_name: b.type_name(),
                                 doc: &b.doc,
                                 role: b.role,
-                                confidence: &b.confidence,
-                                evidence: &b.evidence,
+                                confidence: leaf_confidence(b.role, &within, &member),
                                 alternatives: &b.alternatives,
                                 variant: variant.map(str::to_string),
                                 constant: b.constant,
                                 codec: None,
-                                declared: MetaSlot::field(&t.name, i),
+                                member,
+                                within: within.clone(),
                             });
                         }
                     }
                     TypeKind::Struct { fields, .. } => {
                         let prefix = format!("{path}.");
                         for (i, sub) in fields.iter().enumerate() {
-                            let slot = MetaSlot::field(&t.name, i);
-                            self.walk_field(w, t, sub, &prefix, LeafAt { slot, ..at.clone() });
+                            let sub_at = inside(MetaSlot::field(&t.name, i));
+                            self.walk_field(w, t, sub, &prefix, sub_at);
                         }
                     }
                     TypeKind::Union {
@@ -642,13 +670,7 @@ impl Model {
                         let slot = MetaSlot::Discriminator {
                             owner: t.name.clone(),
                         };
-                        self.walk_field(
-                            w,
-                            t,
-                            discriminator,
-                            &prefix,
-                            LeafAt { slot, ..at.clone() },
-                        );
+                        self.walk_field(w, t, discriminator, &prefix, inside(slot));
                         for v in variants {
                             let vname = format!("{path}.{}", v.name);
                             w.arms.push(Arm {
@@ -665,9 +687,8 @@ impl Model {
                                     .position(|a| a.name == sub.name)
                                     .expect("an arm's members are among its fields");
                                 let at = LeafAt {
-                                    slot: MetaSlot::field(&arm, index),
-                                    offset,
                                     variant: Some(&vname),
+                                    ..inside(MetaSlot::field(&arm, index))
                                 };
                                 self.walk_field(w, t, sub, &vprefix, at);
                             }

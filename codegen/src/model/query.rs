@@ -44,7 +44,8 @@ impl Model {
 impl Model {
     /// Classifies every byte of `word` from [`Model::leaves`]. A bitfield sub-field touches
     /// only the bytes of its container that its bit range spans; a union byte sees every
-    /// arm. Unknown wins over everything, then the weakest data level, then reserved.
+    /// arm. Unknown wins over everything, then the weakest data level, then reserved. A data
+    /// byte counts at its leaf's [`Leaf::confidence`], the weakest along the members holding it.
     pub fn byte_coverage(&self, word: &TypeDef) -> Vec<ByteClass> {
         let size = word.size;
         let mut covered = vec![false; size];
@@ -64,8 +65,9 @@ impl Model {
                     Role::Unknown => unknown[b] = true,
                     Role::Reserved => {}
                     Role::Data => {
-                        let rank = leaf.confidence.rank;
-                        data[b] = Some(data[b].map_or(rank, |r| r.max(rank)));
+                        if let Some(c) = leaf.confidence {
+                            data[b] = Some(data[b].map_or(c.rank, |r| r.max(c.rank)));
+                        }
                     }
                 }
             }
@@ -77,6 +79,24 @@ impl Model {
                 None => ByteClass::Reserved,
             })
             .collect()
+    }
+
+    /// The fields of struct `t` that leave some leaf they hold less sure than the leaf's own
+    /// member says (MOVE_SHAPE's STRONG `header` over HEADER's HIGH/OBSERVED fields).
+    pub fn capping_fields<'m>(&'m self, t: &'m TypeDef) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for leaf in self.leaves(t) {
+            let (Some(c), Some(top)) = (leaf.confidence, leaf.within.first()) else {
+                continue;
+            };
+            if std::ptr::eq(c, top.confidence)
+                && c.rank > leaf.member.confidence.rank
+                && !out.contains(&top.path)
+            {
+                out.push(top.path.clone());
+            }
+        }
+        out
     }
 
     /// The `OPCODE` enumerator a word is bound to.

@@ -353,8 +353,10 @@ pub struct Leaf<'m> {
     pub type_name: String,
     pub doc: &'m str,
     pub role: Role,
-    pub confidence: &'m Confidence,
-    pub evidence: &'m [Evidence],
+    /// How sure the spec is of what the leaf means: the weakest tag along [`Leaf::chain`]
+    /// (on the common ordering; of equally weak tags, the one nearest the leaf). `None` for
+    /// an unknown leaf: no source claims a meaning for its bytes, as coverage counts them.
+    pub confidence: Option<&'m Confidence>,
     pub alternatives: &'m [Alternative],
     /// The union arm this leaf belongs to, if any (`src_start_addr.addr_var`).
     pub variant: Option<String>,
@@ -362,7 +364,47 @@ pub struct Leaf<'m> {
     pub constant: Option<u64>,
     pub codec: Option<Codec>,
     /// The member that declares this leaf.
-    pub declared: MetaSlot,
+    pub member: Link<'m>,
+    /// The members that hold it, from the word's own field inwards (`header` for
+    /// `header.opcode`): each states its own confidence and evidence about these bytes.
+    pub within: Vec<Link<'m>>,
+}
+
+/// One member on the way from a word to a leaf, with what the spec says of it there.
+#[derive(Debug, Clone)]
+pub struct Link<'m> {
+    /// Where the member lands in the word (`header`, `src_idx_start_addr.address`).
+    pub path: String,
+    pub slot: MetaSlot,
+    pub confidence: &'m Confidence,
+    pub evidence: &'m [Evidence],
+}
+
+impl<'m> Leaf<'m> {
+    /// Every member from the word's field to the leaf's own, outermost first.
+    pub fn chain(&self) -> impl Iterator<Item = &Link<'m>> {
+        self.within.iter().chain([&self.member])
+    }
+
+    /// The member that declares this leaf.
+    pub fn declared(&self) -> &MetaSlot {
+        &self.member.slot
+    }
+}
+
+/// The confidence of a leaf with `role`, declared by `member` and held by `within`: see
+/// [`Leaf::confidence`].
+pub(super) fn leaf_confidence<'m>(
+    role: Role,
+    within: &[Link<'m>],
+    member: &Link<'m>,
+) -> Option<&'m Confidence> {
+    if role == Role::Unknown {
+        return None;
+    }
+    // `max_by_key` keeps the last of equal maxima: the one nearest the leaf.
+    let chain = within.iter().chain([member]);
+    chain.map(|l| l.confidence).max_by_key(|c| c.rank)
 }
 
 /// What one byte of a word holds, as the coverage summary counts it.

@@ -333,7 +333,8 @@ impl Headers<'_> {
                     extra.push(format!("Must immediately follow a {f} word."));
                 }
                 self.type_doc(out, t, &extra);
-                self.struct_body(out, &t.c_name, t.size, fields);
+                let capping = self.model.capping_fields(t);
+                self.struct_body(out, &t.c_name, t.size, fields, &capping);
             }
             TypeKind::Union {
                 discriminator,
@@ -476,8 +477,16 @@ impl Headers<'_> {
         );
     }
 
-    /// `typedef struct packed NAME { members } NAME;` with its size and offset checks.
-    fn struct_body(&self, out: &mut String, c: &str, size: usize, fields: &[Field]) {
+    /// `typedef struct packed NAME { members } NAME;` with its size and offset checks; the
+    /// `capping` members say that what they hold is no surer here than they are.
+    fn struct_body(
+        &self,
+        out: &mut String,
+        c: &str,
+        size: usize,
+        fields: &[Field],
+        capping: &[String],
+    ) {
         let mut sorted: Vec<&Field> = fields.iter().collect();
         sorted.sort_by_key(|f| f.offset);
         let _ = writeln!(out, "typedef struct {PACKED} {c} {{");
@@ -499,6 +508,12 @@ impl Headers<'_> {
                 Self::role(f.role)
             );
             let mut paras = vec![member_doc(&place, &f.doc, &f.confidence)];
+            if capping.contains(&f.name) {
+                paras.push(format!(
+                    "Here no member of `{base}` is surer than {}, whatever its own tag.",
+                    f.confidence.tag
+                ));
+            }
             paras.extend(self.alternatives(&f.alternatives, &format!("{base}{dims}")));
             doc(out, "    ", &paras);
             let _ = writeln!(out, "    {base} {}{dims};", member(&f.name));
@@ -537,7 +552,7 @@ impl Headers<'_> {
             let intro = format!("The `{}` arm of {c}, selected when {}.", v.name, rule(v));
             let paras = vec![member_doc(&intro, &v.doc, &v.confidence)];
             doc(out, "", &paras);
-            self.struct_body(out, &arm, t.size, &fields);
+            self.struct_body(out, &arm, t.size, &fields, &[]);
             out.push('\n');
         }
         let arms: Vec<String> = variants

@@ -55,7 +55,9 @@ impl<'m> Pages<'m> {
         out.push_str("# Coverage\n\n");
         out.push_str(
             "How much of each word is known, counted by byte. A data byte counts at the common \
-             confidence level of what covers it; a byte covered by a bitfield counts once, at \
+             confidence level of the leaf that covers it, which is never surer than a member \
+             holding it (a word's STRONG `header` leaves HEADER's fields STRONG); a byte \
+             covered by a bitfield counts once, at \
              the weakest level of the sub-fields whose bits fall in it; a byte inside a union \
              counts at its weakest arm. A byte that only reserved fields cover counts as \
              reserved; a byte any unknown field covers counts as unknown, whatever else covers \

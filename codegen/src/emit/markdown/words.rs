@@ -281,8 +281,8 @@ impl<'m> Pages<'m> {
                     self.type_cell(&leaf.type_name, loc),
                     self.meaning(leaf.doc, &leaf.type_name)
                         + &value_notes(leaf.constant, leaf.codec),
-                    self.confidence_cell(leaf.confidence),
-                    self.evidence_cell(leaf.evidence),
+                    self.leaf_confidence_cell(&leaf),
+                    self.leaf_evidence_cell(&leaf),
                 ],
                 &mut out,
             );
@@ -327,6 +327,40 @@ impl<'m> Pages<'m> {
             out.push('\n');
         }
         out
+    }
+
+    /// A leaf's confidence: the weakest along its chain, naming the member it comes from
+    /// when that is not the leaf's own; a dash for an unknown leaf, which claims no meaning.
+    fn leaf_confidence_cell(&self, leaf: &Leaf) -> String {
+        let Some(c) = leaf.confidence else {
+            return "—".into();
+        };
+        let mut cell = self.confidence_cell(c);
+        if c.rank > leaf.member.confidence.rank
+            && let Some(from) = leaf.within.iter().find(|l| std::ptr::eq(l.confidence, c))
+        {
+            let _ = write!(cell, "<br>from {}", code(&from.path, true));
+        }
+        cell
+    }
+
+    /// A leaf's evidence: its own member's, preceded by that of every member holding it,
+    /// each level under its path.
+    fn leaf_evidence_cell(&self, leaf: &Leaf) -> String {
+        if leaf.within.is_empty() {
+            return self.evidence_cell(leaf.member.evidence);
+        }
+        let levels: Vec<String> = leaf
+            .chain()
+            .map(|l| {
+                format!(
+                    "{}: {}",
+                    code(&l.path, true),
+                    self.evidence_cell(l.evidence)
+                )
+            })
+            .collect();
+        levels.join("<br>")
     }
 
     /// The member's path inside its declaring type, as conflicts.md titles it.

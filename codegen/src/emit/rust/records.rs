@@ -145,16 +145,17 @@ impl Render<'_> {
     }
 
     /// A leaf as `LeafMeta::of` its declaring member, stating what differs from it (an
-    /// array element's size and type, a union arm).
+    /// array element's size and type, a union arm, the members holding it and the
+    /// confidence they bring).
     pub(super) fn leaf_meta(&self, l: &Leaf) -> Lit {
-        let field = match &l.declared {
-            MetaSlot::Field { owner, index } => format!("&{}::FIELDS[{index}]", ident(owner)),
-            MetaSlot::Discriminator { owner } => format!("&{}::DISCRIMINATOR", ident(owner)),
-        };
+        let field = slot_ref(l.declared());
         let (path, offset) = (&l.path, l.offset);
-        let base = format!("meta::LeafMeta::of({path:?}, {offset}, {field})");
+        let base = match &l.variant {
+            None => format!("meta::LeafMeta::of({path:?}, {offset}, {field})"),
+            Some(arm) => format!("meta::LeafMeta::of_arm({path:?}, {offset}, {field}, {arm:?})"),
+        };
         let (size, bits, ty) = self
-            .declared(&l.declared)
+            .declared(l.declared())
             .map_or((false, false, false), |d| {
                 (
                     d.size == l.size,
@@ -162,25 +163,23 @@ impl Render<'_> {
                     d.type_name == l.type_name,
                 )
             });
-        match (size && bits && ty, &l.variant) {
-            (true, None) => return Lit::code(base),
-            (true, Some(arm)) => {
-                return Lit::code(format!(
-                    "meta::LeafMeta::of_arm({path:?}, {offset}, {field}, {arm:?})"
-                ));
-            }
-            _ => {}
+        // `LeafMeta::of` takes the member's own tag, none for an unknown member.
+        let own = (l.role != Role::Unknown).then_some(l.member.confidence);
+        let within = l.within.iter().map(|w| Lit::code(slot_ref(&w.slot)));
+        let stated = [
+            ("size", (!size).then(|| Lit::num(l.size))),
+            ("bits", (!bits).then(|| bits_lit(l.bits))),
+            ("type_name", (!ty).then(|| Lit::str(&l.type_name))),
+            (
+                "confidence",
+                (own != l.confidence).then(|| Lit::opt(l.confidence.map(confidence))),
+            ),
+            ("within", Lit::nonempty(within)),
+        ];
+        if stated.iter().all(|(_, v)| v.is_none()) {
+            return Lit::code(base);
         }
-        Lit::update(
-            "meta::LeafMeta",
-            [
-                ("size", (!size).then(|| Lit::num(l.size))),
-                ("bits", (!bits).then(|| bits_lit(l.bits))),
-                ("type_name", (!ty).then(|| Lit::str(&l.type_name))),
-                ("variant", Lit::some(l.variant.as_deref().map(Lit::str))),
-            ],
-            &base,
-        )
+        Lit::update("meta::LeafMeta", stated, &base)
     }
 
     /// The size, bit range and type name the `FieldMeta` of `slot` states.
@@ -224,5 +223,13 @@ impl Render<'_> {
             }
         }
         None
+    }
+}
+
+/// `&OWNER::FIELDS[i]` or `&OWNER::DISCRIMINATOR`: the `FieldMeta` a slot names.
+fn slot_ref(slot: &MetaSlot) -> String {
+    match slot {
+        MetaSlot::Field { owner, index } => format!("&{}::FIELDS[{index}]", ident(owner)),
+        MetaSlot::Discriminator { owner } => format!("&{}::DISCRIMINATOR", ident(owner)),
     }
 }
