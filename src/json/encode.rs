@@ -28,6 +28,7 @@ const DERIVED_KEYS: &[&str] = &[
     "joined",
     "constant_mismatches",
     "violations",
+    "compiler_findings",
     "error",
     // `lower --json` adds where each word came from.
     "from",
