@@ -113,7 +113,8 @@ enum Command {
         command: cli::klr::KlrCommand,
     },
     /// Check every word of a stream against the spec's validity rules: one line per
-    /// violated rule; exit 1 if any word is invalid.
+    /// violated rule; exit 1 if any word is invalid. A broken compiler rule (what
+    /// neuronx-cc guarantees, not what the ISA forbids) is a warning line.
     Validate {
         /// Architecture: sunda, cayman, mariana, maverick.
         #[arg(long, default_value = "cayman", value_parser = parse_arch)]

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::{hex_words, model, root, vector};
-use dmaspec::runtime::rules::{RuleKind, RuleMeta};
+use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta, Violations};
 use dmaspec::words::*;
 use dmaspec_codegen::emit::c;
 use dmaspec_codegen::model::Model;
@@ -82,23 +82,25 @@ fn false_checks(rules: &[RuleMeta], truth: u64) -> BTreeSet<&'static str> {
 }
 
 /// Runs the cases of one struct type: `encode` gives its bytes, `truth` its rule truth,
-/// `report` its violation mask.
+/// `report` its violation and compiler-finding masks. A broken compiler rule is a finding,
+/// and the word stays valid.
 fn run_cases<W, const N: usize>(
     owner: &str,
     rules: &'static [RuleMeta],
     cases: &[Case<W>],
     encode: impl Fn(&W) -> [u8; N],
     truth: impl Fn(&[u8; N], Arch) -> u64,
-    report: impl Fn(&[u8; N], Arch) -> u64,
+    report: impl Fn(&[u8; N], Arch) -> Violations,
 ) {
     for c in cases {
         let id = rules.iter().position(|r| r.id == c.rule);
         let id = id.unwrap_or_else(|| panic!("{owner}: no rule `{}`", c.rule));
         let base = (c.base)();
         let b = encode(&base);
+        let v0 = report(&b, c.base_arch);
         assert_eq!(
-            report(&b, c.base_arch),
-            0,
+            (v0.mask, v0.compiler),
+            (0, 0),
             "{owner} `{}`: the base word is not valid on {}",
             c.rule,
             c.base_arch.name()
@@ -125,16 +127,21 @@ fn run_cases<W, const N: usize>(
             c.rule,
             c.cite
         );
-        let v = report(&m, c.arch);
+        let (v, f) = {
+            let r = report(&m, c.arch);
+            (r.mask, r.compiler)
+        };
+        let compiler = rules[id].authority == RuleAuthority::Compiler;
+        let (found, other) = if compiler { (f, v) } else { (v, f) };
         assert_eq!(
-            v >> id & 1 == 1,
+            found >> id & 1 == 1,
             c.reported,
-            "{owner} `{}`: reported? (violations {v:#x})",
+            "{owner} `{}`: reported? (violations {v:#x}, compiler findings {f:#x})",
             c.rule
         );
         assert_eq!(
-            v != 0,
-            c.reported,
+            (found != 0, other),
+            (c.reported, 0),
             "{owner} `{}`: the word's verdict",
             c.rule
         );
@@ -158,7 +165,7 @@ macro_rules! word_cases {
             &$cases,
             |w| w.encode(),
             |b, a| $t::rule_truth(b, a),
-            |b, a| $t::check_rules(b, a).mask,
+            |b, a| $t::check_rules(b, a),
         )
     };
 }
@@ -172,7 +179,7 @@ macro_rules! raw_cases {
             &$cases,
             |c| c.raw().to_le_bytes(),
             $t::rule_truth,
-            |b, a| $t::check_rules(b, a).mask,
+            $t::check_rules,
         )
     };
 }
@@ -728,9 +735,17 @@ fn nested_type_rules() {
             |c| c.address = 64,
         )]
     );
-    // bits 8..23 must be zero in register mode; not in immediate mode.
-    assert!(ADDR4::from_raw(0x8000_0105).validate(Arch::cayman).is_err());
-    assert!(ADDR4::from_raw(0x0000_0105).validate(Arch::cayman).is_ok());
+    // bits 8..23 must be zero in register mode; not in immediate mode. The check is the
+    // compiler's decoder (supp-addr4 §Function roster): a finding, the value stays valid.
+    let check = |raw: u32| ADDR4::check_rules(&raw.to_le_bytes(), Arch::cayman);
+    let bad = check(0x8000_0105);
+    assert!(bad.is_empty());
+    assert_eq!(
+        bad.compiler_findings().map(|r| r.id).collect::<Vec<_>>(),
+        ["tensor_start_addr_valid_register"]
+    );
+    assert!(ADDR4::from_raw(0x8000_0105).validate(Arch::cayman).is_ok());
+    assert_eq!(check(0x0000_0105).compiler, 0);
 }
 
 #[test]
@@ -783,12 +798,15 @@ fn golden_vectors_are_valid_where_they_ship() {
                 let word = Word::decode(&b, *arch).unwrap();
                 let v = word.check(*arch);
                 let stem = path.file_stem().unwrap().to_str().unwrap();
+                // compute_op ADD, which NC-v5's compiler refuses (seed-000: "CoreV5 cannot
+                // support DGE with compute op yet"): a compiler finding, the word is valid.
+                let findings: &[&str] = match (stem, arch) {
+                    ("pseudo_dma_ext", Arch::maverick) => &["core_v5_no_dge_compute_op"],
+                    _ => &[],
+                };
+                let got: Vec<&str> = v.compiler_findings().map(|r| r.id).collect();
+                assert_eq!(got, findings, "{} on {}", path.display(), arch.name());
                 let expected: &[&str] = match (stem, w.name.as_str(), arch) {
-                    // compute_op ADD, which NC-v5's compiler refuses (seed-000: "CoreV5
-                    // cannot support DGE with compute op yet").
-                    ("pseudo_dma_ext", "PSEUDO_DMA_EXT", Arch::maverick) => {
-                        &["core_v5_no_dge_compute_op"]
-                    }
                     // README conflict #1: seed 000's Sunda examples write sync_command_byte
                     // 3 (COPY) at +0x0F, which seed 004 reads as dge_op 3
                     // (DMA_GATHER_TRANSPOSE), a value sunda's DGE_OPCODE does not have.
@@ -826,11 +844,11 @@ impl Rng {
     }
 }
 
-/// Generated Rust: (truth, violations) of `name`'s rules on `b`.
-fn rust_eval(name: &str, b: &[u8], arch: Arch) -> (u64, u64) {
+/// Generated Rust: (truth, violations, compiler findings) of `name`'s rules on `b`.
+fn rust_eval(name: &str, b: &[u8], arch: Arch) -> (u64, u64, u64) {
     let v = check_rules_by_name(name, b, arch)
         .unwrap_or_else(|| panic!("no generated validator for `{name}` ({} bytes)", b.len()));
-    (v.truth, v.mask)
+    (v.truth, v.mask, v.compiler)
 }
 
 const RANDOM_PER_STRUCT: usize = 100_000;
@@ -853,12 +871,12 @@ fn temp_dir(tag: &str) -> PathBuf {
 }
 
 /// A program reading `[set, nc, bytes...]` records on stdin and printing each record's
-/// truth and violation masks from the generated C validators.
+/// truth, violation and compiler-finding masks from the generated C validators.
 fn harness(m: &Model) -> String {
     let mut src = String::from(
         "#include <stdio.h>\n#include <string.h>\n#include \"dmaspec.h\"\n\nint main(void) {\n    \
          unsigned char head[2];\n    unsigned char buf[64];\n    \
-         while (fread(head, 1, 2, stdin) == 2) {\n        uint64_t t = 0, v = 0;\n        \
+         while (fread(head, 1, 2, stdin) == 2) {\n        uint64_t t = 0, v = 0, f = 0;\n        \
          switch (head[0]) {\n",
     );
     for (k, s) in m.rules.sets.iter().enumerate() {
@@ -870,13 +888,15 @@ fn harness(m: &Model) -> String {
              if (fread(buf, 1, sizeof x, stdin) != sizeof x) return 2;\n            \
              memcpy(&x, buf, sizeof x);\n            t = {st}_rule_truth(&x, head[1]);\n            \
              v = {st}_violations(&x, head[1]);\n            \
+             f = {st}_compiler_findings(&x, head[1]);\n            \
              if ({st}_is_valid(&x, head[1]) != (v == 0)) return 4;\n            break;\n        }}\n",
             cn = t.c_name
         );
     }
     src.push_str(
         "        default:\n            return 3;\n        }\n        \
-         printf(\"%016llx %016llx\\n\", (unsigned long long)t, (unsigned long long)v);\n    }\n    \
+         printf(\"%016llx %016llx %016llx\\n\", (unsigned long long)t, (unsigned long long)v, \
+         (unsigned long long)f);\n    }\n    \
          return 0;\n}\n",
     );
     src
@@ -1064,15 +1084,14 @@ fn rust_and_c_validators_agree() {
         let set = &m.rules.sets[s.set];
         let name = &m.ty(set.owner).name;
         let arch = *Arch::ALL.iter().find(|a| a.nc() == s.nc).unwrap();
-        let (rt, rv) = rust_eval(name, &s.bytes, arch);
-        let (ct, cv) = line.split_once(' ').unwrap();
-        let (ct, cv) = (
-            u64::from_str_radix(ct, 16).unwrap(),
-            u64::from_str_radix(cv, 16).unwrap(),
-        );
-        if (rt, rv) != (ct, cv) {
+        let (rt, rv, rf) = rust_eval(name, &s.bytes, arch);
+        let c: Vec<u64> = line
+            .split(' ')
+            .map(|x| u64::from_str_radix(x, 16).unwrap())
+            .collect();
+        if [rt, rv, rf][..] != c[..] {
             panic!(
-                "{name} on {}: Rust truth {rt:#x} violations {rv:#x}, C truth {ct:#x} violations {cv:#x}\nbytes {:02x?}",
+                "{name} on {}: Rust truth {rt:#x} violations {rv:#x} compiler findings {rf:#x}, C {c:#x?}\nbytes {:02x?}",
                 arch.name(),
                 s.bytes
             );
@@ -1086,12 +1105,13 @@ fn rust_and_c_validators_agree() {
                 s.bytes
             );
             assert_eq!(set.violations(t), rv);
+            assert_eq!(set.compiler_findings(t), rf);
         }
         if rv == 0 {
             valid_seen[s.set] += 1;
         }
         for i in 0..set.rules.len() {
-            if rv >> i & 1 == 1 {
+            if (rv | rf) >> i & 1 == 1 {
                 violations_seen[s.set].insert(i);
             }
         }
@@ -1175,7 +1195,7 @@ fn bytes_cases(owner: &str, rules: &'static [RuleMeta], cases: &[Case<[u8; 64]>]
         cases,
         |b| *b,
         |b, a| check_rules_by_name(owner, b, a).unwrap().truth,
-        |b, a| check_rules_by_name(owner, b, a).unwrap().mask,
+        |b, a| check_rules_by_name(owner, b, a).unwrap(),
     );
 }
 
@@ -1214,7 +1234,9 @@ fn seed000_word_rules() {
         let mut long = base;
         long[0x0C..0x2C].fill(b'q');
         let v = check_rules_by_name(name, &long, Arch::cayman).unwrap();
-        let got: Vec<&str> = v.leaves().map(|r| r.id).collect();
+        // The compiler's FATAL, not a header check: a finding, the word stays valid.
+        assert!(v.is_empty());
+        let got: Vec<&str> = v.compiler_findings().map(|r| r.id).collect();
         assert_eq!(
             got,
             ["queue_name_shorter_than_32"],

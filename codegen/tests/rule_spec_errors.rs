@@ -465,3 +465,79 @@ fn unions_are_read_through_their_discriminator() {
     let col = errs[0].source_line.find("addr_reg").unwrap() + 1;
     assert_eq!(errs[0].column, col);
 }
+
+#[test]
+fn an_unknown_authority() {
+    only(
+        &rule("expr = \"step > 0\"\nauthority = \"hardware\""),
+        "authority",
+        "\"hardware\"",
+        "unknown authority `hardware`: `header` (the shipped ISA header validates the rule) or \
+         `compiler` (neuronx-cc guarantees it of the words it writes)",
+    );
+}
+
+#[test]
+fn a_part_has_its_composites_authority() {
+    let r = format!(
+        "{}{}",
+        rule("expr = \"step > 0\"\nauthority = \"compiler\""),
+        "[[struct.rule]]\nname = \"top\"\nall = [\"r\"]\nmessage = \"m\"\nevidence = [{ source = \"src §9\" }]\n",
+    );
+    only(
+        &r,
+        "name = \"top\"\nall",
+        "\"r\"",
+        "rule `r` is a compiler rule, a part of the header rule `top`; a composite's parts have \
+         its authority",
+    );
+}
+
+#[test]
+fn a_header_rule_cannot_call_a_compiler_rule() {
+    // A bitfield with a compiler rule, and a nested struct whose header rule calls it.
+    let r = r#"[[bitfield]]
+name = "FLAG"
+c_name = "FLAG"
+repr = "u8"
+doc = "Flag."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+fields = [{ bits = "0..7", name = "v" }]
+
+[[bitfield.rule]]
+name = "flag_small"
+authority = "compiler"
+expr = "v < 4"
+message = "m"
+evidence = [{ source = "src §2" }]
+
+[[struct]]
+name = "N"
+c_name = "N_STRUCT"
+size = 1
+confidence = "HIGH"
+doc = "Nested."
+evidence = [{ source = "src §5" }]
+field = [{ off = 0, name = "f", type = "FLAG", evidence = [{ source = "src §5" }] }]
+
+[[struct.rule]]
+name = "uses_it"
+expr = "flag_small(f)"
+message = "m"
+evidence = [{ source = "src §9" }]
+"#;
+    only(
+        r,
+        "uses_it",
+        "flag_small",
+        "`flag_small` is a compiler rule of `FLAG`; a header rule cannot call it (give this rule \
+         `authority = \"compiler\"`)",
+    );
+    // With the caller a compiler rule too, it loads.
+    let ok = r.replace(
+        "name = \"uses_it\"\n",
+        "name = \"uses_it\"\nauthority = \"compiler\"\n",
+    );
+    load(&ok).unwrap_or_else(|e| panic!("{}", e.render()));
+}

@@ -926,13 +926,14 @@ static inline int64_t dmaspec_dtype_size(int64_t v) {
  * The register branch of the compiler's ADDR4 decoder check, which v2, v3 and v4 share. The page
  * also reports a stricter gen2 mask (bits 8..30 zero); that is not enforced here. No source says
  * which instruction validators apply this check to the DMA index addresses, so the words' rules do
- * not call it; it is available on ADDR4 itself (ADDR4::validate in Rust,
- * NEURON_ISA_TPB_ADDR4_is_valid in C).
+ * not call it; it is available on ADDR4 itself (ADDR4's check in Rust,
+ * NEURON_ISA_TPB_ADDR4_compiler_findings in C). A compiler rule: the check is a libwalrus decoder
+ * body (supp-addr4 §Function roster), and no header source states it.
  *
  * Checks: register_mode == 0 || ((address & 0xFFFF00) == 0 && (address & 0xFF) < 64)
  *
  * Source: supp-addr4 §Register mode; supp-addr4 §Arch-universality. Confidence: CERTAIN
- * (confirmed).
+ * (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_register(const NEURON_ISA_TPB_ADDR4 *i) {
     (void)i;
@@ -952,17 +953,33 @@ static inline uint64_t NEURON_ISA_TPB_ADDR4_rule_truth(const NEURON_ISA_TPB_ADDR
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_ADDR4 is violated: it does not hold, and neither does any
+ * Bit k set when rule k of NEURON_ISA_TPB_ADDR4 is broken: it does not hold, and neither does any
  * composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_ADDR4_violations(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_ADDR4_broken(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_ADDR4_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_ADDR4 breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_ADDR4 is violated: a broken header rule, which makes the
+ * value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_ADDR4_violations(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    return NEURON_ISA_TPB_ADDR4_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_ADDR4 is a compiler finding: a broken compiler rule, a
+ * value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_ADDR4_compiler_findings(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    return NEURON_ISA_TPB_ADDR4_broken(i, nc) & UINT64_C(0x1);
+}
+
+/** Whether NEURON_ISA_TPB_ADDR4 breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_ADDR4_is_valid(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
     return NEURON_ISA_TPB_ADDR4_violations(i, nc) == 0;
 }
@@ -987,7 +1004,7 @@ static inline bool NEURON_ISA_TPB_ADDR4_is_valid(const NEURON_ISA_TPB_ADDR4 *i, 
  * Checks: priority_class <= 4 && reserved_bitfield == 0
  *
  * Source: supp-gather-scatter §1; seed-004 §6.1; supp-field-tables §4 Table 4.12. Confidence:
- * HIGH/OBSERVED (confirmed).
+ * HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_CONFIGS_is_valid_dma_configs(const NEURON_ISA_TPB_DMA_CONFIGS *i) {
     (void)i;
@@ -1007,17 +1024,33 @@ static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_rule_truth(const NEURON_ISA_TP
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_DMA_CONFIGS is violated: it does not hold, and neither
- * does any composite rule above it.
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_CONFIGS is broken: it does not hold, and neither does
+ * any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_violations(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_broken(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_DMA_CONFIGS_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_DMA_CONFIGS breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_CONFIGS is violated: a broken header rule, which
+ * makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_violations(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_CONFIGS_broken(i, nc) & UINT64_C(0x1);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_CONFIGS is a compiler finding: a broken compiler
+ * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_compiler_findings(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_CONFIGS_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_DMA_CONFIGS breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_DMA_CONFIGS_is_valid(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_CONFIGS_violations(i, nc) == 0;
 }
@@ -1044,7 +1077,7 @@ static inline bool NEURON_ISA_TPB_DMA_CONFIGS_is_valid(const NEURON_ISA_TPB_DMA_
  *
  * Checks: bc_enabled == 0 && bc_reg == 0 && bc_disable_oob_error_notif == 0
  *
- * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_fully_inert(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
     (void)i;
@@ -1056,7 +1089,7 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_fully_inert(const NEURON_ISA_T
  *
  * Checks: bc_enabled == 1
  *
- * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_bc_enabled_set(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
     (void)i;
@@ -1073,7 +1106,7 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_bc_enabled_set(const NEURON_IS
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: supp-gather-scatter §6; supp-field-tables §4 Table 4.3. Confidence: HIGH/OBSERVED
- * (confirmed).
+ * (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid_register_read_with_marker(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
     (void)i;
@@ -1087,7 +1120,7 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid_register_read_with_ma
  *
  * Partly enforced: some parts are not enforced and hold.
  *
- * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_fully_armed(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
     (void)i;
@@ -1106,7 +1139,7 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_fully_armed(const NEURON_ISA_T
  * Partly enforced: some parts are not enforced and hold.
  *
  * Source: supp-gather-scatter §6; supp-field-tables §4 Table 4.3; supp-descriptor-model §2.1.
- * Confidence: HIGH/OBSERVED (confirmed).
+ * Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_has_valid_bound_check_reg(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
     (void)i;
@@ -1130,10 +1163,10 @@ static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_rule_truth(const NEURON_IS
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_BOUND_CHECK_REG is violated: it does not hold, and
- * neither does any composite rule above it.
+ * Bit k set when rule k of NEURON_ISA_TPB_BOUND_CHECK_REG is broken: it does not hold, and neither
+ * does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_violations(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_broken(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_BOUND_CHECK_REG_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -1144,7 +1177,23 @@ static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_violations(const NEURON_IS
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_BOUND_CHECK_REG breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_BOUND_CHECK_REG is violated: a broken header rule, which
+ * makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_violations(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
+    return NEURON_ISA_TPB_BOUND_CHECK_REG_broken(i, nc) & UINT64_C(0x1f);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_BOUND_CHECK_REG is a compiler finding: a broken compiler
+ * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_compiler_findings(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
+    return NEURON_ISA_TPB_BOUND_CHECK_REG_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_BOUND_CHECK_REG breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
     return NEURON_ISA_TPB_BOUND_CHECK_REG_violations(i, nc) == 0;
 }

@@ -196,7 +196,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_INDIRECT1D_OPCODE == NEURON_ISA_TPB_OPC
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_addr8_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -209,7 +209,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_addr8_src(const NEURON
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_addr8_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -222,7 +222,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_addr8_dst(const NEURON
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_shape_reg_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -235,7 +235,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_shape_reg_src(cons
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_shape_reg_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -250,7 +250,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_shape_reg_dst(cons
  * (!has(dst_start_addr.marker, SHAPE_REG) || dst_num_elem == 0)
  *
  * Source: supp-gather-scatter §1.2; supp-field-tables §5 Table 5a. Confidence: HIGH/OBSERVED
- * (confirmed).
+ * (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_zero_num_elem_shape_reg_mode(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -265,7 +265,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_zero_num_elem_shape_reg_mode(co
  * idx_num_active_channels == POOLING_NUM_CHANNELS
  *
  * Source: seed-004 §6.2; seed-004 §3.2; supp-gather-scatter §1.5. Confidence: HIGH/OBSERVED
- * (confirmed).
+ * (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_check_dma_indirect_indices(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -278,7 +278,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_check_dma_indirect_indices(cons
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_valid_idx_start_addr(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -291,7 +291,8 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_valid_idx_star
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-gather-scatter §1; seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1; seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_are_valid_memcpy_dtypes(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -303,7 +304,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_are_valid_memcpy_dtypes(const N
  *
  * Checks: compute_op == DGE_COMPUTE_OP::NONE
  *
- * Source: supp-gather-scatter §1.4. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1.4. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_memcopy_without_cce(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -316,7 +317,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_memcopy_without_cce(const NE
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-gather-scatter §1.4. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1.4. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect_cce(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -332,7 +333,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect_cce(const
  *
  * Partly enforced: some parts are not enforced and hold.
  *
- * Source: supp-gather-scatter §1.4. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1.4. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect_operation(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -348,7 +349,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect_operation
  *
  * Checks: has_valid_bound_check_reg(src_idx_bound_reg)
  *
- * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_no_flags_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -362,6 +363,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_n
  * Checks: flags.idx_bound_is_err == 1 || src_idx_bound_reg.bc_disable_oob_error_notif == 0
  *
  * Source: supp-gather-scatter §6; supp-gather-scatter §8.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_idx_bound_error_or_notif_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -374,7 +376,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_idx_bound_error_or_notif_src(co
  *
  * Holds when all of has_valid_idx_bound_check_reg_no_flags_src, idx_bound_error_or_notif_src hold.
  *
- * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -390,7 +392,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_s
  *
  * Checks: has_valid_bound_check_reg(dst_idx_bound_reg)
  *
- * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_no_flags_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -403,7 +405,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_n
  *
  * Checks: flags.idx_bound_is_err == 1 || dst_idx_bound_reg.bc_disable_oob_error_notif == 0
  *
- * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_idx_bound_error_or_notif_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -416,7 +418,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_idx_bound_error_or_notif_dst(co
  *
  * Holds when all of has_valid_idx_bound_check_reg_no_flags_dst, idx_bound_error_or_notif_dst hold.
  *
- * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -442,7 +444,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_d
  * flags.scatter_dim == INDIRECT_DIM::X)))
  *
  * Source: seed-004 §3.1; supp-gather-scatter §1.1; supp-field-tables §4 Table 4.6. Confidence:
- * HIGH/OBSERVED (confirmed).
+ * HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_indirect_dim_by_mode(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -459,7 +461,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_indirect_dim_by_mode(
  * <= 4096)
  *
  * Source: seed-004 §3.2; supp-field-tables §2.2; supp-gather-scatter §1.2. Confidence:
- * HIGH/OBSERVED (confirmed).
+ * HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_valid_index_count(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -472,7 +474,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_valid_index_co
  *
  * Checks: !(flags.indirect_mode in [SRC_INDIRECTION, SRC_DST_INDIRECTION])
  *
- * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_src_idx_leg_inactive(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -485,7 +487,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_src_idx_leg_inactive(const NEUR
  * Checks: src_idx_start_addr.register_mode == 1
  *
  * Source: supp-gather-scatter §1.3; supp-addr4 §Register mode. Confidence: HIGH/OBSERVED
- * (confirmed).
+ * (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_from_register_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -502,7 +504,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_from_register_src(const NE
  * Checks: (src_idx_start_addr.address & 0x1E000000) == 0
  *
  * Source: supp-addr4 §PSUM-window detection + region class; seed-004 §3.2. Confidence: MED/INFERRED
- * (inferred).
+ * (inferred). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -515,7 +517,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_src(const NEURON_I
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_partition_0_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -529,7 +531,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_partition_0_src(const N
  *
  * Partly enforced: some parts are not enforced and hold.
  *
- * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_partition_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -544,7 +546,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_partition_src(cons
  *
  * Partly enforced: some parts are not enforced and hold.
  *
- * Source: seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_addr4_in_sbuf_partition0_src(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -557,7 +559,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_addr4_in_sbuf_partition0_sr
  *
  * Checks: !(flags.indirect_mode in [DST_INDIRECTION, SRC_DST_INDIRECTION])
  *
- * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_dst_idx_leg_inactive(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -570,7 +572,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_dst_idx_leg_inactive(const NEUR
  * Checks: dst_idx_start_addr.register_mode == 1
  *
  * Source: supp-gather-scatter §1.3; supp-addr4 §Register mode. Confidence: HIGH/OBSERVED
- * (confirmed).
+ * (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_from_register_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -586,7 +588,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_from_register_dst(const NE
  * Checks: (dst_idx_start_addr.address & 0x1E000000) == 0
  *
  * Source: supp-addr4 §PSUM-window detection + region class; seed-004 §3.2. Confidence: MED/INFERRED
- * (inferred).
+ * (inferred). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -599,7 +601,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_dst(const NEURON_I
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_partition_0_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -613,7 +615,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_partition_0_dst(const N
  *
  * Partly enforced: some parts are not enforced and hold.
  *
- * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_partition_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -628,7 +630,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_partition_dst(cons
  *
  * Partly enforced: some parts are not enforced and hold.
  *
- * Source: seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_addr4_in_sbuf_partition0_dst(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -644,6 +646,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_addr4_in_sbuf_partition0_ds
  * Partly enforced: some parts are not enforced and hold.
  *
  * Source: seed-004 §3.2; supp-gather-scatter §1.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_idx_addr_in_sbuf_partition0(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -655,7 +658,8 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_idx_addr_in_sb
  *
  * Checks: reserved[0] == 0 && reserved[1] == 0
  *
- * Source: supp-field-tables §2.2; seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-field-tables §2.2; seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_check_reserved_zero(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -668,7 +672,8 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_check_reserved
  *
  * Checks: is_valid_dma_configs(dma_configs)
  *
- * Source: seed-004 §3.2; supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §3.2; supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_configs(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -681,7 +686,7 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_configs(const NEUR
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_compute_op(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -701,7 +706,8 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_compute_op(const N
  *
  * Partly enforced: some parts are not enforced and hold.
  *
- * Source: supp-gather-scatter §1; seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §1; seed-004 §3.2. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i) {
     (void)i;
@@ -756,10 +762,10 @@ static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_rule_truth(const NEURON_ISA
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT is violated: it does not hold, and
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT is broken: it does not hold, and
  * neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_violations(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_broken(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_DMA_INDIRECT1D_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -801,7 +807,23 @@ static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_violations(const NEURON_ISA
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT is violated: a broken header rule,
+ * which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_violations(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_INDIRECT1D_broken(i, nc) & UINT64_C(0xfffffffff);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT is a compiler finding: a broken
+ * compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_compiler_findings(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_INDIRECT1D_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_INDIRECT1D_violations(i, nc) == 0;
 }

@@ -137,6 +137,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_OPCODE == NEURON_ISA_T
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §Form A — Pool bound-check indirect. Confidence: CONFIRMED (confirmed).
+ * Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_bound_check_on_pool(const NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT *i) {
     (void)i;
@@ -151,6 +152,7 @@ static inline bool NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_bound_check_on_pool(const
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §Form A — Pool bound-check indirect. Confidence: CONFIRMED (confirmed).
+ * Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_bound_check_operands(const NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT *i) {
     (void)i;
@@ -171,10 +173,10 @@ static inline uint64_t NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_rule_truth(const NEUR
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT is violated: it does not
- * hold, and neither does any composite rule above it.
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT is broken: it does not hold,
+ * and neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_violations(const NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_broken(const NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -182,7 +184,23 @@ static inline uint64_t NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_violations(const NEUR
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT is violated: a broken header
+ * rule, which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_violations(const NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT is a compiler finding: a
+ * broken compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_compiler_findings(const NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_broken(i, nc) & UINT64_C(0x3);
+}
+
+/** Whether NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_is_valid(const NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_violations(i, nc) == 0;
 }

@@ -129,7 +129,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_OPCODE == NEURON_I
  *
  * Checks: embedding_table_base_addr % 64 == 0
  *
- * Source: seed-000 §IndirectSaveAccumulate. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §IndirectSaveAccumulate. Confidence: CONFIRMED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_scratch_address_aligned_64(const NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT *i) {
     (void)i;
@@ -144,7 +144,7 @@ static inline bool NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_scratch_address_align
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §IndirectSaveAccumulate. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §IndirectSaveAccumulate. Confidence: CONFIRMED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_embedding_entry_fits_16_bits(const NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT *i) {
     (void)i;
@@ -165,10 +165,10 @@ static inline uint64_t NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_rule_truth(const 
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT is violated: it does not
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT is broken: it does not
  * hold, and neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_violations(const NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_broken(const NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -176,7 +176,23 @@ static inline uint64_t NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_violations(const 
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT is violated: a broken
+ * header rule, which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_violations(const NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT is a compiler finding: a
+ * broken compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_compiler_findings(const NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_broken(i, nc) & UINT64_C(0x3);
+}
+
+/** Whether NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_is_valid(const NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_violations(i, nc) == 0;
 }

@@ -186,7 +186,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_OPCODE == NEURON_ISA_TP
  *
  * Checks: dma_configs.priority_class <= 4
  *
- * Source: seed-004 §5.1; seed-004 §6.1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §5.1; seed-004 §6.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_priority_class_at_most_4(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -199,7 +199,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_priority_class_at_most_4(c
  *
  * Checks: is_enumerator(dge_op)
  *
- * Source: seed-004 §10; seed-004 §5.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §10; seed-004 §5.3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_op_valid_for_arch(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
     (void)i;
@@ -212,7 +212,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_op_valid_for_arch(cons
  *
  * Checks: in_dtype != DTYPE::FP32R
  *
- * Source: seed-004 §6.5. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §6.5. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_in_dtype_not_fp32r(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -224,7 +224,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_in_dtype_not_fp32r(const N
  *
  * Checks: !(in_dtype in [UINT64, INT64]) && !(out_dtype in [UINT64, INT64])
  *
- * Source: seed-004 §6.5. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §6.5. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dtypes_not_64_bit(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -240,6 +240,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dtypes_not_64_bit(const NE
  * Applies on mariana, maverick only; holds elsewhere.
  *
  * Source: seed-004 §6.5; supp-field-tables §4 Table 4.4a. Confidence: HIGH/OBSERVED (confirmed).
+ * Authority: header.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dtypes_in_dtype_basic_subset(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
     (void)i;
@@ -256,7 +257,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dtypes_in_dtype_basic_subs
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §assign64bitAddr. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-000 §assign64bitAddr. Confidence: HIGH/OBSERVED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_table_entry_id_fits(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -271,7 +272,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_table_entry_id_fits(co
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_queue_assigned(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -286,7 +288,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_queue_assigned(
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_dynamic(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -300,7 +303,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_dynamic(const N
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_args_outputs(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -315,7 +319,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_args_outputs(co
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_in_out_dimensions(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -330,7 +335,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_in_out_dimensio
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_fastest_dim_continuous(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -346,7 +352,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_fastest_dim_con
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_same_element_count(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -361,7 +368,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_same_element_co
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-003 §3.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-003 §3.3. Confidence: HIGH/OBSERVED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_one_side_dynamic(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -393,10 +400,10 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_rule_truth(const NEURO
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT is violated: it does not hold,
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT is broken: it does not hold,
  * and neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_violations(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_broken(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -415,7 +422,23 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_violations(const NEURO
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT is violated: a broken header
+ * rule, which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_violations(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_broken(i, nc) & UINT64_C(0x1f);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT is a compiler finding: a
+ * broken compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_compiler_findings(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_broken(i, nc) & UINT64_C(0x1fe0);
+}
+
+/** Whether NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_violations(i, nc) == 0;
 }

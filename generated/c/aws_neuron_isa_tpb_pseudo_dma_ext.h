@@ -158,7 +158,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_EXT_OPCODE == NEURON_ISA_TPB_OPC
  *
  * Checks: tile_src_rows in [16, 0] && tile_src_cols in [128, 0]
  *
- * Source: seed-004 §5.2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §5.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_has_valid_xpose_tile_size(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i) {
     (void)i;
@@ -170,7 +170,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_has_valid_xpose_tile_size(const
  *
  * Checks: idx_num_active_channels == 0
  *
- * Source: seed-004 §5.2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §5.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_index_fields_unused(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i) {
     (void)i;
@@ -182,7 +182,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_index_fields_unused(const NEURO
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-004 §5.2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §5.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_index_fields_valid(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i) {
     (void)i;
@@ -198,7 +198,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_index_fields_valid(const NEURON
  *
  * Partly enforced: some parts are not enforced and hold.
  *
- * Source: seed-004 §5.2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §5.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_is_valid_pseudo_dma_ext_fields(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i) {
     (void)i;
@@ -210,12 +210,14 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_is_valid_pseudo_dma_ext_fields(
  * compute_op <n>").
  *
  * A property of the compiler's words: AluOpType2DGEComputeOp yields 0 (none) or 1 (add), and KLR
- * codegen rejects every other compute_op.
+ * codegen rejects every other compute_op. The ISA's DGE_COMPUTE_OP also has MULTIPLY, MAX and MIN,
+ * and seed 004 §5.2 states no check of compute_op here, so a word with one of them is a compiler
+ * finding, not invalid.
  *
  * Checks: compute_op in [NONE, ADD]
  *
  * Source: seed-000 §Dynamic / DGE / indirect arm; seed-003 §3.4. Confidence: HIGH/OBSERVED
- * (confirmed).
+ * (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_compute_op_none_or_add(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i) {
     (void)i;
@@ -225,11 +227,14 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_compute_op_none_or_add(const NE
 /**
  * core_v5_no_dge_compute_op: CoreV5 cannot support DGE with compute op yet.
  *
+ * A compiler FATAL (arch >= 50) before it writes the word, not a header validator.
+ *
  * Checks: compute_op == DGE_COMPUTE_OP::NONE
  *
  * Applies on maverick only; holds elsewhere.
  *
- * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_core_v5_no_dge_compute_op(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
     (void)i;
@@ -255,10 +260,10 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_rule_truth(const NEURON_ISA
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT is violated: it does not hold, and
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT is broken: it does not hold, and
  * neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_violations(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_broken(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_PSEUDO_DMA_EXT_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -270,7 +275,23 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_violations(const NEURON_ISA
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT is violated: a broken header rule,
+ * which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_violations(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_EXT_broken(i, nc) & UINT64_C(0xf);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT is a compiler finding: a broken
+ * compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_compiler_findings(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_EXT_broken(i, nc) & UINT64_C(0x30);
+}
+
+/** Whether NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_EXT_violations(i, nc) == 0;
 }

@@ -156,6 +156,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_OPCODE == NEURON
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §Form B — main indirect gather/scatter. Confidence: HIGH/OBSERVED (confirmed).
+ * Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_one_address_per_partition(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i) {
     (void)i;
@@ -171,6 +172,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_one_address_per_par
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §Form B — main indirect gather/scatter. Confidence: HIGH/OBSERVED (confirmed).
+ * Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_two_d_data_ap(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i) {
     (void)i;
@@ -191,10 +193,10 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_rule_truth(cons
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT is violated: it does
- * not hold, and neither does any composite rule above it.
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT is broken: it does not
+ * hold, and neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_violations(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_broken(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -202,7 +204,23 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_violations(cons
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT is violated: a broken
+ * header rule, which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_violations(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT is a compiler finding:
+ * a broken compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_compiler_findings(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_broken(i, nc) & UINT64_C(0x3);
+}
+
+/** Whether NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_violations(i, nc) == 0;
 }

@@ -84,7 +84,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_REARM_OPCODE == NEURON_ISA_TPB_O
  * Checks: text_len(dma_queue_name) < 32
  *
  * Source: seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops. Confidence:
- * CONFIRMED (confirmed).
+ * CONFIRMED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_REARM_queue_name_shorter_than_32(const NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT *i) {
     (void)i;
@@ -100,7 +100,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_REARM_queue_name_shorter_than_32(co
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops. Confidence:
- * CONFIRMED (confirmed).
+ * CONFIRMED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_REARM_sqi_no_rearm_feature(const NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT *i) {
     (void)i;
@@ -121,10 +121,10 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_REARM_rule_truth(const NEURON_I
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT is violated: it does not hold,
- * and neither does any composite rule above it.
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT is broken: it does not hold, and
+ * neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_REARM_violations(const NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_REARM_broken(const NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_PSEUDO_DMA_REARM_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -132,7 +132,23 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_REARM_violations(const NEURON_I
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT is violated: a broken header
+ * rule, which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_REARM_violations(const NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_REARM_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT is a compiler finding: a broken
+ * compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_REARM_compiler_findings(const NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_REARM_broken(i, nc) & UINT64_C(0x3);
+}
+
+/** Whether NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_REARM_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_REARM_violations(i, nc) == 0;
 }

@@ -97,7 +97,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_OPCODE == NEURON_
  * Checks: text_len(dma_queue_name) < 32
  *
  * Source: seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops. Confidence:
- * CONFIRMED (confirmed).
+ * CONFIRMED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_queue_name_shorter_than_32(const NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT *i) {
     (void)i;
@@ -117,17 +117,33 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_rule_truth(const
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT is violated: it does not
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT is broken: it does not
  * hold, and neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_violations(const NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_broken(const NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT is violated: a broken
+ * header rule, which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_violations(const NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT is a compiler finding: a
+ * broken compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_compiler_findings(const NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_broken(i, nc) & UINT64_C(0x1);
+}
+
+/** Whether NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_violations(i, nc) == 0;
 }

@@ -100,7 +100,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_OPCODE == NEURON_ISA_TPB
  *
  * Checks: text_len(dma_queue_name) < 32
  *
- * Source: seed-000 §DMATrigger. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §DMATrigger. Confidence: CONFIRMED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_queue_name_shorter_than_32(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i) {
     (void)i;
@@ -115,7 +115,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_queue_name_shorter_than_32(
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §DMATrigger. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §DMATrigger. Confidence: CONFIRMED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_known_queue_name(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i) {
     (void)i;
@@ -129,7 +129,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_known_queue_name(const NEUR
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §DMATrigger. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §DMATrigger. Confidence: CONFIRMED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_dma_block_id_in_range(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i) {
     (void)i;
@@ -151,10 +151,10 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_rule_truth(const NEURON
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT is violated: it does not hold,
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT is broken: it does not hold,
  * and neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_violations(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_broken(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -163,7 +163,23 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_violations(const NEURON
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT is violated: a broken header
+ * rule, which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_violations(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT is a compiler finding: a broken
+ * compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_compiler_findings(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_broken(i, nc) & UINT64_C(0x7);
+}
+
+/** Whether NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_violations(i, nc) == 0;
 }

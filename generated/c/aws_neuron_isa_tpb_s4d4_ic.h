@@ -158,7 +158,8 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_IC_OPCODE == NEURON_ISA_TPB_OPCODE_IND
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §IndirectCopy / MoveShape. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §IndirectCopy / MoveShape. Confidence: CONFIRMED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_S4D4_IC_no_tensor_indirect_ap(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i) {
     (void)i;
@@ -178,17 +179,33 @@ static inline uint64_t NEURON_ISA_TPB_S4D4_IC_rule_truth(const NEURON_ISA_TPB_S4
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_S4D4_IC_STRUCT is violated: it does not hold, and neither
+ * Bit k set when rule k of NEURON_ISA_TPB_S4D4_IC_STRUCT is broken: it does not hold, and neither
  * does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_S4D4_IC_violations(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_S4D4_IC_broken(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_S4D4_IC_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_S4D4_IC_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_S4D4_IC_STRUCT is violated: a broken header rule, which
+ * makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_S4D4_IC_violations(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_S4D4_IC_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_S4D4_IC_STRUCT is a compiler finding: a broken compiler
+ * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_S4D4_IC_compiler_findings(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_S4D4_IC_broken(i, nc) & UINT64_C(0x1);
+}
+
+/** Whether NEURON_ISA_TPB_S4D4_IC_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_S4D4_IC_is_valid(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_S4D4_IC_violations(i, nc) == 0;
 }

@@ -881,43 +881,66 @@ impl ADDR4 {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "address", offset: 0, size: 4, bits: Some((0, 29)), type_name: "u29",
+            name: "address",
+            offset: 0,
+            size: 4,
+            bits: Some((0, 29)),
+            type_name: "u29",
             doc: "29-bit on-chip byte address (SBUF or PSUM). Bits 25..28 double as the region class: 0 = SBUF; PSUM is the window 0x2000000..0x23FFFFF. When register_mode = 1, bits 0..7 hold the register id (valid 0..63) and bits 8..30 must be zero.",
             confidence: confidence::certainty::CERTAIN,
             evidence: &[evidence::E0, evidence::E1, evidence::E2],
             alternatives: &[
                 meta::Alternative {
-                    name: "partition_offset", type_name: "u29",
+                    name: "partition_offset",
+                    type_name: "u29",
                     doc: "PartitionOffset (the addr_immediate arm): [17:0] byte offset within the selected partition (256 KiB max), [22:18] must be zero, [24:23] SBUF partition quadrant 0..3 (partitions 0-31 / 32-63 / 64-95 / 96-127), [25] 0 = SBUF address, 1 = PSUM address. Splits the address bits differently from the ADDR4 page's region class at bits 25..28 (README conflict #10).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E3],
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    evidence: &[evidence::E3],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "indirect", offset: 0, size: 4, bits: Some((29, 1)), type_name: "u1",
+            name: "indirect",
+            offset: 0,
+            size: 4,
+            bits: Some((29, 1)),
+            type_name: "u1",
             doc: "Mode bit 0: INDIRECT-gather (the index/offset slot of a gather). The only mode bit the compiler's encoder stamps.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E4, evidence::E5],
+            confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E4, evidence::E5],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "active", offset: 0, size: 4, bits: Some((30, 1)), type_name: "u1",
+            name: "active",
+            offset: 0,
+            size: 4,
+            bits: Some((30, 1)),
+            type_name: "u1",
             doc: "Mode bit 1: ACTIVE / dynamic-AP marker (stamped upstream into the descriptor template, never by the ADDR4 encoder). Mode nibble 0b11 (0x60 in byte 3) has no producer and no consumer.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E6],
+            confidence: confidence::certainty::MEDIUM,
+            evidence: &[evidence::E6],
             alternatives: &[
                 meta::Alternative {
-                    name: "shape_reg", type_name: "u1",
+                    name: "shape_reg",
+                    type_name: "u1",
                     doc: "ADDR4 marker 0x40 = SHAPE_REG (shape from register); with bit 31 set, 0xC0 = ADDR_SHAPE_REG (README conflict #10).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E7],
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    evidence: &[evidence::E7],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "register_mode", offset: 0, size: 4, bits: Some((31, 1)), type_name: "u1",
+            name: "register_mode",
+            offset: 0,
+            size: 4,
+            bits: Some((31, 1)),
+            type_name: "u1",
             doc: "Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E8, evidence::E9, evidence::E10], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E8, evidence::E9, evidence::E10],
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     #[inline(always)]
@@ -966,13 +989,17 @@ impl ADDR4 {
 impl ADDR4 {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "tensor_start_addr_valid_register", name: "tensor_start_addr_valid",
+        id: "tensor_start_addr_valid_register",
+        name: "tensor_start_addr_valid",
         args: Some("addr (register branch)"),
+        authority: rules::RuleAuthority::Compiler,
         expr: Some("register_mode == 0 || ((address & 0xFFFF00) == 0 && (address & 0xFF) < 64)"),
         message: "in register mode (bit 31) bits 8..23 must be zero and the register id in bits 0..7 must be below 0x40",
-        doc: "The register branch of the compiler's ADDR4 decoder check, which v2, v3 and v4 share. The page also reports a stricter gen2 mask (bits 8..30 zero); that is not enforced here. No source says which instruction validators apply this check to the DMA index addresses, so the words' rules do not call it; it is available on ADDR4 itself (ADDR4::validate in Rust, NEURON_ISA_TPB_ADDR4_is_valid in C).",
-        fields: &["address", "register_mode"], source: "supp-addr4 §Register mode",
-        confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E11, evidence::E12],
+        doc: "The register branch of the compiler's ADDR4 decoder check, which v2, v3 and v4 share. The page also reports a stricter gen2 mask (bits 8..30 zero); that is not enforced here. No source says which instruction validators apply this check to the DMA index addresses, so the words' rules do not call it; it is available on ADDR4 itself (ADDR4's check in Rust, NEURON_ISA_TPB_ADDR4_compiler_findings in C). A compiler rule: the check is a libwalrus decoder body (supp-addr4 §Function roster), and no header source states it.",
+        fields: &["address", "register_mode"],
+        source: "supp-addr4 §Register mode",
+        confidence: confidence::certainty::CERTAIN,
+        evidence: &[evidence::E11, evidence::E12],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `ADDR4`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -1025,24 +1052,30 @@ impl Default for DGE_OPCODE {
 impl DGE_OPCODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "DMA_DIRECT2D", value: 0,
+            name: "DMA_DIRECT2D",
+            value: 0,
             c_name: "NEURON_ISA_TPB_DGE_OPCODE_DMA_DIRECT2D",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DMA_INDIRECT1D", value: 1,
+            name: "DMA_INDIRECT1D",
+            value: 1,
             c_name: "NEURON_ISA_TPB_DGE_OPCODE_DMA_INDIRECT1D",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DMA_TRANSPOSE", value: 2,
+            name: "DMA_TRANSPOSE",
+            value: 2,
             c_name: "NEURON_ISA_TPB_DGE_OPCODE_DMA_TRANSPOSE",
-            arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
+            arch: &["cayman", "mariana", "maverick"],
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DMA_GATHER_TRANSPOSE", value: 3,
+            name: "DMA_GATHER_TRANSPOSE",
+            value: 3,
             c_name: "NEURON_ISA_TPB_DGE_OPCODE_DMA_GATHER_TRANSPOSE",
-            arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
+            arch: &["cayman", "mariana", "maverick"],
+            ..meta::EnumeratorMeta::DEFAULT
         },
     ];
     /// `from_raw` of every byte.
@@ -1147,23 +1180,33 @@ impl Default for DGE_COMPUTE_OP {
 impl DGE_COMPUTE_OP {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "NONE", value: 0, c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_NONE",
+            name: "NONE",
+            value: 0,
+            c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_NONE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "ADD", value: 1, c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_ADD",
+            name: "ADD",
+            value: 1,
+            c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_ADD",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "MULTIPLY", value: 2, c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_MULTIPLY",
+            name: "MULTIPLY",
+            value: 2,
+            c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_MULTIPLY",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "MAX", value: 3, c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_MAX",
+            name: "MAX",
+            value: 3,
+            c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_MAX",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "MIN", value: 4, c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_MIN",
+            name: "MIN",
+            value: 4,
+            c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_MIN",
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
@@ -1288,67 +1331,99 @@ impl Default for DTYPE {
 impl DTYPE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "INVALID", value: 0, c_name: "NEURON_ISA_TPB_DTYPE_INVALID",
+            name: "INVALID",
+            value: 0,
+            c_name: "NEURON_ISA_TPB_DTYPE_INVALID",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "UINT64", value: 1, c_name: "NEURON_ISA_TPB_DTYPE_UINT64",
+            name: "UINT64",
+            value: 1,
+            c_name: "NEURON_ISA_TPB_DTYPE_UINT64",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INT8", value: 2, c_name: "NEURON_ISA_TPB_DTYPE_INT8",
+            name: "INT8",
+            value: 2,
+            c_name: "NEURON_ISA_TPB_DTYPE_INT8",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "UINT8", value: 3, c_name: "NEURON_ISA_TPB_DTYPE_UINT8",
+            name: "UINT8",
+            value: 3,
+            c_name: "NEURON_ISA_TPB_DTYPE_UINT8",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INT16", value: 4, c_name: "NEURON_ISA_TPB_DTYPE_INT16",
+            name: "INT16",
+            value: 4,
+            c_name: "NEURON_ISA_TPB_DTYPE_INT16",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "UINT16", value: 5, c_name: "NEURON_ISA_TPB_DTYPE_UINT16",
+            name: "UINT16",
+            value: 5,
+            c_name: "NEURON_ISA_TPB_DTYPE_UINT16",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "BFLOAT16", value: 6, c_name: "NEURON_ISA_TPB_DTYPE_BFLOAT16",
+            name: "BFLOAT16",
+            value: 6,
+            c_name: "NEURON_ISA_TPB_DTYPE_BFLOAT16",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "FP16", value: 7, c_name: "NEURON_ISA_TPB_DTYPE_FP16",
+            name: "FP16",
+            value: 7,
+            c_name: "NEURON_ISA_TPB_DTYPE_FP16",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INT32", value: 8, c_name: "NEURON_ISA_TPB_DTYPE_INT32",
+            name: "INT32",
+            value: 8,
+            c_name: "NEURON_ISA_TPB_DTYPE_INT32",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "UINT32", value: 9, c_name: "NEURON_ISA_TPB_DTYPE_UINT32",
+            name: "UINT32",
+            value: 9,
+            c_name: "NEURON_ISA_TPB_DTYPE_UINT32",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "FP32", value: 10, c_name: "NEURON_ISA_TPB_DTYPE_FP32",
+            name: "FP32",
+            value: 10,
+            c_name: "NEURON_ISA_TPB_DTYPE_FP32",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "FP32R", value: 11, c_name: "NEURON_ISA_TPB_DTYPE_FP32R",
+            name: "FP32R",
+            value: 11,
+            c_name: "NEURON_ISA_TPB_DTYPE_FP32R",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INT64", value: 12, c_name: "NEURON_ISA_TPB_DTYPE_INT64",
+            name: "INT64",
+            value: 12,
+            c_name: "NEURON_ISA_TPB_DTYPE_INT64",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "FP8_EXP3", value: 13, c_name: "NEURON_ISA_TPB_DTYPE_FP8_EXP3",
+            name: "FP8_EXP3",
+            value: 13,
+            c_name: "NEURON_ISA_TPB_DTYPE_FP8_EXP3",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "FP8_EXP4", value: 14, c_name: "NEURON_ISA_TPB_DTYPE_FP8_EXP4",
+            name: "FP8_EXP4",
+            value: 14,
+            c_name: "NEURON_ISA_TPB_DTYPE_FP8_EXP4",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "FP8_EXP5", value: 15, c_name: "NEURON_ISA_TPB_DTYPE_FP8_EXP5",
+            name: "FP8_EXP5",
+            value: 15,
+            c_name: "NEURON_ISA_TPB_DTYPE_FP8_EXP5",
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
@@ -1479,12 +1554,14 @@ impl ADDR8_MARKER {
         meta::FlagMeta { name: "OFFSET_WIDE", bit: 2, doc: "Wide (64-bit, two-register) table offset." },
         meta::FlagMeta { name: "OFFSET_REG", bit: 3, doc: "Table offset comes from a register." },
         meta::FlagMeta {
-            name: "VAR_ID", bit: 4,
+            name: "VAR_ID",
+            bit: 4,
             doc: "PSEUDO_ADDR8 only: the address is a neff variable id plus an immediate offset, resolved by the runtime.",
         },
         meta::FlagMeta { name: "ADDR_TBL", bit: 5, doc: "Address from the DGE address table." },
         meta::FlagMeta {
-            name: "SHAPE_REG", bit: 6,
+            name: "SHAPE_REG",
+            bit: 6,
             doc: "Shape (num/step) comes from a register; num_elem must be 0. Seed 000 reads this bit as the move/transpose flag (conflict of meaning; the DGE transpose is the path that loads the shape register with MoveShape 0xB2).",
         },
         meta::FlagMeta { name: "ADDR_REG", bit: 7, doc: "Address from a register." },
@@ -1528,15 +1605,26 @@ pub struct DMA_CONFIGS {
 impl DMA_CONFIGS {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "priority_class", offset: 0, size: 1, bits: Some((0, 3)), type_name: "u3",
+        name: "priority_class",
+        offset: 0,
+        size: 1,
+        bits: Some((0, 3)),
+        type_name: "u3",
         doc: "Device DGE priority class; usable 0..4 (ucode cap), 0 = unused/default packet size.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E13, evidence::E14], ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E13, evidence::E14],
+        ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "reserved_bitfield", offset: 0, size: 1, bits: Some((3, 5)),
-        type_name: "u5", role: meta::Role::Reserved, doc: "Must be zero.",
+        name: "reserved_bitfield",
+        offset: 0,
+        size: 1,
+        bits: Some((3, 5)),
+        type_name: "u5",
+        role: meta::Role::Reserved,
+        doc: "Must be zero.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E13, evidence::E15], ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E13, evidence::E15],
+        ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -1583,13 +1671,17 @@ impl DMA_CONFIGS {
 impl DMA_CONFIGS {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "is_valid_dma_configs", name: "is_valid_dma_configs",
+        id: "is_valid_dma_configs",
+        name: "is_valid_dma_configs",
         args: Some("dma_configs"),
         expr: Some("priority_class <= 4 && reserved_bitfield == 0"),
         message: "priority_class must be 0..4 (the ucode cap) and the five reserved bits must be zero",
-        doc: "", fields: &["priority_class", "reserved_bitfield"],
-        source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E16, evidence::E17, evidence::E18], ..rules::RuleMeta::DEFAULT
+        doc: "",
+        fields: &["priority_class", "reserved_bitfield"],
+        source: "supp-gather-scatter §1",
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E16, evidence::E17, evidence::E18],
+        ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `DMA_CONFIGS`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -1635,21 +1727,37 @@ impl BOUND_CHECK_REG {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "bc_reg", offset: 0, size: 1, bits: Some((0, 6)), type_name: "u6",
+            name: "bc_reg",
+            offset: 0,
+            size: 1,
+            bits: Some((0, 6)),
+            type_name: "u6",
             doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E19],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E19],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "bc_disable_oob_error_notif", offset: 0, size: 1, bits: Some((6, 1)),
-            type_name: "u1", doc: "Suppress the out-of-bounds notification.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E20],
+            name: "bc_disable_oob_error_notif",
+            offset: 0,
+            size: 1,
+            bits: Some((6, 1)),
+            type_name: "u1",
+            doc: "Suppress the out-of-bounds notification.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E20],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "bc_enabled", offset: 0, size: 1, bits: Some((7, 1)), type_name: "u1",
-            doc: "1 = armed; 0 = inert.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E20], ..meta::FieldMeta::DEFAULT
+            name: "bc_enabled",
+            offset: 0,
+            size: 1,
+            bits: Some((7, 1)),
+            type_name: "u1",
+            doc: "1 = armed; 0 = inert.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E20],
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     #[inline(always)]
@@ -1697,48 +1805,75 @@ impl BOUND_CHECK_REG {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "has_valid_bound_check_reg", name: "has_valid_bound_check_reg",
-            args: Some("bc, marker"), kind: rules::RuleKind::Any, parts: &[1, 2],
+            id: "has_valid_bound_check_reg",
+            name: "has_valid_bound_check_reg",
+            args: Some("bc, marker"),
+            kind: rules::RuleKind::Any,
+            parts: &[1, 2],
             message: "a bound-check register must be fully inert (all three fields 0) or fully armed (bc_enabled = 1 with a readable register); a half-set one is invalid",
             doc: "Only the register check of the armed arm (is_valid_register_read_with_marker) is unknown, so what is enforced is: bc_enabled = 1, or bc_reg = 0 and bc_disable_oob_error_notif = 0.",
             fields: &["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E21, evidence::E22, evidence::E23], ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E21, evidence::E22, evidence::E23],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "fully_inert", name: "fully_inert", clause: true,
+            id: "fully_inert",
+            name: "fully_inert",
+            clause: true,
             expr: Some("bc_enabled == 0 && bc_reg == 0 && bc_disable_oob_error_notif == 0"),
             parent: Some(0),
             message: "inert: bc_enabled, bc_reg and bc_disable_oob_error_notif all 0",
             doc: "",
             fields: &["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E24], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "fully_armed", name: "fully_armed", clause: true,
-            kind: rules::RuleKind::All, parts: &[3, 4], parent: Some(0),
-            message: "armed: bc_enabled = 1 and bc_reg a register readable under the address marker",
-            doc: "", fields: &["bc_enabled", "bc_reg"], source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E25],
+            source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E24],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "bc_enabled_set", name: "bc_enabled_set", clause: true,
-            expr: Some("bc_enabled == 1"), parent: Some(2), message: "bc_enabled = 1",
-            doc: "", fields: &["bc_enabled"], source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E26],
+            id: "fully_armed",
+            name: "fully_armed",
+            clause: true,
+            kind: rules::RuleKind::All,
+            parts: &[3, 4],
+            parent: Some(0),
+            message: "armed: bc_enabled = 1 and bc_reg a register readable under the address marker",
+            doc: "",
+            fields: &["bc_enabled", "bc_reg"],
+            source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E25],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "bc_enabled_set",
+            name: "bc_enabled_set",
+            clause: true,
+            expr: Some("bc_enabled == 1"),
+            parent: Some(2),
+            message: "bc_enabled = 1",
+            doc: "",
+            fields: &["bc_enabled"],
+            source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E26],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_register_read_with_marker",
-            name: "is_valid_register_read_with_marker", args: Some("bc.bc_reg, marker"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(2),
+            name: "is_valid_register_read_with_marker",
+            args: Some("bc.bc_reg, marker"),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(2),
             message: "bc_reg must be a register readable under the address marker",
             doc: "The sources name this predicate but do not give its body; the marker is the address's ADDR8 marker (ADDR_TBL_OFFSET_REG for the index bound checks).",
-            fields: &["bc_reg"], source: "supp-gather-scatter §6",
+            fields: &["bc_reg"],
+            source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E27, evidence::E28], enforced: false,
+            evidence: &[evidence::E27, evidence::E28],
+            enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -1797,13 +1932,23 @@ impl Default for ADDR8_addr_reg {
 impl ADDR8_addr_reg {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
+        name: "body",
+        offset: 0,
+        size: 7,
+        type_name: "u8[7]",
+        role: meta::Role::Unknown,
         doc: "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-        doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E29, evidence::E30], ..meta::FieldMeta::DEFAULT
+        name: "marker",
+        offset: 7,
+        size: 1,
+        type_name: "ADDR8_MARKER",
+        doc: "Addressing form.",
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E29, evidence::E30],
+        ..meta::FieldMeta::DEFAULT
     }];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -1857,13 +2002,23 @@ impl Default for ADDR8_addr_tbl_offs {
 impl ADDR8_addr_tbl_offs {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
+        name: "body",
+        offset: 0,
+        size: 7,
+        type_name: "u8[7]",
+        role: meta::Role::Unknown,
         doc: "addr_tbl_offs: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-        doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E29, evidence::E30], ..meta::FieldMeta::DEFAULT
+        name: "marker",
+        offset: 7,
+        size: 1,
+        type_name: "ADDR8_MARKER",
+        doc: "Addressing form.",
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E29, evidence::E30],
+        ..meta::FieldMeta::DEFAULT
     }];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -1917,13 +2072,23 @@ impl Default for ADDR8_addr_immediate {
 impl ADDR8_addr_immediate {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
+        name: "body",
+        offset: 0,
+        size: 7,
+        type_name: "u8[7]",
+        role: meta::Role::Unknown,
         doc: "NeuronAddr: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-        doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E29, evidence::E30], ..meta::FieldMeta::DEFAULT
+        name: "marker",
+        offset: 7,
+        size: 1,
+        type_name: "ADDR8_MARKER",
+        doc: "Addressing form.",
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E29, evidence::E30],
+        ..meta::FieldMeta::DEFAULT
     }];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -1978,27 +2143,44 @@ impl Default for ADDR8 {
 impl ADDR8 {
     pub const SIZE: usize = 8;
     pub const DISCRIMINATOR: meta::FieldMeta = meta::FieldMeta {
-        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-        doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E29, evidence::E30], ..meta::FieldMeta::DEFAULT
+        name: "marker",
+        offset: 7,
+        size: 1,
+        type_name: "ADDR8_MARKER",
+        doc: "Addressing form.",
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E29, evidence::E30],
+        ..meta::FieldMeta::DEFAULT
     };
     pub const VARIANTS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "addr_reg", offset: 0, size: 8, type_name: "addr_reg",
+            name: "addr_reg",
+            offset: 0,
+            size: 8,
+            type_name: "addr_reg",
             doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E31],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E31],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "addr_tbl_offs", offset: 0, size: 8, type_name: "addr_tbl_offs",
+            name: "addr_tbl_offs",
+            offset: 0,
+            size: 8,
+            type_name: "addr_tbl_offs",
             doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E31],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E31],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "addr_immediate", offset: 0, size: 8, type_name: "addr_immediate",
+            name: "addr_immediate",
+            offset: 0,
+            size: 8,
+            type_name: "addr_immediate",
             doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E32],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E32],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -2084,14 +2266,25 @@ pub struct DTYPE_PAIR {
 impl DTYPE_PAIR {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "dtype_lo", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
-        doc: "Source dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E33, evidence::E34], ..meta::FieldMeta::DEFAULT
+        name: "dtype_lo",
+        offset: 0,
+        size: 1,
+        bits: Some((0, 4)),
+        type_name: "DTYPE",
+        doc: "Source dtype.",
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E33, evidence::E34],
+        ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "dtype_hi", offset: 0, size: 1, bits: Some((4, 4)), type_name: "DTYPE",
+        name: "dtype_hi",
+        offset: 0,
+        size: 1,
+        bits: Some((4, 4)),
+        type_name: "DTYPE",
         doc: "Destination dtype; the implicit dst dim-0 step is sizeof(dtype_hi).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E33, evidence::E35], ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E33, evidence::E35],
+        ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -2138,16 +2331,26 @@ pub struct DMA_GATHER_TRANSPOSE_FLAGS {
 impl DMA_GATHER_TRANSPOSE_FLAGS {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "gather_dim", offset: 0, size: 1, bits: Some((0, 2)),
+        name: "gather_dim",
+        offset: 0,
+        size: 1,
+        bits: Some((0, 2)),
         type_name: "INDIRECT_DIM",
         doc: "Axis the index permutes; must be Y (has_valid_gather_transpose_flags).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E36, evidence::E37], ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E36, evidence::E37],
+        ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "reserved", offset: 0, size: 1, bits: Some((2, 6)), type_name: "u6",
-        role: meta::Role::Reserved, doc: "Reserved.",
+        name: "reserved",
+        offset: 0,
+        size: 1,
+        bits: Some((2, 6)),
+        type_name: "u6",
+        role: meta::Role::Reserved,
+        doc: "Reserved.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E33, evidence::E38], ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E33, evidence::E38],
+        ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -2204,17 +2407,20 @@ impl Default for INDIRECT_DMA_ADDRESSING_MODE {
 impl INDIRECT_DMA_ADDRESSING_MODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "SRC_INDIRECTION", value: 0,
+            name: "SRC_INDIRECTION",
+            value: 0,
             c_name: "NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_INDIRECTION",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DST_INDIRECTION", value: 1,
+            name: "DST_INDIRECTION",
+            value: 1,
             c_name: "NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_DST_INDIRECTION",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "SRC_DST_INDIRECTION", value: 2,
+            name: "SRC_DST_INDIRECTION",
+            value: 2,
             c_name: "NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_DST_INDIRECTION",
             ..meta::EnumeratorMeta::DEFAULT
         },
@@ -2310,19 +2516,27 @@ impl Default for INDIRECT_DIM {
 impl INDIRECT_DIM {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "X", value: 0, c_name: "NEURON_ISA_TPB_INDIRECT_DIM_X",
+            name: "X",
+            value: 0,
+            c_name: "NEURON_ISA_TPB_INDIRECT_DIM_X",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Y", value: 1, c_name: "NEURON_ISA_TPB_INDIRECT_DIM_Y",
+            name: "Y",
+            value: 1,
+            c_name: "NEURON_ISA_TPB_INDIRECT_DIM_Y",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Z", value: 2, c_name: "NEURON_ISA_TPB_INDIRECT_DIM_Z",
+            name: "Z",
+            value: 2,
+            c_name: "NEURON_ISA_TPB_INDIRECT_DIM_Z",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "W", value: 3, c_name: "NEURON_ISA_TPB_INDIRECT_DIM_W",
+            name: "W",
+            value: 3,
+            c_name: "NEURON_ISA_TPB_INDIRECT_DIM_W",
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
@@ -2415,37 +2629,59 @@ impl DMA_INDIRECT_FLAGS {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "indirect_mode", offset: 0, size: 1, bits: Some((0, 2)),
+            name: "indirect_mode",
+            offset: 0,
+            size: 1,
+            bits: Some((0, 2)),
             type_name: "INDIRECT_DMA_ADDRESSING_MODE",
             doc: "SRC (gather) / DST (scatter) / SRC_DST (both).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E40], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E39, evidence::E40],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "idx_bound_is_err", offset: 0, size: 1, bits: Some((2, 1)),
+            name: "idx_bound_is_err",
+            offset: 0,
+            size: 1,
+            bits: Some((2, 1)),
             type_name: "u1",
             doc: "1 = an out-of-bounds index is a hard error; 0 = handled per the bound register's bc_disable_oob_error_notif.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E41, evidence::E42], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E39, evidence::E41, evidence::E42],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "non_unique_dst_idx", offset: 0, size: 1, bits: Some((3, 1)),
+            name: "non_unique_dst_idx",
+            offset: 0,
+            size: 1,
+            bits: Some((3, 1)),
             type_name: "u1",
             doc: "Allow duplicate scatter targets (scatter-add with compute_op = ADD).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E43], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E39, evidence::E43],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "gather_dim", offset: 0, size: 1, bits: Some((4, 2)),
-            type_name: "INDIRECT_DIM", doc: "Axis the source index walks.",
+            name: "gather_dim",
+            offset: 0,
+            size: 1,
+            bits: Some((4, 2)),
+            type_name: "INDIRECT_DIM",
+            doc: "Axis the source index walks.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E44], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E39, evidence::E44],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "scatter_dim", offset: 0, size: 1, bits: Some((6, 2)),
-            type_name: "INDIRECT_DIM", doc: "Axis the destination index walks.",
+            name: "scatter_dim",
+            offset: 0,
+            size: 1,
+            bits: Some((6, 2)),
+            type_name: "INDIRECT_DIM",
+            doc: "Axis the destination index walks.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E45], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E39, evidence::E45],
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     #[inline(always)]
@@ -2524,21 +2760,26 @@ impl Default for WAIT_MODE {
 impl WAIT_MODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "NONE", value: 0, c_name: "NEURON_ISA_TPB_WAIT_MODE_NONE",
+            name: "NONE",
+            value: 0,
+            c_name: "NEURON_ISA_TPB_WAIT_MODE_NONE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "WAIT_FOR_SEM_EQ_IMM", value: 1,
+            name: "WAIT_FOR_SEM_EQ_IMM",
+            value: 1,
             c_name: "NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_IMM",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "WAIT_FOR_SEM_GT_IMM", value: 4,
+            name: "WAIT_FOR_SEM_GT_IMM",
+            value: 4,
             c_name: "NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_IMM",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "WAIT_FOR_SEM_GE_IMM", value: 5,
+            name: "WAIT_FOR_SEM_GE_IMM",
+            value: 5,
             c_name: "NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM",
             ..meta::EnumeratorMeta::DEFAULT
         },
@@ -2639,26 +2880,32 @@ impl Default for UPDATE_MODE {
 impl UPDATE_MODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "NONE", value: 0, c_name: "NEURON_ISA_TPB_UPDATE_MODE_NONE",
+            name: "NONE",
+            value: 0,
+            c_name: "NEURON_ISA_TPB_UPDATE_MODE_NONE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "SEM_INC_READ", value: 3,
+            name: "SEM_INC_READ",
+            value: 3,
             c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_READ",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "SEM_INC_COMPLETE", value: 19,
+            name: "SEM_INC_COMPLETE",
+            value: 19,
             c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_COMPLETE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "SEM_ADD_IMM_COMPLETE", value: 21,
+            name: "SEM_ADD_IMM_COMPLETE",
+            value: 21,
             c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_COMPLETE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "SEM_WR_REG_COMPLETE", value: 153,
+            name: "SEM_WR_REG_COMPLETE",
+            value: 153,
             c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_REG_COMPLETE",
             ..meta::EnumeratorMeta::DEFAULT
         },
@@ -2759,46 +3006,69 @@ impl HEADER {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
-            doc: "Selects the word's struct.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E46, evidence::E47], ..meta::FieldMeta::DEFAULT
+            name: "opcode",
+            offset: 0,
+            size: 1,
+            type_name: "OPCODE",
+            doc: "Selects the word's struct.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E46, evidence::E47],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "inst_word_len", offset: 1, size: 1, type_name: "u8",
+            name: "inst_word_len",
+            offset: 1,
+            size: 1,
+            type_name: "u8",
             doc: "Word length; 0x10 = 16 dwords = 64 bytes.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E48, evidence::E49],
             alternatives: &[
                 meta::Alternative {
-                    name: "inst_word_len_16b_records", type_name: "u8",
+                    name: "inst_word_len_16b_records",
+                    type_name: "u8",
                     doc: "Length in 16-byte records (DMA words = 4).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E50],
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    evidence: &[evidence::E50],
                 },
             ],
-            constant: Some(16), ..meta::FieldMeta::DEFAULT
+            constant: Some(16),
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "debug_cmd", offset: 2, size: 1, type_name: "u8", doc: "Debug command.",
+            name: "debug_cmd",
+            offset: 2,
+            size: 1,
+            type_name: "u8",
+            doc: "Debug command.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E51, evidence::E52],
             alternatives: &[
                 meta::Alternative {
-                    name: "format_reserved", type_name: "u8",
+                    name: "format_reserved",
+                    type_name: "u8",
                     doc: "Bytes +0x02..+0x03 are one reserved/format word, always 0x0000.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E53, evidence::E54],
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E53, evidence::E54],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "debug_hint", offset: 3, size: 1, type_name: "u8", doc: "Debug hint.",
+            name: "debug_hint",
+            offset: 3,
+            size: 1,
+            type_name: "u8",
+            doc: "Debug hint.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E51, evidence::E52],
             alternatives: &[
                 meta::Alternative {
-                    name: "format_reserved_hi", type_name: "u8",
+                    name: "format_reserved_hi",
+                    type_name: "u8",
                     doc: "High byte of the reserved/format word, always 0.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E55],
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E55],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -2878,30 +3148,54 @@ impl EVENTS {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "wait_mode", offset: 0, size: 1, type_name: "WAIT_MODE", doc: "",
+            name: "wait_mode",
+            offset: 0,
+            size: 1,
+            type_name: "WAIT_MODE",
+            doc: "",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E57], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E56, evidence::E57],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "wait_idx", offset: 1, size: 1, type_name: "u8",
-            doc: "Semaphore to wait on.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E58], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "update_mode", offset: 2, size: 1, type_name: "UPDATE_MODE", doc: "",
+            name: "wait_idx",
+            offset: 1,
+            size: 1,
+            type_name: "u8",
+            doc: "Semaphore to wait on.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E59], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E56, evidence::E58],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "update_idx", offset: 3, size: 1, type_name: "u8",
-            doc: "Semaphore to update.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E60], ..meta::FieldMeta::DEFAULT
+            name: "update_mode",
+            offset: 2,
+            size: 1,
+            type_name: "UPDATE_MODE",
+            doc: "",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E56, evidence::E59],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore_value", offset: 4, size: 4, type_name: "u32",
+            name: "update_idx",
+            offset: 3,
+            size: 1,
+            type_name: "u8",
+            doc: "Semaphore to update.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E56, evidence::E60],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "semaphore_value",
+            offset: 4,
+            size: 4,
+            type_name: "u32",
             doc: "Wait threshold / update value.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E61], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E56, evidence::E61],
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -3000,70 +3294,91 @@ impl Default for OPCODE {
 impl OPCODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "MOVE_SHAPE", value: 178, c_name: "NEURON_ISA_TPB_OPCODE_MOVE_SHAPE",
+            name: "MOVE_SHAPE",
+            value: 178,
+            c_name: "NEURON_ISA_TPB_OPCODE_MOVE_SHAPE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DMAMEMCPY", value: 184, c_name: "NEURON_ISA_TPB_OPCODE_DMAMEMCPY",
-            aliases: &["DMA_MEMCPY"], ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "DMA_INDIRECT", value: 187, c_name: "NEURON_ISA_TPB_OPCODE_DMA_INDIRECT",
+            name: "DMAMEMCPY",
+            value: 184,
+            c_name: "NEURON_ISA_TPB_OPCODE_DMAMEMCPY",
+            aliases: &["DMA_MEMCPY"],
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DMA_TRANSPOSE", value: 189,
+            name: "DMA_INDIRECT",
+            value: 187,
+            c_name: "NEURON_ISA_TPB_OPCODE_DMA_INDIRECT",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "DMA_TRANSPOSE",
+            value: 189,
             c_name: "NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE",
-            arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
+            arch: &["cayman", "mariana", "maverick"],
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "PSEUDO_DMA_TRIGGER", value: 193,
+            name: "PSEUDO_DMA_TRIGGER",
+            value: 193,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "PSEUDO_DMA_REARM", value: 194,
+            name: "PSEUDO_DMA_REARM",
+            value: 194,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "PSEUDO_DMAMEMCPY_FULL_IND", value: 196,
+            name: "PSEUDO_DMAMEMCPY_FULL_IND",
+            value: 196,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INDIRECT_SAVE_ACCUMULATE", value: 202,
+            name: "INDIRECT_SAVE_ACCUMULATE",
+            value: 202,
             c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "PSEUDO_DMA_SWAP_QUEUE_SET", value: 207,
+            name: "PSEUDO_DMA_SWAP_QUEUE_SET",
+            value: 207,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "PSEUDO_DMA_DIRECT2D", value: 212,
+            name: "PSEUDO_DMA_DIRECT2D",
+            value: 212,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INDIRECT_BOUND_CHECK", value: 214,
+            name: "INDIRECT_BOUND_CHECK",
+            value: 214,
             c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "PSEUDO_EXTENSION", value: 218,
+            name: "PSEUDO_EXTENSION",
+            value: 218,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INDIRECT_COPY", value: 231,
-            c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_COPY", ..meta::EnumeratorMeta::DEFAULT
+            name: "INDIRECT_COPY",
+            value: 231,
+            c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_COPY",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DMA_GATHER_TRANSPOSE", value: 241,
+            name: "DMA_GATHER_TRANSPOSE",
+            value: 241,
             c_name: "NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE",
-            arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
+            arch: &["cayman", "mariana", "maverick"],
+            ..meta::EnumeratorMeta::DEFAULT
         },
     ];
     /// `from_raw` of every byte.
@@ -3195,33 +3510,50 @@ impl PSEUDO_ADDR8_addr_var {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "immediate", offset: 0, size: 4, type_name: "u32",
+            name: "immediate",
+            offset: 0,
+            size: 4,
+            type_name: "u32",
             doc: "The address immediate (v26): the offset within the variable.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E62, evidence::E63],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E62, evidence::E63],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "var_id_lo", offset: 4, size: 2, type_name: "u16",
+            name: "var_id_lo",
+            offset: 4,
+            size: 2,
+            type_name: "u16",
             doc: "Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16). With var_id_hi it is one 24-bit id.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E64, evidence::E65],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E64, evidence::E65],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "var_id_hi", offset: 6, size: 1, type_name: "u8",
+            name: "var_id_hi",
+            offset: 6,
+            size: 1,
+            type_name: "u8",
             doc: "Physical variable id, bits 16..23.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E66],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E66],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
+            name: "marker",
+            offset: 7,
+            size: 1,
+            type_name: "ADDR8_MARKER",
             doc: "Addressing form (mask 0xFC).",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E67, evidence::E68, evidence::E69],
             alternatives: &[
                 meta::Alternative {
-                    name: "address_mode", type_name: "u8",
+                    name: "address_mode",
+                    type_name: "u8",
                     doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E70, evidence::E71],
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E70, evidence::E71],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -3289,19 +3621,29 @@ impl Default for PSEUDO_ADDR8_addr_reg {
 impl PSEUDO_ADDR8_addr_reg {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
+        name: "body",
+        offset: 0,
+        size: 7,
+        type_name: "u8[7]",
+        role: meta::Role::Unknown,
         doc: "addr_reg: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
+        name: "marker",
+        offset: 7,
+        size: 1,
+        type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
         evidence: &[evidence::E67, evidence::E68, evidence::E69],
         alternatives: &[
             meta::Alternative {
-                name: "address_mode", type_name: "u8",
+                name: "address_mode",
+                type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
-                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E70, evidence::E71],
+                confidence: confidence::seed000::CONFIRMED,
+                evidence: &[evidence::E70, evidence::E71],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -3363,33 +3705,50 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "offset", offset: 0, size: 4, type_name: "u32",
+            name: "offset",
+            offset: 0,
+            size: 4,
+            type_name: "u32",
             doc: "Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker 0x28, AP mode REGISTER), the RegId of the offset register (\"DGE's RegisterAP must be offset register\"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E72],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E72],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dge_table_entry_id", offset: 4, size: 2, type_name: "u16",
+            name: "dge_table_entry_id",
+            offset: 4,
+            size: 2,
+            type_name: "u16",
             doc: "DGE table-entry id (*(memloc+142)); \"DGE table entry ID too large\" when it does not fit.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E73],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E73],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_6", offset: 6, size: 1, type_name: "u8[1]",
+            name: "unknown_6",
+            offset: 6,
+            size: 1,
+            type_name: "u8[1]",
             role: meta::Role::Unknown,
             doc: "Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.",
-            confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
+            name: "marker",
+            offset: 7,
+            size: 1,
+            type_name: "ADDR8_MARKER",
             doc: "Addressing form (mask 0xFC).",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E67, evidence::E68, evidence::E69],
             alternatives: &[
                 meta::Alternative {
-                    name: "address_mode", type_name: "u8",
+                    name: "address_mode",
+                    type_name: "u8",
                     doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E70, evidence::E71],
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E70, evidence::E71],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -3461,19 +3820,29 @@ impl Default for PSEUDO_ADDR8_addr_immediate {
 impl PSEUDO_ADDR8_addr_immediate {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
+        name: "body",
+        offset: 0,
+        size: 7,
+        type_name: "u8[7]",
+        role: meta::Role::Unknown,
         doc: "NeuronAddr: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
+        name: "marker",
+        offset: 7,
+        size: 1,
+        type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
         evidence: &[evidence::E67, evidence::E68, evidence::E69],
         alternatives: &[
             meta::Alternative {
-                name: "address_mode", type_name: "u8",
+                name: "address_mode",
+                type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
-                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E70, evidence::E71],
+                confidence: confidence::seed000::CONFIRMED,
+                evidence: &[evidence::E70, evidence::E71],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -3533,43 +3902,64 @@ impl Default for PSEUDO_ADDR8 {
 impl PSEUDO_ADDR8 {
     pub const SIZE: usize = 8;
     pub const DISCRIMINATOR: meta::FieldMeta = meta::FieldMeta {
-        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
+        name: "marker",
+        offset: 7,
+        size: 1,
+        type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
         evidence: &[evidence::E67, evidence::E68, evidence::E69],
         alternatives: &[
             meta::Alternative {
-                name: "address_mode", type_name: "u8",
+                name: "address_mode",
+                type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
-                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E70, evidence::E71],
+                confidence: confidence::seed000::CONFIRMED,
+                evidence: &[evidence::E70, evidence::E71],
             },
         ],
         ..meta::FieldMeta::DEFAULT
     };
     pub const VARIANTS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "addr_var", offset: 0, size: 8, type_name: "addr_var",
+            name: "addr_var",
+            offset: 0,
+            size: 8,
+            type_name: "addr_var",
             doc: "Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E74, evidence::E75, evidence::E76], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E74, evidence::E75, evidence::E76],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "addr_reg", offset: 0, size: 8, type_name: "addr_reg",
+            name: "addr_reg",
+            offset: 0,
+            size: 8,
+            type_name: "addr_reg",
             doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E31], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E31],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "addr_tbl_offs", offset: 0, size: 8, type_name: "addr_tbl_offs",
+            name: "addr_tbl_offs",
+            offset: 0,
+            size: 8,
+            type_name: "addr_tbl_offs",
             doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E31, evidence::E77], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E31, evidence::E77],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "addr_immediate", offset: 0, size: 8, type_name: "addr_immediate",
+            name: "addr_immediate",
+            offset: 0,
+            size: 8,
+            type_name: "addr_immediate",
             doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E32], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E32],
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// One value of each arm, in declaration order.
@@ -3705,103 +4095,186 @@ impl DMA_DIRECT2D {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xb8",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
+            doc: "opcode == 0xb8",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E79], ..meta::FieldMeta::DEFAULT
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E79],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
-            doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E80, evidence::E81], ..meta::FieldMeta::DEFAULT
+            name: "dma_configs",
+            offset: 12,
+            size: 1,
+            type_name: "DMA_CONFIGS",
+            doc: "Priority class (§6.1).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78, evidence::E80, evidence::E81],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore", offset: 13, size: 1, type_name: "u8",
-            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78], ..meta::FieldMeta::DEFAULT
+            name: "semaphore",
+            offset: 13,
+            size: 1,
+            type_name: "u8",
+            doc: "Completion semaphore index.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "sem_increment", offset: 14, size: 1, type_name: "u8",
+            name: "sem_increment",
+            offset: 14,
+            size: 1,
+            type_name: "u8",
             doc: "Semaphore increment; bounds the number of DMAs used.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "compute_op", offset: 15, size: 1, type_name: "DGE_COMPUTE_OP",
-            doc: "Reduce-on-copy op (§6.4).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E82, evidence::E83], ..meta::FieldMeta::DEFAULT
+            name: "compute_op",
+            offset: 15,
+            size: 1,
+            type_name: "DGE_COMPUTE_OP",
+            doc: "Reduce-on-copy op (§6.4).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78, evidence::E82, evidence::E83],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
+            name: "src_start_addr",
+            offset: 16,
+            size: 8,
+            type_name: "ADDR8",
             doc: "Source base (immediate / register / table).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E84], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E78, evidence::E84],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
+            name: "src_step_elem",
+            offset: 24,
+            size: 8,
+            type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E85],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
-            doc: "2-D shape (X, Y element counts).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E86],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
-            doc: "Bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
-            codec: Some(meta::Codec::ZeroMeans(65536)), ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Bound on the source address (§6.3).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Bound on the destination address.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
-            doc: "Destination base.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E87], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
-            doc: "2-D signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
-            doc: "2-D shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
-            doc: "Bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
-            codec: Some(meta::Codec::ZeroMeans(65536)), ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE", doc: "Source dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E88], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E85],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
-            doc: "Destination dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E89], ..meta::FieldMeta::DEFAULT
+            name: "src_num_elem",
+            offset: 32,
+            size: 4,
+            type_name: "u16[2]",
+            doc: "2-D shape (X, Y element counts).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E86],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_elem_size",
+            offset: 36,
+            size: 2,
+            type_name: "u16",
+            doc: "Bytes per element; 0 means 64 KiB.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78],
+            codec: Some(meta::Codec::ZeroMeans(65536)),
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_bound_reg",
+            offset: 38,
+            size: 1,
+            type_name: "BOUND_CHECK_REG",
+            doc: "Bound on the source address (§6.3).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dst_bound_reg",
+            offset: 39,
+            size: 1,
+            type_name: "BOUND_CHECK_REG",
+            doc: "Bound on the destination address.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dst_start_addr",
+            offset: 40,
+            size: 8,
+            type_name: "ADDR8",
+            doc: "Destination base.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78, evidence::E87],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dst_step_elem",
+            offset: 48,
+            size: 8,
+            type_name: "i32[2]",
+            doc: "2-D signed strides, in elements.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dst_num_elem",
+            offset: 56,
+            size: 4,
+            type_name: "u16[2]",
+            doc: "2-D shape.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dst_elem_size",
+            offset: 60,
+            size: 2,
+            type_name: "u16",
+            doc: "Bytes per element; 0 means 64 KiB.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78],
+            codec: Some(meta::Codec::ZeroMeans(65536)),
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "in_dtype",
+            offset: 62,
+            size: 1,
+            type_name: "DTYPE",
+            doc: "Source dtype.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78, evidence::E88],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "out_dtype",
+            offset: 63,
+            size: 1,
+            type_name: "DTYPE",
+            doc: "Destination dtype.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E78, evidence::E89],
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -3969,112 +4442,37 @@ impl DMA_DIRECT2D {
         doc: "DmaMemcpy: generates DMA descriptors for a 2-D strided copy src -> dst; casts when in_dtype != out_dtype (CCE path), reduces when compute_op != NONE.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[2]],
-                ..meta::LeafMeta::of("dma_configs.priority_class", 12, &DMA_CONFIGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[2]],
-                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 12, &DMA_CONFIGS::FIELDS[1])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta::of("dma_configs.priority_class", 12, &DMA_CONFIGS::FIELDS[0]),
+            meta::LeafMeta::of("dma_configs.reserved_bitfield", 12, &DMA_CONFIGS::FIELDS[1]),
             meta::LeafMeta::of("semaphore", 13, &DMA_DIRECT2D::FIELDS[3]),
             meta::LeafMeta::of("sem_increment", 14, &DMA_DIRECT2D::FIELDS[4]),
             meta::LeafMeta::of("compute_op", 15, &DMA_DIRECT2D::FIELDS[5]),
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
-            },
+            meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR),
+            meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
             meta::LeafMeta::of("src_step_elem", 24, &DMA_DIRECT2D::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 32, &DMA_DIRECT2D::FIELDS[8]),
             meta::LeafMeta::of("src_elem_size", 36, &DMA_DIRECT2D::FIELDS[9]),
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[10]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_reg", 38, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[10]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 38, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[10]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_enabled", 38, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_reg", 39, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 39, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
-            },
+            meta::LeafMeta::of("src_bound_reg.bc_reg", 38, &BOUND_CHECK_REG::FIELDS[0]),
+            meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 38, &BOUND_CHECK_REG::FIELDS[1]),
+            meta::LeafMeta::of("src_bound_reg.bc_enabled", 38, &BOUND_CHECK_REG::FIELDS[2]),
+            meta::LeafMeta::of("dst_bound_reg.bc_reg", 39, &BOUND_CHECK_REG::FIELDS[0]),
+            meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 39, &BOUND_CHECK_REG::FIELDS[1]),
+            meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2]),
+            meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
             meta::LeafMeta::of("dst_step_elem", 48, &DMA_DIRECT2D::FIELDS[13]),
             meta::LeafMeta::of("dst_num_elem", 56, &DMA_DIRECT2D::FIELDS[14]),
             meta::LeafMeta::of("dst_elem_size", 60, &DMA_DIRECT2D::FIELDS[15]),
@@ -4123,9 +4521,13 @@ impl DMA_DIRECT2D {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "is_valid_dma_direct2d", name: "is_valid_dma_direct2d", args: Some("i"),
-            kind: rules::RuleKind::All, parts: &[1, 15],
-            message: "not a valid DMAMemcpy word", doc: "",
+            id: "is_valid_dma_direct2d",
+            name: "is_valid_dma_direct2d",
+            args: Some("i"),
+            kind: rules::RuleKind::All,
+            parts: &[1, 15],
+            message: "not a valid DMAMemcpy word",
+            doc: "",
             fields: &[
                 "compute_op", "dma_configs.priority_class", "dma_configs.reserved_bitfield",
                 "dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg",
@@ -4134,15 +4536,20 @@ impl DMA_DIRECT2D {
                 "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg", "src_elem_size", "src_num_elem",
                 "src_start_addr", "src_step_elem",
             ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E90], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E90],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_general",
-            name: "is_valid_dma_memcpy_direct_general", args: Some("i"),
+            name: "is_valid_dma_memcpy_direct_general",
+            args: Some("i"),
             kind: rules::RuleKind::All,
             parts: &[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
-            parent: Some(0), message: "the general DMAMemcpy checks fail", doc: "",
+            parent: Some(0),
+            message: "the general DMAMemcpy checks fail",
+            doc: "",
             fields: &[
                 "compute_op", "dma_configs.priority_class", "dma_configs.reserved_bitfield",
                 "dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg",
@@ -4151,70 +4558,119 @@ impl DMA_DIRECT2D {
                 "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg", "src_num_elem", "src_start_addr",
                 "src_step_elem[0]", "src_step_elem[1]",
             ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E91, evidence::E92, evidence::E93], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_neuron_header", name: "has_valid_neuron_header", args: Some("i"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
-            message: "the header must be valid; the sources do not give this predicate's body",
-            doc: "", fields: &["header"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E94],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_neuron_events", name: "has_valid_neuron_events", args: Some("i"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
-            message: "the events must be valid; the sources do not give this predicate's body",
-            doc: "", fields: &["events"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E95],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "header_opcode_is_dmamemcpy", name: "header_opcode_is_dmamemcpy",
-            clause: true, expr: Some("header.opcode == OPCODE::DMAMEMCPY"), parent: Some(1),
-            message: "header.opcode must be DMAMemcpy (0xb8)",
-            doc: "", fields: &["header.opcode"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E96],
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E91, evidence::E92, evidence::E93],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_addr8_src", name: "is_valid_addr8", args: Some("src_start_addr"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
+            id: "has_valid_neuron_header",
+            name: "has_valid_neuron_header",
+            args: Some("i"),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(1),
+            message: "the header must be valid; the sources do not give this predicate's body",
+            doc: "",
+            fields: &["header"],
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E94],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "has_valid_neuron_events",
+            name: "has_valid_neuron_events",
+            args: Some("i"),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(1),
+            message: "the events must be valid; the sources do not give this predicate's body",
+            doc: "",
+            fields: &["events"],
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E95],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "header_opcode_is_dmamemcpy",
+            name: "header_opcode_is_dmamemcpy",
+            clause: true,
+            expr: Some("header.opcode == OPCODE::DMAMEMCPY"),
+            parent: Some(1),
+            message: "header.opcode must be DMAMemcpy (0xb8)",
+            doc: "",
+            fields: &["header.opcode"],
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E96],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "is_valid_addr8_src",
+            name: "is_valid_addr8",
+            args: Some("src_start_addr"),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(1),
             message: "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
-            doc: "", fields: &["src_start_addr"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E97],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["src_start_addr"],
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E97],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_addr8_dst", name: "is_valid_addr8", args: Some("dst_start_addr"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
+            id: "is_valid_addr8_dst",
+            name: "is_valid_addr8",
+            args: Some("dst_start_addr"),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(1),
             message: "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
-            doc: "", fields: &["dst_start_addr"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E98],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["dst_start_addr"],
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E98],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dge_shape_reg_src", name: "is_valid_dge_shape_reg",
+            id: "is_valid_dge_shape_reg_src",
+            name: "is_valid_dge_shape_reg",
             args: Some("src_start_addr, src_step_elem[0]"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(1),
             message: "the source shape-register binding must be valid; the sources do not give this predicate's body",
-            doc: "", fields: &["src_start_addr", "src_step_elem[0]"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E99], enforced: false, ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["src_start_addr", "src_step_elem[0]"],
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E99],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dge_shape_reg_dst", name: "is_valid_dge_shape_reg",
+            id: "is_valid_dge_shape_reg_dst",
+            name: "is_valid_dge_shape_reg",
             args: Some("dst_start_addr, dst_step_elem[0]"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(1),
             message: "the destination shape-register binding must be valid; the sources do not give this predicate's body",
-            doc: "", fields: &["dst_start_addr", "dst_step_elem[0]"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E100], enforced: false, ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["dst_start_addr", "dst_step_elem[0]"],
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E100],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "zero_num_step_elem_shape_reg_mode",
-            name: "zero_num_step_elem_shape_reg_mode", args: Some("i"),
+            name: "zero_num_step_elem_shape_reg_mode",
+            args: Some("i"),
             expr: Some("(!has(src_start_addr.marker, SHAPE_REG)\n    || (src_num_elem[0] == 0 && src_num_elem[1] == 0 && src_step_elem[1] == 0))\n&& (!has(dst_start_addr.marker, SHAPE_REG)\n    || (dst_num_elem[0] == 0 && dst_num_elem[1] == 0 && dst_step_elem[1] == 0))"),
             parent: Some(1),
             message: "a side whose shape comes from a register (marker bit SHAPE_REG) must have num_elem == 0 and step_elem[1] == 0",
@@ -4223,65 +4679,90 @@ impl DMA_DIRECT2D {
                 "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr.marker", "dst_step_elem[1]",
                 "src_num_elem[0]", "src_num_elem[1]", "src_start_addr.marker", "src_step_elem[1]",
             ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E101, evidence::E102, evidence::E103], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "are_valid_memcpy_dtypes", name: "are_valid_memcpy_dtypes",
-            args: Some("compute_op, in_dtype, out_dtype"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
-            message: "in_dtype / out_dtype must be a no-CCE memcpy (compute_op NONE, in == out) or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
-            doc: "", fields: &["compute_op", "in_dtype", "out_dtype"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E104, evidence::E105], enforced: false,
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E101, evidence::E102, evidence::E103],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_bound_check_reg_src", name: "has_valid_bound_check_reg",
+            id: "are_valid_memcpy_dtypes",
+            name: "are_valid_memcpy_dtypes",
+            args: Some("compute_op, in_dtype, out_dtype"),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(1),
+            message: "in_dtype / out_dtype must be a no-CCE memcpy (compute_op NONE, in == out) or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
+            doc: "",
+            fields: &["compute_op", "in_dtype", "out_dtype"],
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E104, evidence::E105],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "has_valid_bound_check_reg_src",
+            name: "has_valid_bound_check_reg",
             args: Some("src_bound_reg, src_start_addr.addr_tbl_offs.marker"),
             expr: Some("has_valid_bound_check_reg(src_bound_reg)"),
             parent: Some(1),
             message: "src_bound_reg must be fully inert or fully armed",
             doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
             fields: &["src_bound_reg.bc_disable_oob_error_notif", "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E106, evidence::E107], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E106, evidence::E107],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_bound_check_reg_dst", name: "has_valid_bound_check_reg",
+            id: "has_valid_bound_check_reg_dst",
+            name: "has_valid_bound_check_reg",
             args: Some("dst_bound_reg, dst_start_addr.addr_tbl_offs.marker"),
             expr: Some("has_valid_bound_check_reg(dst_bound_reg)"),
             parent: Some(1),
             message: "dst_bound_reg must be fully inert or fully armed",
             doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E108, evidence::E107], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E108, evidence::E107],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dge_compute_op", name: "is_valid_dge_compute_op",
+            id: "is_valid_dge_compute_op",
+            name: "is_valid_dge_compute_op",
             args: Some("compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(1),
             message: "compute_op must be valid for these element counts and addresses; the sources do not give this predicate's body",
             doc: "",
             fields: &["compute_op", "src_num_elem", "dst_num_elem", "src_start_addr", "dst_start_addr"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109], enforced: false, ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E109],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dma_configs", name: "is_valid_dma_configs",
-            args: Some("dma_configs"), expr: Some("is_valid_dma_configs(dma_configs)"),
+            id: "is_valid_dma_configs",
+            name: "is_valid_dma_configs",
+            args: Some("dma_configs"),
+            expr: Some("is_valid_dma_configs(dma_configs)"),
             parent: Some(1),
             message: "dma_configs.priority_class must be 0..4 and its reserved bits zero",
             doc: "",
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E110, evidence::E111], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E110, evidence::E111],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_arith",
-            name: "is_valid_dma_memcpy_direct_arith", args: Some("i"),
-            kind: rules::RuleKind::Any, parts: &[16, 20], parent: Some(0),
+            name: "is_valid_dma_memcpy_direct_arith",
+            args: Some("i"),
+            kind: rules::RuleKind::Any,
+            parts: &[16, 20],
+            parent: Some(0),
             message: "neither a plain memcpy nor a valid CCE operation",
             doc: "Seed 004 abbreviates this predicate `_arith`; the full name follows `_general`'s. While is_valid_dma_cce is not enforced, this alternative always holds.",
             fields: &[
@@ -4289,39 +4770,61 @@ impl DMA_DIRECT2D {
                 "dst_step_elem", "in_dtype", "out_dtype", "src_elem_size", "src_num_elem[0]",
                 "src_num_elem[1]", "src_start_addr", "src_step_elem",
             ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E112, evidence::E113], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E112, evidence::E113],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_without_cce",
-            name: "is_valid_dma_memcpy_direct_without_cce", args: Some("i"),
-            kind: rules::RuleKind::All, parts: &[17, 18, 19], parent: Some(15),
+            name: "is_valid_dma_memcpy_direct_without_cce",
+            args: Some("i"),
+            kind: rules::RuleKind::All,
+            parts: &[17, 18, 19],
+            parent: Some(15),
             message: "a plain memcpy needs compute_op NONE, in_dtype == out_dtype and equal byte counts",
             doc: "",
             fields: &[
                 "compute_op", "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "in_dtype", "out_dtype",
                 "src_elem_size", "src_num_elem[0]", "src_num_elem[1]",
             ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E114, evidence::E115], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "compute_op_is_none", name: "compute_op_is_none", clause: true,
-            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), parent: Some(16),
-            message: "compute_op must be NONE", doc: "", fields: &["compute_op"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E116], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "in_dtype_equals_out_dtype", name: "in_dtype_equals_out_dtype",
-            clause: true, expr: Some("in_dtype == out_dtype"), parent: Some(16),
-            message: "in_dtype must equal out_dtype", doc: "",
-            fields: &["in_dtype", "out_dtype"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E117],
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E114, evidence::E115],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "byte_counts_match", name: "byte_counts_match", clause: true,
+            id: "compute_op_is_none",
+            name: "compute_op_is_none",
+            clause: true,
+            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"),
+            parent: Some(16),
+            message: "compute_op must be NONE",
+            doc: "",
+            fields: &["compute_op"],
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E116],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "in_dtype_equals_out_dtype",
+            name: "in_dtype_equals_out_dtype",
+            clause: true,
+            expr: Some("in_dtype == out_dtype"),
+            parent: Some(16),
+            message: "in_dtype must equal out_dtype",
+            doc: "",
+            fields: &["in_dtype", "out_dtype"],
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E117],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "byte_counts_match",
+            name: "byte_counts_match",
+            clause: true,
             expr: Some("src_num_elem[0] * src_num_elem[1] * value(src_elem_size) == dst_num_elem[0] * dst_num_elem[1] * value(dst_elem_size)"),
             parent: Some(16),
             message: "the source and destination byte counts must match",
@@ -4330,20 +4833,27 @@ impl DMA_DIRECT2D {
                 "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "src_elem_size", "src_num_elem[0]",
                 "src_num_elem[1]",
             ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_INFERRED,
-            evidence: &[evidence::E118, evidence::E119, evidence::E120], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_INFERRED,
+            evidence: &[evidence::E118, evidence::E119, evidence::E120],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dma_cce", name: "is_valid_dma_cce", args: Some("i"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(15),
+            id: "is_valid_dma_cce",
+            name: "is_valid_dma_cce",
+            args: Some("i"),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(15),
             message: "a CCE operation needs aligned start addresses and steps and a CCE element size; the sources do not give this predicate's body",
             doc: "",
             fields: &[
                 "compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem",
                 "src_elem_size", "dst_elem_size",
             ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E121, evidence::E122], enforced: false,
+            source: "seed-004 §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E121, evidence::E122],
+            enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -4488,100 +4998,172 @@ impl DMA_DIRECT2D_XPOSE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbd",
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
+            doc: "opcode == 0xbd",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E123, evidence::E124],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124], ..meta::FieldMeta::DEFAULT
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E123, evidence::E124],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_bound_reg", offset: 12, size: 1, type_name: "BOUND_CHECK_REG",
+            name: "src_bound_reg",
+            offset: 12,
+            size: 1,
+            type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124, evidence::E125], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E123, evidence::E124, evidence::E125],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_bound_reg", offset: 13, size: 1, type_name: "BOUND_CHECK_REG",
+            name: "dst_bound_reg",
+            offset: 13,
+            size: 1,
+            type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E123, evidence::E124],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "in_dtype", offset: 14, size: 1, type_name: "DTYPE",
+            name: "in_dtype",
+            offset: 14,
+            size: 1,
+            type_name: "DTYPE",
             doc: "Source dtype (2-byte or 4-byte only).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124, evidence::E126], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E123, evidence::E124, evidence::E126],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "out_dtype", offset: 15, size: 1, type_name: "DTYPE",
+            name: "out_dtype",
+            offset: 15,
+            size: 1,
+            type_name: "DTYPE",
             doc: "Destination dtype; must equal in_dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E127, evidence::E128], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E123, evidence::E127, evidence::E128],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
-            doc: "Source base.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124], ..meta::FieldMeta::DEFAULT
+            name: "src_start_addr",
+            offset: 16,
+            size: 8,
+            type_name: "ADDR8",
+            doc: "Source base.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E123, evidence::E124],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
+            name: "src_step_elem",
+            offset: 24,
+            size: 8,
+            type_name: "i32[2]",
             doc: "2-D signed source strides, in elements (X, Y).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E129, evidence::E124], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E129, evidence::E124],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
+            name: "src_num_elem",
+            offset: 32,
+            size: 4,
+            type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E130, evidence::E124], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E130, evidence::E124],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "tile_src_row_step", offset: 36, size: 4, type_name: "i32",
+            name: "tile_src_row_step",
+            offset: 36,
+            size: 4,
+            type_name: "i32",
             doc: "Signed per-row source step inside a tile.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E131, evidence::E132, evidence::E133, evidence::E124],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
+            name: "dst_start_addr",
+            offset: 40,
+            size: 8,
+            type_name: "ADDR8",
             doc: "Destination base; must be 32-byte aligned.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E123, evidence::E124],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
+            name: "dst_step_elem",
+            offset: 48,
+            size: 8,
+            type_name: "i32[2]",
             doc: "2-D signed destination strides (each % 32 == 0 unless that dim's num == 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E134, evidence::E124], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E134, evidence::E124],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
-            doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E135, evidence::E124], ..meta::FieldMeta::DEFAULT
+            name: "dst_num_elem",
+            offset: 56,
+            size: 4,
+            type_name: "u16[2]",
+            doc: "2-D destination shape.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E135, evidence::E124],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "tile_src_rows", offset: 60, size: 1, type_name: "u8",
+            name: "tile_src_rows",
+            offset: 60,
+            size: 1,
+            type_name: "u8",
             doc: "Tile rows; must be 16 (current uCode).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E136, evidence::E137, evidence::E124], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E136, evidence::E137, evidence::E124],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "tile_src_cols", offset: 61, size: 1, type_name: "u8",
+            name: "tile_src_cols",
+            offset: 61,
+            size: 1,
+            type_name: "u8",
             doc: "Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E138, evidence::E139, evidence::E124], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E138, evidence::E139, evidence::E124],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore", offset: 62, size: 1, type_name: "u8",
-            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E140, evidence::E141, evidence::E124], ..meta::FieldMeta::DEFAULT
+            name: "semaphore",
+            offset: 62,
+            size: 1,
+            type_name: "u8",
+            doc: "Completion semaphore index.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E140, evidence::E141, evidence::E124],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_configs", offset: 63, size: 1, type_name: "DMA_CONFIGS",
-            doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
+            name: "dma_configs",
+            offset: 63,
+            size: 1,
+            type_name: "DMA_CONFIGS",
+            doc: "Priority class (§6.1).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E142, evidence::E143, evidence::E144, evidence::E15],
             ..meta::FieldMeta::DEFAULT
         },
@@ -4740,116 +5322,41 @@ impl DMA_DIRECT2D_XPOSE {
         doc: "DmaTranspose: 2-D copy through the SBUF axi2sram crossbar, transposing by a static tile (tile_src_rows x tile_src_cols, tile_src_row_step); no index array, no idx_num_active_channels. Distinct from DMA_GATHER_XPOSE (0xf1). Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_reg", 12, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 12, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_enabled", 12, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[3]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_reg", 13, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[3]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 13, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[3]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_enabled", 13, &BOUND_CHECK_REG::FIELDS[2])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta::of("src_bound_reg.bc_reg", 12, &BOUND_CHECK_REG::FIELDS[0]),
+            meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 12, &BOUND_CHECK_REG::FIELDS[1]),
+            meta::LeafMeta::of("src_bound_reg.bc_enabled", 12, &BOUND_CHECK_REG::FIELDS[2]),
+            meta::LeafMeta::of("dst_bound_reg.bc_reg", 13, &BOUND_CHECK_REG::FIELDS[0]),
+            meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 13, &BOUND_CHECK_REG::FIELDS[1]),
+            meta::LeafMeta::of("dst_bound_reg.bc_enabled", 13, &BOUND_CHECK_REG::FIELDS[2]),
             meta::LeafMeta::of("in_dtype", 14, &DMA_DIRECT2D_XPOSE::FIELDS[4]),
             meta::LeafMeta::of("out_dtype", 15, &DMA_DIRECT2D_XPOSE::FIELDS[5]),
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
-            },
+            meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR),
+            meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
             meta::LeafMeta::of("src_step_elem", 24, &DMA_DIRECT2D_XPOSE::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 32, &DMA_DIRECT2D_XPOSE::FIELDS[8]),
             meta::LeafMeta::of("tile_src_row_step", 36, &DMA_DIRECT2D_XPOSE::FIELDS[9]),
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
-            },
+            meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
             meta::LeafMeta::of("dst_step_elem", 48, &DMA_DIRECT2D_XPOSE::FIELDS[11]),
             meta::LeafMeta::of("dst_num_elem", 56, &DMA_DIRECT2D_XPOSE::FIELDS[12]),
             meta::LeafMeta::of("tile_src_rows", 60, &DMA_DIRECT2D_XPOSE::FIELDS[13]),
             meta::LeafMeta::of("tile_src_cols", 61, &DMA_DIRECT2D_XPOSE::FIELDS[14]),
             meta::LeafMeta::of("semaphore", 62, &DMA_DIRECT2D_XPOSE::FIELDS[15]),
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[16]],
-                ..meta::LeafMeta::of("dma_configs.priority_class", 63, &DMA_CONFIGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[16]],
-                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 63, &DMA_CONFIGS::FIELDS[1])
-            },
+            meta::LeafMeta::of("dma_configs.priority_class", 63, &DMA_CONFIGS::FIELDS[0]),
+            meta::LeafMeta::of("dma_configs.reserved_bitfield", 63, &DMA_CONFIGS::FIELDS[1]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -4893,75 +5400,120 @@ impl DMA_DIRECT2D_XPOSE {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "is_valid_dma_transpose", name: "is_valid_dma_transpose",
-            args: Some("i, nc"), kind: rules::RuleKind::All, parts: &[1, 2, 3, 4, 5, 6, 7],
-            message: "not a valid DmaTranspose word", doc: "",
+            id: "is_valid_dma_transpose",
+            name: "is_valid_dma_transpose",
+            args: Some("i, nc"),
+            kind: rules::RuleKind::All,
+            parts: &[1, 2, 3, 4, 5, 6, 7],
+            message: "not a valid DmaTranspose word",
+            doc: "",
             fields: &[
                 "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr", "dst_step_elem[0]", "dst_step_elem[1]",
                 "in_dtype", "out_dtype", "tile_src_cols", "tile_src_rows",
             ],
-            source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E145], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_dma_transpose_nc", name: "has_valid_dma_transpose_nc",
-            args: Some("nc"), expr: Some("nc >= 3"), parent: Some(0),
-            message: "DmaTranspose needs NeuronCore v3 or later (not sunda)",
-            doc: "", source: "seed-004 §10", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E146, evidence::E147], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "tile_src_rows_is_16", name: "tile_src_rows_is_16", clause: true,
-            expr: Some("tile_src_rows == 16"), parent: Some(0),
-            message: "tile_src_rows must be 16 (current uCode)",
-            doc: "", fields: &["tile_src_rows"], source: "supp-field-tables §2.3",
+            source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E148, evidence::E149], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E145],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "tile_src_cols_fit_dtype", name: "tile_src_cols_fit_dtype", clause: true,
+            id: "has_valid_dma_transpose_nc",
+            name: "has_valid_dma_transpose_nc",
+            args: Some("nc"),
+            expr: Some("nc >= 3"),
+            parent: Some(0),
+            message: "DmaTranspose needs NeuronCore v3 or later (not sunda)",
+            doc: "",
+            source: "seed-004 §10",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E146, evidence::E147],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "tile_src_rows_is_16",
+            name: "tile_src_rows_is_16",
+            clause: true,
+            expr: Some("tile_src_rows == 16"),
+            parent: Some(0),
+            message: "tile_src_rows must be 16 (current uCode)",
+            doc: "",
+            fields: &["tile_src_rows"],
+            source: "supp-field-tables §2.3",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E148, evidence::E149],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "tile_src_cols_fit_dtype",
+            name: "tile_src_cols_fit_dtype",
+            clause: true,
             expr: Some("(dtype_size(out_dtype) == 2 && tile_src_cols >= 1 && tile_src_cols <= 128)\n|| (dtype_size(out_dtype) == 4 && tile_src_cols >= 1 && tile_src_cols <= 64)"),
             parent: Some(0),
             message: "tile_src_cols must be 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one (other sizes are not allowed)",
-            doc: "", fields: &["out_dtype", "tile_src_cols"],
-            source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E150, evidence::E151], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "in_dtype_equals_out_dtype", name: "in_dtype_equals_out_dtype",
-            clause: true, expr: Some("in_dtype == out_dtype"), parent: Some(0),
-            message: "out_dtype must equal in_dtype", doc: "",
-            fields: &["in_dtype", "out_dtype"], source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E152],
+            doc: "",
+            fields: &["out_dtype", "tile_src_cols"],
+            source: "supp-field-tables §2.3",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E150, evidence::E151],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "two_byte_dtype", name: "two_byte_dtype", clause: true,
-            kind: rules::RuleKind::NotEnforced, parent: Some(0),
+            id: "in_dtype_equals_out_dtype",
+            name: "in_dtype_equals_out_dtype",
+            clause: true,
+            expr: Some("in_dtype == out_dtype"),
+            parent: Some(0),
+            message: "out_dtype must equal in_dtype",
+            doc: "",
+            fields: &["in_dtype", "out_dtype"],
+            source: "supp-field-tables §2.3",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E152],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "two_byte_dtype",
+            name: "two_byte_dtype",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(0),
             message: "the dtype must be 2 bytes for the transpose proper",
             doc: "Not enforced: the same page allows a 4-byte out_dtype (tile_src_cols 1..64) and lists in_dtype as 2-B or 4-B, so which words \"the transpose proper\" covers is unclear.",
-            fields: &["in_dtype", "out_dtype"], source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E153],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dst_start_addr_aligned_32", name: "dst_start_addr_aligned_32",
-            clause: true, kind: rules::RuleKind::NotEnforced, parent: Some(0),
-            message: "dst_start_addr must be 32-byte aligned; the spec has no byte layout for ADDR8's arms, so the address cannot be read",
-            doc: "", fields: &["dst_start_addr"], source: "supp-field-tables §2.3",
+            fields: &["in_dtype", "out_dtype"],
+            source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E154, evidence::E155], enforced: false,
+            evidence: &[evidence::E153],
+            enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dst_steps_aligned_32", name: "dst_steps_aligned_32", clause: true,
+            id: "dst_start_addr_aligned_32",
+            name: "dst_start_addr_aligned_32",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(0),
+            message: "dst_start_addr must be 32-byte aligned; the spec has no byte layout for ADDR8's arms, so the address cannot be read",
+            doc: "",
+            fields: &["dst_start_addr"],
+            source: "supp-field-tables §2.3",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E154, evidence::E155],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dst_steps_aligned_32",
+            name: "dst_steps_aligned_32",
+            clause: true,
             expr: Some("(dst_step_elem[0] % 32 == 0 || dst_num_elem[0] == 1)\n&& (dst_step_elem[1] % 32 == 0 || dst_num_elem[1] == 1)"),
             parent: Some(0),
             message: "each dst_step_elem[i] must be a multiple of 32 unless dst_num_elem[i] == 1",
             doc: "",
             fields: &["dst_num_elem[0]", "dst_num_elem[1]", "dst_step_elem[0]", "dst_step_elem[1]"],
-            source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E156, evidence::E155], ..rules::RuleMeta::DEFAULT
+            source: "supp-field-tables §2.3",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E156, evidence::E155],
+            ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `DMA_DIRECT2D_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -5072,108 +5624,185 @@ impl DMA_GATHER_XPOSE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xf1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E33],
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
+            doc: "opcode == 0xf1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E33],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33], ..meta::FieldMeta::DEFAULT
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E33],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore", offset: 12, size: 1, type_name: "u8",
-            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33], ..meta::FieldMeta::DEFAULT
+            name: "semaphore",
+            offset: 12,
+            size: 1,
+            type_name: "u8",
+            doc: "Completion semaphore index.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E33],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_configs", offset: 13, size: 1, type_name: "DMA_CONFIGS",
-            doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E157, evidence::E158], ..meta::FieldMeta::DEFAULT
+            name: "dma_configs",
+            offset: 13,
+            size: 1,
+            type_name: "DMA_CONFIGS",
+            doc: "Priority class (§6.1).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E33, evidence::E157, evidence::E158],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "idx_num_active_channels", offset: 14, size: 1, type_name: "u8",
+            name: "idx_num_active_channels",
+            offset: 14,
+            size: 1,
+            type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E159, evidence::E160], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E33, evidence::E159, evidence::E160],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_idx_bound_reg", offset: 15, size: 1, type_name: "BOUND_CHECK_REG",
+            name: "src_idx_bound_reg",
+            offset: 15,
+            size: 1,
+            type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (checked without flags coupling).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E161, evidence::E162], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E33, evidence::E161, evidence::E162],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
+            name: "src_start_addr",
+            offset: 16,
+            size: 8,
+            type_name: "ADDR8",
             doc: "Gather source base (HBM or SBUF); 2-byte aligned.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E33],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E33],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
+            name: "src_step_elem",
+            offset: 24,
+            size: 8,
+            type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E163],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E163],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
+            name: "src_num_elem",
+            offset: 32,
+            size: 4,
+            type_name: "u16[2]",
             doc: "2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E164],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E164],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_idx_start_addr", offset: 36, size: 4, type_name: "ADDR4",
+            name: "src_idx_start_addr",
+            offset: 36,
+            size: 4,
+            type_name: "ADDR4",
             doc: "Gather index tensor (UINT32, 4-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E165], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E33, evidence::E165],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
+            name: "dst_start_addr",
+            offset: 40,
+            size: 8,
+            type_name: "ADDR8",
             doc: "Destination base (SBUF, 32-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E166], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved", offset: 48, size: 3, type_name: "u8[3]",
-            role: meta::Role::Reserved, doc: "Pad; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E167, evidence::E168], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_bound_reg", offset: 51, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Bound on the destination address (keyed on the dst ADDR8 marker).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E33],
+            evidence: &[evidence::E33, evidence::E166],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_step_elem_1", offset: 52, size: 4, type_name: "i32",
+            name: "reserved",
+            offset: 48,
+            size: 3,
+            type_name: "u8[3]",
+            role: meta::Role::Reserved,
+            doc: "Pad; must be zero.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E167, evidence::E168],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dst_bound_reg",
+            offset: 51,
+            size: 1,
+            type_name: "BOUND_CHECK_REG",
+            doc: "Bound on the destination address (keyed on the dst ADDR8 marker).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E33],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dst_step_elem_1",
+            offset: 52,
+            size: 4,
+            type_name: "i32",
             doc: "Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E169, evidence::E170], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
-            doc: "2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E171],
+            evidence: &[evidence::E169, evidence::E170],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "elem_size", offset: 60, size: 2, type_name: "u16",
+            name: "dst_num_elem",
+            offset: 56,
+            size: 4,
+            type_name: "u16[2]",
+            doc: "2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E171],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "elem_size",
+            offset: 60,
+            size: 2,
+            type_name: "u16",
             doc: "Bytes per transpose row: 2..256, even.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E172], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E33, evidence::E172],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dtype", offset: 62, size: 1, type_name: "DTYPE_PAIR",
+            name: "dtype",
+            offset: 62,
+            size: 1,
+            type_name: "DTYPE_PAIR",
             doc: "dtype_lo (src) / dtype_hi (dst); equal and 2-byte.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E173, evidence::E174], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E173, evidence::E174],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "flags", offset: 63, size: 1, type_name: "DMA_GATHER_TRANSPOSE_FLAGS",
+            name: "flags",
+            offset: 63,
+            size: 1,
+            type_name: "DMA_GATHER_TRANSPOSE_FLAGS",
             doc: "gather_dim (must be Y) + reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E175], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E33, evidence::E175],
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -5329,146 +5958,47 @@ impl DMA_GATHER_XPOSE {
         doc: "DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem[1] % 16 == 0 and == dst_num_elem[0]; dst 32-byte aligned. Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
             meta::LeafMeta::of("semaphore", 12, &DMA_GATHER_XPOSE::FIELDS[2]),
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[3]],
-                ..meta::LeafMeta::of("dma_configs.priority_class", 13, &DMA_CONFIGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[3]],
-                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 13, &DMA_CONFIGS::FIELDS[1])
-            },
+            meta::LeafMeta::of("dma_configs.priority_class", 13, &DMA_CONFIGS::FIELDS[0]),
+            meta::LeafMeta::of("dma_configs.reserved_bitfield", 13, &DMA_CONFIGS::FIELDS[1]),
             meta::LeafMeta::of("idx_num_active_channels", 14, &DMA_GATHER_XPOSE::FIELDS[4]),
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[5]],
-                ..meta::LeafMeta::of("src_idx_bound_reg.bc_reg", 15, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[5]],
-                ..meta::LeafMeta::of("src_idx_bound_reg.bc_disable_oob_error_notif", 15, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[5]],
-                ..meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 15, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
-            },
+            meta::LeafMeta::of("src_idx_bound_reg.bc_reg", 15, &BOUND_CHECK_REG::FIELDS[0]),
+            meta::LeafMeta::of("src_idx_bound_reg.bc_disable_oob_error_notif", 15, &BOUND_CHECK_REG::FIELDS[1]),
+            meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 15, &BOUND_CHECK_REG::FIELDS[2]),
+            meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR),
+            meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
             meta::LeafMeta::of("src_step_elem", 24, &DMA_GATHER_XPOSE::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 32, &DMA_GATHER_XPOSE::FIELDS[8]),
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[9]],
-                ..meta::LeafMeta::of("src_idx_start_addr.address", 36, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[9]],
-                ..meta::LeafMeta::of("src_idx_start_addr.indirect", 36, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[9]],
-                ..meta::LeafMeta::of("src_idx_start_addr.active", 36, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[9]],
-                ..meta::LeafMeta::of("src_idx_start_addr.register_mode", 36, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
-            },
+            meta::LeafMeta::of("src_idx_start_addr.address", 36, &ADDR4::FIELDS[0]),
+            meta::LeafMeta::of("src_idx_start_addr.indirect", 36, &ADDR4::FIELDS[1]),
+            meta::LeafMeta::of("src_idx_start_addr.active", 36, &ADDR4::FIELDS[2]),
+            meta::LeafMeta::of("src_idx_start_addr.register_mode", 36, &ADDR4::FIELDS[3]),
+            meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
             meta::LeafMeta::of("reserved", 48, &DMA_GATHER_XPOSE::FIELDS[11]),
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[12]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_reg", 51, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[12]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 51, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[12]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_enabled", 51, &BOUND_CHECK_REG::FIELDS[2])
-            },
+            meta::LeafMeta::of("dst_bound_reg.bc_reg", 51, &BOUND_CHECK_REG::FIELDS[0]),
+            meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 51, &BOUND_CHECK_REG::FIELDS[1]),
+            meta::LeafMeta::of("dst_bound_reg.bc_enabled", 51, &BOUND_CHECK_REG::FIELDS[2]),
             meta::LeafMeta::of("dst_step_elem_1", 52, &DMA_GATHER_XPOSE::FIELDS[13]),
             meta::LeafMeta::of("dst_num_elem", 56, &DMA_GATHER_XPOSE::FIELDS[14]),
             meta::LeafMeta::of("elem_size", 60, &DMA_GATHER_XPOSE::FIELDS[15]),
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[16]],
-                ..meta::LeafMeta::of("dtype.dtype_lo", 62, &DTYPE_PAIR::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[16]],
-                ..meta::LeafMeta::of("dtype.dtype_hi", 62, &DTYPE_PAIR::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[17]],
-                ..meta::LeafMeta::of("flags.gather_dim", 63, &DMA_GATHER_TRANSPOSE_FLAGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[17]],
-                ..meta::LeafMeta::of("flags.reserved", 63, &DMA_GATHER_TRANSPOSE_FLAGS::FIELDS[1])
-            },
+            meta::LeafMeta::of("dtype.dtype_lo", 62, &DTYPE_PAIR::FIELDS[0]),
+            meta::LeafMeta::of("dtype.dtype_hi", 62, &DTYPE_PAIR::FIELDS[1]),
+            meta::LeafMeta::of("flags.gather_dim", 63, &DMA_GATHER_TRANSPOSE_FLAGS::FIELDS[0]),
+            meta::LeafMeta::of("flags.reserved", 63, &DMA_GATHER_TRANSPOSE_FLAGS::FIELDS[1]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -5512,10 +6042,13 @@ impl DMA_GATHER_XPOSE {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "is_valid_dma_gather_transpose", name: "is_valid_dma_gather_transpose",
-            args: Some("i, nc"), kind: rules::RuleKind::All,
+            id: "is_valid_dma_gather_transpose",
+            name: "is_valid_dma_gather_transpose",
+            args: Some("i, nc"),
+            kind: rules::RuleKind::All,
             parts: &[1, 2, 3, 4, 8, 9, 10, 11, 12, 13],
-            message: "not a valid DmaGatherTranspose word", doc: "",
+            message: "not a valid DmaGatherTranspose word",
+            doc: "",
             fields: &[
                 "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr", "dst_step_elem_1", "dtype.dtype_hi",
                 "dtype.dtype_lo", "elem_size", "flags.gather_dim", "idx_num_active_channels",
@@ -5523,109 +6056,155 @@ impl DMA_GATHER_XPOSE {
                 "src_idx_bound_reg.bc_reg", "src_idx_start_addr.address", "src_idx_start_addr.register_mode",
                 "src_num_elem[1]", "src_start_addr",
             ],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E177], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §4.1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E176, evidence::E177],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_dma_gather_transpose_nc",
-            name: "has_valid_dma_gather_transpose_nc", args: Some("nc"),
-            expr: Some("nc >= 3"), parent: Some(0),
+            name: "has_valid_dma_gather_transpose_nc",
+            args: Some("nc"),
+            expr: Some("nc >= 3"),
+            parent: Some(0),
             message: "DmaGatherTranspose needs NeuronCore v3 or later (not sunda)",
-            doc: "", source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E178, evidence::E146], ..rules::RuleMeta::DEFAULT
+            doc: "",
+            source: "seed-004 §4.1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E178, evidence::E146],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_dtype",
-            name: "has_valid_gather_transpose_dtype", args: Some("dtype"),
+            name: "has_valid_gather_transpose_dtype",
+            args: Some("dtype"),
             expr: Some("dtype_size(dtype.dtype_lo) == 2 && dtype_size(dtype.dtype_hi) == 2 && dtype.dtype_lo == dtype.dtype_hi"),
             parent: Some(0),
             message: "only 2-byte dtypes (BF16 / FP16), and dtype_lo == dtype_hi: no cast",
-            doc: "", fields: &["dtype.dtype_hi", "dtype.dtype_lo"],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E179, evidence::E180], ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["dtype.dtype_hi", "dtype.dtype_lo"],
+            source: "seed-004 §4.1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E179, evidence::E180],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_elem_size",
-            name: "has_valid_gather_transpose_elem_size", args: Some("elem_size"),
+            name: "has_valid_gather_transpose_elem_size",
+            args: Some("elem_size"),
             expr: Some("elem_size >= 2 && elem_size <= 256 && elem_size % 2 == 0"),
             parent: Some(0),
             message: "elem_size must be even and within 2..256",
-            doc: "", fields: &["elem_size"], source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E181],
+            doc: "",
+            fields: &["elem_size"],
+            source: "seed-004 §4.1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E181],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_addresses",
             name: "has_valid_gather_transpose_addresses",
             args: Some("src_start_addr, dst_start_addr, src_idx_start_addr"),
-            kind: rules::RuleKind::All, parts: &[5, 6, 7], parent: Some(0),
+            kind: rules::RuleKind::All,
+            parts: &[5, 6, 7],
+            parent: Some(0),
             message: "src must be 2-byte, dst 32-byte and src_idx 4-byte aligned",
             doc: "",
             fields: &[
                 "dst_start_addr", "src_idx_start_addr.address", "src_idx_start_addr.register_mode",
                 "src_start_addr",
             ],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E182], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §4.1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E182],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "src_start_addr_aligned_2", name: "src_start_addr_aligned_2", clause: true,
-            kind: rules::RuleKind::NotEnforced, parent: Some(4),
+            id: "src_start_addr_aligned_2",
+            name: "src_start_addr_aligned_2",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(4),
             message: "src_start_addr must be 2-byte aligned; the spec has no byte layout for ADDR8's arms, so the address cannot be read",
-            doc: "", fields: &["src_start_addr"], source: "seed-004 §4.1",
+            doc: "",
+            fields: &["src_start_addr"],
+            source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E183, evidence::E184], enforced: false,
+            evidence: &[evidence::E183, evidence::E184],
+            enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dst_start_addr_aligned_32", name: "dst_start_addr_aligned_32",
-            clause: true, kind: rules::RuleKind::NotEnforced, parent: Some(4),
+            id: "dst_start_addr_aligned_32",
+            name: "dst_start_addr_aligned_32",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(4),
             message: "dst_start_addr must be 32-byte aligned; the spec has no byte layout for ADDR8's arms, so the address cannot be read",
-            doc: "", fields: &["dst_start_addr"], source: "seed-004 §4.1",
+            doc: "",
+            fields: &["dst_start_addr"],
+            source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E185, evidence::E186], enforced: false,
+            evidence: &[evidence::E185, evidence::E186],
+            enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "src_idx_start_addr_aligned_4", name: "src_idx_start_addr_aligned_4",
+            id: "src_idx_start_addr_aligned_4",
+            name: "src_idx_start_addr_aligned_4",
             clause: true,
             expr: Some("src_idx_start_addr.register_mode == 1 || src_idx_start_addr.address % 4 == 0"),
             parent: Some(4),
             message: "an immediate src_idx_start_addr must be 4-byte aligned (UINT32 indices)",
             doc: "The field tables state the alignment for the immediate form; a register-mode ADDR4 holds a register id, not an address.",
             fields: &["src_idx_start_addr.address", "src_idx_start_addr.register_mode"],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E187, evidence::E188, evidence::E189], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §4.1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E187, evidence::E188, evidence::E189],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_flags",
-            name: "has_valid_gather_transpose_flags", args: Some("flags"),
+            name: "has_valid_gather_transpose_flags",
+            args: Some("flags"),
             expr: Some("flags.gather_dim == INDIRECT_DIM::Y"),
             parent: Some(0),
             message: "gather_dim must be Y (dim[1], the slowest) for now",
-            doc: "", fields: &["flags.gather_dim"], source: "seed-004 §4.1",
+            doc: "",
+            fields: &["flags.gather_dim"],
+            source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E190, evidence::E191], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E190, evidence::E191],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_src_dimensions",
             name: "has_valid_gather_transpose_src_dimensions",
-            args: Some("src_num_elem"), expr: Some("src_num_elem[1] % 16 == 0"),
+            args: Some("src_num_elem"),
+            expr: Some("src_num_elem[1] % 16 == 0"),
             parent: Some(0),
             message: "src_num_elem[1] (the gathered row count) must be a multiple of 16, the transpose-tile rows",
-            doc: "", fields: &["src_num_elem[1]"], source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E192],
+            doc: "",
+            fields: &["src_num_elem[1]"],
+            source: "seed-004 §4.1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E192],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_cross_field_consistency",
             name: "has_valid_gather_transpose_cross_field_consistency",
             args: Some("src_num_elem, dst_num_elem"),
-            expr: Some("src_num_elem[1] == dst_num_elem[0]"), parent: Some(0),
+            expr: Some("src_num_elem[1] == dst_num_elem[0]"),
+            parent: Some(0),
             message: "src_num_elem[1] must equal dst_num_elem[0]: both are the index count",
-            doc: "", fields: &["dst_num_elem[0]", "src_num_elem[1]"],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E193], ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["dst_num_elem[0]", "src_num_elem[1]"],
+            source: "seed-004 §4.1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E193],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_dst_steps",
@@ -5634,23 +6213,31 @@ impl DMA_GATHER_XPOSE {
             expr: Some("dst_step_elem_1 % 32 == 0 || dst_num_elem[1] == 1"),
             parent: Some(0),
             message: "dst_step_elem_1 must be a multiple of 32 unless dst_num_elem[1] == 1",
-            doc: "", fields: &["dst_num_elem[1]", "dst_step_elem_1"],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E194], ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["dst_num_elem[1]", "dst_step_elem_1"],
+            source: "seed-004 §4.1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E194],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "check_dma_indirect_indices", name: "check_dma_indirect_indices",
+            id: "check_dma_indirect_indices",
+            name: "check_dma_indirect_indices",
             args: Some("idx_num_active_channels"),
             expr: Some("idx_num_active_channels != 0 && idx_num_active_channels <= POOLING_NUM_CHANNELS && idx_num_active_channels == POOLING_NUM_CHANNELS"),
             parent: Some(0),
             message: "idx_num_active_channels must be POOLING_NUM_CHANNELS (128)",
-            doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §4.1",
+            doc: "",
+            fields: &["idx_num_active_channels"],
+            source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E195, evidence::E196], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E195, evidence::E196],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags",
-            name: "has_valid_idx_bound_check_reg_no_flags", args: Some("src_idx_bound_reg"),
+            name: "has_valid_idx_bound_check_reg_no_flags",
+            args: Some("src_idx_bound_reg"),
             expr: Some("has_valid_bound_check_reg(src_idx_bound_reg)"),
             parent: Some(0),
             message: "src_idx_bound_reg must be fully inert or fully armed",
@@ -5659,26 +6246,36 @@ impl DMA_GATHER_XPOSE {
                 "src_idx_bound_reg.bc_disable_oob_error_notif", "src_idx_bound_reg.bc_enabled",
                 "src_idx_bound_reg.bc_reg",
             ],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E197, evidence::E198], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §4.1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E197, evidence::E198],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_bound_check_reg_dst", name: "has_valid_bound_check_reg",
+            id: "has_valid_bound_check_reg_dst",
+            name: "has_valid_bound_check_reg",
             args: Some("dst_bound_reg, dst_start_addr.addr_tbl_offs.marker"),
             expr: Some("has_valid_bound_check_reg(dst_bound_reg)"),
             message: "dst_bound_reg must be fully inert or fully armed",
             doc: "Stated by the gather-scatter page, not among seed 004's ten lines, so it is kept outside is_valid_dma_gather_transpose; its register check is not enforced.",
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E199], ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E199],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "reserved_is_zero", name: "reserved_is_zero", clause: true,
+            id: "reserved_is_zero",
+            name: "reserved_is_zero",
+            clause: true,
             expr: Some("reserved[0] == 0 && reserved[1] == 0 && reserved[2] == 0"),
-            message: "reserved[3] must be zero", doc: "",
+            message: "reserved[3] must be zero",
+            doc: "",
             fields: &["reserved[0]", "reserved[1]", "reserved[2]"],
-            source: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E200, evidence::E201], ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E200, evidence::E201],
+            ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `DMA_GATHER_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -5850,135 +6447,235 @@ impl DMA_INDIRECT1D {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbb",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
+            doc: "opcode == 0xbb",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202], ..meta::FieldMeta::DEFAULT
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore", offset: 12, size: 1, type_name: "u8",
-            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E111], ..meta::FieldMeta::DEFAULT
+            name: "semaphore",
+            offset: 12,
+            size: 1,
+            type_name: "u8",
+            doc: "Completion semaphore index.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202, evidence::E111],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "sem_increment", offset: 13, size: 1, type_name: "u8",
-            doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202], ..meta::FieldMeta::DEFAULT
+            name: "sem_increment",
+            offset: 13,
+            size: 1,
+            type_name: "u8",
+            doc: "Semaphore increment.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "idx_num_active_channels", offset: 14, size: 1, type_name: "u8",
+            name: "idx_num_active_channels",
+            offset: 14,
+            size: 1,
+            type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E203, evidence::E204], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E202, evidence::E203, evidence::E204],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "flags", offset: 15, size: 1, type_name: "DMA_INDIRECT_FLAGS",
+            name: "flags",
+            offset: 15,
+            size: 1,
+            type_name: "DMA_INDIRECT_FLAGS",
             doc: "Gather/scatter mode and dims (§3.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E205, evidence::E206], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E202, evidence::E205, evidence::E206],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
+            name: "src_start_addr",
+            offset: 16,
+            size: 8,
+            type_name: "ADDR8",
             doc: "Source base (the gather table / source tensor).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_step_elem", offset: 24, size: 4, type_name: "i32",
+            name: "src_step_elem",
+            offset: 24,
+            size: 4,
+            type_name: "i32",
             doc: "1-D signed source stride, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E207],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E207],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_num_elem", offset: 28, size: 2, type_name: "u16",
+            name: "src_num_elem",
+            offset: 28,
+            size: 2,
+            type_name: "u16",
             doc: "Source element count (<= 4096 unless shape-from-register, when it must be 0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E208, evidence::E31], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E208, evidence::E31],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_elem_size", offset: 30, size: 2, type_name: "u16",
-            doc: "Source bytes per element.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202], ..meta::FieldMeta::DEFAULT
+            name: "src_elem_size",
+            offset: 30,
+            size: 2,
+            type_name: "u16",
+            doc: "Source bytes per element.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_start_addr", offset: 32, size: 8, type_name: "ADDR8",
+            name: "dst_start_addr",
+            offset: 32,
+            size: 8,
+            type_name: "ADDR8",
             doc: "Destination base (the scatter base / destination tensor).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_step_elem", offset: 40, size: 4, type_name: "i32",
+            name: "dst_step_elem",
+            offset: 40,
+            size: 4,
+            type_name: "i32",
             doc: "1-D signed destination stride, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E209],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E209],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_num_elem", offset: 44, size: 2, type_name: "u16",
+            name: "dst_num_elem",
+            offset: 44,
+            size: 2,
+            type_name: "u16",
             doc: "Destination element count (<= 4096 unless shape-from-register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_elem_size", offset: 46, size: 2, type_name: "u16",
+            name: "dst_elem_size",
+            offset: 46,
+            size: 2,
+            type_name: "u16",
             doc: "Destination bytes per element.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_idx_start_addr", offset: 48, size: 4, type_name: "ADDR4",
+            name: "src_idx_start_addr",
+            offset: 48,
+            size: 4,
+            type_name: "ADDR4",
             doc: "Gather index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E210, evidence::E211], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_idx_start_addr", offset: 52, size: 4, type_name: "ADDR4",
-            doc: "Scatter index vector (UINT32); must be register-sourced or in SBUF partition 0.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E212], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 56, size: 1, type_name: "DTYPE", doc: "Source dtype.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
+            evidence: &[evidence::E202, evidence::E210, evidence::E211],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "out_dtype", offset: 57, size: 1, type_name: "DTYPE",
-            doc: "Destination dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202], ..meta::FieldMeta::DEFAULT
+            name: "dst_idx_start_addr",
+            offset: 52,
+            size: 4,
+            type_name: "ADDR4",
+            doc: "Scatter index vector (UINT32); must be register-sourced or in SBUF partition 0.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202, evidence::E212],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_idx_bound_reg", offset: 58, size: 1, type_name: "BOUND_CHECK_REG",
+            name: "in_dtype",
+            offset: 56,
+            size: 1,
+            type_name: "DTYPE",
+            doc: "Source dtype.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "out_dtype",
+            offset: 57,
+            size: 1,
+            type_name: "DTYPE",
+            doc: "Destination dtype.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_idx_bound_reg",
+            offset: 58,
+            size: 1,
+            type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (not the data address) (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E20], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E202, evidence::E20],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_idx_bound_reg", offset: 59, size: 1, type_name: "BOUND_CHECK_REG",
+            name: "dst_idx_bound_reg",
+            offset: 59,
+            size: 1,
+            type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E20], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E202, evidence::E20],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "compute_op", offset: 60, size: 1, type_name: "DGE_COMPUTE_OP",
+            name: "compute_op",
+            offset: 60,
+            size: 1,
+            type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E213], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E202, evidence::E213],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_configs", offset: 61, size: 1, type_name: "DMA_CONFIGS",
-            doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E214, evidence::E215], ..meta::FieldMeta::DEFAULT
+            name: "dma_configs",
+            offset: 61,
+            size: 1,
+            type_name: "DMA_CONFIGS",
+            doc: "Priority class (§6.1).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E202, evidence::E214, evidence::E215],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "reserved", offset: 62, size: 2, type_name: "u8[2]",
+            name: "reserved",
+            offset: 62,
+            size: 2,
+            type_name: "u8[2]",
             role: meta::Role::Reserved,
             doc: "Must be zero (has_dma_indirect_check_reserved_zero).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E216, evidence::E217, evidence::E218], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E216, evidence::E217, evidence::E218],
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -6133,170 +6830,56 @@ impl DMA_INDIRECT1D {
         doc: "DmaIndirect: DMAs for a vector of dynamic indices generated during execution, applied to the source (gather), the destination (scatter), or both with two independent index sets. Body byte-identical across sunda..maverick.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
             meta::LeafMeta::of("semaphore", 12, &DMA_INDIRECT1D::FIELDS[2]),
             meta::LeafMeta::of("sem_increment", 13, &DMA_INDIRECT1D::FIELDS[3]),
             meta::LeafMeta::of("idx_num_active_channels", 14, &DMA_INDIRECT1D::FIELDS[4]),
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[5]],
-                ..meta::LeafMeta::of("flags.indirect_mode", 15, &DMA_INDIRECT_FLAGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[5]],
-                ..meta::LeafMeta::of("flags.idx_bound_is_err", 15, &DMA_INDIRECT_FLAGS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[5]],
-                ..meta::LeafMeta::of("flags.non_unique_dst_idx", 15, &DMA_INDIRECT_FLAGS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[5]],
-                ..meta::LeafMeta::of("flags.gather_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[5]],
-                ..meta::LeafMeta::of("flags.scatter_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[6]],
-                ..meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
-            },
+            meta::LeafMeta::of("flags.indirect_mode", 15, &DMA_INDIRECT_FLAGS::FIELDS[0]),
+            meta::LeafMeta::of("flags.idx_bound_is_err", 15, &DMA_INDIRECT_FLAGS::FIELDS[1]),
+            meta::LeafMeta::of("flags.non_unique_dst_idx", 15, &DMA_INDIRECT_FLAGS::FIELDS[2]),
+            meta::LeafMeta::of("flags.gather_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[3]),
+            meta::LeafMeta::of("flags.scatter_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[4]),
+            meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR),
+            meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
             meta::LeafMeta::of("src_step_elem", 24, &DMA_INDIRECT1D::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 28, &DMA_INDIRECT1D::FIELDS[8]),
             meta::LeafMeta::of("src_elem_size", 30, &DMA_INDIRECT1D::FIELDS[9]),
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[10]],
-                ..meta::LeafMeta::of("dst_start_addr.marker", 39, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 32, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 32, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 32, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
-            },
+            meta::LeafMeta::of("dst_start_addr.marker", 39, &ADDR8::DISCRIMINATOR),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 32, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 32, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 32, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
             meta::LeafMeta::of("dst_step_elem", 40, &DMA_INDIRECT1D::FIELDS[11]),
             meta::LeafMeta::of("dst_num_elem", 44, &DMA_INDIRECT1D::FIELDS[12]),
             meta::LeafMeta::of("dst_elem_size", 46, &DMA_INDIRECT1D::FIELDS[13]),
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[14]],
-                ..meta::LeafMeta::of("src_idx_start_addr.address", 48, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[14]],
-                ..meta::LeafMeta::of("src_idx_start_addr.indirect", 48, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[14]],
-                ..meta::LeafMeta::of("src_idx_start_addr.active", 48, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[14]],
-                ..meta::LeafMeta::of("src_idx_start_addr.register_mode", 48, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[15]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.address", 52, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[15]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.indirect", 52, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[15]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.active", 52, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[15]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.register_mode", 52, &ADDR4::FIELDS[3])
-            },
+            meta::LeafMeta::of("src_idx_start_addr.address", 48, &ADDR4::FIELDS[0]),
+            meta::LeafMeta::of("src_idx_start_addr.indirect", 48, &ADDR4::FIELDS[1]),
+            meta::LeafMeta::of("src_idx_start_addr.active", 48, &ADDR4::FIELDS[2]),
+            meta::LeafMeta::of("src_idx_start_addr.register_mode", 48, &ADDR4::FIELDS[3]),
+            meta::LeafMeta::of("dst_idx_start_addr.address", 52, &ADDR4::FIELDS[0]),
+            meta::LeafMeta::of("dst_idx_start_addr.indirect", 52, &ADDR4::FIELDS[1]),
+            meta::LeafMeta::of("dst_idx_start_addr.active", 52, &ADDR4::FIELDS[2]),
+            meta::LeafMeta::of("dst_idx_start_addr.register_mode", 52, &ADDR4::FIELDS[3]),
             meta::LeafMeta::of("in_dtype", 56, &DMA_INDIRECT1D::FIELDS[16]),
             meta::LeafMeta::of("out_dtype", 57, &DMA_INDIRECT1D::FIELDS[17]),
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[18]],
-                ..meta::LeafMeta::of("src_idx_bound_reg.bc_reg", 58, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[18]],
-                ..meta::LeafMeta::of("src_idx_bound_reg.bc_disable_oob_error_notif", 58, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[18]],
-                ..meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 58, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[19]],
-                ..meta::LeafMeta::of("dst_idx_bound_reg.bc_reg", 59, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[19]],
-                ..meta::LeafMeta::of("dst_idx_bound_reg.bc_disable_oob_error_notif", 59, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[19]],
-                ..meta::LeafMeta::of("dst_idx_bound_reg.bc_enabled", 59, &BOUND_CHECK_REG::FIELDS[2])
-            },
+            meta::LeafMeta::of("src_idx_bound_reg.bc_reg", 58, &BOUND_CHECK_REG::FIELDS[0]),
+            meta::LeafMeta::of("src_idx_bound_reg.bc_disable_oob_error_notif", 58, &BOUND_CHECK_REG::FIELDS[1]),
+            meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 58, &BOUND_CHECK_REG::FIELDS[2]),
+            meta::LeafMeta::of("dst_idx_bound_reg.bc_reg", 59, &BOUND_CHECK_REG::FIELDS[0]),
+            meta::LeafMeta::of("dst_idx_bound_reg.bc_disable_oob_error_notif", 59, &BOUND_CHECK_REG::FIELDS[1]),
+            meta::LeafMeta::of("dst_idx_bound_reg.bc_enabled", 59, &BOUND_CHECK_REG::FIELDS[2]),
             meta::LeafMeta::of("compute_op", 60, &DMA_INDIRECT1D::FIELDS[20]),
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[21]],
-                ..meta::LeafMeta::of("dma_configs.priority_class", 61, &DMA_CONFIGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[21]],
-                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 61, &DMA_CONFIGS::FIELDS[1])
-            },
+            meta::LeafMeta::of("dma_configs.priority_class", 61, &DMA_CONFIGS::FIELDS[0]),
+            meta::LeafMeta::of("dma_configs.reserved_bitfield", 61, &DMA_CONFIGS::FIELDS[1]),
             meta::LeafMeta::of("reserved", 62, &DMA_INDIRECT1D::FIELDS[22]),
         ],
         template: &Self::TEMPLATE,
@@ -6341,10 +6924,13 @@ impl DMA_INDIRECT1D {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "is_valid_dma_indirect", name: "is_valid_dma_indirect", args: Some("i"),
+            id: "is_valid_dma_indirect",
+            name: "is_valid_dma_indirect",
+            args: Some("i"),
             kind: rules::RuleKind::All,
             parts: &[1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 18, 19, 20, 33, 34, 35],
-            message: "not a valid DmaIndirect word", doc: "",
+            message: "not a valid DmaIndirect word",
+            doc: "",
             fields: &[
                 "compute_op", "dma_configs.priority_class", "dma_configs.reserved_bitfield",
                 "dst_idx_bound_reg.bc_disable_oob_error_notif", "dst_idx_bound_reg.bc_enabled",
@@ -6355,45 +6941,74 @@ impl DMA_INDIRECT1D {
                 "src_idx_bound_reg.bc_reg", "src_idx_start_addr", "src_num_elem", "src_start_addr",
                 "src_step_elem",
             ],
-            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E219, evidence::E220], ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E219, evidence::E220],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_addr8_src", name: "is_valid_addr8", args: Some("src_start_addr"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(0),
+            id: "is_valid_addr8_src",
+            name: "is_valid_addr8",
+            args: Some("src_start_addr"),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(0),
             message: "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
-            doc: "", fields: &["src_start_addr"], source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E221],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["src_start_addr"],
+            source: "supp-gather-scatter §1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E221],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_addr8_dst", name: "is_valid_addr8", args: Some("dst_start_addr"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(0),
+            id: "is_valid_addr8_dst",
+            name: "is_valid_addr8",
+            args: Some("dst_start_addr"),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(0),
             message: "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
-            doc: "", fields: &["dst_start_addr"], source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E221],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["dst_start_addr"],
+            source: "supp-gather-scatter §1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E221],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dge_shape_reg_src", name: "is_valid_dge_shape_reg",
-            args: Some("src_start_addr, src_step_elem"), kind: rules::RuleKind::NotEnforced,
+            id: "is_valid_dge_shape_reg_src",
+            name: "is_valid_dge_shape_reg",
+            args: Some("src_start_addr, src_step_elem"),
+            kind: rules::RuleKind::NotEnforced,
             parent: Some(0),
             message: "the source shape-register binding must be valid; the sources do not give this predicate's body",
-            doc: "", fields: &["src_start_addr", "src_step_elem"],
-            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E222], enforced: false, ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["src_start_addr", "src_step_elem"],
+            source: "supp-gather-scatter §1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E222],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dge_shape_reg_dst", name: "is_valid_dge_shape_reg",
-            args: Some("dst_start_addr, dst_step_elem"), kind: rules::RuleKind::NotEnforced,
+            id: "is_valid_dge_shape_reg_dst",
+            name: "is_valid_dge_shape_reg",
+            args: Some("dst_start_addr, dst_step_elem"),
+            kind: rules::RuleKind::NotEnforced,
             parent: Some(0),
             message: "the destination shape-register binding must be valid; the sources do not give this predicate's body",
-            doc: "", fields: &["dst_start_addr", "dst_step_elem"],
-            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E222], enforced: false, ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["dst_start_addr", "dst_step_elem"],
+            source: "supp-gather-scatter §1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E222],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "zero_num_elem_shape_reg_mode", name: "zero_num_elem_shape_reg_mode",
+            id: "zero_num_elem_shape_reg_mode",
+            name: "zero_num_elem_shape_reg_mode",
             args: Some("i"),
             expr: Some("(!has(src_start_addr.marker, SHAPE_REG) || src_num_elem == 0)\n&& (!has(dst_start_addr.marker, SHAPE_REG) || dst_num_elem == 0)"),
             parent: Some(0),
@@ -6402,82 +7017,118 @@ impl DMA_INDIRECT1D {
             fields: &["dst_num_elem", "dst_start_addr.marker", "src_num_elem", "src_start_addr.marker"],
             source: "supp-gather-scatter §1.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E223, evidence::E224], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E223, evidence::E224],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "check_dma_indirect_indices", name: "check_dma_indirect_indices",
+            id: "check_dma_indirect_indices",
+            name: "check_dma_indirect_indices",
             args: Some("idx_num_active_channels"),
             expr: Some("idx_num_active_channels != 0 && idx_num_active_channels <= POOLING_NUM_CHANNELS && idx_num_active_channels == POOLING_NUM_CHANNELS"),
             parent: Some(0),
             message: "idx_num_active_channels must be POOLING_NUM_CHANNELS (128): the index generator runs all 128 pooling channels",
-            doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §6.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E225, evidence::E226, evidence::E227], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_dma_indirect_valid_idx_start_addr",
-            name: "has_dma_indirect_valid_idx_start_addr", args: Some("i"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(0),
-            message: "the index start addresses must be valid; the sources do not give this predicate's body",
             doc: "",
-            fields: &["src_idx_start_addr", "dst_idx_start_addr"],
-            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E228], enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "are_valid_memcpy_dtypes", name: "are_valid_memcpy_dtypes",
-            args: Some("compute_op, in_dtype, out_dtype"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(0),
-            message: "in_dtype / out_dtype must be a no-CCE memcpy or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
-            doc: "", fields: &["compute_op", "in_dtype", "out_dtype"],
-            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E229, evidence::E230], enforced: false,
+            fields: &["idx_num_active_channels"],
+            source: "seed-004 §6.2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E225, evidence::E226, evidence::E227],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dma_indirect_operation", name: "is_valid_dma_indirect_operation",
-            args: Some("i"), kind: rules::RuleKind::Any, parts: &[10, 11], parent: Some(0),
+            id: "has_dma_indirect_valid_idx_start_addr",
+            name: "has_dma_indirect_valid_idx_start_addr",
+            args: Some("i"),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(0),
+            message: "the index start addresses must be valid; the sources do not give this predicate's body",
+            doc: "",
+            fields: &["src_idx_start_addr", "dst_idx_start_addr"],
+            source: "supp-gather-scatter §1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E228],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "are_valid_memcpy_dtypes",
+            name: "are_valid_memcpy_dtypes",
+            args: Some("compute_op, in_dtype, out_dtype"),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(0),
+            message: "in_dtype / out_dtype must be a no-CCE memcpy or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
+            doc: "",
+            fields: &["compute_op", "in_dtype", "out_dtype"],
+            source: "supp-gather-scatter §1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E229, evidence::E230],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "is_valid_dma_indirect_operation",
+            name: "is_valid_dma_indirect_operation",
+            args: Some("i"),
+            kind: rules::RuleKind::Any,
+            parts: &[10, 11],
+            parent: Some(0),
             message: "neither a pure gather/scatter nor a valid CCE operation",
             doc: "While is_valid_dma_indirect_cce is not enforced, this alternative always holds.",
             fields: &["compute_op", "dst_start_addr", "dst_step_elem", "src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E231],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E231],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_memcopy_without_cce", name: "is_memcopy_without_cce",
-            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), parent: Some(9),
+            id: "is_memcopy_without_cce",
+            name: "is_memcopy_without_cce",
+            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"),
+            parent: Some(9),
             message: "a pure gather/scatter has compute_op NONE",
-            doc: "", fields: &["compute_op"], source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E232],
+            doc: "",
+            fields: &["compute_op"],
+            source: "supp-gather-scatter §1.4",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E232],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dma_indirect_cce", name: "is_valid_dma_indirect_cce",
-            args: Some("i"), kind: rules::RuleKind::NotEnforced, parent: Some(9),
+            id: "is_valid_dma_indirect_cce",
+            name: "is_valid_dma_indirect_cce",
+            args: Some("i"),
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(9),
             message: "a CCE operation needs aligned start addresses (is_aligned_start_addr8) and steps (is_aligned_step); the sources do not give their bodies",
             doc: "",
             fields: &["compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem"],
             source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E233],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E233],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_idx_bound_check_reg_src", name: "has_valid_idx_bound_check_reg",
-            args: Some("src_idx_bound_reg, flags"), kind: rules::RuleKind::All,
-            parts: &[13, 14], parent: Some(0),
+            id: "has_valid_idx_bound_check_reg_src",
+            name: "has_valid_idx_bound_check_reg",
+            args: Some("src_idx_bound_reg, flags"),
+            kind: rules::RuleKind::All,
+            parts: &[13, 14],
+            parent: Some(0),
             message: "src_idx_bound_reg is not a valid index bound check",
             doc: "",
             fields: &[
                 "flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif",
                 "src_idx_bound_reg.bc_enabled", "src_idx_bound_reg.bc_reg",
             ],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E234], ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E234],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags_src",
-            name: "has_valid_idx_bound_check_reg_no_flags", args: Some("src_idx_bound_reg"),
+            name: "has_valid_idx_bound_check_reg_no_flags",
+            args: Some("src_idx_bound_reg"),
             expr: Some("has_valid_bound_check_reg(src_idx_bound_reg)"),
             parent: Some(12),
             message: "src_idx_bound_reg must be fully inert or fully armed",
@@ -6486,36 +7137,47 @@ impl DMA_INDIRECT1D {
                 "src_idx_bound_reg.bc_disable_oob_error_notif", "src_idx_bound_reg.bc_enabled",
                 "src_idx_bound_reg.bc_reg",
             ],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E235], ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E235],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "idx_bound_error_or_notif_src", name: "idx_bound_error_or_notif",
+            id: "idx_bound_error_or_notif_src",
+            name: "idx_bound_error_or_notif",
             clause: true,
             expr: Some("flags.idx_bound_is_err == 1 || src_idx_bound_reg.bc_disable_oob_error_notif == 0"),
             parent: Some(12),
             message: "an out-of-bounds source index must raise an error (flags.idx_bound_is_err = 1) or a notification (bc_disable_oob_error_notif = 0)",
             doc: "",
             fields: &["flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif"],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E236, evidence::E237], ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E236, evidence::E237],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_idx_bound_check_reg_dst", name: "has_valid_idx_bound_check_reg",
-            args: Some("dst_idx_bound_reg, flags"), kind: rules::RuleKind::All,
-            parts: &[16, 17], parent: Some(0),
+            id: "has_valid_idx_bound_check_reg_dst",
+            name: "has_valid_idx_bound_check_reg",
+            args: Some("dst_idx_bound_reg, flags"),
+            kind: rules::RuleKind::All,
+            parts: &[16, 17],
+            parent: Some(0),
             message: "dst_idx_bound_reg is not a valid index bound check",
             doc: "",
             fields: &[
                 "dst_idx_bound_reg.bc_disable_oob_error_notif", "dst_idx_bound_reg.bc_enabled",
                 "dst_idx_bound_reg.bc_reg", "flags.idx_bound_is_err",
             ],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E238], ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E238],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags_dst",
-            name: "has_valid_idx_bound_check_reg_no_flags", args: Some("dst_idx_bound_reg"),
+            name: "has_valid_idx_bound_check_reg_no_flags",
+            args: Some("dst_idx_bound_reg"),
             expr: Some("has_valid_bound_check_reg(dst_idx_bound_reg)"),
             parent: Some(15),
             message: "dst_idx_bound_reg must be fully inert or fully armed",
@@ -6524,22 +7186,28 @@ impl DMA_INDIRECT1D {
                 "dst_idx_bound_reg.bc_disable_oob_error_notif", "dst_idx_bound_reg.bc_enabled",
                 "dst_idx_bound_reg.bc_reg",
             ],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E239], ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E239],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "idx_bound_error_or_notif_dst", name: "idx_bound_error_or_notif",
+            id: "idx_bound_error_or_notif_dst",
+            name: "idx_bound_error_or_notif",
             clause: true,
             expr: Some("flags.idx_bound_is_err == 1 || dst_idx_bound_reg.bc_disable_oob_error_notif == 0"),
             parent: Some(15),
             message: "an out-of-bounds destination index must raise an error (flags.idx_bound_is_err = 1) or a notification (bc_disable_oob_error_notif = 0)",
             doc: "",
             fields: &["dst_idx_bound_reg.bc_disable_oob_error_notif", "flags.idx_bound_is_err"],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E236], ..rules::RuleMeta::DEFAULT
+            source: "supp-gather-scatter §6",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E236],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_valid_indirect_dim_by_mode", name: "has_valid_indirect_dim_by_mode",
+            id: "has_valid_indirect_dim_by_mode",
+            name: "has_valid_indirect_dim_by_mode",
             args: Some("flags, src_start_addr, dst_start_addr"),
             expr: Some("(flags.indirect_mode != SRC_INDIRECTION\n    || ((has(src_start_addr.marker, SHAPE_REG) || flags.gather_dim == INDIRECT_DIM::X)\n        && flags.scatter_dim == INDIRECT_DIM::X))\n&& (flags.indirect_mode != DST_INDIRECTION\n    || ((has(dst_start_addr.marker, SHAPE_REG) || flags.scatter_dim == INDIRECT_DIM::X)\n        && flags.gather_dim == INDIRECT_DIM::X))\n&& (flags.indirect_mode != SRC_DST_INDIRECTION\n    || ((has(src_start_addr.marker, SHAPE_REG) || flags.gather_dim == INDIRECT_DIM::X)\n        && (has(dst_start_addr.marker, SHAPE_REG) || flags.scatter_dim == INDIRECT_DIM::X)))"),
             parent: Some(0),
@@ -6549,12 +7217,15 @@ impl DMA_INDIRECT1D {
                 "dst_start_addr.marker", "flags.gather_dim", "flags.indirect_mode", "flags.scatter_dim",
                 "src_start_addr.marker",
             ],
-            source: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E240, evidence::E241, evidence::E242], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §3.1",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E240, evidence::E241, evidence::E242],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_valid_index_count",
-            name: "has_dma_indirect_valid_index_count", args: Some("i"),
+            name: "has_dma_indirect_valid_index_count",
+            args: Some("i"),
             expr: Some("(!(flags.indirect_mode in [SRC_INDIRECTION, SRC_DST_INDIRECTION])\n    || has(src_start_addr.marker, SHAPE_REG) || src_num_elem <= 4096)\n&& (!(flags.indirect_mode in [DST_INDIRECTION, SRC_DST_INDIRECTION])\n    || has(dst_start_addr.marker, SHAPE_REG) || dst_num_elem <= 4096)"),
             parent: Some(0),
             message: "each indirect leg carries at most 4096 indices (num_elem <= 4096) unless its shape comes from a register",
@@ -6563,162 +7234,242 @@ impl DMA_INDIRECT1D {
                 "dst_num_elem", "dst_start_addr.marker", "flags.indirect_mode", "src_num_elem",
                 "src_start_addr.marker",
             ],
-            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E243, evidence::E244, evidence::E245], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §3.2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E243, evidence::E244, evidence::E245],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_idx_addr_in_sbuf_partition0",
             name: "has_dma_indirect_idx_addr_in_sbuf_partition0",
-            args: Some("i"), kind: rules::RuleKind::All, parts: &[21, 27], parent: Some(0),
+            args: Some("i"),
+            kind: rules::RuleKind::All,
+            parts: &[21, 27],
+            parent: Some(0),
             message: "an active index vector is not in SBUF partition 0",
             doc: "",
             fields: &["dst_idx_start_addr", "flags.indirect_mode", "src_idx_start_addr"],
-            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E246, evidence::E247], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_addr4_in_sbuf_partition0_src", name: "has_addr4_in_sbuf_partition0",
-            args: Some("src_idx_start_addr"), kind: rules::RuleKind::Any,
-            parts: &[22, 23, 24], parent: Some(20),
-            message: "the gather index vector (src_idx_start_addr) must come from a register or lie in SBUF partition 0",
-            doc: "",
-            fields: &["flags.indirect_mode", "src_idx_start_addr"],
-            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E248], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "src_idx_leg_inactive", name: "src_idx_leg_inactive", clause: true,
-            expr: Some("!(flags.indirect_mode in [SRC_INDIRECTION, SRC_DST_INDIRECTION])"),
-            parent: Some(21),
-            message: "the source index leg is not active (indirect_mode is neither SRC nor SRC_DST)",
-            doc: "", fields: &["flags.indirect_mode"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E249],
+            source: "seed-004 §3.2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E246, evidence::E247],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_from_register_src", name: "addr_from_register",
+            id: "has_addr4_in_sbuf_partition0_src",
+            name: "has_addr4_in_sbuf_partition0",
+            args: Some("src_idx_start_addr"),
+            kind: rules::RuleKind::Any,
+            parts: &[22, 23, 24],
+            parent: Some(20),
+            message: "the gather index vector (src_idx_start_addr) must come from a register or lie in SBUF partition 0",
+            doc: "",
+            fields: &["flags.indirect_mode", "src_idx_start_addr"],
+            source: "seed-004 §3.2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E248],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "src_idx_leg_inactive",
+            name: "src_idx_leg_inactive",
+            clause: true,
+            expr: Some("!(flags.indirect_mode in [SRC_INDIRECTION, SRC_DST_INDIRECTION])"),
+            parent: Some(21),
+            message: "the source index leg is not active (indirect_mode is neither SRC nor SRC_DST)",
+            doc: "",
+            fields: &["flags.indirect_mode"],
+            source: "supp-gather-scatter §1.3",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E249],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr_from_register_src",
+            name: "addr_from_register",
             args: Some("src_idx_start_addr"),
             expr: Some("src_idx_start_addr.register_mode == 1"),
             parent: Some(21),
             message: "src_idx_start_addr is register-sourced",
-            doc: "", fields: &["src_idx_start_addr.register_mode"],
+            doc: "",
+            fields: &["src_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E250, evidence::E251], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr_in_sbuf_partition_src", name: "addr_in_sbuf_partition",
-            args: Some("0, src_idx_start_addr"), kind: rules::RuleKind::All,
-            parts: &[25, 26], parent: Some(21),
-            message: "src_idx_start_addr must lie in SBUF partition 0",
-            doc: "", fields: &["src_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E252],
+            evidence: &[evidence::E250, evidence::E251],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_in_sbuf_src", name: "addr_in_sbuf", clause: true,
+            id: "addr_in_sbuf_partition_src",
+            name: "addr_in_sbuf_partition",
+            args: Some("0, src_idx_start_addr"),
+            kind: rules::RuleKind::All,
+            parts: &[25, 26],
+            parent: Some(21),
+            message: "src_idx_start_addr must lie in SBUF partition 0",
+            doc: "",
+            fields: &["src_idx_start_addr"],
+            source: "supp-gather-scatter §1.3",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E252],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr_in_sbuf_src",
+            name: "addr_in_sbuf",
+            clause: true,
             expr: Some("(src_idx_start_addr.address & 0x1E000000) == 0"),
             parent: Some(24),
             message: "src_idx_start_addr must be an SBUF address (address bits 25..28 zero; PSUM sets them)",
             doc: "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split. Which partition an SBUF address names is not given in a form this spec decodes.",
             fields: &["src_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E253, evidence::E254],
+            confidence: confidence::wiki::MED_INFERRED,
+            evidence: &[evidence::E253, evidence::E254],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_in_partition_0_src", name: "addr_in_partition_0", clause: true,
-            kind: rules::RuleKind::NotEnforced, parent: Some(24),
+            id: "addr_in_partition_0_src",
+            name: "addr_in_partition_0",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(24),
             message: "src_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body",
-            doc: "", fields: &["src_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E252],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["src_idx_start_addr"],
+            source: "supp-gather-scatter §1.3",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E252],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "has_addr4_in_sbuf_partition0_dst", name: "has_addr4_in_sbuf_partition0",
-            args: Some("dst_idx_start_addr"), kind: rules::RuleKind::Any,
-            parts: &[28, 29, 30], parent: Some(20),
+            id: "has_addr4_in_sbuf_partition0_dst",
+            name: "has_addr4_in_sbuf_partition0",
+            args: Some("dst_idx_start_addr"),
+            kind: rules::RuleKind::Any,
+            parts: &[28, 29, 30],
+            parent: Some(20),
             message: "the scatter index vector (dst_idx_start_addr) must come from a register or lie in SBUF partition 0",
             doc: "",
             fields: &["dst_idx_start_addr", "flags.indirect_mode"],
-            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E248], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dst_idx_leg_inactive", name: "dst_idx_leg_inactive", clause: true,
-            expr: Some("!(flags.indirect_mode in [DST_INDIRECTION, SRC_DST_INDIRECTION])"),
-            parent: Some(27),
-            message: "the destination index leg is not active (indirect_mode is neither DST nor SRC_DST)",
-            doc: "", fields: &["flags.indirect_mode"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E249],
+            source: "seed-004 §3.2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E248],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_from_register_dst", name: "addr_from_register",
+            id: "dst_idx_leg_inactive",
+            name: "dst_idx_leg_inactive",
+            clause: true,
+            expr: Some("!(flags.indirect_mode in [DST_INDIRECTION, SRC_DST_INDIRECTION])"),
+            parent: Some(27),
+            message: "the destination index leg is not active (indirect_mode is neither DST nor SRC_DST)",
+            doc: "",
+            fields: &["flags.indirect_mode"],
+            source: "supp-gather-scatter §1.3",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E249],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr_from_register_dst",
+            name: "addr_from_register",
             args: Some("dst_idx_start_addr"),
             expr: Some("dst_idx_start_addr.register_mode == 1"),
             parent: Some(27),
             message: "dst_idx_start_addr is register-sourced",
-            doc: "", fields: &["dst_idx_start_addr.register_mode"],
+            doc: "",
+            fields: &["dst_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E250, evidence::E251], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr_in_sbuf_partition_dst", name: "addr_in_sbuf_partition",
-            args: Some("0, dst_idx_start_addr"), kind: rules::RuleKind::All,
-            parts: &[31, 32], parent: Some(27),
-            message: "dst_idx_start_addr must lie in SBUF partition 0",
-            doc: "", fields: &["dst_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E252],
+            evidence: &[evidence::E250, evidence::E251],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_in_sbuf_dst", name: "addr_in_sbuf", clause: true,
+            id: "addr_in_sbuf_partition_dst",
+            name: "addr_in_sbuf_partition",
+            args: Some("0, dst_idx_start_addr"),
+            kind: rules::RuleKind::All,
+            parts: &[31, 32],
+            parent: Some(27),
+            message: "dst_idx_start_addr must lie in SBUF partition 0",
+            doc: "",
+            fields: &["dst_idx_start_addr"],
+            source: "supp-gather-scatter §1.3",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E252],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr_in_sbuf_dst",
+            name: "addr_in_sbuf",
+            clause: true,
             expr: Some("(dst_idx_start_addr.address & 0x1E000000) == 0"),
             parent: Some(30),
             message: "dst_idx_start_addr must be an SBUF address (address bits 25..28 zero; PSUM sets them)",
             doc: "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split.",
             fields: &["dst_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E255, evidence::E254],
+            confidence: confidence::wiki::MED_INFERRED,
+            evidence: &[evidence::E255, evidence::E254],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "addr_in_partition_0_dst", name: "addr_in_partition_0", clause: true,
-            kind: rules::RuleKind::NotEnforced, parent: Some(30),
+            id: "addr_in_partition_0_dst",
+            name: "addr_in_partition_0",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(30),
             message: "dst_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body",
-            doc: "", fields: &["dst_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E252],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["dst_idx_start_addr"],
+            source: "supp-gather-scatter §1.3",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E252],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_check_reserved_zero",
-            name: "has_dma_indirect_check_reserved_zero", args: Some("i"),
+            name: "has_dma_indirect_check_reserved_zero",
+            args: Some("i"),
             expr: Some("reserved[0] == 0 && reserved[1] == 0"),
-            parent: Some(0), message: "reserved[2] must be zero", doc: "",
-            fields: &["reserved[0]", "reserved[1]"], source: "supp-field-tables §2.2",
+            parent: Some(0),
+            message: "reserved[2] must be zero",
+            doc: "",
+            fields: &["reserved[0]", "reserved[1]"],
+            source: "supp-field-tables §2.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E256, evidence::E257], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E256, evidence::E257],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dma_configs", name: "is_valid_dma_configs",
-            args: Some("dma_configs"), expr: Some("is_valid_dma_configs(dma_configs)"),
+            id: "is_valid_dma_configs",
+            name: "is_valid_dma_configs",
+            args: Some("dma_configs"),
+            expr: Some("is_valid_dma_configs(dma_configs)"),
             parent: Some(0),
             message: "dma_configs.priority_class must be 0..4 and its reserved bits zero",
             doc: "",
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
-            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E258, evidence::E259], ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §3.2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E258, evidence::E259],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_dge_compute_op", name: "is_valid_dge_compute_op",
-            args: Some("compute_op, …"), kind: rules::RuleKind::NotEnforced,
+            id: "is_valid_dge_compute_op",
+            name: "is_valid_dge_compute_op",
+            args: Some("compute_op, …"),
+            kind: rules::RuleKind::NotEnforced,
             parent: Some(0),
             message: "compute_op must be a valid DGE compute op here; the sources do not give this predicate's body",
-            doc: "", fields: &["compute_op"], source: "seed-004 §3.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E260],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            doc: "",
+            fields: &["compute_op"],
+            source: "seed-004 §3.2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E260],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `DMA_INDIRECT1D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -6875,14 +7626,26 @@ pub struct INDIRECT_BOUND_CHECK_DTYPE {
 impl INDIRECT_BOUND_CHECK_DTYPE {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "dtype", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
+        name: "dtype",
+        offset: 0,
+        size: 1,
+        bits: Some((0, 4)),
+        type_name: "DTYPE",
         doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E261],
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E261],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
-        name: "tag", offset: 0, size: 1, bits: Some((4, 4)), type_name: "u4",
-        doc: "Always 0x3 (the | 0x30).", confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E262], constant: Some(3), ..meta::FieldMeta::DEFAULT
+        name: "tag",
+        offset: 0,
+        size: 1,
+        bits: Some((4, 4)),
+        type_name: "u4",
+        doc: "Always 0x3 (the | 0x30).",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E262],
+        constant: Some(3),
+        ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -6960,80 +7723,146 @@ impl INDIRECT_BOUND_CHECK {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd6.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E263, evidence::E264],
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
+            doc: "opcode == 0xd6.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E263, evidence::E264],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
             doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E265],
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E265],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_12", offset: 12, size: 12, type_name: "u8[12]",
+            name: "unknown_12",
+            offset: 12,
+            size: 12,
+            type_name: "u8[12]",
             role: meta::Role::Unknown,
             doc: "No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges).",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "bound_result_reg", offset: 24, size: 4, type_name: "u32",
+            name: "bound_result_reg",
+            offset: 24,
+            size: 4,
+            type_name: "u32",
             doc: "Register that receives the bound-check result.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E266],
+            confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E266],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_28", offset: 28, size: 4, type_name: "u8[4]",
-            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x1C..+0x1F.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            name: "unknown_28",
+            offset: 28,
+            size: 4,
+            type_name: "u8[4]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x1C..+0x1F.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "bound_size_bytes", offset: 32, size: 8, type_name: "u64",
+            name: "bound_size_bytes",
+            offset: 32,
+            size: 8,
+            type_name: "u64",
             doc: "The byte bound: the data AP's memory-location size product.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E267],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E267],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "const_tag", offset: 40, size: 1, type_name: "u8",
-            doc: "Always 17 (0x11).", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E268], constant: Some(17), ..meta::FieldMeta::DEFAULT
+            name: "const_tag",
+            offset: 40,
+            size: 1,
+            type_name: "u8",
+            doc: "Always 17 (0x11).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E268],
+            constant: Some(17),
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_dtype", offset: 41, size: 1, type_name: "INDIRECT_BOUND_CHECK_DTYPE",
-            doc: "Index dtype wire tag | 0x30.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E269], ..meta::FieldMeta::DEFAULT
+            name: "src_dtype",
+            offset: 41,
+            size: 1,
+            type_name: "INDIRECT_BOUND_CHECK_DTYPE",
+            doc: "Index dtype wire tag | 0x30.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E269],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "const_one", offset: 42, size: 2, type_name: "u16", doc: "Always 1.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E270],
-            constant: Some(1), ..meta::FieldMeta::DEFAULT
+            name: "const_one",
+            offset: 42,
+            size: 2,
+            type_name: "u16",
+            doc: "Always 1.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E270],
+            constant: Some(1),
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_44", offset: 44, size: 2, type_name: "u8[2]",
-            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x2C..+0x2D.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            name: "unknown_44",
+            offset: 44,
+            size: 2,
+            type_name: "u8[2]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x2C..+0x2D.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "idx_ap_meta", offset: 46, size: 1, type_name: "u8",
+            name: "idx_ap_meta",
+            offset: 46,
+            size: 1,
+            type_name: "u8",
             doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E271],
+            confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E271],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_47", offset: 47, size: 1, type_name: "u8[1]",
-            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x2F.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            name: "unknown_47",
+            offset: 47,
+            size: 1,
+            type_name: "u8[1]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x2F.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "branch_label_id", offset: 48, size: 4, type_name: "u32",
+            name: "branch_label_id",
+            offset: 48,
+            size: 4,
+            type_name: "u32",
             doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E272],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E272],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_52", offset: 52, size: 12, type_name: "u8[12]",
-            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x34..+0x3F.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            name: "unknown_52",
+            offset: 52,
+            size: 12,
+            type_name: "u8[12]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x34..+0x3F.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -7181,60 +8010,22 @@ impl INDIRECT_BOUND_CHECK {
         doc: "IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: \"Indirect DMA bound-check can only be on Pool engine\", \"must have 3 args and 2 outputs for bound-check\". The body also holds two assignAccess<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&INDIRECT_BOUND_CHECK::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_BOUND_CHECK::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_BOUND_CHECK::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_BOUND_CHECK::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&INDIRECT_BOUND_CHECK::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&INDIRECT_BOUND_CHECK::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&INDIRECT_BOUND_CHECK::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&INDIRECT_BOUND_CHECK::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&INDIRECT_BOUND_CHECK::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
             meta::LeafMeta::of("unknown_12", 12, &INDIRECT_BOUND_CHECK::FIELDS[2]),
             meta::LeafMeta::of("bound_result_reg", 24, &INDIRECT_BOUND_CHECK::FIELDS[3]),
             meta::LeafMeta::of("unknown_28", 28, &INDIRECT_BOUND_CHECK::FIELDS[4]),
             meta::LeafMeta::of("bound_size_bytes", 32, &INDIRECT_BOUND_CHECK::FIELDS[5]),
             meta::LeafMeta::of("const_tag", 40, &INDIRECT_BOUND_CHECK::FIELDS[6]),
-            meta::LeafMeta {
-                within: &[&INDIRECT_BOUND_CHECK::FIELDS[7]],
-                ..meta::LeafMeta::of("src_dtype.dtype", 41, &INDIRECT_BOUND_CHECK_DTYPE::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_BOUND_CHECK::FIELDS[7]],
-                ..meta::LeafMeta::of("src_dtype.tag", 41, &INDIRECT_BOUND_CHECK_DTYPE::FIELDS[1])
-            },
+            meta::LeafMeta::of("src_dtype.dtype", 41, &INDIRECT_BOUND_CHECK_DTYPE::FIELDS[0]),
+            meta::LeafMeta::of("src_dtype.tag", 41, &INDIRECT_BOUND_CHECK_DTYPE::FIELDS[1]),
             meta::LeafMeta::of("const_one", 42, &INDIRECT_BOUND_CHECK::FIELDS[8]),
             meta::LeafMeta::of("unknown_44", 44, &INDIRECT_BOUND_CHECK::FIELDS[9]),
             meta::LeafMeta::of("idx_ap_meta", 46, &INDIRECT_BOUND_CHECK::FIELDS[10]),
@@ -7283,21 +8074,31 @@ impl INDIRECT_BOUND_CHECK {
 impl INDIRECT_BOUND_CHECK {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "bound_check_on_pool", name: "bound_check_on_pool", clause: true,
+        id: "bound_check_on_pool",
+        name: "bound_check_on_pool",
+        clause: true,
         kind: rules::RuleKind::NotEnforced,
+        authority: rules::RuleAuthority::Compiler,
         message: "Indirect DMA bound-check can only be on Pool engine",
         doc: "Which engine runs the instruction is not in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E273],
-        enforced: false, ..rules::RuleMeta::DEFAULT
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E273],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
-        id: "bound_check_operands", name: "bound_check_operands", clause: true,
+        id: "bound_check_operands",
+        name: "bound_check_operands",
+        clause: true,
         kind: rules::RuleKind::NotEnforced,
+        authority: rules::RuleAuthority::Compiler,
         message: "must have 3 args and 2 outputs for bound-check",
         doc: "An operand-count check on the compiler's instruction; not visible in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E274],
-        enforced: false, ..rules::RuleMeta::DEFAULT
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E274],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `INDIRECT_BOUND_CHECK`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -7369,114 +8170,184 @@ impl INDIRECT_COPY {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
             doc: "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E275, evidence::E276],
+            confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E275, evidence::E276],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E277, evidence::E278],
+            confidence: confidence::certainty::MEDIUM,
+            evidence: &[evidence::E277, evidence::E278],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "index_addr", offset: 12, size: 4, type_name: "ADDR4",
+            name: "index_addr",
+            offset: 12,
+            size: 4,
+            type_name: "ADDR4",
             doc: "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.",
             confidence: confidence::certainty::CERTAIN,
             evidence: &[evidence::E279, evidence::E280, evidence::E281, evidence::E282],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "data_addr", offset: 16, size: 4, type_name: "ADDR4",
-            doc: "The gathered data's ADDR4.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E283, evidence::E284, evidence::E285], ..meta::FieldMeta::DEFAULT
+            name: "data_addr",
+            offset: 16,
+            size: 4,
+            type_name: "ADDR4",
+            doc: "The gathered data's ADDR4.",
+            confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E283, evidence::E284, evidence::E285],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "num_elem", offset: 20, size: 4, type_name: "u32",
+            name: "num_elem",
+            offset: 20,
+            size: 4,
+            type_name: "u32",
             doc: "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E286, evidence::E287],
+            confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E286, evidence::E287],
             alternatives: &[
                 meta::Alternative {
-                    name: "num_elem_u16", type_name: "u16",
+                    name: "num_elem_u16",
+                    type_name: "u16",
                     doc: "The INDIRECT20B payload the S4D4_IC source pattern is: NUM is a u16 at pattern +8 (= +0x14), not a u32 (README conflict #8).",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E288, evidence::E289],
+                    confidence: confidence::certainty::CERTAIN,
+                    evidence: &[evidence::E288, evidence::E289],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_24", offset: 24, size: 8, type_name: "u8[8]",
+            name: "unknown_24",
+            offset: 24,
+            size: 8,
+            type_name: "u8[8]",
             role: meta::Role::Unknown,
             doc: "No source gives +0x18..+0x1F a meaning. In the gather-scatter page's layout they are the tail of the 20-byte source pattern (the INDIRECT20B static-fallback region, left unfilled on the indirect branch).",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            confidence: confidence::certainty::CERTAIN,
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
+            name: "in_dtype",
+            offset: 32,
+            size: 1,
+            type_name: "DTYPE",
             doc: "Source dtype; must equal out_dtype (no cast).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E290, evidence::E291, evidence::E292], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E290, evidence::E291, evidence::E292],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
-            doc: "Destination dtype.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E293, evidence::E294, evidence::E295], ..meta::FieldMeta::DEFAULT
+            name: "out_dtype",
+            offset: 33,
+            size: 1,
+            type_name: "DTYPE",
+            doc: "Destination dtype.",
+            confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E293, evidence::E294, evidence::E295],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "active_channels", offset: 34, size: 1, type_name: "u8",
+            name: "active_channels",
+            offset: 34,
+            size: 1,
+            type_name: "u8",
             doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E296, evidence::E297, evidence::E298], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E296, evidence::E297, evidence::E298],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_num_elem_per_idx", offset: 35, size: 1, type_name: "u8",
+            name: "src_num_elem_per_idx",
+            offset: 35,
+            size: 1,
+            type_name: "u8",
             doc: "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E299, evidence::E300, evidence::E295], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E299, evidence::E300, evidence::E295],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_num_elem_per_idx", offset: 36, size: 1, type_name: "u8",
+            name: "dst_num_elem_per_idx",
+            offset: 36,
+            size: 1,
+            type_name: "u8",
             doc: "Must be 0 (only the gather case is implemented). The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E301],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E301],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "reserved0", offset: 37, size: 1, type_name: "u8[1]",
-            role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E302],
+            name: "reserved0",
+            offset: 37,
+            size: 1,
+            type_name: "u8[1]",
+            role: meta::Role::Reserved,
+            doc: "Reserved.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E302],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_buffer_size", offset: 38, size: 4, type_name: "u32",
+            name: "src_buffer_size",
+            offset: 38,
+            size: 4,
+            type_name: "u32",
             doc: "Source buffer size (getNumElementsPerPartition of the index AP).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E303, evidence::E304],
+            confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E303, evidence::E304],
             alternatives: &[
                 meta::Alternative {
-                    name: "src_buffer_size_u16", type_name: "u16",
+                    name: "src_buffer_size_u16",
+                    type_name: "u16",
                     doc: "The gather-scatter page: src_buffer_size is a uint16 (> 1) at 38, followed by dst_buffer_size, a uint16 at 40 (+0x28) that must be 0 — bytes the DVE page counts as the high half of src_buffer_size (README conflict #8).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E305],
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    evidence: &[evidence::E305],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "reserved1", offset: 42, size: 2, type_name: "u8[2]",
+            name: "reserved1",
+            offset: 42,
+            size: 2,
+            type_name: "u8[2]",
             role: meta::Role::Reserved,
             doc: "Reserved. The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E306],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E306],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_mem_pattern", offset: 44, size: 16, type_name: "u8[16]",
+            name: "dst_mem_pattern",
+            offset: 44,
+            size: 16,
+            type_name: "u8[16]",
             doc: "Destination access pattern (TENSOR4D, a plain tensor pattern). Its internal layout is not in this spec.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E307, evidence::E308, evidence::E309], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E307, evidence::E308, evidence::E309],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_60", offset: 60, size: 4, type_name: "u8[4]",
+            name: "unknown_60",
+            offset: 60,
+            size: 4,
+            type_name: "u8[4]",
             role: meta::Role::Unknown,
             doc: "The DVE page stops the destination pattern at +0x3B; in the gather-scatter page's layout +0x3C..+0x3F are the last 4 bytes of the 20-byte dst_mem_pattern.",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            confidence: confidence::certainty::CERTAIN,
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -7626,79 +8497,23 @@ impl INDIRECT_COPY {
         doc: "IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr[index[i]] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.\" The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&INDIRECT_COPY::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&INDIRECT_COPY::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&INDIRECT_COPY::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&INDIRECT_COPY::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&INDIRECT_COPY::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[2]],
-                ..meta::LeafMeta::of("index_addr.address", 12, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[2]],
-                ..meta::LeafMeta::of("index_addr.indirect", 12, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[2]],
-                ..meta::LeafMeta::of("index_addr.active", 12, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[2]],
-                ..meta::LeafMeta::of("index_addr.register_mode", 12, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[3]],
-                ..meta::LeafMeta::of("data_addr.address", 16, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[3]],
-                ..meta::LeafMeta::of("data_addr.indirect", 16, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[3]],
-                ..meta::LeafMeta::of("data_addr.active", 16, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[3]],
-                ..meta::LeafMeta::of("data_addr.register_mode", 16, &ADDR4::FIELDS[3])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta::of("index_addr.address", 12, &ADDR4::FIELDS[0]),
+            meta::LeafMeta::of("index_addr.indirect", 12, &ADDR4::FIELDS[1]),
+            meta::LeafMeta::of("index_addr.active", 12, &ADDR4::FIELDS[2]),
+            meta::LeafMeta::of("index_addr.register_mode", 12, &ADDR4::FIELDS[3]),
+            meta::LeafMeta::of("data_addr.address", 16, &ADDR4::FIELDS[0]),
+            meta::LeafMeta::of("data_addr.indirect", 16, &ADDR4::FIELDS[1]),
+            meta::LeafMeta::of("data_addr.active", 16, &ADDR4::FIELDS[2]),
+            meta::LeafMeta::of("data_addr.register_mode", 16, &ADDR4::FIELDS[3]),
             meta::LeafMeta::of("num_elem", 20, &INDIRECT_COPY::FIELDS[4]),
             meta::LeafMeta::of("unknown_24", 24, &INDIRECT_COPY::FIELDS[5]),
             meta::LeafMeta::of("in_dtype", 32, &INDIRECT_COPY::FIELDS[6]),
@@ -7753,13 +8568,18 @@ impl INDIRECT_COPY {
 impl INDIRECT_COPY {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "no_tensor_indirect_ap", name: "no_tensor_indirect_ap", clause: true,
+        id: "no_tensor_indirect_ap",
+        name: "no_tensor_indirect_ap",
+        clause: true,
         kind: rules::RuleKind::NotEnforced,
+        authority: rules::RuleAuthority::Compiler,
         message: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.",
         doc: "A check on the compiler's access pattern kind; not visible in the word.",
         source: "seed-000 §IndirectCopy / MoveShape",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E310],
-        enforced: false, ..rules::RuleMeta::DEFAULT
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E310],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `INDIRECT_COPY`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -7823,71 +8643,124 @@ impl INDIRECT_SAVE_ACCUMULATE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xca.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E311, evidence::E264],
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
+            doc: "opcode == 0xca.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E311, evidence::E264],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E312], ..meta::FieldMeta::DEFAULT
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.",
+            confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E312],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "index_dtype", offset: 12, size: 1, type_name: "DTYPE",
+            name: "index_dtype",
+            offset: 12,
+            size: 1,
+            type_name: "DTYPE",
             doc: "Wire tag of the index list's dtype.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E313],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E313],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_13", offset: 13, size: 31, type_name: "u8[31]",
+            name: "unknown_13",
+            offset: 13,
+            size: 31,
+            type_name: "u8[31]",
             role: meta::Role::Unknown,
             doc: "No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here).",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "embedding_table_base_addr", offset: 44, size: 4, type_name: "u32",
+            name: "embedding_table_base_addr",
+            offset: 44,
+            size: 4,
+            type_name: "u32",
             doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E314],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E314],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "embed_entry_num_elements", offset: 48, size: 2, type_name: "u16",
+            name: "embed_entry_num_elements",
+            offset: 48,
+            size: 2,
+            type_name: "u16",
             doc: "Row width: elements per embedding entry.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E315],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E315],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "embed_entry_size_lo", offset: 50, size: 2, type_name: "u16",
+            name: "embed_entry_size_lo",
+            offset: 50,
+            size: 2,
+            type_name: "u16",
             doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E316],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E316],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "sequence_length", offset: 52, size: 2, type_name: "u16",
-            doc: "Number of indices.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E317], ..meta::FieldMeta::DEFAULT
+            name: "sequence_length",
+            offset: 52,
+            size: 2,
+            type_name: "u16",
+            doc: "Number of indices.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E317],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_54", offset: 54, size: 2, type_name: "u8[2]",
-            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x36..+0x37.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            name: "unknown_54",
+            offset: 54,
+            size: 2,
+            type_name: "u8[2]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x36..+0x37.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "table_num_entries", offset: 56, size: 4, type_name: "u32",
+            name: "table_num_entries",
+            offset: 56,
+            size: 4,
+            type_name: "u32",
             doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E318],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E318],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "embed_entry_size_hi", offset: 60, size: 2, type_name: "u16",
+            name: "embed_entry_size_hi",
+            offset: 60,
+            size: 2,
+            type_name: "u16",
             doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E319],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E319],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_62", offset: 62, size: 2, type_name: "u8[2]",
-            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x3E..+0x3F.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            name: "unknown_62",
+            offset: 62,
+            size: 2,
+            type_name: "u8[2]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x3E..+0x3F.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -7895,7 +8768,8 @@ impl INDIRECT_SAVE_ACCUMULATE {
         name: "embed_entry_size_bytes",
         parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
         doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E320],
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E320],
     }];
     /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
     pub const fn embed_entry_size_bytes(&self) -> u64 {
@@ -8028,47 +8902,15 @@ impl INDIRECT_SAVE_ACCUMULATE {
         doc: "IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&INDIRECT_SAVE_ACCUMULATE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
             meta::LeafMeta::of("index_dtype", 12, &INDIRECT_SAVE_ACCUMULATE::FIELDS[2]),
             meta::LeafMeta::of("unknown_13", 13, &INDIRECT_SAVE_ACCUMULATE::FIELDS[3]),
             meta::LeafMeta::of("embedding_table_base_addr", 44, &INDIRECT_SAVE_ACCUMULATE::FIELDS[4]),
@@ -8121,24 +8963,32 @@ impl INDIRECT_SAVE_ACCUMULATE {
 impl INDIRECT_SAVE_ACCUMULATE {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "scratch_address_aligned_64", name: "scratch_address_aligned_64",
+        id: "scratch_address_aligned_64",
+        name: "scratch_address_aligned_64",
         clause: true,
+        authority: rules::RuleAuthority::Compiler,
         expr: Some("embedding_table_base_addr % 64 == 0"),
         message: "IndirectSaveAccumulate scratch space address must be 64-byte aligned",
         doc: "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).",
         fields: &["embedding_table_base_addr"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E321, evidence::E322],
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E321, evidence::E322],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
-        id: "embedding_entry_fits_16_bits", name: "embedding_entry_fits_16_bits",
-        clause: true, kind: rules::RuleKind::NotEnforced,
+        id: "embedding_entry_fits_16_bits",
+        name: "embedding_entry_fits_16_bits",
+        clause: true,
+        kind: rules::RuleKind::NotEnforced,
+        authority: rules::RuleAuthority::Compiler,
         message: "embedding entry too large for 16-bit field",
         doc: "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.",
         fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E323],
-        enforced: false, ..rules::RuleMeta::DEFAULT
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E323],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `INDIRECT_SAVE_ACCUMULATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -8187,22 +9037,34 @@ impl MOVE_SHAPE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
             doc: "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E324],
+            confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E324],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
             doc: "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E265],
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E265],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "body", offset: 12, size: 52, type_name: "u8[52]",
+            name: "body",
+            offset: 12,
+            size: 52,
+            type_name: "u8[52]",
             role: meta::Role::Unknown,
             doc: "The 4-D shape descriptor (step / num pairs against the shape register); seed 000 gives no offsets.",
-            confidence: confidence::seed000::STRONG, ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::STRONG,
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -8261,51 +9123,15 @@ impl MOVE_SHAPE {
         doc: "MoveShape: loads the shape register the DGE uses to permute a transposed access. The DIRECT2D transpose sub-form (DMACopy, IT 32, transpose output flag I+336 == 1) emits it twice; it encodes the 4-D shape, and its body mirrors DIRECT2D's step / num pairs against the shape register. Asserts on that path: \"Transpose with DynamicAP only on Pool\", \"DGE transpose must have 4D AP\". No source gives its byte layout.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&MOVE_SHAPE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&MOVE_SHAPE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&MOVE_SHAPE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&MOVE_SHAPE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&MOVE_SHAPE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&MOVE_SHAPE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&MOVE_SHAPE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&MOVE_SHAPE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&MOVE_SHAPE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
             meta::LeafMeta::of("body", 12, &MOVE_SHAPE::FIELDS[2]),
         ],
         template: &Self::TEMPLATE,
@@ -8396,150 +9222,231 @@ impl PSEUDO_DMA_DIRECT2D {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd4",
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
+            doc: "opcode == 0xd4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E325], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E325],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E326], ..meta::FieldMeta::DEFAULT
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E30, evidence::E326],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
+            name: "dma_configs",
+            offset: 12,
+            size: 1,
+            type_name: "DMA_CONFIGS",
             doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E327, evidence::E328, evidence::E329], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E327, evidence::E328, evidence::E329],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore", offset: 13, size: 1, type_name: "u8",
-            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E330, evidence::E331], ..meta::FieldMeta::DEFAULT
+            name: "semaphore",
+            offset: 13,
+            size: 1,
+            type_name: "u8",
+            doc: "Completion semaphore index.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E330, evidence::E331],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "sem_increment", offset: 14, size: 1, type_name: "u8",
-            doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E332, evidence::E333], ..meta::FieldMeta::DEFAULT
+            name: "sem_increment",
+            offset: 14,
+            size: 1,
+            type_name: "u8",
+            doc: "Semaphore increment.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E332, evidence::E333],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dge_op", offset: 15, size: 1, type_name: "DGE_OPCODE",
+            name: "dge_op",
+            offset: 15,
+            size: 1,
+            type_name: "DGE_OPCODE",
             doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E334, evidence::E335, evidence::E336, evidence::E337, evidence::E338, evidence::E339],
             alternatives: &[
                 meta::Alternative {
-                    name: "sync_command_byte", type_name: "u8",
+                    name: "sync_command_byte",
+                    type_name: "u8",
                     doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E340, evidence::E341],
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E340, evidence::E341],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_start_addr", offset: 16, size: 8, type_name: "PSEUDO_ADDR8",
+            name: "src_start_addr",
+            offset: 16,
+            size: 8,
+            type_name: "PSEUDO_ADDR8",
             doc: "Source base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E342, evidence::E343], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E342, evidence::E343],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
+            name: "src_step_elem",
+            offset: 24,
+            size: 8,
+            type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E344, evidence::E345],
             alternatives: &[
                 meta::Alternative {
-                    name: "src_step_bytes", type_name: "i32[2]",
+                    name: "src_step_bytes",
+                    type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E346],
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E346],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
+            name: "src_num_elem",
+            offset: 32,
+            size: 4,
+            type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E347], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
-            doc: "Source bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E348], codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E30, evidence::E347],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
+            name: "src_elem_size",
+            offset: 36,
+            size: 2,
+            type_name: "u16",
+            doc: "Source bytes per element; 0 means 64 KiB.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E30, evidence::E348],
+            codec: Some(meta::Codec::ZeroMeans(65536)),
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_bound_reg",
+            offset: 38,
+            size: 1,
+            type_name: "BOUND_CHECK_REG",
             doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E349, evidence::E350, evidence::E351],
             alternatives: &[
                 meta::Alternative {
-                    name: "src_offset_reg", type_name: "u8",
+                    name: "src_offset_reg",
+                    type_name: "u8",
                     doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E352],
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E352],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
+            name: "dst_bound_reg",
+            offset: 39,
+            size: 1,
+            type_name: "BOUND_CHECK_REG",
             doc: "Destination bound (address or index, as src_bound_reg).",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E353, evidence::E20],
             alternatives: &[
                 meta::Alternative {
-                    name: "dst_offset_reg", type_name: "u8",
+                    name: "dst_offset_reg",
+                    type_name: "u8",
                     doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E354],
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E354],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_start_addr", offset: 40, size: 8, type_name: "PSEUDO_ADDR8",
+            name: "dst_start_addr",
+            offset: 40,
+            size: 8,
+            type_name: "PSEUDO_ADDR8",
             doc: "Destination base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E355, evidence::E356], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E30, evidence::E355, evidence::E356],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
+            name: "dst_step_elem",
+            offset: 48,
+            size: 8,
+            type_name: "i32[2]",
             doc: "2-D signed destination strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E30, evidence::E357],
             alternatives: &[
                 meta::Alternative {
-                    name: "dst_step_bytes", type_name: "i32[2]",
+                    name: "dst_step_bytes",
+                    type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E346],
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E346],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
-            doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E358], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
-            doc: "Destination bytes per element; 0 means 64 KiB.",
+            name: "dst_num_elem",
+            offset: 56,
+            size: 4,
+            type_name: "u16[2]",
+            doc: "2-D destination shape.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E359], codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E30, evidence::E358],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE",
+            name: "dst_elem_size",
+            offset: 60,
+            size: 2,
+            type_name: "u16",
+            doc: "Destination bytes per element; 0 means 64 KiB.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E30, evidence::E359],
+            codec: Some(meta::Codec::ZeroMeans(65536)),
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "in_dtype",
+            offset: 62,
+            size: 1,
+            type_name: "DTYPE",
             doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E360, evidence::E361, evidence::E362, evidence::E363],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
+            name: "out_dtype",
+            offset: 63,
+            size: 1,
+            type_name: "DTYPE",
             doc: "Destination dtype (UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E364, evidence::E362, evidence::E365], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E364, evidence::E362, evidence::E365],
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -8707,152 +9614,47 @@ impl PSEUDO_DMA_DIRECT2D {
         doc: "PseudoDmaDirect2d: the compiler interface for a DGE DMA in terms of compiler variables. The runtime resolves the PSEUDO_ADDR8 variable ids and re-packs the word into the real kind dge_op names (DIRECT2D 0xb8, INDIRECT1D 0xbb, DIRECT2D_XPOSE 0xbd, GATHER_XPOSE 0xf1); all but DIRECT2D need a PSEUDO_DMA_EXT (0xda) immediately after it. Byte-identical across sunda..maverick.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[2]],
-                ..meta::LeafMeta::of("dma_configs.priority_class", 12, &DMA_CONFIGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[2]],
-                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 12, &DMA_CONFIGS::FIELDS[1])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta::of("dma_configs.priority_class", 12, &DMA_CONFIGS::FIELDS[0]),
+            meta::LeafMeta::of("dma_configs.reserved_bitfield", 12, &DMA_CONFIGS::FIELDS[1]),
             meta::LeafMeta::of("semaphore", 13, &PSEUDO_DMA_DIRECT2D::FIELDS[3]),
             meta::LeafMeta::of("sem_increment", 14, &PSEUDO_DMA_DIRECT2D::FIELDS[4]),
             meta::LeafMeta::of("dge_op", 15, &PSEUDO_DMA_DIRECT2D::FIELDS[5]),
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of("src_start_addr.marker", 23, &PSEUDO_ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_var.immediate", 16, &PSEUDO_ADDR8_addr_var::FIELDS[0], "src_start_addr.addr_var")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_var.var_id_lo", 20, &PSEUDO_ADDR8_addr_var::FIELDS[1], "src_start_addr.addr_var")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_var.var_id_hi", 22, &PSEUDO_ADDR8_addr_var::FIELDS[2], "src_start_addr.addr_var")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &PSEUDO_ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &PSEUDO_ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
-            },
+            meta::LeafMeta::of("src_start_addr.marker", 23, &PSEUDO_ADDR8::DISCRIMINATOR),
+            meta::LeafMeta::of_arm("src_start_addr.addr_var.immediate", 16, &PSEUDO_ADDR8_addr_var::FIELDS[0], "src_start_addr.addr_var"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_var.var_id_lo", 20, &PSEUDO_ADDR8_addr_var::FIELDS[1], "src_start_addr.addr_var"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_var.var_id_hi", 22, &PSEUDO_ADDR8_addr_var::FIELDS[2], "src_start_addr.addr_var"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &PSEUDO_ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &PSEUDO_ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
             meta::LeafMeta::of("src_step_elem", 24, &PSEUDO_DMA_DIRECT2D::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 32, &PSEUDO_DMA_DIRECT2D::FIELDS[8]),
             meta::LeafMeta::of("src_elem_size", 36, &PSEUDO_DMA_DIRECT2D::FIELDS[9]),
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[10]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_reg", 38, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[10]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 38, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[10]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_enabled", 38, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_reg", 39, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 39, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of("dst_start_addr.marker", 47, &PSEUDO_ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_var.immediate", 40, &PSEUDO_ADDR8_addr_var::FIELDS[0], "dst_start_addr.addr_var")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_var.var_id_lo", 44, &PSEUDO_ADDR8_addr_var::FIELDS[1], "dst_start_addr.addr_var")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_var.var_id_hi", 46, &PSEUDO_ADDR8_addr_var::FIELDS[2], "dst_start_addr.addr_var")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &PSEUDO_ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 40, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 46, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &PSEUDO_ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
-            },
+            meta::LeafMeta::of("src_bound_reg.bc_reg", 38, &BOUND_CHECK_REG::FIELDS[0]),
+            meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 38, &BOUND_CHECK_REG::FIELDS[1]),
+            meta::LeafMeta::of("src_bound_reg.bc_enabled", 38, &BOUND_CHECK_REG::FIELDS[2]),
+            meta::LeafMeta::of("dst_bound_reg.bc_reg", 39, &BOUND_CHECK_REG::FIELDS[0]),
+            meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 39, &BOUND_CHECK_REG::FIELDS[1]),
+            meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2]),
+            meta::LeafMeta::of("dst_start_addr.marker", 47, &PSEUDO_ADDR8::DISCRIMINATOR),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_var.immediate", 40, &PSEUDO_ADDR8_addr_var::FIELDS[0], "dst_start_addr.addr_var"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_var.var_id_lo", 44, &PSEUDO_ADDR8_addr_var::FIELDS[1], "dst_start_addr.addr_var"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_var.var_id_hi", 46, &PSEUDO_ADDR8_addr_var::FIELDS[2], "dst_start_addr.addr_var"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &PSEUDO_ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 40, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 46, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &PSEUDO_ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
             meta::LeafMeta::of("dst_step_elem", 48, &PSEUDO_DMA_DIRECT2D::FIELDS[13]),
             meta::LeafMeta::of("dst_num_elem", 56, &PSEUDO_DMA_DIRECT2D::FIELDS[14]),
             meta::LeafMeta::of("dst_elem_size", 60, &PSEUDO_DMA_DIRECT2D::FIELDS[15]),
@@ -8901,121 +9703,188 @@ impl PSEUDO_DMA_DIRECT2D {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "priority_class_at_most_4", name: "priority_class_at_most_4", clause: true,
+            id: "priority_class_at_most_4",
+            name: "priority_class_at_most_4",
+            clause: true,
             expr: Some("dma_configs.priority_class <= 4"),
             message: "dma_configs.priority_class must be 0..4: the max allowed priority class number in ucode is 4",
             doc: "The pseudo's own doc caps only the priority class; the upper five bits are not required to be zero here (the compiler's store keeps them: (qos&7) | (d[12]&0xF8)).",
-            fields: &["dma_configs.priority_class"], source: "seed-004 §5.1",
+            fields: &["dma_configs.priority_class"],
+            source: "seed-004 §5.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E366, evidence::E367], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E366, evidence::E367],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_op_valid_for_arch", name: "dge_op_valid_for_arch", clause: true,
+            id: "dge_op_valid_for_arch",
+            name: "dge_op_valid_for_arch",
+            clause: true,
             expr: Some("is_enumerator(dge_op)"),
             message: "dge_op must be a DGE_OPCODE of this architecture (sunda has only DMA_DIRECT2D and DMA_INDIRECT1D); NRT rejects others with \"Unsupported dynamic dma opcode %u\"",
-            doc: "", fields: &["dge_op"], source: "seed-004 §10",
+            doc: "",
+            fields: &["dge_op"],
+            source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E368, evidence::E369], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "in_dtype_not_fp32r", name: "in_dtype_not_fp32r", clause: true,
-            expr: Some("in_dtype != DTYPE::FP32R"), message: "in_dtype may not be FP32R",
-            doc: "", fields: &["in_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E370],
+            evidence: &[evidence::E368, evidence::E369],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dtypes_not_64_bit", name: "dtypes_not_64_bit", clause: true,
+            id: "in_dtype_not_fp32r",
+            name: "in_dtype_not_fp32r",
+            clause: true,
+            expr: Some("in_dtype != DTYPE::FP32R"),
+            message: "in_dtype may not be FP32R",
+            doc: "",
+            fields: &["in_dtype"],
+            source: "seed-004 §6.5",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E370],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dtypes_not_64_bit",
+            name: "dtypes_not_64_bit",
+            clause: true,
             expr: Some("!(in_dtype in [UINT64, INT64]) && !(out_dtype in [UINT64, INT64])"),
             message: "UINT64 and INT64 are invalid for in_dtype and out_dtype",
-            doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E371],
+            doc: "",
+            fields: &["in_dtype", "out_dtype"],
+            source: "seed-004 §6.5",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E371],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dtypes_in_dtype_basic_subset", name: "dtypes_in_dtype_basic_subset",
-            clause: true, kind: rules::RuleKind::NotEnforced,
+            id: "dtypes_in_dtype_basic_subset",
+            name: "dtypes_in_dtype_basic_subset",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
             arch: &["mariana", "maverick"],
             message: "on NC-v4 and later the dtypes must be in the DtypeBasic subset; the sources do not list that subset",
-            doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
+            doc: "",
+            fields: &["in_dtype", "out_dtype"],
+            source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E372, evidence::E373], enforced: false,
+            evidence: &[evidence::E372, evidence::E373],
+            enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_table_entry_id_fits", name: "dge_table_entry_id_fits", clause: true,
-            kind: rules::RuleKind::NotEnforced, message: "DGE table entry ID too large",
+            id: "dge_table_entry_id_fits",
+            name: "dge_table_entry_id_fits",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            authority: rules::RuleAuthority::Compiler,
+            message: "DGE table entry ID too large",
             doc: "The compiler's error when a DGE table-entry id does not fit the 16-bit field at ADDR8+4 (seed 000's reading of the address bytes). A word cannot hold a larger id, and this spec keeps the ADDR8 arms raw.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E374],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E374],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_assert_queue_assigned", name: "dge_assert_queue_assigned",
-            clause: true, kind: rules::RuleKind::NotEnforced,
+            id: "dge_assert_queue_assigned",
+            name: "dge_assert_queue_assigned",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            authority: rules::RuleAuthority::Compiler,
             message: "must have assigned DMA queue already",
             doc: "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E375],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E375],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_assert_dynamic", name: "dge_assert_dynamic", clause: true,
-            kind: rules::RuleKind::NotEnforced, message: "must be dynamic DMA",
+            id: "dge_assert_dynamic",
+            name: "dge_assert_dynamic",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            authority: rules::RuleAuthority::Compiler,
+            message: "must be dynamic DMA",
             doc: "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E376],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E376],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_assert_args_outputs", name: "dge_assert_args_outputs", clause: true,
+            id: "dge_assert_args_outputs",
+            name: "dge_assert_args_outputs",
+            clause: true,
             kind: rules::RuleKind::NotEnforced,
+            authority: rules::RuleAuthority::Compiler,
             message: "DGE's number of args/outputs is wrong",
             doc: "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E377],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E377],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_assert_in_out_dimensions", name: "dge_assert_in_out_dimensions",
-            clause: true, kind: rules::RuleKind::NotEnforced,
+            id: "dge_assert_in_out_dimensions",
+            name: "dge_assert_in_out_dimensions",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            authority: rules::RuleAuthority::Compiler,
             message: "DGE in/out dimensions must match",
             doc: "A NeuronAssertion on the compiler's access patterns (their rank), which the word's 2-D num/step pairs do not carry.",
             fields: &["src_num_elem", "dst_num_elem"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E378],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E378],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dge_assert_fastest_dim_continuous",
-            name: "dge_assert_fastest_dim_continuous", clause: true,
+            name: "dge_assert_fastest_dim_continuous",
+            clause: true,
             kind: rules::RuleKind::NotEnforced,
+            authority: rules::RuleAuthority::Compiler,
             message: "DGE fastest moving dim must be continuous",
             doc: "A NeuronAssertion on the compiler's access patterns; the word folds the fastest dim into elem_size, so its step is not visible.",
             fields: &["src_elem_size", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E379],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E379],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dge_assert_same_element_count", name: "dge_assert_same_element_count",
-            clause: true, kind: rules::RuleKind::NotEnforced,
+            id: "dge_assert_same_element_count",
+            name: "dge_assert_same_element_count",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            authority: rules::RuleAuthority::Compiler,
             message: "DMA instruction must read and write same number of elements",
             doc: "A NeuronAssertion on element counts of the compiler's access patterns; elem_size folds dtype bytes into the word's count, so the element count is not recoverable without the dtypes' sizes in the compiler's sense.",
             fields: &["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E380],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E380],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "one_side_dynamic", name: "one_side_dynamic", clause: true,
+            id: "one_side_dynamic",
+            name: "one_side_dynamic",
+            clause: true,
             kind: rules::RuleKind::NotEnforced,
+            authority: rules::RuleAuthority::Compiler,
             message: "Only one of the src and dst can contain dynamic access.",
             doc: "The KLR dma_copy codegen check; which ADDR8 markers mean \"dynamic access\" is one of the sources' conflicts (README conflict #3), so the word cannot be checked for it.",
-            fields: &["src_start_addr", "dst_start_addr"], source: "seed-003 §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E381],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            fields: &["src_start_addr", "dst_start_addr"],
+            source: "seed-003 §3.3",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E381],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `PSEUDO_DMA_DIRECT2D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -9100,111 +9969,172 @@ impl PSEUDO_DMA_EXT {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
-            doc: "== 0xda (PSEUDO_EXTENSION).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E382, evidence::E383], ..meta::FieldMeta::DEFAULT
+            name: "opcode",
+            offset: 0,
+            size: 1,
+            type_name: "OPCODE",
+            doc: "== 0xda (PSEUDO_EXTENSION).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E382, evidence::E383],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "flags", offset: 1, size: 1, type_name: "DMA_INDIRECT_FLAGS",
+            name: "flags",
+            offset: 1,
+            size: 1,
+            type_name: "DMA_INDIRECT_FLAGS",
             doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E384, evidence::E385, evidence::E386],
             alternatives: &[
                 meta::Alternative {
-                    name: "mode_word_lo", type_name: "u8",
+                    name: "mode_word_lo",
+                    type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). Bit by bit against DMA_INDIRECT_FLAGS: bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E387],
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E387],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "idx_num_active_channels", offset: 2, size: 1, type_name: "u8",
+            name: "idx_num_active_channels",
+            offset: 2,
+            size: 1,
+            type_name: "u8",
             doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E384, evidence::E388],
             alternatives: &[
                 meta::Alternative {
-                    name: "mode_word_hi", type_name: "u8",
+                    name: "mode_word_hi",
+                    type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2). Its only bit, 0x8000, is bit 7 here: the byte reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires, so the two readings give the same value for an indirect word.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E389],
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E389],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "compute_op", offset: 3, size: 1, type_name: "DGE_COMPUTE_OP",
+            name: "compute_op",
+            offset: 3,
+            size: 1,
+            type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode for the lowered word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E384, evidence::E390, evidence::E391, evidence::E392],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_idx_start_addr", offset: 4, size: 4, type_name: "ADDR4",
-            doc: "Gather index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
+            name: "src_idx_start_addr",
+            offset: 4,
+            size: 4,
+            type_name: "ADDR4",
+            doc: "Gather index vector.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E384, evidence::E393, evidence::E394, evidence::E395],
             alternatives: &[
                 meta::Alternative {
-                    name: "mode_word", type_name: "u16",
+                    name: "mode_word",
+                    type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E396],
+                    confidence: confidence::seed000::STRONG,
+                    evidence: &[evidence::E396],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_idx_start_addr", offset: 8, size: 4, type_name: "ADDR4",
-            doc: "Scatter index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E397, evidence::E398], ..meta::FieldMeta::DEFAULT
+            name: "dst_idx_start_addr",
+            offset: 8,
+            size: 4,
+            type_name: "ADDR4",
+            doc: "Scatter index vector.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E384, evidence::E397, evidence::E398],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_bound_size_bytes", offset: 12, size: 4, type_name: "u32",
+            name: "src_bound_size_bytes",
+            offset: 12,
+            size: 4,
+            type_name: "u32",
             doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E399, evidence::E400], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E384, evidence::E399, evidence::E400],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_bound_size_bytes", offset: 16, size: 4, type_name: "u32",
+            name: "dst_bound_size_bytes",
+            offset: 16,
+            size: 4,
+            type_name: "u32",
             doc: "Destination byte bound (low 32 bits).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E401, evidence::E402], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "tile_src_row_step", offset: 20, size: 4, type_name: "i32",
-            doc: "Transpose kinds: signed per-row source step inside a tile.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E403],
+            evidence: &[evidence::E384, evidence::E401, evidence::E402],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "tile_src_rows", offset: 24, size: 1, type_name: "u8",
+            name: "tile_src_row_step",
+            offset: 20,
+            size: 4,
+            type_name: "i32",
+            doc: "Transpose kinds: signed per-row source step inside a tile.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E403],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "tile_src_rows",
+            offset: 24,
+            size: 1,
+            type_name: "u8",
             doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E404], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "tile_src_cols", offset: 25, size: 1, type_name: "u8",
-            doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E405], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved1", offset: 26, size: 30, type_name: "u8[30]",
-            role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E406],
+            evidence: &[evidence::E384, evidence::E404],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_bound_size_bytes_upper", offset: 56, size: 4, type_name: "u32",
+            name: "tile_src_cols",
+            offset: 25,
+            size: 1,
+            type_name: "u8",
+            doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E384, evidence::E405],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "reserved1",
+            offset: 26,
+            size: 30,
+            type_name: "u8[30]",
+            role: meta::Role::Reserved,
+            doc: "Reserved.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E406],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_bound_size_bytes_upper",
+            offset: 56,
+            size: 4,
+            type_name: "u32",
             doc: "Source byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E384, evidence::E407, evidence::E408, evidence::E409],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_bound_size_bytes_upper", offset: 60, size: 4, type_name: "u32",
+            name: "dst_bound_size_bytes_upper",
+            offset: 60,
+            size: 4,
+            type_name: "u32",
             doc: "Destination byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E410, evidence::E411], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E384, evidence::E410, evidence::E411],
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -9363,60 +10293,21 @@ impl PSEUDO_DMA_EXT {
         fields: Self::FIELDS,
         leaves: &[
             meta::LeafMeta::of("opcode", 0, &PSEUDO_DMA_EXT::FIELDS[0]),
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
-                ..meta::LeafMeta::of("flags.indirect_mode", 1, &DMA_INDIRECT_FLAGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
-                ..meta::LeafMeta::of("flags.idx_bound_is_err", 1, &DMA_INDIRECT_FLAGS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
-                ..meta::LeafMeta::of("flags.non_unique_dst_idx", 1, &DMA_INDIRECT_FLAGS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
-                ..meta::LeafMeta::of("flags.gather_dim", 1, &DMA_INDIRECT_FLAGS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
-                ..meta::LeafMeta::of("flags.scatter_dim", 1, &DMA_INDIRECT_FLAGS::FIELDS[4])
-            },
+            meta::LeafMeta::of("flags.indirect_mode", 1, &DMA_INDIRECT_FLAGS::FIELDS[0]),
+            meta::LeafMeta::of("flags.idx_bound_is_err", 1, &DMA_INDIRECT_FLAGS::FIELDS[1]),
+            meta::LeafMeta::of("flags.non_unique_dst_idx", 1, &DMA_INDIRECT_FLAGS::FIELDS[2]),
+            meta::LeafMeta::of("flags.gather_dim", 1, &DMA_INDIRECT_FLAGS::FIELDS[3]),
+            meta::LeafMeta::of("flags.scatter_dim", 1, &DMA_INDIRECT_FLAGS::FIELDS[4]),
             meta::LeafMeta::of("idx_num_active_channels", 2, &PSEUDO_DMA_EXT::FIELDS[2]),
             meta::LeafMeta::of("compute_op", 3, &PSEUDO_DMA_EXT::FIELDS[3]),
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[4]],
-                ..meta::LeafMeta::of("src_idx_start_addr.address", 4, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[4]],
-                ..meta::LeafMeta::of("src_idx_start_addr.indirect", 4, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[4]],
-                ..meta::LeafMeta::of("src_idx_start_addr.active", 4, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[4]],
-                ..meta::LeafMeta::of("src_idx_start_addr.register_mode", 4, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[5]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.address", 8, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[5]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.indirect", 8, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[5]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.active", 8, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[5]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.register_mode", 8, &ADDR4::FIELDS[3])
-            },
+            meta::LeafMeta::of("src_idx_start_addr.address", 4, &ADDR4::FIELDS[0]),
+            meta::LeafMeta::of("src_idx_start_addr.indirect", 4, &ADDR4::FIELDS[1]),
+            meta::LeafMeta::of("src_idx_start_addr.active", 4, &ADDR4::FIELDS[2]),
+            meta::LeafMeta::of("src_idx_start_addr.register_mode", 4, &ADDR4::FIELDS[3]),
+            meta::LeafMeta::of("dst_idx_start_addr.address", 8, &ADDR4::FIELDS[0]),
+            meta::LeafMeta::of("dst_idx_start_addr.indirect", 8, &ADDR4::FIELDS[1]),
+            meta::LeafMeta::of("dst_idx_start_addr.active", 8, &ADDR4::FIELDS[2]),
+            meta::LeafMeta::of("dst_idx_start_addr.register_mode", 8, &ADDR4::FIELDS[3]),
             meta::LeafMeta::of("src_bound_size_bytes", 12, &PSEUDO_DMA_EXT::FIELDS[6]),
             meta::LeafMeta::of("dst_bound_size_bytes", 16, &PSEUDO_DMA_EXT::FIELDS[7]),
             meta::LeafMeta::of("tile_src_row_step", 20, &PSEUDO_DMA_EXT::FIELDS[8]),
@@ -9468,58 +10359,88 @@ impl PSEUDO_DMA_EXT {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "has_valid_xpose_tile_size", name: "has_valid_xpose_tile_size",
+            id: "has_valid_xpose_tile_size",
+            name: "has_valid_xpose_tile_size",
             args: Some("tile_src_rows, tile_src_cols"),
             expr: Some("tile_src_rows in [16, 0] && tile_src_cols in [128, 0]"),
             message: "the transpose tile must be 16 x 128 (or 0 when the extension carries index info only)",
-            doc: "", fields: &["tile_src_cols", "tile_src_rows"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E415],
+            doc: "",
+            fields: &["tile_src_cols", "tile_src_rows"],
+            source: "seed-004 §5.2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E415],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "is_valid_pseudo_dma_ext_fields", name: "is_valid_pseudo_dma_ext_fields",
-            args: Some("i"), kind: rules::RuleKind::Any, parts: &[2, 3],
+            id: "is_valid_pseudo_dma_ext_fields",
+            name: "is_valid_pseudo_dma_ext_fields",
+            args: Some("i"),
+            kind: rules::RuleKind::Any,
+            parts: &[2, 3],
             message: "the index fields are invalid",
             doc: "While the index-field checks are not enforced, this alternative always holds.",
             fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
-            source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E416], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "index_fields_unused", name: "index_fields_unused", clause: true,
-            expr: Some("idx_num_active_channels == 0"), parent: Some(1),
-            message: "idx_num_active_channels == 0: the index fields are not validated",
-            doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E417],
+            source: "seed-004 §5.2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E416],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "index_fields_valid", name: "index_fields_valid", clause: true,
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
+            id: "index_fields_unused",
+            name: "index_fields_unused",
+            clause: true,
+            expr: Some("idx_num_active_channels == 0"),
+            parent: Some(1),
+            message: "idx_num_active_channels == 0: the index fields are not validated",
+            doc: "",
+            fields: &["idx_num_active_channels"],
+            source: "seed-004 §5.2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E417],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "index_fields_valid",
+            name: "index_fields_valid",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            parent: Some(1),
             message: "the index fields must be valid; the sources do not say which checks apply",
             doc: "",
             fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
-            source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E418], enforced: false, ..rules::RuleMeta::DEFAULT
+            source: "seed-004 §5.2",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E418],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "compute_op_none_or_add", name: "compute_op_none_or_add", clause: true,
+            id: "compute_op_none_or_add",
+            name: "compute_op_none_or_add",
+            clause: true,
+            authority: rules::RuleAuthority::Compiler,
             expr: Some("compute_op in [NONE, ADD]"),
             message: "the compiler writes only NONE or ADD here (KLR: \"Unsupported DMA compute_op <n>\")",
-            doc: "A property of the compiler's words: AluOpType2DGEComputeOp yields 0 (none) or 1 (add), and KLR codegen rejects every other compute_op.",
+            doc: "A property of the compiler's words: AluOpType2DGEComputeOp yields 0 (none) or 1 (add), and KLR codegen rejects every other compute_op. The ISA's DGE_COMPUTE_OP also has MULTIPLY, MAX and MIN, and seed 004 §5.2 states no check of compute_op here, so a word with one of them is a compiler finding, not invalid.",
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E419, evidence::E420], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E419, evidence::E420],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "core_v5_no_dge_compute_op", name: "core_v5_no_dge_compute_op",
-            clause: true, expr: Some("compute_op == DGE_COMPUTE_OP::NONE"),
+            id: "core_v5_no_dge_compute_op",
+            name: "core_v5_no_dge_compute_op",
+            clause: true,
+            authority: rules::RuleAuthority::Compiler,
+            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"),
             arch: &["maverick"],
             message: "CoreV5 cannot support DGE with compute op yet",
-            doc: "", fields: &["compute_op"],
+            doc: "A compiler FATAL (arch >= 50) before it writes the word, not a header validator.",
+            fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E421],
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E421],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -9582,27 +10503,44 @@ impl PSEUDO_DMA_REARM {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
             doc: "opcode == 0xc2, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E422, evidence::E264],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E422, evidence::E264],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E423], ..meta::FieldMeta::DEFAULT
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E423],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
+            name: "dma_queue_name",
+            offset: 12,
+            size: 32,
+            type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E424],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E424],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_44", offset: 44, size: 20, type_name: "u8[20]",
+            name: "unknown_44",
+            offset: 44,
+            size: 20,
+            type_name: "u8[20]",
             role: meta::Role::Unknown,
             doc: "No source names +0x2C..+0x3F; seed 000 says this word has no +0x3B / +0x3C instance bytes (zero from the bundle's blanket zeroing).",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -9664,42 +10602,15 @@ impl PSEUDO_DMA_REARM {
         doc: "ResetQueueInstance: the bare 're-arm this queue' command, a queue name and the sync header, with no instance bytes at +0x3B / +0x3C. Legal only when the module carries the feature attribute neff_feature_SQI_no_rearm (otherwise NeuronAssertion, errcode 1106). The encoder registers the DMAQueue -> BasicBlock binding DMATrigger looks up, and FATALs on a name of 32 bytes or more (checkQueueNameLen(name, 0x20)).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
             meta::LeafMeta::of("dma_queue_name", 12, &PSEUDO_DMA_REARM::FIELDS[2]),
             meta::LeafMeta::of("unknown_44", 44, &PSEUDO_DMA_REARM::FIELDS[3]),
         ],
@@ -9744,8 +10655,11 @@ impl PSEUDO_DMA_REARM {
 impl PSEUDO_DMA_REARM {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "queue_name_shorter_than_32", name: "queue_name_shorter_than_32",
-        clause: true, expr: Some("text_len(dma_queue_name) < 32"),
+        id: "queue_name_shorter_than_32",
+        name: "queue_name_shorter_than_32",
+        clause: true,
+        authority: rules::RuleAuthority::Compiler,
+        expr: Some("text_len(dma_queue_name) < 32"),
         message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
         doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
         fields: &[
@@ -9759,16 +10673,22 @@ impl PSEUDO_DMA_REARM {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E425],
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E425],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
-        id: "sqi_no_rearm_feature", name: "sqi_no_rearm_feature", clause: true,
+        id: "sqi_no_rearm_feature",
+        name: "sqi_no_rearm_feature",
+        clause: true,
         kind: rules::RuleKind::NotEnforced,
+        authority: rules::RuleAuthority::Compiler,
         message: "a ResetQueue bundle is legal only when the module carries neff_feature_SQI_no_rearm (NeuronAssertion, errcode 1106)",
         doc: "A property of the module, not of the word.",
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E426],
-        enforced: false, ..rules::RuleMeta::DEFAULT
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E426],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_REARM`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -9978,39 +10898,65 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
             doc: "opcode == 0xcf, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E427, evidence::E264],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E427, evidence::E264],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E428], ..meta::FieldMeta::DEFAULT
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E428],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
+            name: "dma_queue_name",
+            offset: 12,
+            size: 32,
+            type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E429],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E429],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_44", offset: 44, size: 15, type_name: "u8[15]",
+            name: "unknown_44",
+            offset: 44,
+            size: 15,
+            type_name: "u8[15]",
             role: meta::Role::Unknown,
             doc: "No source names +0x2C..+0x3A (zero from the bundle's blanket zeroing).",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "queue_instance_flag", offset: 59, size: 1, type_name: "u8",
-            doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E430],
+            confidence: confidence::seed000::CONFIRMED,
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "swap_marker", offset: 60, size: 4, type_name: "u32",
+            name: "queue_instance_flag",
+            offset: 59,
+            size: 1,
+            type_name: "u8",
+            doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E430],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "swap_marker",
+            offset: 60,
+            size: 4,
+            type_name: "u32",
             doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E431],
-            constant: Some(1), ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E431],
+            constant: Some(1),
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -10086,42 +11032,15 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         doc: "SwitchQueueInstance: names a DMA queue by string (the queue's name at +0x58) and switches it to another queue instance. The encoder registers the DMAQueue -> BasicBlock binding (key *(I+0xF0), value *(I+0xF8)) that DMATrigger later looks up, sets the module feature attribute 'swap-queue-set used' (attr #5), and FATALs on a name of 32 bytes or more (checkQueueNameLen(name, 0x20)). With PSEUDO_DMA_REARM (0xc2) it is the set / clear pair of the Swap-Queue-Instance feature.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
             meta::LeafMeta::of("dma_queue_name", 12, &PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[2]),
             meta::LeafMeta::of("unknown_44", 44, &PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[3]),
             meta::LeafMeta::of("queue_instance_flag", 59, &PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[4]),
@@ -10168,8 +11087,11 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
 impl PSEUDO_DMA_SWAP_QUEUE_SET {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "queue_name_shorter_than_32", name: "queue_name_shorter_than_32",
-        clause: true, expr: Some("text_len(dma_queue_name) < 32"),
+        id: "queue_name_shorter_than_32",
+        name: "queue_name_shorter_than_32",
+        clause: true,
+        authority: rules::RuleAuthority::Compiler,
+        expr: Some("text_len(dma_queue_name) < 32"),
         message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
         doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
         fields: &[
@@ -10183,7 +11105,8 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E425],
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E425],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -10394,39 +11317,64 @@ impl PSEUDO_DMA_TRIGGER {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
             doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E432],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E432],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E433], ..meta::FieldMeta::DEFAULT
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E433],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
+            name: "dma_queue_name",
+            offset: 12,
+            size: 32,
+            type_name: "ascii[32]",
             doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E434],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E434],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_44", offset: 44, size: 4, type_name: "u8[4]",
+            name: "unknown_44",
+            offset: 44,
+            size: 4,
+            type_name: "u8[4]",
             role: meta::Role::Unknown,
             doc: "No source names +0x2C..+0x2F (zero from the bundle's blanket zeroing).",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_block_id", offset: 48, size: 4, type_name: "u32",
-            doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E435],
+            confidence: confidence::seed000::CONFIRMED,
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_52", offset: 52, size: 12, type_name: "u8[12]",
+            name: "dma_block_id",
+            offset: 48,
+            size: 4,
+            type_name: "u32",
+            doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E435],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_52",
+            offset: 52,
+            size: 12,
+            type_name: "u8[12]",
             role: meta::Role::Unknown,
             doc: "No source names +0x34..+0x3F. The block-id store is a 16-byte movups at +0x30, so these bytes are written by the same store from the rest of xmm0; what that holds is not given.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -10506,42 +11454,15 @@ impl PSEUDO_DMA_TRIGGER {
         doc: "DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: \"queName.length() < maxSize\" (maxSize = 32), \"DmaTrigger Instr: bad queue name\", \"id < DmaBlocks.size()\".",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
             meta::LeafMeta::of("dma_queue_name", 12, &PSEUDO_DMA_TRIGGER::FIELDS[2]),
             meta::LeafMeta::of("unknown_44", 44, &PSEUDO_DMA_TRIGGER::FIELDS[3]),
             meta::LeafMeta::of("dma_block_id", 48, &PSEUDO_DMA_TRIGGER::FIELDS[4]),
@@ -10589,8 +11510,11 @@ impl PSEUDO_DMA_TRIGGER {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
-            id: "queue_name_shorter_than_32", name: "queue_name_shorter_than_32",
-            clause: true, expr: Some("text_len(dma_queue_name) < 32"),
+            id: "queue_name_shorter_than_32",
+            name: "queue_name_shorter_than_32",
+            clause: true,
+            authority: rules::RuleAuthority::Compiler,
+            expr: Some("text_len(dma_queue_name) < 32"),
             message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
             doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
             fields: &[
@@ -10603,24 +11527,40 @@ impl PSEUDO_DMA_TRIGGER {
                 "dma_queue_name[31]", "dma_queue_name[3]", "dma_queue_name[4]", "dma_queue_name[5]",
                 "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
             ],
-            source: "seed-000 §DMATrigger", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E436], ..rules::RuleMeta::DEFAULT
+            source: "seed-000 §DMATrigger",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E436],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "known_queue_name", name: "known_queue_name", clause: true,
-            kind: rules::RuleKind::NotEnforced, message: "DmaTrigger Instr: bad queue name",
+            id: "known_queue_name",
+            name: "known_queue_name",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            authority: rules::RuleAuthority::Compiler,
+            message: "DmaTrigger Instr: bad queue name",
             doc: "The queue must be registered (DenseMap lookup) before any trigger names it; a property of the module, not of the word.",
-            fields: &["dma_queue_name"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E437],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            fields: &["dma_queue_name"],
+            source: "seed-000 §DMATrigger",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E437],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "dma_block_id_in_range", name: "dma_block_id_in_range", clause: true,
-            kind: rules::RuleKind::NotEnforced, message: "id < DmaBlocks.size()",
+            id: "dma_block_id_in_range",
+            name: "dma_block_id_in_range",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            authority: rules::RuleAuthority::Compiler,
+            message: "id < DmaBlocks.size()",
             doc: "The block id must name one of the module's DMA blocks; how many there are is not in the word.",
-            fields: &["dma_block_id"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E438],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            fields: &["dma_block_id"],
+            source: "seed-000 §DMATrigger",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E438],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `PSEUDO_DMA_TRIGGER`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -10847,108 +11787,170 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xc4",
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
+            doc: "opcode == 0xc4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E439, evidence::E264, evidence::E440], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E439, evidence::E264, evidence::E440],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E441, evidence::E440], ..meta::FieldMeta::DEFAULT
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.",
+            confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E441, evidence::E440],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "indirect_start_offset", offset: 12, size: 4, type_name: "u32",
+            name: "indirect_start_offset",
+            offset: 12,
+            size: 4,
+            type_name: "u32",
             doc: "Start of the indirect leg: the index access pattern (one address per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E442, evidence::E443], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E442, evidence::E443],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "indirect_step_elems", offset: 16, size: 8, type_name: "u32[2]",
+            name: "indirect_step_elems",
+            offset: 16,
+            size: 8,
+            type_name: "u32[2]",
             doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E444, evidence::E445],
             alternatives: &[
                 meta::Alternative {
-                    name: "const_one_and_engine_config", type_name: "u32[2]",
+                    name: "const_one_and_engine_config",
+                    type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E446],
+                    confidence: confidence::seed000::STRONG,
+                    evidence: &[evidence::E446],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "indirect_num_elems", offset: 24, size: 8, type_name: "u32[2]",
+            name: "indirect_num_elems",
+            offset: 24,
+            size: 8,
+            type_name: "u32[2]",
             doc: "Indirect-leg counts (2-D: partitions x 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E447, evidence::E448], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E447, evidence::E448],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "direct_start_offset", offset: 32, size: 4, type_name: "u32",
+            name: "direct_start_offset",
+            offset: 32,
+            size: 4,
+            type_name: "u32",
             doc: "Start of the direct / static leg: the data access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E449, evidence::E450], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E449, evidence::E450],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "direct_step_elems", offset: 36, size: 8, type_name: "u32[2]",
+            name: "direct_step_elems",
+            offset: 36,
+            size: 8,
+            type_name: "u32[2]",
             doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E451, evidence::E452],
             alternatives: &[
                 meta::Alternative {
-                    name: "step0_and_engine_config", type_name: "u32[2]",
+                    name: "step0_and_engine_config",
+                    type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E453],
+                    confidence: confidence::seed000::STRONG,
+                    evidence: &[evidence::E453],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "direct_num_elems", offset: 44, size: 8, type_name: "u32[2]",
+            name: "direct_num_elems",
+            offset: 44,
+            size: 8,
+            type_name: "u32[2]",
             doc: "Direct-leg counts (2-D: partitions x elements).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E454, evidence::E455], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E454, evidence::E455],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "direct_elem_size", offset: 52, size: 4, type_name: "u32",
+            name: "direct_elem_size",
+            offset: 52,
+            size: 4,
+            type_name: "u32",
             doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E456, evidence::E457], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E456, evidence::E457],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "direct_var_id", offset: 56, size: 2, type_name: "u16",
+            name: "direct_var_id",
+            offset: 56,
+            size: 2,
+            type_name: "u16",
             doc: "Variable id of the direct leg.",
             confidence: confidence::wiki::HIGH_OBSERVED,
             evidence: &[evidence::E458, evidence::E459],
             alternatives: &[
                 meta::Alternative {
-                    name: "reserved", type_name: "u8[2]",
+                    name: "reserved",
+                    type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E460],
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E460],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore_wait_value", offset: 58, size: 2, type_name: "u16",
+            name: "semaphore_wait_value",
+            offset: 58,
+            size: 2,
+            type_name: "u16",
             doc: "Low word of the completion value the trigger semaphore must reach.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E461, evidence::E462], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E461, evidence::E462],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "indirection_mode", offset: 60, size: 1, type_name: "u8",
+            name: "indirection_mode",
+            offset: 60,
+            size: 1,
+            type_name: "u8",
             doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E463, evidence::E464], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E463, evidence::E464],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_61", offset: 61, size: 1, type_name: "u8[1]",
-            role: meta::Role::Unknown, doc: "No source names byte +0x3D.",
-            confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+            name: "unknown_61",
+            offset: 61,
+            size: 1,
+            type_name: "u8[1]",
+            role: meta::Role::Unknown,
+            doc: "No source names byte +0x3D.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "semaphore_wait_value_hi", offset: 62, size: 2, type_name: "u16",
+            name: "semaphore_wait_value_hi",
+            offset: 62,
+            size: 2,
+            type_name: "u16",
             doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E465],
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E465],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -10957,7 +11959,8 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         name: "semaphore_wait_value_full",
         parts: &[("semaphore_wait_value", 16), ("semaphore_wait_value_hi", 16)],
         doc: "The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E466],
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E466],
     }];
     /// The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute. (joined from semaphore_wait_value + semaphore_wait_value_hi).
     pub const fn semaphore_wait_value_full(&self) -> u64 {
@@ -11133,47 +12136,15 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         doc: "Fully-indirect memcpy pseudo: an indirect access pattern that points to a dynamically generated access pattern in SBUF (pre-placed via READ_VAR_ADDR) - an indirect leg (indirect_*) plus a direct / static leg (direct_*), so the whole access pattern, not just an index vector, is computed at run time. Lowered by translate_one_pseudo_dma_memcpy_instr_v2. Seed 000 emits it for IndirectLoad (gather, DRAM -> SB) and IndirectSave (scatter, SB -> DRAM).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
             meta::LeafMeta::of("indirect_start_offset", 12, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[2]),
             meta::LeafMeta::of("indirect_step_elems", 16, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[3]),
             meta::LeafMeta::of("indirect_num_elems", 24, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[4]),
@@ -11228,23 +12199,33 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
 impl PSEUDO_DMAMEMCPY_FULL_IND {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "one_address_per_partition", name: "one_address_per_partition",
-        clause: true, kind: rules::RuleKind::NotEnforced,
+        id: "one_address_per_partition",
+        name: "one_address_per_partition",
+        clause: true,
+        kind: rules::RuleKind::NotEnforced,
+        authority: rules::RuleAuthority::Compiler,
         message: "Currently only support 1 address per partition for Indirect DMA",
         doc: "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.",
         fields: &["indirect_num_elems"],
         source: "seed-000 §Form B — main indirect gather/scatter",
-        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E467],
-        enforced: false, ..rules::RuleMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E467],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
-        id: "two_d_data_ap", name: "two_d_data_ap", clause: true,
+        id: "two_d_data_ap",
+        name: "two_d_data_ap",
+        clause: true,
         kind: rules::RuleKind::NotEnforced,
+        authority: rules::RuleAuthority::Compiler,
         message: "Currently only support 2D DataAP for Indirect DMA",
         doc: "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.",
         fields: &["direct_num_elems", "direct_step_elems"],
         source: "seed-000 §Form B — main indirect gather/scatter",
-        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E468],
-        enforced: false, ..rules::RuleMeta::DEFAULT
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E468],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMAMEMCPY_FULL_IND`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -11282,7 +12263,7 @@ pub const fn dtype_size(x: DTYPE) -> i64 {
         _ => 0i64,
     }
 }
-/// Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the enums (`enums`) and tables (`tables`) they use. Each `lower_<Leaf>` runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
+/// Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the enums (`enums`) and tables (`tables`) they use.
 pub mod klr {
     pub use crate::runtime::klr::*;
     use super::{confidence, evidence};
@@ -11328,19 +12309,27 @@ pub mod klr {
         impl DGEType {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
-                    name: "None", value: 0, c_name: "bir::DGEType::None",
+                    name: "None",
+                    value: 0,
+                    c_name: "bir::DGEType::None",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "SWDGE", value: 1, c_name: "bir::DGEType::SWDGE",
+                    name: "SWDGE",
+                    value: 1,
+                    c_name: "bir::DGEType::SWDGE",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "HWDGE", value: 2, c_name: "bir::DGEType::HWDGE",
+                    name: "HWDGE",
+                    value: 2,
+                    c_name: "bir::DGEType::HWDGE",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "Unassigned", value: 3, c_name: "bir::DGEType::Unassigned",
+                    name: "Unassigned",
+                    value: 3,
+                    c_name: "bir::DGEType::Unassigned",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
@@ -11424,11 +12413,15 @@ pub mod klr {
         impl DgeComputeOp {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
-                    name: "none", value: 1, c_name: "klr::DgeComputeOp::none",
+                    name: "none",
+                    value: 1,
+                    c_name: "klr::DgeComputeOp::none",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "add", value: 2, c_name: "klr::DgeComputeOp::add",
+                    name: "add",
+                    value: 2,
+                    c_name: "klr::DgeComputeOp::add",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
@@ -11503,7 +12496,9 @@ pub mod klr {
         }
         impl AluOpType {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
-                name: "add", value: 4, c_name: "bir::AluOpType::add",
+                name: "add",
+                value: 4,
+                c_name: "bir::AluOpType::add",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
             #[inline]
@@ -11574,7 +12569,9 @@ pub mod klr {
         }
         impl CopyMode {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
-                name: "Transpose", value: 1, c_name: "bir::CopyMode::Transpose",
+                name: "Transpose",
+                value: 1,
+                c_name: "bir::CopyMode::Transpose",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
             #[inline]
@@ -11645,7 +12642,9 @@ pub mod klr {
         }
         impl TransposeOps {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
-                name: "XZYW", value: 11, c_name: "bir::TransposeOps::XZYW",
+                name: "XZYW",
+                value: 11,
+                c_name: "bir::TransposeOps::XZYW",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
             #[inline]
@@ -11729,31 +12728,45 @@ pub mod klr {
         impl EngineType {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
-                    name: "Pool", value: 1, c_name: "bir::EngineType::Pool",
+                    name: "Pool",
+                    value: 1,
+                    c_name: "bir::EngineType::Pool",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "Act", value: 2, c_name: "bir::EngineType::Act",
+                    name: "Act",
+                    value: 2,
+                    c_name: "bir::EngineType::Act",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "PE", value: 3, c_name: "bir::EngineType::PE",
+                    name: "PE",
+                    value: 3,
+                    c_name: "bir::EngineType::PE",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "DMA", value: 4, c_name: "bir::EngineType::DMA",
+                    name: "DMA",
+                    value: 4,
+                    c_name: "bir::EngineType::DMA",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "DVE", value: 5, c_name: "bir::EngineType::DVE",
+                    name: "DVE",
+                    value: 5,
+                    c_name: "bir::EngineType::DVE",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "SP", value: 6, c_name: "bir::EngineType::SP",
+                    name: "SP",
+                    value: 6,
+                    c_name: "bir::EngineType::SP",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "ALL", value: 7, c_name: "bir::EngineType::ALL",
+                    name: "ALL",
+                    value: 7,
+                    c_name: "bir::EngineType::ALL",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
@@ -11843,7 +12856,9 @@ pub mod klr {
         }
         impl KlrEngine {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
-                name: "pe", value: 5, c_name: "klr::Engine::pe",
+                name: "pe",
+                value: 5,
+                c_name: "klr::Engine::pe",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
             #[inline]
@@ -11914,7 +12929,9 @@ pub mod klr {
         }
         impl BirDtype {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
-                name: "fp32", value: 16, c_name: "bir::Dtype::fp32",
+                name: "fp32",
+                value: 16,
+                c_name: "bir::Dtype::fp32",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
             #[inline]
@@ -12028,102 +13045,137 @@ pub mod klr {
         impl InstructionType {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
-                    name: "GenericCopy", value: 1, c_name: "bir::InstructionType::GenericCopy",
+                    name: "GenericCopy",
+                    value: 1,
+                    c_name: "bir::InstructionType::GenericCopy",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "Load", value: 19, c_name: "bir::InstructionType::Load",
+                    name: "Load",
+                    value: 19,
+                    c_name: "bir::InstructionType::Load",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "Save", value: 22, c_name: "bir::InstructionType::Save",
+                    name: "Save",
+                    value: 22,
+                    c_name: "bir::InstructionType::Save",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstTensorCopy", value: 23,
-                    c_name: "bir::InstructionType::InstTensorCopy", ..meta::EnumeratorMeta::DEFAULT
+                    name: "InstTensorCopy",
+                    value: 23,
+                    c_name: "bir::InstructionType::InstTensorCopy",
+                    ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstTensorCopyDynamicSrc", value: 24,
+                    name: "InstTensorCopyDynamicSrc",
+                    value: 24,
                     c_name: "bir::InstructionType::InstTensorCopyDynamicSrc",
-                    aliases: &["TensorCopyDynamicSrc"], ..meta::EnumeratorMeta::DEFAULT
+                    aliases: &["TensorCopyDynamicSrc"],
+                    ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstTensorCopyDynamicDst", value: 25,
+                    name: "InstTensorCopyDynamicDst",
+                    value: 25,
                     c_name: "bir::InstructionType::InstTensorCopyDynamicDst",
-                    aliases: &["TensorCopyDynamicDst"], ..meta::EnumeratorMeta::DEFAULT
+                    aliases: &["TensorCopyDynamicDst"],
+                    ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstIndirectCopy", value: 26,
+                    name: "InstIndirectCopy",
+                    value: 26,
                     c_name: "bir::InstructionType::InstIndirectCopy",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstDMACopy", value: 32, c_name: "bir::InstructionType::InstDMACopy",
+                    name: "InstDMACopy",
+                    value: 32,
+                    c_name: "bir::InstructionType::InstDMACopy",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstBNStats", value: 34, c_name: "bir::InstructionType::InstBNStats",
+                    name: "InstBNStats",
+                    value: 34,
+                    c_name: "bir::InstructionType::InstBNStats",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstBNStatsAggregate", value: 35,
+                    name: "InstBNStatsAggregate",
+                    value: 35,
                     c_name: "bir::InstructionType::InstBNStatsAggregate",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstStreamShuffle", value: 39,
+                    name: "InstStreamShuffle",
+                    value: 39,
                     c_name: "bir::InstructionType::InstStreamShuffle",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstStreamTranspose", value: 40,
+                    name: "InstStreamTranspose",
+                    value: 40,
                     c_name: "bir::InstructionType::InstStreamTranspose",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "ReadVarAddr", value: 41, c_name: "bir::InstructionType::ReadVarAddr",
+                    name: "ReadVarAddr",
+                    value: 41,
+                    c_name: "bir::InstructionType::ReadVarAddr",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstGenericIndirectSave", value: 44,
+                    name: "InstGenericIndirectSave",
+                    value: 44,
                     c_name: "bir::InstructionType::InstGenericIndirectSave",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstIndirectSave", value: 45,
+                    name: "InstIndirectSave",
+                    value: 45,
                     c_name: "bir::InstructionType::InstIndirectSave",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "IndirectSaveAccumulate", value: 46,
+                    name: "IndirectSaveAccumulate",
+                    value: 46,
                     c_name: "bir::InstructionType::IndirectSaveAccumulate",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "Select", value: 51, c_name: "bir::InstructionType::Select",
+                    name: "Select",
+                    value: 51,
+                    c_name: "bir::InstructionType::Select",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstCopyPredicated", value: 52,
+                    name: "InstCopyPredicated",
+                    value: 52,
                     c_name: "bir::InstructionType::InstCopyPredicated",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstRangeSelect", value: 63,
+                    name: "InstRangeSelect",
+                    value: 63,
                     c_name: "bir::InstructionType::InstRangeSelect",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstTensorLoad", value: 75,
-                    c_name: "bir::InstructionType::InstTensorLoad", ..meta::EnumeratorMeta::DEFAULT
+                    name: "InstTensorLoad",
+                    value: 75,
+                    c_name: "bir::InstructionType::InstTensorLoad",
+                    ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstTensorSave", value: 76,
-                    c_name: "bir::InstructionType::InstTensorSave", ..meta::EnumeratorMeta::DEFAULT
+                    name: "InstTensorSave",
+                    value: 76,
+                    c_name: "bir::InstructionType::InstTensorSave",
+                    ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstGather", value: 92, c_name: "bir::InstructionType::InstGather",
+                    name: "InstGather",
+                    value: 92,
+                    c_name: "bir::InstructionType::InstGather",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
@@ -12267,11 +13319,15 @@ pub mod klr {
                 meta::EnumeratorMeta { name: "COPY", value: 69, c_name: "bir::COPY", ..meta::EnumeratorMeta::DEFAULT },
                 meta::EnumeratorMeta { name: "CCE", value: 70, c_name: "bir::CCE", ..meta::EnumeratorMeta::DEFAULT },
                 meta::EnumeratorMeta {
-                    name: "TRANSPOSE", value: 71, c_name: "bir::TRANSPOSE",
+                    name: "TRANSPOSE",
+                    value: 71,
+                    c_name: "bir::TRANSPOSE",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "REPLICATE", value: 72, c_name: "bir::REPLICATE",
+                    name: "REPLICATE",
+                    value: 72,
+                    c_name: "bir::REPLICATE",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
@@ -12535,229 +13591,1043 @@ pub mod klr {
     /// The input fields of `klr::NcCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcCopy: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E469], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E469], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E469], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E470], ..FieldMeta::DEFAULT },
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Destination.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E469],
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "Source.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E469],
+        },
+        FieldMeta {
+            name: "dtype",
+            input: Input::Int,
+            optional: true,
+            enum_ty: None,
+            offset: Some(32),
+            doc: "Optional output dtype; the leaf does not branch on it.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E469],
+        },
+        FieldMeta {
+            name: "engine",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: Some(40),
+            doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E470],
+        },
     ];
     /// The input fields of `klr::NcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E471, evidence::E472], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E471, evidence::E472], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E473], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E474], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E471, evidence::E475], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E476], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E477], ..FieldMeta::DEFAULT },
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E471, evidence::E472],
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "Source; the data being scattered on the GenericIndirectSave path.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E471, evidence::E472],
+        },
+        FieldMeta {
+            name: "compute_op",
+            input: Input::Int,
+            optional: false,
+            enum_ty: Some("DgeComputeOp"),
+            offset: Some(32),
+            doc: "1 = none (plain copy), 2 = add (accumulate).",
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[evidence::E473],
+        },
+        FieldMeta {
+            name: "oobMode",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: Some(40),
+            doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E474],
+        },
+        FieldMeta {
+            name: "dgeMode",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: Some(56),
+            doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E471, evidence::E475],
+        },
+        FieldMeta {
+            name: "uniqueIndices",
+            input: Input::Bool,
+            optional: false,
+            enum_ty: None,
+            offset: Some(60),
+            doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).",
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[evidence::E476],
+        },
+        FieldMeta {
+            name: "engine",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: Some(64),
+            doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E477],
+        },
     ];
     /// The input fields of `klr::DmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E478], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E478], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E478], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E479], ..FieldMeta::DEFAULT },
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Destination.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E478],
+        },
+        FieldMeta {
+            name: "srcs",
+            input: Input::Aps,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "The sources.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E478],
+        },
+        FieldMeta {
+            name: "scales",
+            input: Input::Imms,
+            optional: false,
+            enum_ty: None,
+            offset: Some(40),
+            doc: "One scale per source; each must be a float immediate.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E478],
+        },
+        FieldMeta {
+            name: "reduceOp",
+            input: Input::Int,
+            optional: false,
+            enum_ty: Some("AluOpType"),
+            offset: Some(64),
+            doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E479],
+        },
     ];
     /// The input fields of `klr::DmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E481], ..FieldMeta::DEFAULT },
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Destination; must be rank 4.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E480],
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "Source; must be rank 4; dynamic or static.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E480],
+        },
+        FieldMeta {
+            name: "dgeMode",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: Some(44),
+            doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E480],
+        },
+        FieldMeta {
+            name: "oobMode",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: Some(48),
+            doc: "`oob_is_err` (+0x130) is `oobMode != 1`.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E481],
+        },
     ];
     /// The input fields of `klr::TensorLoad`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_TensorLoad: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E482], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E483], ..FieldMeta::DEFAULT },
-    ];
+    pub static FIELDS_TensorLoad: [FieldMeta; 2] = [FieldMeta {
+        name: "regName",
+        input: Input::Text,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E482],
+    }, FieldMeta {
+        name: "srcRef",
+        input: Input::Ap,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "The region read; bound with addArgument.",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E483],
+    }];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
-    pub static FIELDS_TensorStore: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E484], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E485], ..FieldMeta::DEFAULT },
-    ];
+    pub static FIELDS_TensorStore: [FieldMeta; 2] = [FieldMeta {
+        name: "regName",
+        input: Input::Text,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "The named scalar register holding the runtime address.",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E484],
+    }, FieldMeta {
+        name: "dstRef",
+        input: Input::Ap,
+        optional: false,
+        enum_ty: None,
+        offset: None,
+        doc: "The region written; bound with addOutput.",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E485],
+    }];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486], ..FieldMeta::DEFAULT },
+        FieldMeta {
+            name: "out",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "The gathered rows (out0).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E486],
+        },
+        FieldMeta {
+            name: "data",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "The data source (arg0).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E486],
+        },
+        FieldMeta {
+            name: "index",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(32),
+            doc: "The index/offset vector, u16 (arg1); 16-partition blocks.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E486],
+        },
+        FieldMeta {
+            name: "num_valid_indices",
+            input: Input::Imm,
+            optional: false,
+            enum_ty: None,
+            offset: Some(48),
+            doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E486],
+        },
     ];
     /// The input fields of `klr::NcNGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcNGather: [FieldMeta; 3] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E487], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E488], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E489], ..FieldMeta::DEFAULT },
+        FieldMeta {
+            name: "out",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Output.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E487],
+        },
+        FieldMeta {
+            name: "data",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "Params / data source.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E488],
+        },
+        FieldMeta {
+            name: "index",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(32),
+            doc: "int32 indices.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E489],
+        },
     ];
     /// The input fields of `klr::NcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
-        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E490], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E491], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E492], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E493], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E494], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E495], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E496], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E497], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E498], ..FieldMeta::DEFAULT },
+        FieldMeta {
+            name: "in",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Input.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E490],
+        },
+        FieldMeta {
+            name: "rangeT",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(24),
+            doc: "The range tensor.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E491],
+        },
+        FieldMeta {
+            name: "cmp0",
+            input: Input::Int,
+            optional: false,
+            enum_ty: Some("AluOpType"),
+            offset: Some(48),
+            doc: "First bound's compare op (through codegenAluOp; the op description carries the result).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E492],
+        },
+        FieldMeta {
+            name: "cmp1",
+            input: Input::Int,
+            optional: false,
+            enum_ty: Some("AluOpType"),
+            offset: Some(56),
+            doc: "Second bound's compare op.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E493],
+        },
+        FieldMeta {
+            name: "redOp",
+            input: Input::Int,
+            optional: false,
+            enum_ty: Some("AluOpType"),
+            offset: Some(64),
+            doc: "The reduce op.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E494],
+        },
+        FieldMeta {
+            name: "bound0",
+            input: Input::Imm,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E495],
+        },
+        FieldMeta {
+            name: "bound1",
+            input: Input::Imm,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Upper bound.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E496],
+        },
+        FieldMeta {
+            name: "fill",
+            input: Input::Ap,
+            optional: true,
+            enum_ty: None,
+            offset: None,
+            doc: "Fill value outside the band.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E497],
+        },
+        FieldMeta {
+            name: "mode",
+            input: Input::Int,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E498],
+        },
     ];
     /// The input fields of `klr::SelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E499], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E500], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E501], ..FieldMeta::DEFAULT },
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(0),
+            doc: "Destination of the predicated copy (t0).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E499],
+        },
+        FieldMeta {
+            name: "onTrue",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(16),
+            doc: "The source taken where the predicate holds (t1).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E500],
+        },
+        FieldMeta {
+            name: "predicate",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: Some(32),
+            doc: "The predicate (t2).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E501],
+        },
     ];
     /// The input fields of `klr::BatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..FieldMeta::DEFAULT },
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Output (6 elements per partition, [INFERRED] from the wire schema).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E502],
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Input.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E502],
+        },
+        FieldMeta {
+            name: "dtype",
+            input: Input::Int,
+            optional: true,
+            enum_ty: None,
+            offset: None,
+            doc: "Not branched on by the leaf.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E502],
+        },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..FieldMeta::DEFAULT },
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E502],
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Input (K Welford triples).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E502],
+        },
+        FieldMeta {
+            name: "dtype",
+            input: Input::Int,
+            optional: true,
+            enum_ty: None,
+            offset: None,
+            doc: "Not branched on by the leaf.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E502],
+        },
     ];
     /// The input fields of `klr::Shuffle`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Shuffle: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E503], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E504], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E505], ..FieldMeta::DEFAULT },
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Output (addOutput).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E503],
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Input (addArgument).",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E504],
+        },
+        FieldMeta {
+            name: "shuffleMask",
+            input: Input::Imms,
+            optional: false,
+            enum_ty: None,
+            offset: Some(32),
+            doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E505],
+        },
     ];
     /// The input fields of `klr::Transpose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Transpose: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E506], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E507], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E508], ..FieldMeta::DEFAULT },
+        FieldMeta {
+            name: "dst",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Output; its dtype picks the path.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E506],
+        },
+        FieldMeta {
+            name: "src",
+            input: Input::Ap,
+            optional: false,
+            enum_ty: None,
+            offset: None,
+            doc: "Input.",
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E507],
+        },
+        FieldMeta {
+            name: "engine",
+            input: Input::Int,
+            optional: false,
+            enum_ty: Some("KlrEngine"),
+            offset: Some(40),
+            doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.",
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[evidence::E508],
+        },
     ];
     /// The paths of `codegenNcCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcCopy: [PathInfo; 3] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E509], ..PathInfo::NONE },
-        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E510], ..PathInfo::NONE },
-        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E511], ..PathInfo::NONE },
+        PathInfo {
+            name: "static",
+            when: Some("!dynamic(dst) && !dynamic(src)"),
+            class: "bir::InstTensorCopy",
+            it: Some(("InstTensorCopy", 23)),
+            prefix: Some("TensorCopy_"),
+            build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[evidence::E509],
+        },
+        PathInfo {
+            name: "dynamic dst",
+            when: Some("dynamic(dst)"),
+            class: "bir::InstTensorCopyDynamicSrc",
+            it: Some(("InstTensorCopyDynamicSrc", 24)),
+            prefix: Some("TensorCopyDynamicSrc_"),
+            build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[evidence::E510],
+        },
+        PathInfo {
+            name: "dynamic src",
+            when: None,
+            class: "bir::InstTensorCopyDynamicDst",
+            it: Some(("InstTensorCopyDynamicDst", 25)),
+            prefix: Some("TensorCopyDynamicDst_"),
+            build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[evidence::E511],
+        },
     ];
     /// The paths of `codegenNcDmaCopy`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E512, evidence::E513], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E514], ..PathInfo::NONE },
-    ];
+    pub static PATHS_NcDmaCopy: [PathInfo; 2] = [PathInfo {
+        name: "static",
+        when: Some("!dynamic(dst) && !dynamic(src)"),
+        class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)),
+        prefix: Some("dma_copy_"),
+        build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[evidence::E512, evidence::E513],
+    }, PathInfo {
+        name: "dynamic",
+        when: None,
+        class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)),
+        prefix: Some("DynamicDMACopy-"),
+        build: "insertElement<InstDMACopy>",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E514],
+    }];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_DmaCompute: [PathInfo; 1] = [
-        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E515], ..PathInfo::NONE },
-    ];
+    pub static PATHS_DmaCompute: [PathInfo; 1] = [PathInfo {
+        name: "fma",
+        when: None,
+        class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)),
+        prefix: Some("DMACompute"),
+        build: "InstBuilder::addDmaCopyFma @0xf1e054",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E515],
+    }];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_DmaTranspose: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E480], ..PathInfo::NONE },
-    ];
+    pub static PATHS_DmaTranspose: [PathInfo; 2] = [PathInfo {
+        name: "static",
+        when: Some("!dynamic(src)"),
+        class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)),
+        prefix: Some("DMATranspose-"),
+        build: "InstBuilder::addInstruction<InstDMACopy>",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E480],
+    }, PathInfo {
+        name: "dynamic",
+        when: None,
+        class: "bir::InstDMACopy",
+        it: Some(("InstDMACopy", 32)),
+        prefix: Some("DMATranspose-"),
+        build: "insertElement<InstDMACopy>",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E480],
+    }];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [
-        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E516], ..PathInfo::NONE },
-    ];
+    pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [PathInfo {
+        name: "scatter",
+        when: None,
+        class: "bir::InstGenericIndirectSave",
+        it: Some(("InstGenericIndirectSave", 44)),
+        prefix: Some("IndirectSaveAccumulate-"),
+        build: "insertElement<InstGenericIndirectSave>",
+        confidence: confidence::seed003::READ_OFF_CALL_SITE,
+        evidence: &[evidence::E516],
+    }];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_TensorLoad: [PathInfo; 1] = [
-        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E517], ..PathInfo::NONE },
-    ];
+    pub static PATHS_TensorLoad: [PathInfo; 1] = [PathInfo {
+        name: "load",
+        when: None,
+        class: "bir::InstTensorLoad",
+        it: Some(("InstTensorLoad", 75)),
+        prefix: Some("TensorLoad-"),
+        build: "insertElement<InstTensorLoad>",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[evidence::E517],
+    }];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_TensorStore: [PathInfo; 1] = [
-        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E517], ..PathInfo::NONE },
-    ];
+    pub static PATHS_TensorStore: [PathInfo; 1] = [PathInfo {
+        name: "store",
+        when: None,
+        class: "bir::InstTensorSave",
+        it: Some(("InstTensorSave", 76)),
+        prefix: Some("TensorStore-"),
+        build: "insertElement<InstTensorSave>",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[evidence::E517],
+    }];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcLocalGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486], ..PathInfo::NONE },
-    ];
+    pub static PATHS_NcLocalGather: [PathInfo; 1] = [PathInfo {
+        name: "gather",
+        when: None,
+        class: "bir::InstIndirectCopy",
+        it: Some(("InstIndirectCopy", 26)),
+        prefix: Some("LocalGather-"),
+        build: "insertElement<InstIndirectCopy> @0xf2abda",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E486],
+    }];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcNGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E518], ..PathInfo::NONE },
-    ];
+    pub static PATHS_NcNGather: [PathInfo; 1] = [PathInfo {
+        name: "gather",
+        when: None,
+        class: "bir::InstGather",
+        it: Some(("InstGather", 92)),
+        prefix: Some("Gather-"),
+        build: "insertElement<InstGather> @0xf2a6d7",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E518],
+    }];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_NcRangeSelect: [PathInfo; 1] = [
-        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E519], ..PathInfo::NONE },
-    ];
+    pub static PATHS_NcRangeSelect: [PathInfo; 1] = [PathInfo {
+        name: "range select",
+        when: None,
+        class: "bir::InstRangeSelect",
+        it: Some(("InstRangeSelect", 63)),
+        prefix: None,
+        build: "InstBuilder::addRangeSelectReduce @0xf1c633",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E519],
+    }];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_SelectReduce: [PathInfo; 1] = [
-        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E520], ..PathInfo::NONE },
-    ];
+    pub static PATHS_SelectReduce: [PathInfo; 1] = [PathInfo {
+        name: "copy predicated",
+        when: None,
+        class: "bir::InstCopyPredicated",
+        it: Some(("InstCopyPredicated", 52)),
+        prefix: Some("SelectReduce-"),
+        build: "insertElement<InstCopyPredicated> @0xf271ef",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E520],
+    }];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_BatchNormStats: [PathInfo; 1] = [
-        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E521], ..PathInfo::NONE },
-    ];
+    pub static PATHS_BatchNormStats: [PathInfo; 1] = [PathInfo {
+        name: "stats",
+        when: None,
+        class: "bir::InstBNStats",
+        it: Some(("InstBNStats", 34)),
+        prefix: None,
+        build: "InstBuilder::addBNStats @0xf1af6f",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E521],
+    }];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [
-        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502], ..PathInfo::NONE },
-    ];
+    pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [PathInfo {
+        name: "aggregate",
+        when: None,
+        class: "bir::InstBNStatsAggregate",
+        it: Some(("InstBNStatsAggregate", 35)),
+        prefix: None,
+        build: "InstBuilder::addBNAggr @0xf1b26f",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E502],
+    }];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_Shuffle: [PathInfo; 1] = [
-        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E522], ..PathInfo::NONE },
-    ];
+    pub static PATHS_Shuffle: [PathInfo; 1] = [PathInfo {
+        name: "shuffle",
+        when: None,
+        class: "bir::InstStreamShuffle",
+        it: Some(("InstStreamShuffle", 39)),
+        prefix: Some("StreamShuffle-"),
+        build: "insertElement<InstStreamShuffle>",
+        confidence: confidence::seed003::READ_DIRECTLY,
+        evidence: &[evidence::E522],
+    }];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
-    pub static PATHS_Transpose: [PathInfo; 2] = [
-        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E523], ..PathInfo::NONE },
-        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E524], ..PathInfo::NONE },
-    ];
+    pub static PATHS_Transpose: [PathInfo; 2] = [PathInfo {
+        name: "stream",
+        when: Some("dtype(dst) == BirDtype.fp32"),
+        class: "bir::InstStreamTranspose",
+        it: Some(("InstStreamTranspose", 40)),
+        prefix: Some("StreamTranspose-"),
+        build: "insertElement<InstStreamTranspose> @0xf2947d",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[evidence::E523],
+    }, PathInfo {
+        name: "matmult",
+        when: None,
+        class: "bir::InstMatmult",
+        it: None,
+        prefix: Some("matmult_TP_"),
+        build: "InstBuilder::addMatmult @0xf292f9",
+        confidence: confidence::seed003::BYTE_ANCHORED,
+        evidence: &[evidence::E524],
+    }];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
-        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E525] },
-        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E526, evidence::E527] },
-        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E478, evidence::E528] },
-        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E529] },
-        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E530] },
-        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E517, evidence::E531] },
-        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E532] },
-        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E486, evidence::E533] },
-        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E518, evidence::E534] },
-        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E535, evidence::E536] },
-        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E520, evidence::E537] },
-        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502, evidence::E538] },
-        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E502, evidence::E539] },
-        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E522] },
-        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E540, evidence::E541] },
+        LeafMeta {
+            name: "NcCopy",
+            op: "NcCopy",
+            qualified: "klr::NcCopy",
+            function: "codegenNcCopy",
+            va: 0xf2d120,
+            section: "§2",
+            fields: &FIELDS_NcCopy,
+            paths: &PATHS_NcCopy,
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[evidence::E525],
+        },
+        LeafMeta {
+            name: "NcDmaCopy",
+            op: "NcDmaCopy",
+            qualified: "klr::NcDmaCopy",
+            function: "codegenNcDmaCopy",
+            va: 0xf2fa40,
+            section: "§3",
+            fields: &FIELDS_NcDmaCopy,
+            paths: &PATHS_NcDmaCopy,
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[evidence::E526, evidence::E527],
+        },
+        LeafMeta {
+            name: "DmaCompute",
+            op: "DmaCompute",
+            qualified: "klr::DmaCompute",
+            function: "codegenDmaCompute",
+            va: 0xf1d9e0,
+            section: "§4",
+            fields: &FIELDS_DmaCompute,
+            paths: &PATHS_DmaCompute,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E478, evidence::E528],
+        },
+        LeafMeta {
+            name: "DmaTranspose",
+            op: "DmaTranspose",
+            qualified: "klr::DmaTranspose",
+            function: "codegenDmaTranspose",
+            va: 0xf2dd10,
+            section: "§5",
+            fields: &FIELDS_DmaTranspose,
+            paths: &PATHS_DmaTranspose,
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[evidence::E529],
+        },
+        LeafMeta {
+            name: "GenericIndirectSave",
+            op: "NcDmaCopy",
+            qualified: "klr::NcDmaCopy",
+            function: "codegenGenericIndirectSave",
+            va: 0xf2eb10,
+            section: "§7",
+            fields: &FIELDS_NcDmaCopy,
+            paths: &PATHS_GenericIndirectSave,
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[evidence::E530],
+        },
+        LeafMeta {
+            name: "TensorLoad",
+            op: "TensorLoad",
+            qualified: "klr::TensorLoad",
+            function: "codegenTensorLoad",
+            va: 0xf26a60,
+            section: "§8",
+            fields: &FIELDS_TensorLoad,
+            paths: &PATHS_TensorLoad,
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[evidence::E517, evidence::E531],
+        },
+        LeafMeta {
+            name: "TensorStore",
+            op: "TensorStore",
+            qualified: "klr::TensorStore",
+            function: "codegenTensorStore",
+            va: 0xf266c0,
+            section: "§8",
+            fields: &FIELDS_TensorStore,
+            paths: &PATHS_TensorStore,
+            confidence: confidence::seed003::BYTE_ANCHORED,
+            evidence: &[evidence::E532],
+        },
+        LeafMeta {
+            name: "NcLocalGather",
+            op: "NcLocalGather",
+            qualified: "klr::NcLocalGather",
+            function: "codegenNcLocalGather",
+            va: 0xf2a9c0,
+            section: "§9.1",
+            fields: &FIELDS_NcLocalGather,
+            paths: &PATHS_NcLocalGather,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E486, evidence::E533],
+        },
+        LeafMeta {
+            name: "NcNGather",
+            op: "NcNGather",
+            qualified: "klr::NcNGather",
+            function: "codegenNcNGather",
+            va: 0xf2a590,
+            section: "§9.2",
+            fields: &FIELDS_NcNGather,
+            paths: &PATHS_NcNGather,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E518, evidence::E534],
+        },
+        LeafMeta {
+            name: "NcRangeSelect",
+            op: "NcRangeSelect",
+            qualified: "klr::NcRangeSelect",
+            function: "codegenNcRangeSelect",
+            va: 0xf1c210,
+            section: "§9.3",
+            fields: &FIELDS_NcRangeSelect,
+            paths: &PATHS_NcRangeSelect,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E535, evidence::E536],
+        },
+        LeafMeta {
+            name: "SelectReduce",
+            op: "SelectReduce",
+            qualified: "klr::SelectReduce",
+            function: "codegenSelectReduce",
+            va: 0xf270a0,
+            section: "§9.4",
+            fields: &FIELDS_SelectReduce,
+            paths: &PATHS_SelectReduce,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E520, evidence::E537],
+        },
+        LeafMeta {
+            name: "BatchNormStats",
+            op: "BatchNormStats",
+            qualified: "klr::BatchNormStats",
+            function: "codegenBatchNormStats",
+            va: 0xf1add0,
+            section: "§10.1",
+            fields: &FIELDS_BatchNormStats,
+            paths: &PATHS_BatchNormStats,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E502, evidence::E538],
+        },
+        LeafMeta {
+            name: "BatchNormAggregate",
+            op: "BatchNormAggregate",
+            qualified: "klr::BatchNormAggregate",
+            function: "codegenBatchNormAggregate",
+            va: 0xf1b0d0,
+            section: "§10.1",
+            fields: &FIELDS_BatchNormAggregate,
+            paths: &PATHS_BatchNormAggregate,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E502, evidence::E539],
+        },
+        LeafMeta {
+            name: "Shuffle",
+            op: "Shuffle",
+            qualified: "klr::Shuffle",
+            function: "codegenShuffle",
+            va: 0xf28130,
+            section: "§10.2",
+            fields: &FIELDS_Shuffle,
+            paths: &PATHS_Shuffle,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E522],
+        },
+        LeafMeta {
+            name: "Transpose",
+            op: "Transpose",
+            qualified: "klr::Transpose",
+            function: "codegenTranspose",
+            va: 0xf28fb0,
+            section: "§6",
+            fields: &FIELDS_Transpose,
+            paths: &PATHS_Transpose,
+            confidence: confidence::seed003::READ_DIRECTLY,
+            evidence: &[evidence::E540, evidence::E541],
+        },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_NcCopy<'a>(op: &ops::NcCopy<'a>, fx: &mut Function) -> Outcome<'a> {
-        lower_NcCopy_from(op, fx, None).into()
+        lower_NcCopy_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_NcCopy_from<'a>(
         op: &ops::NcCopy<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("NcCopy", routed_from);
-        n.check(eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)), None, ErrorKind::Throw, "Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)", None)?;
-        let path: usize = if n.decide(eval::and(eval::not(eval::dynamic(&op.dst)), eval::not(eval::dynamic(&op.src))), "fork to static", "!dynamic(dst) && !dynamic(src)")? {
-            0
-        } else if n.decide(eval::dynamic(&op.dst), "fork to dynamic dst", "dynamic(dst)")? {
-            1
-        } else {
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "NcCopy";
+        let mut n = Node::new(leaf, routed_from);
+        match eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)", None));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("Only one of src and dst can have dynamic access in tensor_copy.", "dynamic(dst) && dynamic(src)");
+            }
+        }
+        let path: usize = 'fork: {
+            match eval::and(
+                eval::not(eval::dynamic(&op.dst)),
+                eval::not(eval::dynamic(&op.src)),
+            ) {
+                Some(true) => break 'fork 0,
+                Some(false) => {}
+                None => return Outcome::Undetermined(n.undetermined("fork to static", "!dynamic(dst) && !dynamic(src)")),
+            }
+            match eval::dynamic(&op.dst) {
+                Some(true) => break 'fork 1,
+                Some(false) => {}
+                None => return Outcome::Undetermined(n.undetermined("fork to dynamic dst", "dynamic(dst)")),
+            }
             2
         };
         n.path = PATHS_NcCopy[path];
@@ -12774,123 +14644,422 @@ pub mod klr {
             n.add_binding("output", None, Some("1× addOutput"), None);
         }
         if matches!(path, 1 | 2) {
-            n.check(eval::or(eval::and(eval::dynamic(&op.dst), eval::not(eval::scalar_offset(&op.dst))), eval::and(eval::dynamic(&op.src), eval::not(eval::scalar_offset(&op.src)))), None, ErrorKind::Assert, "Dynamic access must have scalarOffset", "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))", None)?;
-            n.check(eval::or(eval::vector_offset(&op.dst), eval::vector_offset(&op.src)), None, ErrorKind::Throw, "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.", "vector_offset(dst) || vector_offset(src)", None)?;
-            n.add_stamp(0x110, "bir::InstTensorCopyDynamicSrc", "variant tag", Value::Opaque("the tag guarding the MaybeAffine<uint> reset"));
-            n.add_stamp(0xf0, "bir::InstTensorCopyDynamicSrc", "size", Value::Opaque("the computed size"));
-            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+            match eval::or(
+                eval::and(
+                    eval::dynamic(&op.dst),
+                    eval::not(eval::scalar_offset(&op.dst)),
+                ),
+                eval::and(
+                    eval::dynamic(&op.src),
+                    eval::not(eval::scalar_offset(&op.src)),
+                ),
+            ) {
+                Some(true) => {
+                    return Outcome::Error(
+                        n.error(ErrorKind::Assert, None, "Dynamic access must have scalarOffset", "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))", None),
+                    );
+                }
+                Some(false) => {}
+                None => {
+                    n.add_unevaluated("Dynamic access must have scalarOffset", "(dynamic(dst) && !scalar_offset(dst)) || (dynamic(src) && !scalar_offset(src))");
+                }
+            }
         }
-        n.add_stamp(0x90, "bir::Instruction", "engine-id", Value::enum_of("EngineType", enums::EngineType::ENUMERATORS, Some(op.engine), "engine"));
-        Ok(n)
+        if matches!(path, 1 | 2) {
+            match eval::or(eval::vector_offset(&op.dst), eval::vector_offset(&op.src)) {
+                Some(true) => {
+                    return Outcome::Error(
+                        n.error(ErrorKind::Throw, None, "tensor_copy only supports scalar_offset for dynamic access, not vector_offset.", "vector_offset(dst) || vector_offset(src)", None),
+                    );
+                }
+                Some(false) => {}
+                None => {
+                    n.add_unevaluated("tensor_copy only supports scalar_offset for dynamic access, not vector_offset.", "vector_offset(dst) || vector_offset(src)");
+                }
+            }
+        }
+        if matches!(path, 1 | 2) {
+            n.add_stamp(
+                0x110, "bir::InstTensorCopyDynamicSrc", "variant tag",
+                Value::Opaque("the tag guarding the MaybeAffine<uint> reset"),
+            );
+        }
+        if matches!(path, 1 | 2) {
+            n.add_stamp(0xf0, "bir::InstTensorCopyDynamicSrc", "size", Value::Opaque("the computed size"));
+        }
+        if matches!(path, 1 | 2) {
+            if true {
+                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+            }
+        }
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            match Some(op.engine) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "EngineType",
+                        name: enumerator(enums::EngineType::ENUMERATORS, v),
+                        raw: v,
+                    }
+                }
+                None => Value::Missing("engine"),
+            },
+        );
+        Outcome::Node(n)
     }
     /// `codegenNcDmaCopy` @0xf2fa40 (seed 003 §3): The DRAM↔SBUF transfer. Resolves the DGEType at lowering time (not left Unassigned); the engine only under HWDGE; QoS is never set here (+0x1D8 stays at the ctor default Unassigned, or holds the DynamicAPINFO on the dynamic path).
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_NcDmaCopy<'a>(
         op: &ops::NcDmaCopy<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_NcDmaCopy_from(op, fx, None).into()
+        lower_NcDmaCopy_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_NcDmaCopy_from<'a>(
         op: &ops::NcDmaCopy<'a>,
         fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("NcDmaCopy", routed_from);
-        if n.decide(eval::not(eval::or(eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a == b), Some(op.uniqueIndices))), "route to GenericIndirectSave", "!(compute_op == DgeComputeOp.none || uniqueIndices)")? {
-            return lower_GenericIndirectSave_from(op, fx, Some(n.leaf));
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "NcDmaCopy";
+        let mut n = Node::new(leaf, routed_from);
+        match eval::not(
+            eval::or(
+                eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a == b),
+                Some(op.uniqueIndices),
+            ),
+        ) {
+            Some(true) => return lower_GenericIndirectSave_from(op, fx, Some(leaf)),
+            Some(false) => {}
+            None => return Outcome::Undetermined(n.undetermined("route to GenericIndirectSave", "!(compute_op == DgeComputeOp.none || uniqueIndices)")),
         }
-        let v_dge: Option<i64> = n.lookup(tables::translateDGEMode, Some(op.dgeMode), "translateDGEMode(dgeMode)", "translateDGEMode @0xf14b60")?;
-        n.check(eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)), None, ErrorKind::Throw, "Only one of the src and dst can contain dynamic access.", "dynamic(dst) && dynamic(src)", None)?;
-        n.check(eval::and(eval::dynamic(&op.src), eval::cmp(v_dge, Some(0i64), |a, b| a == b)), None, ErrorKind::Throw, "DGE must be enabled when dynamic src access in DMA is used", "dynamic(src) && dge == DGEType.None", None)?;
-        n.check(eval::and(eval::dynamic(&op.dst), eval::cmp(v_dge, Some(0i64), |a, b| a == b)), None, ErrorKind::Throw, "DGE must be enabled when dynamic dst access in DMA is used", "dynamic(dst) && dge == DGEType.None", None)?;
-        let path: usize = if n.decide(eval::and(eval::not(eval::dynamic(&op.dst)), eval::not(eval::dynamic(&op.src))), "fork to static", "!dynamic(dst) && !dynamic(src)")? { 0 } else { 1 };
+        let v_dge: Option<i64> = match Some(op.dgeMode) {
+            Some(k) => {
+                match usize::try_from(k)
+                    .ok()
+                    .and_then(|i| tables::translateDGEMode.get(i))
+                {
+                    Some(v) => Some(*v),
+                    None => {
+                        return Outcome::Error(
+                            n.error(ErrorKind::Fatal, Some(k), "", "translateDGEMode(dgeMode)", Some("translateDGEMode @0xf14b60")),
+                        );
+                    }
+                }
+            }
+            None => None,
+        };
+        match eval::and(eval::dynamic(&op.dst), eval::dynamic(&op.src)) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "Only one of the src and dst can contain dynamic access.", "dynamic(dst) && dynamic(src)", None));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("Only one of the src and dst can contain dynamic access.", "dynamic(dst) && dynamic(src)");
+            }
+        }
+        match eval::and(
+            eval::dynamic(&op.src),
+            eval::cmp(v_dge, Some(0i64), |a, b| a == b),
+        ) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "DGE must be enabled when dynamic src access in DMA is used", "dynamic(src) && dge == DGEType.None", None));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("DGE must be enabled when dynamic src access in DMA is used", "dynamic(src) && dge == DGEType.None");
+            }
+        }
+        match eval::and(
+            eval::dynamic(&op.dst),
+            eval::cmp(v_dge, Some(0i64), |a, b| a == b),
+        ) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "DGE must be enabled when dynamic dst access in DMA is used", "dynamic(dst) && dge == DGEType.None", None));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("DGE must be enabled when dynamic dst access in DMA is used", "dynamic(dst) && dge == DGEType.None");
+            }
+        }
+        let path: usize = 'fork: {
+            match eval::and(
+                eval::not(eval::dynamic(&op.dst)),
+                eval::not(eval::dynamic(&op.src)),
+            ) {
+                Some(true) => break 'fork 0,
+                Some(false) => {}
+                None => return Outcome::Undetermined(n.undetermined("fork to static", "!dynamic(dst) && !dynamic(src)")),
+            }
+            1
+        };
         n.path = PATHS_NcDmaCopy[path];
         if path == 0 {
             n.add_binding("builder", Some("dst"), None, Some("codegenTensorRefImpl(dst, 1): dst.MemLoc, dst.AP, dst.size, dstDtype"));
             n.add_binding("builder", Some("src"), None, Some("codegenTensorRefImpl(src, 1): src.MemLoc, src.AP, src.size, srcDtype"));
         }
         if path == 1 {
-            if n.applies(eval::dynamic(&op.src), "binding of src", "dynamic(src)") {
-                n.add_binding("dynamic-ap", Some("src"), None, Some("push-installed onto node+0xA0 (the src AP holder)"));
+            match eval::dynamic(&op.src) {
+                Some(true) => {
+                    n.add_binding("dynamic-ap", Some("src"), None, Some("push-installed onto node+0xA0 (the src AP holder)"));
+                }
+                Some(false) => {}
+                None => n.add_unevaluated("binding of src", "dynamic(src)"),
             }
-            if n.applies(eval::dynamic(&op.dst), "binding of dst", "dynamic(dst)") {
-                n.add_binding("dynamic-ap", Some("dst"), None, Some("push-installed onto node+0xC0 (the dst AP holder)"));
+            match eval::dynamic(&op.dst) {
+                Some(true) => {
+                    n.add_binding("dynamic-ap", Some("dst"), None, Some("push-installed onto node+0xC0 (the dst AP holder)"));
+                }
+                Some(false) => {}
+                None => n.add_unevaluated("binding of dst", "dynamic(dst)"),
             }
-            if n.applies(eval::dynamic(&op.src), "binding of dst", "dynamic(src)") {
-                n.add_binding("argument", Some("dst"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
+            match eval::dynamic(&op.src) {
+                Some(true) => {
+                    n.add_binding("argument", Some("dst"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
+                }
+                Some(false) => {}
+                None => n.add_unevaluated("binding of dst", "dynamic(src)"),
             }
-            if n.applies(eval::dynamic(&op.dst), "binding of src", "dynamic(dst)") {
-                n.add_binding("argument", Some("src"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
+            match eval::dynamic(&op.dst) {
+                Some(true) => {
+                    n.add_binding("argument", Some("src"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
+                }
+                Some(false) => {}
+                None => n.add_unevaluated("binding of src", "dynamic(dst)"),
             }
         }
         if matches!(path, 0) {
-            if n.applies(eval::not(eval::same_shape(&op.src, &op.dst)), "both operand PhysicalAccessPatterns set to getCanonicalPattern", "!same_shape(src, dst)") {
-                n.add_effect("note", "both operand PhysicalAccessPatterns set to getCanonicalPattern", None);
+            match eval::not(eval::same_shape(&op.src, &op.dst)) {
+                Some(true) => {
+                    if true {
+                        n.add_effect("note", "both operand PhysicalAccessPatterns set to getCanonicalPattern", None);
+                    }
+                }
+                Some(false) => {}
+                None => n.add_unevaluated("both operand PhysicalAccessPatterns set to getCanonicalPattern", "!same_shape(src, dst)"),
             }
         }
         if matches!(path, 1) {
-            n.check(eval::or(eval::and(eval::vector_offset(&op.src), eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b)), eval::and(eval::vector_offset(&op.dst), eval::cmp(eval::indirect_dim(&op.dst), Some(0i64), |a, b| a != b))), None, ErrorKind::Assert, "When using vector offset, the only supported indirectDim is 0", "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)", Some("assembleDynamicInfo @0xf20230"))?;
-            n.add_effect("note", "DynamicAPINFO allocated (tc_new(248)), zero-initialised, dyn[+30] = 0xFFFFFFFF, then filled by assembleDynamicInfo from the dynamic side", None);
-            n.add_stamp(0x1d8, "bir::InstDMACopy", "QoS / DynamicAPINFO holder", Value::Opaque("the DynamicAPINFO, moved in (the QoS slot repurposed)"));
-            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+            match eval::or(
+                eval::and(
+                    eval::vector_offset(&op.src),
+                    eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b),
+                ),
+                eval::and(
+                    eval::vector_offset(&op.dst),
+                    eval::cmp(eval::indirect_dim(&op.dst), Some(0i64), |a, b| a != b),
+                ),
+            ) {
+                Some(true) => {
+                    return Outcome::Error(
+                        n.error(ErrorKind::Assert, None, "When using vector offset, the only supported indirectDim is 0", "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)", Some("assembleDynamicInfo @0xf20230")),
+                    );
+                }
+                Some(false) => {}
+                None => {
+                    n.add_unevaluated("When using vector offset, the only supported indirectDim is 0", "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)");
+                }
+            }
         }
-        n.add_stamp(0xf8, "bir::InstDMA", "dge_type", Value::enum_of("DGEType", enums::DGEType::ENUMERATORS, v_dge, "dge"));
-        if n.applies(eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b), "stamp of reduce cmd at +0x178", "compute_op == DgeComputeOp.add") {
-            n.add_stamp(0x178, "bir::InstDMACopy", "reduce cmd", Value::enum_of("AluOpType", enums::AluOpType::ENUMERATORS, Some(4i64), "AluOpType.add"));
+        if matches!(path, 1) {
+            if true {
+                n.add_effect("note", "DynamicAPINFO allocated (tc_new(248)), zero-initialised, dyn[+30] = 0xFFFFFFFF, then filled by assembleDynamicInfo from the dynamic side", None);
+            }
         }
-        n.check(eval::and(eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b), eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b)), Some(op.compute_op), ErrorKind::Throw, "Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add", None)?;
-        if n.applies(eval::cmp(v_dge, Some(2i64), |a, b| a == b), "stamp of engine-id at +0x90", "dge == DGEType.HWDGE") {
-            n.add_stamp(0x90, "bir::Instruction", "engine-id", Value::enum_of("EngineType", enums::EngineType::ENUMERATORS, Some(op.engine), "engine"));
+        if matches!(path, 1) {
+            n.add_stamp(
+                0x1d8, "bir::InstDMACopy", "QoS / DynamicAPINFO holder",
+                Value::Opaque("the DynamicAPINFO, moved in (the QoS slot repurposed)"),
+            );
         }
-        n.check(eval::and(eval::cmp(v_dge, Some(2i64), |a, b| a != b), eval::cmp(Some(op.engine), Some(0i64), |a, b| a != b)), None, ErrorKind::Throw, "dma_copy engine can only be specified when HWDGE mode is used.", "dge != DGEType.HWDGE && engine != 0", None)?;
+        if matches!(path, 1) {
+            if true {
+                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+            }
+        }
+        n.add_stamp(
+            0xf8, "bir::InstDMA", "dge_type",
+            match v_dge {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "DGEType",
+                        name: enumerator(enums::DGEType::ENUMERATORS, v),
+                        raw: v,
+                    }
+                }
+                None => Value::Missing("dge"),
+            },
+        );
+        match eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
+            Some(true) => {
+                n.add_stamp(
+                    0x178, "bir::InstDMACopy", "reduce cmd",
+                    match Some(4i64) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "AluOpType",
+                                name: enumerator(enums::AluOpType::ENUMERATORS, v),
+                                raw: v,
+                            }
+                        }
+                        None => Value::Missing("AluOpType.add"),
+                    },
+                );
+            }
+            Some(false) => {}
+            None => n.add_unevaluated("stamp of reduce cmd at +0x178", "compute_op == DgeComputeOp.add"),
+        }
+        match eval::and(
+            eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
+            eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
+        ) {
+            Some(true) => {
+                return Outcome::Error(
+                    n.error(ErrorKind::Throw, Some(op.compute_op), "Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add", None),
+                );
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add");
+            }
+        }
+        match eval::cmp(v_dge, Some(2i64), |a, b| a == b) {
+            Some(true) => {
+                n.add_stamp(
+                    0x90, "bir::Instruction", "engine-id",
+                    match Some(op.engine) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "EngineType",
+                                name: enumerator(enums::EngineType::ENUMERATORS, v),
+                                raw: v,
+                            }
+                        }
+                        None => Value::Missing("engine"),
+                    },
+                );
+            }
+            Some(false) => {}
+            None => n.add_unevaluated("stamp of engine-id at +0x90", "dge == DGEType.HWDGE"),
+        }
+        match eval::and(
+            eval::cmp(v_dge, Some(2i64), |a, b| a != b),
+            eval::cmp(Some(op.engine), Some(0i64), |a, b| a != b),
+        ) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "dma_copy engine can only be specified when HWDGE mode is used.", "dge != DGEType.HWDGE && engine != 0", None));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("dma_copy engine can only be specified when HWDGE mode is used.", "dge != DGEType.HWDGE && engine != 0");
+            }
+        }
         n.add_stamp(0x150, "bir::InstDMACopy", "variant tag", Value::Opaque("reset"));
-        n.add_stamp(0x130, "bir::InstDMACopy", "oob_is_err", Value::known(eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b), Value::Bool, "oobMode != 1"));
-        Ok(n)
+        n.add_stamp(
+            0x130, "bir::InstDMACopy", "oob_is_err",
+            match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
+                Some(v) => Value::Bool(v),
+                None => Value::Missing("oobMode != 1"),
+            },
+        );
+        Outcome::Node(n)
     }
     /// `codegenDmaCompute` @0xf1d9e0 (seed 003 §4): The DMA-FMA: dst = Σ_i scales\[i\] · srcs\[i\] with the reduce pinned to add (the multi-source generalisation of NcDmaCopy's compute_op = add). The builder owns IT, engine and DGE assignment: the leaf stamps none of +0xF8 / +0x90 / +0x128.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_DmaCompute<'a>(
         op: &ops::DmaCompute<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_DmaCompute_from(op, fx, None).into()
+        lower_DmaCompute_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_DmaCompute_from<'a>(
         op: &ops::DmaCompute<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("DmaCompute", routed_from);
-        n.check(eval::cmp(Some(op.reduceOp), Some(4i64), |a, b| a != b), None, ErrorKind::Throw, "dma_compute currently only supports nl.add as its reduce op!", "reduceOp != AluOpType.add", None)?;
-        n.check_each(op.scales.iter().map(|it| (eval::not(eval::is_float(it)), None)), ErrorKind::Throw, "scale values for dma_compute must be floats", "!is_float(it)", None)?;
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "DmaCompute";
+        let mut n = Node::new(leaf, routed_from);
+        match eval::cmp(Some(op.reduceOp), Some(4i64), |a, b| a != b) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "dma_compute currently only supports nl.add as its reduce op!", "reduceOp != AluOpType.add", None));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("dma_compute currently only supports nl.add as its reduce op!", "reduceOp != AluOpType.add");
+            }
+        }
+        {
+            let mut unknown = false;
+            for it in op.scales.iter() {
+                match eval::not(eval::is_float(it)) {
+                    Some(true) => {
+                        return Outcome::Error(
+                            n.error(ErrorKind::Throw, None, "scale values for dma_compute must be floats", "!is_float(it)", None),
+                        );
+                    }
+                    Some(false) => {}
+                    None => unknown = true,
+                }
+            }
+            if unknown {
+                n.add_unevaluated("scale values for dma_compute must be floats", "!is_float(it)");
+            }
+        }
         let path: usize = 0;
         n.path = PATHS_DmaCompute[path];
-        n.add_binding("builder", Some("srcs"), None, Some("ArrayRef<InstArg>"));
-        n.add_binding("builder", Some("dst"), None, Some("InstArg"));
-        n.add_binding("builder", Some("scales"), None, Some("ArrayRef<float>, one scale per source"));
-        Ok(n)
+        if path == 0 {
+            n.add_binding("builder", Some("srcs"), None, Some("ArrayRef<InstArg>"));
+            n.add_binding("builder", Some("dst"), None, Some("InstArg"));
+            n.add_binding("builder", Some("scales"), None, Some("ArrayRef<float>, one scale per source"));
+        }
+        Outcome::Node(n)
     }
     /// `codegenDmaTranspose` @0xf2dd10 (seed 003 §5): The DMA-descriptor transpose (HBM↔SB, rank 4), one of the three transposes. The engine is pinned to Pool directly (no codegenEngine). The DGEType passes through whatever dgeMode maps to: the verifier, not codegen, forbids HWDGE on a transpose.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_DmaTranspose<'a>(
         op: &ops::DmaTranspose<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_DmaTranspose_from(op, fx, None).into()
+        lower_DmaTranspose_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_DmaTranspose_from<'a>(
         op: &ops::DmaTranspose<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("DmaTranspose", routed_from);
-        n.check(eval::or(eval::cmp(eval::rank(&op.dst), Some(4i64), |a, b| a != b), eval::cmp(eval::rank(&op.src), Some(4i64), |a, b| a != b)), None, ErrorKind::Throw, "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern", "rank(dst) != 4 || rank(src) != 4", None)?;
-        n.add_effect("note", "src AP rebuilt to a canonical 4-element pattern: base MemoryLocation::fullAP(dst MemLoc), APPair[0] copied verbatim, padded with the filler at xmmword_1DD1FE0 when fullAP has fewer than 4 pairs (XZYW expects [W,Z,Y,X] = AP[0..3])", None);
-        let path: usize = if n.decide(eval::not(eval::dynamic(&op.src)), "fork to static", "!dynamic(src)")? { 0 } else { 1 };
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "DmaTranspose";
+        let mut n = Node::new(leaf, routed_from);
+        match eval::or(
+            eval::cmp(eval::rank(&op.dst), Some(4i64), |a, b| a != b),
+            eval::cmp(eval::rank(&op.src), Some(4i64), |a, b| a != b),
+        ) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern", "rank(dst) != 4 || rank(src) != 4", None));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("DMA Tranpose must have 4-D access pattern. Explicitly writing AP is required if slicing is not generating correct pattern", "rank(dst) != 4 || rank(src) != 4");
+            }
+        }
+        if true {
+            n.add_effect("note", "src AP rebuilt to a canonical 4-element pattern: base MemoryLocation::fullAP(dst MemLoc), APPair[0] copied verbatim, padded with the filler at xmmword_1DD1FE0 when fullAP has fewer than 4 pairs (XZYW expects [W,Z,Y,X] = AP[0..3])", None);
+        }
+        let path: usize = 'fork: {
+            match eval::not(eval::dynamic(&op.src)) {
+                Some(true) => break 'fork 0,
+                Some(false) => {}
+                None => return Outcome::Undetermined(n.undetermined("fork to static", "!dynamic(src)")),
+            }
+            1
+        };
         n.path = PATHS_DmaTranspose[path];
         if path == 0 {
             n.add_binding("builder", Some("dst"), None, Some("dst.AP"));
@@ -12901,293 +15070,617 @@ pub mod klr {
             n.add_binding("argument", Some("dst"), None, Some("the non-dynamic side"));
         }
         if matches!(path, 1) {
-            n.check(eval::and(eval::vector_offset(&op.src), eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b)), None, ErrorKind::Assert, "When using vector offset, the only supported indirectDim is 0", "vector_offset(src) && indirect_dim(src) != 0", Some("assembleDynamicInfo @0xf20230"))?;
-            n.add_effect("note", "DynamicAPINFO assembled from src (assembleDynamicInfo)", None);
-            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+            match eval::and(
+                eval::vector_offset(&op.src),
+                eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b),
+            ) {
+                Some(true) => {
+                    return Outcome::Error(
+                        n.error(ErrorKind::Assert, None, "When using vector offset, the only supported indirectDim is 0", "vector_offset(src) && indirect_dim(src) != 0", Some("assembleDynamicInfo @0xf20230")),
+                    );
+                }
+                Some(false) => {}
+                None => {
+                    n.add_unevaluated("When using vector offset, the only supported indirectDim is 0", "vector_offset(src) && indirect_dim(src) != 0");
+                }
+            }
         }
-        n.add_stamp(0x128, "bir::InstDMACopy", "CopyMode", Value::enum_of("CopyMode", enums::CopyMode::ENUMERATORS, Some(1i64), "CopyMode.Transpose"));
-        n.add_stamp(0x158, "bir::InstDMACopy", "TransposeOps", Value::enum_of("TransposeOps", enums::TransposeOps::ENUMERATORS, Some(11i64), "TransposeOps.XZYW"));
-        let v_dge: Option<i64> = n.lookup(tables::translateDGEMode, Some(op.dgeMode), "translateDGEMode(dgeMode)", "translateDGEMode @0xf14b60")?;
-        n.add_stamp(0xf8, "bir::InstDMA", "dge_type", Value::enum_of("DGEType", enums::DGEType::ENUMERATORS, v_dge, "dge"));
-        n.add_stamp(0x90, "bir::Instruction", "engine-id", Value::enum_of("EngineType", enums::EngineType::ENUMERATORS, Some(1i64), "EngineType.Pool"));
+        if matches!(path, 1) {
+            if true {
+                n.add_effect("note", "DynamicAPINFO assembled from src (assembleDynamicInfo)", None);
+            }
+        }
+        if matches!(path, 1) {
+            if true {
+                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+            }
+        }
+        n.add_stamp(
+            0x128, "bir::InstDMACopy", "CopyMode",
+            match Some(1i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "CopyMode",
+                        name: enumerator(enums::CopyMode::ENUMERATORS, v),
+                        raw: v,
+                    }
+                }
+                None => Value::Missing("CopyMode.Transpose"),
+            },
+        );
+        n.add_stamp(
+            0x158, "bir::InstDMACopy", "TransposeOps",
+            match Some(11i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "TransposeOps",
+                        name: enumerator(enums::TransposeOps::ENUMERATORS, v),
+                        raw: v,
+                    }
+                }
+                None => Value::Missing("TransposeOps.XZYW"),
+            },
+        );
+        let v_dge: Option<i64> = match Some(op.dgeMode) {
+            Some(k) => {
+                match usize::try_from(k)
+                    .ok()
+                    .and_then(|i| tables::translateDGEMode.get(i))
+                {
+                    Some(v) => Some(*v),
+                    None => {
+                        return Outcome::Error(
+                            n.error(ErrorKind::Fatal, Some(k), "", "translateDGEMode(dgeMode)", Some("translateDGEMode @0xf14b60")),
+                        );
+                    }
+                }
+            }
+            None => None,
+        };
+        n.add_stamp(
+            0xf8, "bir::InstDMA", "dge_type",
+            match v_dge {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "DGEType",
+                        name: enumerator(enums::DGEType::ENUMERATORS, v),
+                        raw: v,
+                    }
+                }
+                None => Value::Missing("dge"),
+            },
+        );
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            match Some(1i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "EngineType",
+                        name: enumerator(enums::EngineType::ENUMERATORS, v),
+                        raw: v,
+                    }
+                }
+                None => Value::Missing("EngineType.Pool"),
+            },
+        );
         n.add_stamp(0x150, "bir::InstDMACopy", "variant tag", Value::Opaque("reset"));
-        n.add_stamp(0x130, "bir::InstDMACopy", "oob_is_err", Value::known(eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b), Value::Bool, "oobMode != 1"));
-        Ok(n)
+        n.add_stamp(
+            0x130, "bir::InstDMACopy", "oob_is_err",
+            match eval::cmp(Some(op.oobMode), Some(1i64), |a, b| a != b) {
+                Some(v) => Value::Bool(v),
+                None => Value::Missing("oobMode != 1"),
+            },
+        );
+        Outcome::Node(n)
     }
     /// `codegenGenericIndirectSave` @0xf2eb10 (seed 003 §7): The index-driven scatter, reached only as the NcDmaCopy fall-through: dst is the index-addressed scatter target, src the data. Stamps no DGEType, engine or QoS. H06 lower_generic_indirect later expands it (ReadVarAddr 41 → TensorScalarPtr → Memset → TensorScalarPtr → IndirectSave 45, or IndirectSaveAccumulate 46 when op != default).
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_GenericIndirectSave<'a>(
         op: &ops::NcDmaCopy<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_GenericIndirectSave_from(op, fx, None).into()
+        lower_GenericIndirectSave_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_GenericIndirectSave_from<'a>(
         op: &ops::NcDmaCopy<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("GenericIndirectSave", routed_from);
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "GenericIndirectSave";
+        let mut n = Node::new(leaf, routed_from);
         let path: usize = 0;
         n.path = PATHS_GenericIndirectSave[path];
-        n.add_binding("argument", Some("dst"), None, Some("(a) codegenTensorRefImpl(dst): the data-side AP (input #0)"));
-        n.add_binding("argument", Some("dst"), None, Some("(b) extractDynamicApToStandAlone(dst): the index AP (input #1)"));
-        n.add_binding("base", Some("dst"), None, Some("(c) codegenTensorRefImpl(dst): the output-base MemoryLocation; its dtype gives elemBytes"));
-        n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
-        n.check(eval::dynamic(&op.src), None, ErrorKind::Throw, "When unique_index=False, dynamic access in src is not supported", "dynamic(src)", None)?;
-        n.add_stamp(0x128, "bir::InstGenericIndirectSave", "indirect_dims", Value::known(eval::indirect_dim(&op.dst), Value::One, "[indirect_dim(dst)]"));
-        if n.applies(eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b), "stamp of op at +0x140", "compute_op == DgeComputeOp.add") {
-            n.add_stamp(0x140, "bir::InstGenericIndirectSave", "op", Value::enum_of("AluOpType", enums::AluOpType::ENUMERATORS, Some(4i64), "AluOpType.add"));
+        if path == 0 {
+            n.add_binding("argument", Some("dst"), None, Some("(a) codegenTensorRefImpl(dst): the data-side AP (input #0)"));
+            n.add_binding("argument", Some("dst"), None, Some("(b) extractDynamicApToStandAlone(dst): the index AP (input #1)"));
+            n.add_binding("base", Some("dst"), None, Some("(c) codegenTensorRefImpl(dst): the output-base MemoryLocation; its dtype gives elemBytes"));
         }
-        n.check(eval::and(eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b), eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b)), Some(op.compute_op), ErrorKind::Throw, "Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add", None)?;
-        n.check(eval::not(eval::dynamic(&op.dst)), None, ErrorKind::Assert, "cannot extract dynamic ap from a static access!", "!dynamic(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0"))?;
-        n.check(eval::scalar_offset(&op.dst), None, ErrorKind::Assert, "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call", "scalar_offset(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0"))?;
-        n.check(eval::not(eval::vector_offset(&op.dst)), None, ErrorKind::Assert, "dynamic access should have vector offset.", "!vector_offset(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0"))?;
-        let v_elemBytes: Option<i64> = eval::lookup(tables::DTYPE_STRIDE_LUT, eval::dtype(&op.dst));
-        n.add_shown("elemBytes", Value::known(v_elemBytes, Value::Int, "DTYPE_STRIDE_LUT(dtype(dst))"));
-        Ok(n)
+        if true {
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+        }
+        match eval::dynamic(&op.src) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "When unique_index=False, dynamic access in src is not supported", "dynamic(src)", None));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("When unique_index=False, dynamic access in src is not supported", "dynamic(src)");
+            }
+        }
+        n.add_stamp(
+            0x128, "bir::InstGenericIndirectSave", "indirect_dims",
+            match eval::indirect_dim(&op.dst) {
+                Some(v) => Value::One(v),
+                None => Value::Missing("[indirect_dim(dst)]"),
+            },
+        );
+        match eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a == b) {
+            Some(true) => {
+                n.add_stamp(
+                    0x140, "bir::InstGenericIndirectSave", "op",
+                    match Some(4i64) {
+                        Some(v) => {
+                            Value::Enum {
+                                ty: "AluOpType",
+                                name: enumerator(enums::AluOpType::ENUMERATORS, v),
+                                raw: v,
+                            }
+                        }
+                        None => Value::Missing("AluOpType.add"),
+                    },
+                );
+            }
+            Some(false) => {}
+            None => n.add_unevaluated("stamp of op at +0x140", "compute_op == DgeComputeOp.add"),
+        }
+        match eval::and(
+            eval::cmp(Some(op.compute_op), Some(1i64), |a, b| a != b),
+            eval::cmp(Some(op.compute_op), Some(2i64), |a, b| a != b),
+        ) {
+            Some(true) => {
+                return Outcome::Error(
+                    n.error(ErrorKind::Throw, Some(op.compute_op), "Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add", None),
+                );
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("Unsupported DMA compute_op ", "compute_op != DgeComputeOp.none && compute_op != DgeComputeOp.add");
+            }
+        }
+        match eval::not(eval::dynamic(&op.dst)) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Assert, None, "cannot extract dynamic ap from a static access!", "!dynamic(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0")));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("cannot extract dynamic ap from a static access!", "!dynamic(dst)");
+            }
+        }
+        match eval::scalar_offset(&op.dst) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Assert, None, "When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call", "scalar_offset(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0")));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("When unique_indices=True, it's expected that the vector_offset is set. Check the nisa.dma_copy call", "scalar_offset(dst)");
+            }
+        }
+        match eval::not(eval::vector_offset(&op.dst)) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Assert, None, "dynamic access should have vector offset.", "!vector_offset(dst)", Some("extractDynamicApToStandAlone @0xf1e2c0")));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("dynamic access should have vector offset.", "!vector_offset(dst)");
+            }
+        }
+        let v_elemBytes: Option<i64> = eval::lookup(
+            tables::DTYPE_STRIDE_LUT,
+            eval::dtype(&op.dst),
+        );
+        n.shown
+            .push(Shown {
+                name: "elemBytes",
+                value: match v_elemBytes {
+                    Some(v) => Value::Int(v),
+                    None => Value::Missing("DTYPE_STRIDE_LUT(dtype(dst))"),
+                },
+            });
+        Outcome::Node(n)
     }
     /// `codegenTensorLoad` @0xf26a60 (seed 003 §8): The address is held in a named RegisterAccess (a signed-int scalar register minted on engine ALL), not a compile-time AP. The register supplies the dynamic offset; the AP only describes the region.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_TensorLoad<'a>(
         op: &ops::TensorLoad<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_TensorLoad_from(op, fx, None).into()
+        lower_TensorLoad_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_TensorLoad_from<'a>(
         op: &ops::TensorLoad<'a>,
         fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("TensorLoad", routed_from);
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "TensorLoad";
+        let mut n = Node::new(leaf, routed_from);
         let mut memo_register: Option<bool> = None;
-        if *memo_register.get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName)))) {
+        if *memo_register
+            .get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName))))
+        {
             n.add_effect("register", "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared", None);
         }
         let path: usize = 0;
         n.path = PATHS_TensorLoad[path];
-        n.add_binding("argument", Some("srcRef"), None, Some("addArgument<PhysicalAccessPattern>(node, memloc, ap): the source AP"));
-        n.add_stamp(0x90, "bir::Instruction", "engine-id", Value::enum_of("EngineType", enums::EngineType::ENUMERATORS, Some(7i64), "EngineType.ALL"));
-        n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
-        n.add_stamp(0x192, "bir::InstTensorLoad", "input RegisterAccess chain head", Value::Opaque("a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address"));
-        Ok(n)
+        if path == 0 {
+            n.add_binding("argument", Some("srcRef"), None, Some("addArgument<PhysicalAccessPattern>(node, memloc, ap): the source AP"));
+        }
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            match Some(7i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "EngineType",
+                        name: enumerator(enums::EngineType::ENUMERATORS, v),
+                        raw: v,
+                    }
+                }
+                None => Value::Missing("EngineType.ALL"),
+            },
+        );
+        if true {
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+        }
+        n.add_stamp(
+            0x192, "bir::InstTensorLoad", "input RegisterAccess chain head",
+            Value::Opaque(
+                "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
+            ),
+        );
+        Outcome::Node(n)
     }
     /// `codegenTensorStore` @0xf266c0 (seed 003 §8): The store twin of TensorLoad: the output chain head and addOutput.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_TensorStore<'a>(
         op: &ops::TensorStore<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_TensorStore_from(op, fx, None).into()
+        lower_TensorStore_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_TensorStore_from<'a>(
         op: &ops::TensorStore<'a>,
         fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("TensorStore", routed_from);
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "TensorStore";
+        let mut n = Node::new(leaf, routed_from);
         let mut memo_register: Option<bool> = None;
-        if *memo_register.get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName)))) {
+        if *memo_register
+            .get_or_insert_with(|| fx.first(0, Some(eval::text_key(op.regName))))
+        {
             n.add_effect("register", "codegenRegister(regName, EngineType) @0xf141e0: the named scalar register is declared", None);
         }
         let path: usize = 0;
         n.path = PATHS_TensorStore[path];
-        n.add_binding("output", Some("dstRef"), None, Some("addOutput<PhysicalAccessPattern>: the destination AP"));
-        n.add_stamp(0x90, "bir::Instruction", "engine-id", Value::enum_of("EngineType", enums::EngineType::ENUMERATORS, Some(7i64), "EngineType.ALL"));
-        n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
-        n.add_stamp(0x160, "bir::InstTensorSave", "output RegisterAccess chain head", Value::Opaque("a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address"));
-        Ok(n)
+        if path == 0 {
+            n.add_binding("output", Some("dstRef"), None, Some("addOutput<PhysicalAccessPattern>: the destination AP"));
+        }
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            match Some(7i64) {
+                Some(v) => {
+                    Value::Enum {
+                        ty: "EngineType",
+                        name: enumerator(enums::EngineType::ENUMERATORS, v),
+                        raw: v,
+                    }
+                }
+                None => Value::Missing("EngineType.ALL"),
+            },
+        );
+        if true {
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+        }
+        n.add_stamp(
+            0x160, "bir::InstTensorSave", "output RegisterAccess chain head",
+            Value::Opaque(
+                "a RegisterAccess (tc_new(72)) spliced in, setType(15): signed-int runtime address",
+            ),
+        );
+        Outcome::Node(n)
     }
     /// `codegenNcLocalGather` @0xf2a9c0 (seed 003 §9.1): SBUF→SBUF row gather with a compile-time-validated 16-partition-block geometry and a runtime u16 offset vector. Past num_valid_indices the simulator fills -1 and skips.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_NcLocalGather<'a>(
         op: &ops::NcLocalGather<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_NcLocalGather_from(op, fx, None).into()
+        lower_NcLocalGather_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_NcLocalGather_from<'a>(
         op: &ops::NcLocalGather<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("NcLocalGather", routed_from);
-        n.check(eval::not(eval::is_int(&op.num_valid_indices)), None, ErrorKind::Assert, "num_valid_indices for local gather must be an integer", "!is_int(num_valid_indices)", None)?;
-        n.add_undecided_check("", "numElePerIdxVal == dst.getEltsPerPartition() / num_valid_indices, where numElePerIdxVal = (data.eltsBytes / DTYPE_STRIDE_LUT[dtype(data)]) / blocks and blocks = ceil(index.numElements / 16)");
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "NcLocalGather";
+        let mut n = Node::new(leaf, routed_from);
+        match eval::not(eval::is_int(&op.num_valid_indices)) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Assert, None, "num_valid_indices for local gather must be an integer", "!is_int(num_valid_indices)", None));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("num_valid_indices for local gather must be an integer", "!is_int(num_valid_indices)");
+            }
+        }
+        n.add_unevaluated("an assert with no message", "numElePerIdxVal == dst.getEltsPerPartition() / num_valid_indices, where numElePerIdxVal = (data.eltsBytes / DTYPE_STRIDE_LUT[dtype(data)]) / blocks and blocks = ceil(index.numElements / 16)");
         let path: usize = 0;
         n.path = PATHS_NcLocalGather[path];
-        n.add_binding("argument", Some("data"), None, Some("arg0: the data source"));
-        n.add_binding("argument", Some("index"), None, Some("arg1: the u16 offset vector"));
-        n.add_binding("output", Some("out"), None, Some("out0: the gathered rows"));
+        if path == 0 {
+            n.add_binding("argument", Some("data"), None, Some("arg0: the data source"));
+            n.add_binding("argument", Some("index"), None, Some("arg1: the u16 offset vector"));
+            n.add_binding("output", Some("out"), None, Some("out0: the gathered rows"));
+        }
         n.add_stamp(0xf0, "bir::InstIndirectCopy", "num_valid_indices", Value::Imm(op.num_valid_indices));
-        n.add_effect("register", "finalize(codegen+0xE0, ic)", None);
-        Ok(n)
+        if true {
+            n.add_effect("register", "finalize(codegen+0xE0, ic)", None);
+        }
+        Outcome::Node(n)
     }
     /// `codegenNcNGather` @0xf2a590 (seed 003 §9.2): Per-partition int32 gather; runtime bounds-assert, no valid count.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_NcNGather<'a>(
         op: &ops::NcNGather<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_NcNGather_from(op, fx, None).into()
+        lower_NcNGather_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_NcNGather_from<'a>(
         _op: &ops::NcNGather<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("NcNGather", routed_from);
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "NcNGather";
+        let mut n = Node::new(leaf, routed_from);
         let path: usize = 0;
         n.path = PATHS_NcNGather[path];
-        n.add_binding("argument", Some("data"), None, None);
-        n.add_binding("argument", Some("index"), None, None);
-        n.add_binding("output", Some("out"), None, None);
-        n.add_effect("register", "finalize(codegen+0xE0, g)", None);
-        Ok(n)
+        if path == 0 {
+            n.add_binding("argument", Some("data"), None, None);
+            n.add_binding("argument", Some("index"), None, None);
+            n.add_binding("output", Some("out"), None, None);
+        }
+        if true {
+            n.add_effect("register", "finalize(codegen+0xE0, g)", None);
+        }
+        Outcome::Node(n)
     }
     /// `codegenNcRangeSelect` @0xf1c210 (seed 003 §9.3): Below bound0 → fill; inside \[bound0, bound1\] → keep in\[i\]; above → fill; with a max reduce over survivors. The only one of the four indexed leaves that uses a typed builder, whose demangled signature is the operand contract. The builder names the node; the page gives no prefix.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_NcRangeSelect<'a>(
         op: &ops::NcRangeSelect<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_NcRangeSelect_from(op, fx, None).into()
+        lower_NcRangeSelect_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_NcRangeSelect_from<'a>(
         op: &ops::NcRangeSelect<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("NcRangeSelect", routed_from);
-        n.add_effect("note", "accum = codegenAccumCmd(node); cmp0, cmp1, redOp = codegenAluOp(node[+0x30 / +0x38 / +0x40])", None);
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "NcRangeSelect";
+        let mut n = Node::new(leaf, routed_from);
+        if true {
+            n.add_effect("note", "accum = codegenAccumCmd(node); cmp0, cmp1, redOp = codegenAluOp(node[+0x30 / +0x38 / +0x40])", None);
+        }
         let path: usize = 0;
         n.path = PATHS_NcRangeSelect[path];
-        n.add_binding("builder", Some("in"), None, Some("InstArg in"));
-        n.add_binding("builder", Some("bound0"), None, Some("variant<InstArg,float> bound0"));
-        n.add_binding("builder", Some("bound1"), None, Some("variant<InstArg,float> bound1"));
-        n.add_binding("builder", Some("rangeT"), None, Some("InstArg rangeTensor"));
-        n.add_binding("builder", Some("fill"), None, Some("optional<InstArg> fill"));
-        n.add_binding("builder", Some("mode"), None, Some("int mode"));
-        n.add_binding("builder", Some("redOp"), None, Some("optional<AluOpType> reduceOp"));
-        n.add_stamp(0xf0, "bir::InstRangeSelect", "mode", Value::known(Some(op.mode), Value::Int, "mode"));
-        Ok(n)
+        if path == 0 {
+            n.add_binding("builder", Some("in"), None, Some("InstArg in"));
+            n.add_binding("builder", Some("bound0"), None, Some("variant<InstArg,float> bound0"));
+            n.add_binding("builder", Some("bound1"), None, Some("variant<InstArg,float> bound1"));
+            n.add_binding("builder", Some("rangeT"), None, Some("InstArg rangeTensor"));
+            n.add_binding("builder", Some("fill"), None, Some("optional<InstArg> fill"));
+            n.add_binding("builder", Some("mode"), None, Some("int mode"));
+            n.add_binding("builder", Some("redOp"), None, Some("optional<AluOpType> reduceOp"));
+        }
+        n.add_stamp(
+            0xf0, "bir::InstRangeSelect", "mode",
+            match Some(op.mode) {
+                Some(v) => Value::Int(v),
+                None => Value::Missing("mode"),
+            },
+        );
+        Outcome::Node(n)
     }
     /// `codegenSelectReduce` @0xf270a0 (seed 003 §9.4): Despite the name, builds InstCopyPredicated (52), not RangeSelect: a predicated copy (out ← preds ? src : out) fused with a second-output reduce. Codegen emits it directly because Select (51) has no machine emitter.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_SelectReduce<'a>(
         op: &ops::SelectReduce<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_SelectReduce_from(op, fx, None).into()
+        lower_SelectReduce_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_SelectReduce_from<'a>(
         _op: &ops::SelectReduce<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("SelectReduce", routed_from);
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "SelectReduce";
+        let mut n = Node::new(leaf, routed_from);
         let path: usize = 0;
         n.path = PATHS_SelectReduce[path];
-        n.add_binding("output", Some("dst"), None, Some("t0, the predicated copy's destination"));
-        n.add_binding("argument", Some("onTrue"), None, Some("t1"));
-        n.add_binding("argument", Some("predicate"), None, Some("t2"));
-        n.add_binding("operand", Some("4th operand"), None, Some("addOperandToInst(node[+0x30], cp)"));
-        n.add_binding("output", Some("reduce-into"), None, Some("the fused reduce half: codegenAccumCmd + codegenAluOp + reduce-into TensorRef"));
-        n.add_effect("register", "finalize(codegen+0xE0, cp)", None);
-        Ok(n)
+        if path == 0 {
+            n.add_binding("output", Some("dst"), None, Some("t0, the predicated copy's destination"));
+            n.add_binding("argument", Some("onTrue"), None, Some("t1"));
+            n.add_binding("argument", Some("predicate"), None, Some("t2"));
+            n.add_binding("operand", Some("4th operand"), None, Some("addOperandToInst(node[+0x30], cp)"));
+            n.add_binding("output", Some("reduce-into"), None, Some("the fused reduce half: codegenAccumCmd + codegenAluOp + reduce-into TensorRef"));
+        }
+        if true {
+            n.add_effect("register", "finalize(codegen+0xE0, cp)", None);
+        }
+        Outcome::Node(n)
     }
     /// `codegenBatchNormStats` @0xf1add0 (seed 003 §10.1): Byte-for-byte the same control flow as BatchNormAggregate (two codegenTensorRef, two SmallVector\<APPair,4> via sub_F12B40, one builder call); only the builder differs. The output AP is 6 elements per partition (two interleaved Welford triples) — \[INFERRED\]: the builder bodies are extern in libBIR. The builder names the node; the page gives no prefix.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_BatchNormStats<'a>(
         op: &ops::BatchNormStats<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_BatchNormStats_from(op, fx, None).into()
+        lower_BatchNormStats_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_BatchNormStats_from<'a>(
         _op: &ops::BatchNormStats<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("BatchNormStats", routed_from);
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "BatchNormStats";
+        let mut n = Node::new(leaf, routed_from);
         let path: usize = 0;
         n.path = PATHS_BatchNormStats[path];
-        n.add_binding("builder", Some("dst"), None, Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"));
-        n.add_binding("builder", Some("src"), None, Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"));
-        n.add_binding("builder", None, Some("uint apply_transpose, uint dtypeFlag ([INFERRED] decomposition of the two uint arguments)"), None);
-        n.add_stamp(0xf0, "bir::InstBNStats", "apply_transpose", Value::Opaque("the builder's first uint argument (MaybeAffine<bool>, variant tag +0x110); the page does not say what the leaf passes"));
-        Ok(n)
+        if path == 0 {
+            n.add_binding("builder", Some("dst"), None, Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"));
+            n.add_binding("builder", Some("src"), None, Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"));
+            n.add_binding("builder", None, Some("uint apply_transpose, uint dtypeFlag ([INFERRED] decomposition of the two uint arguments)"), None);
+        }
+        n.add_stamp(
+            0xf0, "bir::InstBNStats", "apply_transpose",
+            Value::Opaque(
+                "the builder's first uint argument (MaybeAffine<bool>, variant tag +0x110); the page does not say what the leaf passes",
+            ),
+        );
+        Outcome::Node(n)
     }
     /// `codegenBatchNormAggregate` @0xf1b0d0 (seed 003 §10.1): BNStats with a different builder: the merge math lives in the executor. Input AP %3 == 0 (K Welford triples), output exactly 2 elements per partition (mean, population variance) — \[INFERRED\]. Carries no own JSON field. The builder names the node; the page gives no prefix.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_BatchNormAggregate<'a>(
         op: &ops::BatchNormAggregate<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_BatchNormAggregate_from(op, fx, None).into()
+        lower_BatchNormAggregate_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_BatchNormAggregate_from<'a>(
         _op: &ops::BatchNormAggregate<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("BatchNormAggregate", routed_from);
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "BatchNormAggregate";
+        let mut n = Node::new(leaf, routed_from);
         let path: usize = 0;
         n.path = PATHS_BatchNormAggregate[path];
-        n.add_binding("builder", Some("dst"), None, Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"));
-        n.add_binding("builder", Some("src"), None, Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"));
-        n.add_binding("builder", None, Some("two uint arguments ([INFERRED] apply_transpose, dtypeFlag)"), None);
-        Ok(n)
+        if path == 0 {
+            n.add_binding("builder", Some("dst"), None, Some("MemoryLocation* dst, SmallVector<APPair,4> ap_dst"));
+            n.add_binding("builder", Some("src"), None, Some("MemoryLocation* src, SmallVector<APPair,4> ap_src"));
+            n.add_binding("builder", None, Some("two uint arguments ([INFERRED] apply_transpose, dtypeFlag)"), None);
+        }
+        Outcome::Node(n)
     }
     /// `codegenShuffle` @0xf28130 (seed 003 §10.2): A partition permutation within aligned 32-partition blocks (out_part\[block+i\] = in_part\[block+mask\[i\]\]). The mask must be static: codegen's enforcement of the compile-time permutation. The simulator also asserts a 32-entry mask, no dtype cast and each entry \< 32; codegen does not.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_Shuffle<'a>(op: &ops::Shuffle<'a>, fx: &mut Function) -> Outcome<'a> {
-        lower_Shuffle_from(op, fx, None).into()
+        lower_Shuffle_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_Shuffle_from<'a>(
         op: &ops::Shuffle<'a>,
         _fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("Shuffle", routed_from);
-        n.check_each(op.shuffleMask.iter().map(|it| (eval::not(eval::is_immediate(it)), None)), ErrorKind::Assert, "shuffle index must hold the IMMEDIATE alternative", "!is_immediate(it)", None)?;
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "Shuffle";
+        let mut n = Node::new(leaf, routed_from);
+        {
+            let mut unknown = false;
+            for it in op.shuffleMask.iter() {
+                match eval::not(eval::is_immediate(it)) {
+                    Some(true) => {
+                        return Outcome::Error(
+                            n.error(ErrorKind::Assert, None, "shuffle index must hold the IMMEDIATE alternative", "!is_immediate(it)", None),
+                        );
+                    }
+                    Some(false) => {}
+                    None => unknown = true,
+                }
+            }
+            if unknown {
+                n.add_unevaluated("shuffle index must hold the IMMEDIATE alternative", "!is_immediate(it)");
+            }
+        }
         let path: usize = 0;
         n.path = PATHS_Shuffle[path];
-        n.add_binding("argument", Some("src"), None, None);
-        n.add_binding("output", Some("dst"), None, None);
+        if path == 0 {
+            n.add_binding("argument", Some("src"), None, None);
+            n.add_binding("output", Some("dst"), None, None);
+        }
         n.add_stamp(0xf0, "bir::InstStreamShuffle", "shuffle map", Value::Imms(op.shuffleMask));
-        n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
-        Ok(n)
+        if true {
+            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+        }
+        Outcome::Node(n)
     }
     /// `codegenTranspose` @0xf28fb0 (seed 003 §6): Forks on the destination dtype: fp32 → the DVE 32×32 stream transpose; anything else → a PE matmul against a memoised 128×128 identity. A PE-tagged Transpose is illegal here (the front-end must already have rewritten it to nc_matmul). Touches neither InstDMACopy, CopyMode nor TransposeOps.
+    ///
+    /// Runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
     #[allow(non_snake_case)]
     pub fn lower_Transpose<'a>(
         op: &ops::Transpose<'a>,
         fx: &mut Function,
     ) -> Outcome<'a> {
-        lower_Transpose_from(op, fx, None).into()
+        lower_Transpose_from(op, fx, None)
     }
     #[allow(non_snake_case)]
     fn lower_Transpose_from<'a>(
         op: &ops::Transpose<'a>,
         fx: &mut Function,
         routed_from: Option<&'static str>,
-    ) -> Result<Node<'a>, Stop> {
-        let mut n = Node::new("Transpose", routed_from);
+    ) -> Outcome<'a> {
+        let leaf: &'static str = "Transpose";
+        let mut n = Node::new(leaf, routed_from);
         let mut memo_identity: Option<bool> = None;
-        n.check(eval::cmp(Some(op.engine), Some(5i64), |a, b| a == b), None, ErrorKind::Throw, "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!", "engine == KlrEngine.pe", None)?;
-        let path: usize = if n.decide(eval::cmp(eval::dtype(&op.dst), Some(16i64), |a, b| a == b), "fork to stream", "dtype(dst) == BirDtype.fp32")? { 0 } else { 1 };
+        match eval::cmp(Some(op.engine), Some(5i64), |a, b| a == b) {
+            Some(true) => {
+                return Outcome::Error(n.error(ErrorKind::Throw, None, "TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!", "engine == KlrEngine.pe", None));
+            }
+            Some(false) => {}
+            None => {
+                n.add_unevaluated("TransposeOp should only happen on DVE. The PE variant should have been legalized by the FE!", "engine == KlrEngine.pe");
+            }
+        }
+        let path: usize = 'fork: {
+            match eval::cmp(eval::dtype(&op.dst), Some(16i64), |a, b| a == b) {
+                Some(true) => break 'fork 0,
+                Some(false) => {}
+                None => return Outcome::Undetermined(n.undetermined("fork to stream", "dtype(dst) == BirDtype.fp32")),
+            }
+            1
+        };
         n.path = PATHS_Transpose[path];
         if path == 0 {
             n.add_binding("argument", Some("src"), None, Some("addArgument<PhysicalAccessPattern>(node, in, in.AP)"));
@@ -13199,32 +15692,86 @@ pub mod klr {
             n.add_binding("builder", Some("src"), None, Some("moving: in, with K pinned to 128"));
         }
         if matches!(path, 0) {
-            n.check(eval::or(eval::cmp(eval::step0(&op.src), Some(32i64), |a, b| a > b), eval::cmp(eval::step0(&op.dst), Some(32i64), |a, b| a > b)), None, ErrorKind::Throw, "Operand must be no larger than (32, 32) ...", "step0(src) > 32 || step0(dst) > 32", Some("_validateLegalStreamTranspose @0xf29554"))?;
-            n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+            match eval::or(
+                eval::cmp(eval::step0(&op.src), Some(32i64), |a, b| a > b),
+                eval::cmp(eval::step0(&op.dst), Some(32i64), |a, b| a > b),
+            ) {
+                Some(true) => {
+                    return Outcome::Error(
+                        n.error(ErrorKind::Throw, None, "Operand must be no larger than (32, 32) ...", "step0(src) > 32 || step0(dst) > 32", Some("_validateLegalStreamTranspose @0xf29554")),
+                    );
+                }
+                Some(false) => {}
+                None => {
+                    n.add_unevaluated("Operand must be no larger than (32, 32) ...", "step0(src) > 32 || step0(dst) > 32");
+                }
+            }
+        }
+        if matches!(path, 0) {
+            if true {
+                n.add_effect("register", "sub_F20EC0(codegen+0x224, node): registered in the per-function tracking list", None);
+            }
         }
         if matches!(path, 1) {
-            n.add_effect("note", "getIdentityMatrix(dtype) @0xf28910: the identity is \"COMPILER-GENERATED-id.\" + Dtype2string(dtype), looked up with Function::getMemoryLocationByName and reused across every matmul-transpose of the same dtype in the function", None);
+            if true {
+                n.add_effect("note", "getIdentityMatrix(dtype) @0xf28910: the identity is \"COMPILER-GENERATED-id.\" + Dtype2string(dtype), looked up with Function::getMemoryLocationByName and reused across every matmul-transpose of the same dtype in the function", None);
+            }
+        }
+        if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.add_effect("node", "InstBuilder::addSBTensor(\"COMPILER-GENERATED-id.\" + Dtype2string(dtype)): a 128×128 SBUF tensor", eval::dtype(&op.dst));
             }
+        }
+        if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.add_effect("warning", "Emitting dynamic Identity matrix generation code, this might affect performance.", eval::dtype(&op.dst));
             }
+        }
+        if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.add_effect("warning", "You can bypass this by pass in an explicit identity matrix and use nc_matmul for transpose", eval::dtype(&op.dst));
             }
+        }
+        if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.add_effect("node", "InstBuilder::addMemset(name + \"_memset\", Id, AP): zero the tensor", eval::dtype(&op.dst));
             }
+        }
+        if matches!(path, 1) {
             if *memo_identity.get_or_insert_with(|| fx.first(1, eval::dtype(&op.dst))) {
                 n.add_effect("node", "InstBuilder::addUnaryInstruction<InstTensorScalarAffineSelect>(name + \"=IDAffineSelect(mask,fill=1)\", Id, Id, …): the p == e diagonal set to 1.0f (inst+404 = 0x3F800000, dtype +400 = 19)", eval::dtype(&op.dst));
             }
-            n.add_effect("note", "InstMatmultBase::setCalcAuto(node): PE + auto-accumulate", None);
-            n.add_stamp(0x1b8, "bir::InstMatmultBase", "isTranspose", Value::known(Some(1i64), Value::Int, "1"));
-            n.add_stamp(0x1d8, "bir::InstMatmultBase", "unnamed", Value::known(Some(0i64), Value::Int, "0"));
         }
-        n.add_stamp(0x90, "bir::Instruction", "engine-id", Value::Opaque("not given: §11 lists Transpose among the writers of +0x90, but neither the value nor the path; §6 shows no such store"));
-        Ok(n)
+        if matches!(path, 1) {
+            if true {
+                n.add_effect("note", "InstMatmultBase::setCalcAuto(node): PE + auto-accumulate", None);
+            }
+        }
+        if matches!(path, 1) {
+            n.add_stamp(
+                0x1b8, "bir::InstMatmultBase", "isTranspose",
+                match Some(1i64) {
+                    Some(v) => Value::Int(v),
+                    None => Value::Missing("1"),
+                },
+            );
+        }
+        if matches!(path, 1) {
+            n.add_stamp(
+                0x1d8, "bir::InstMatmultBase", "unnamed",
+                match Some(0i64) {
+                    Some(v) => Value::Int(v),
+                    None => Value::Missing("0"),
+                },
+            );
+        }
+        n.add_stamp(
+            0x90, "bir::Instruction", "engine-id",
+            Value::Opaque(
+                "not given: §11 lists Transpose among the writers of +0x90, but neither the value nor the path; §6 shows no such store",
+            ),
+        );
+        Outcome::Node(n)
     }
     /// A klr op for one of the leaves (the leaf decides how it is lowered).
     #[derive(Clone, Copy, Debug, PartialEq)]
@@ -13247,83 +15794,151 @@ pub mod klr {
     }
     #[allow(non_snake_case)]
     fn build_NcCopy<'a, F: Fields<'a>>(src: &F) -> Result<ops::NcCopy<'a>, F::Error> {
-        Ok(ops::NcCopy { dst: src.ap(&FIELDS_NcCopy[0])?, src: src.ap(&FIELDS_NcCopy[1])?, dtype: src.opt_int(&FIELDS_NcCopy[2])?, engine: src.int(&FIELDS_NcCopy[3])? })
+        Ok(ops::NcCopy {
+            dst: src.ap(&FIELDS_NcCopy[0])?,
+            src: src.ap(&FIELDS_NcCopy[1])?,
+            dtype: src.opt_int(&FIELDS_NcCopy[2])?,
+            engine: src.int(&FIELDS_NcCopy[3])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_NcDmaCopy<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::NcDmaCopy<'a>, F::Error> {
-        Ok(ops::NcDmaCopy { dst: src.ap(&FIELDS_NcDmaCopy[0])?, src: src.ap(&FIELDS_NcDmaCopy[1])?, compute_op: src.int(&FIELDS_NcDmaCopy[2])?, oobMode: src.int(&FIELDS_NcDmaCopy[3])?, dgeMode: src.int(&FIELDS_NcDmaCopy[4])?, uniqueIndices: src.boolean(&FIELDS_NcDmaCopy[5])?, engine: src.int(&FIELDS_NcDmaCopy[6])? })
+        Ok(ops::NcDmaCopy {
+            dst: src.ap(&FIELDS_NcDmaCopy[0])?,
+            src: src.ap(&FIELDS_NcDmaCopy[1])?,
+            compute_op: src.int(&FIELDS_NcDmaCopy[2])?,
+            oobMode: src.int(&FIELDS_NcDmaCopy[3])?,
+            dgeMode: src.int(&FIELDS_NcDmaCopy[4])?,
+            uniqueIndices: src.boolean(&FIELDS_NcDmaCopy[5])?,
+            engine: src.int(&FIELDS_NcDmaCopy[6])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_DmaCompute<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::DmaCompute<'a>, F::Error> {
-        Ok(ops::DmaCompute { dst: src.ap(&FIELDS_DmaCompute[0])?, srcs: src.aps(&FIELDS_DmaCompute[1])?, scales: src.imms(&FIELDS_DmaCompute[2])?, reduceOp: src.int(&FIELDS_DmaCompute[3])? })
+        Ok(ops::DmaCompute {
+            dst: src.ap(&FIELDS_DmaCompute[0])?,
+            srcs: src.aps(&FIELDS_DmaCompute[1])?,
+            scales: src.imms(&FIELDS_DmaCompute[2])?,
+            reduceOp: src.int(&FIELDS_DmaCompute[3])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_DmaTranspose<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::DmaTranspose<'a>, F::Error> {
-        Ok(ops::DmaTranspose { dst: src.ap(&FIELDS_DmaTranspose[0])?, src: src.ap(&FIELDS_DmaTranspose[1])?, dgeMode: src.int(&FIELDS_DmaTranspose[2])?, oobMode: src.int(&FIELDS_DmaTranspose[3])? })
+        Ok(ops::DmaTranspose {
+            dst: src.ap(&FIELDS_DmaTranspose[0])?,
+            src: src.ap(&FIELDS_DmaTranspose[1])?,
+            dgeMode: src.int(&FIELDS_DmaTranspose[2])?,
+            oobMode: src.int(&FIELDS_DmaTranspose[3])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_TensorLoad<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::TensorLoad<'a>, F::Error> {
-        Ok(ops::TensorLoad { regName: src.text(&FIELDS_TensorLoad[0])?, srcRef: src.ap(&FIELDS_TensorLoad[1])? })
+        Ok(ops::TensorLoad {
+            regName: src.text(&FIELDS_TensorLoad[0])?,
+            srcRef: src.ap(&FIELDS_TensorLoad[1])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_TensorStore<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::TensorStore<'a>, F::Error> {
-        Ok(ops::TensorStore { regName: src.text(&FIELDS_TensorStore[0])?, dstRef: src.ap(&FIELDS_TensorStore[1])? })
+        Ok(ops::TensorStore {
+            regName: src.text(&FIELDS_TensorStore[0])?,
+            dstRef: src.ap(&FIELDS_TensorStore[1])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_NcLocalGather<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::NcLocalGather<'a>, F::Error> {
-        Ok(ops::NcLocalGather { out: src.ap(&FIELDS_NcLocalGather[0])?, data: src.ap(&FIELDS_NcLocalGather[1])?, index: src.ap(&FIELDS_NcLocalGather[2])?, num_valid_indices: src.imm(&FIELDS_NcLocalGather[3])? })
+        Ok(ops::NcLocalGather {
+            out: src.ap(&FIELDS_NcLocalGather[0])?,
+            data: src.ap(&FIELDS_NcLocalGather[1])?,
+            index: src.ap(&FIELDS_NcLocalGather[2])?,
+            num_valid_indices: src.imm(&FIELDS_NcLocalGather[3])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_NcNGather<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::NcNGather<'a>, F::Error> {
-        Ok(ops::NcNGather { out: src.ap(&FIELDS_NcNGather[0])?, data: src.ap(&FIELDS_NcNGather[1])?, index: src.ap(&FIELDS_NcNGather[2])? })
+        Ok(ops::NcNGather {
+            out: src.ap(&FIELDS_NcNGather[0])?,
+            data: src.ap(&FIELDS_NcNGather[1])?,
+            index: src.ap(&FIELDS_NcNGather[2])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_NcRangeSelect<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::NcRangeSelect<'a>, F::Error> {
-        Ok(ops::NcRangeSelect { r#in: src.ap(&FIELDS_NcRangeSelect[0])?, rangeT: src.ap(&FIELDS_NcRangeSelect[1])?, cmp0: src.int(&FIELDS_NcRangeSelect[2])?, cmp1: src.int(&FIELDS_NcRangeSelect[3])?, redOp: src.int(&FIELDS_NcRangeSelect[4])?, bound0: src.imm(&FIELDS_NcRangeSelect[5])?, bound1: src.imm(&FIELDS_NcRangeSelect[6])?, fill: src.opt_ap(&FIELDS_NcRangeSelect[7])?, mode: src.int(&FIELDS_NcRangeSelect[8])? })
+        Ok(ops::NcRangeSelect {
+            r#in: src.ap(&FIELDS_NcRangeSelect[0])?,
+            rangeT: src.ap(&FIELDS_NcRangeSelect[1])?,
+            cmp0: src.int(&FIELDS_NcRangeSelect[2])?,
+            cmp1: src.int(&FIELDS_NcRangeSelect[3])?,
+            redOp: src.int(&FIELDS_NcRangeSelect[4])?,
+            bound0: src.imm(&FIELDS_NcRangeSelect[5])?,
+            bound1: src.imm(&FIELDS_NcRangeSelect[6])?,
+            fill: src.opt_ap(&FIELDS_NcRangeSelect[7])?,
+            mode: src.int(&FIELDS_NcRangeSelect[8])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_SelectReduce<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::SelectReduce<'a>, F::Error> {
-        Ok(ops::SelectReduce { dst: src.ap(&FIELDS_SelectReduce[0])?, onTrue: src.ap(&FIELDS_SelectReduce[1])?, predicate: src.ap(&FIELDS_SelectReduce[2])? })
+        Ok(ops::SelectReduce {
+            dst: src.ap(&FIELDS_SelectReduce[0])?,
+            onTrue: src.ap(&FIELDS_SelectReduce[1])?,
+            predicate: src.ap(&FIELDS_SelectReduce[2])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_BatchNormStats<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::BatchNormStats<'a>, F::Error> {
-        Ok(ops::BatchNormStats { dst: src.ap(&FIELDS_BatchNormStats[0])?, src: src.ap(&FIELDS_BatchNormStats[1])?, dtype: src.opt_int(&FIELDS_BatchNormStats[2])? })
+        Ok(ops::BatchNormStats {
+            dst: src.ap(&FIELDS_BatchNormStats[0])?,
+            src: src.ap(&FIELDS_BatchNormStats[1])?,
+            dtype: src.opt_int(&FIELDS_BatchNormStats[2])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_BatchNormAggregate<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::BatchNormAggregate<'a>, F::Error> {
-        Ok(ops::BatchNormAggregate { dst: src.ap(&FIELDS_BatchNormAggregate[0])?, src: src.ap(&FIELDS_BatchNormAggregate[1])?, dtype: src.opt_int(&FIELDS_BatchNormAggregate[2])? })
+        Ok(ops::BatchNormAggregate {
+            dst: src.ap(&FIELDS_BatchNormAggregate[0])?,
+            src: src.ap(&FIELDS_BatchNormAggregate[1])?,
+            dtype: src.opt_int(&FIELDS_BatchNormAggregate[2])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_Shuffle<'a, F: Fields<'a>>(src: &F) -> Result<ops::Shuffle<'a>, F::Error> {
-        Ok(ops::Shuffle { dst: src.ap(&FIELDS_Shuffle[0])?, src: src.ap(&FIELDS_Shuffle[1])?, shuffleMask: src.imms(&FIELDS_Shuffle[2])? })
+        Ok(ops::Shuffle {
+            dst: src.ap(&FIELDS_Shuffle[0])?,
+            src: src.ap(&FIELDS_Shuffle[1])?,
+            shuffleMask: src.imms(&FIELDS_Shuffle[2])?,
+        })
     }
     #[allow(non_snake_case)]
     fn build_Transpose<'a, F: Fields<'a>>(
         src: &F,
     ) -> Result<ops::Transpose<'a>, F::Error> {
-        Ok(ops::Transpose { dst: src.ap(&FIELDS_Transpose[0])?, src: src.ap(&FIELDS_Transpose[1])?, engine: src.int(&FIELDS_Transpose[2])? })
+        Ok(ops::Transpose {
+            dst: src.ap(&FIELDS_Transpose[0])?,
+            src: src.ap(&FIELDS_Transpose[1])?,
+            engine: src.int(&FIELDS_Transpose[2])?,
+        })
     }
     impl<'a> Op<'a> {
         /// The leaf this op is for.
@@ -13408,49 +16023,69 @@ pub mod klr {
 /// Applied by `runtime::lowering::apply`.
 pub const LOWERINGS: &[lowering::LoweringMeta] = &[
     lowering::LoweringMeta {
-        name: "pseudo_dge", from: "PSEUDO_DMA_DIRECT2D", from_opcode: 212u8,
+        name: "pseudo_dge",
+        from: "PSEUDO_DMA_DIRECT2D",
+        from_opcode: 212u8,
         selector: lowering::Place { path: "dge_op", offset: 15, size: 1, bits: None, type_name: "DGE_OPCODE" },
-        selector_type: "DGE_OPCODE", extension: Some("PSEUDO_DMA_EXT"),
+        selector_type: "DGE_OPCODE",
+        extension: Some("PSEUDO_DMA_EXT"),
         extension_opcode: Some(218u8),
         doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite).",
         confidence: confidence::wiki::HIGH_OBSERVED,
         evidence: &[evidence::E542, evidence::E543, evidence::E544, evidence::E545, evidence::E546],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
-            confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
             evidence: &[evidence::E547, evidence::E548],
         },
         abis: &[
             lowering::AbiMeta {
-                name: "v2", entry: "translate_one_pseudo_dge_instr_v2",
+                name: "v2",
+                entry: "translate_one_pseudo_dge_instr_v2",
                 doc: "The v2 dispatcher (@0x322c40): dge_op 0 and 1 in place (1 after the 0xda check), every other value handed to the v3 dispatcher.",
-                default: false, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E549],
+                default: false,
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                inferred: false,
+                note: None,
+                evidence: &[evidence::E549],
             },
             lowering::AbiMeta {
-                name: "v3", entry: "translate_one_pseudo_dge_instr_v3",
+                name: "v3",
+                entry: "translate_one_pseudo_dge_instr_v3",
                 doc: "The v3 dispatcher (@0x3220d0): dge_op 2 and 3 to the transpose builders, 0 and 1 to the common memcpy/indirect path, anything else rejected. The v3 path is the one that adds the transpose kinds; which dispatcher a model gets is a NEFF/ABI version gate in translate_one_pseudo_instr_v3.",
-                default: true, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E550, evidence::E551],
+                default: true,
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                inferred: false,
+                note: None,
+                evidence: &[evidence::E550, evidence::E551],
             },
         ],
         kinds: &[
             lowering::KindMeta {
-                value: 0u64, name: "DMA_DIRECT2D", to: "DMA_DIRECT2D", to_opcode: 184u8,
-                template: &DMA_DIRECT2D::TEMPLATE, extension: lowering::ExtensionUse::Ignored,
+                value: 0u64,
+                name: "DMA_DIRECT2D",
+                to: "DMA_DIRECT2D",
+                to_opcode: 184u8,
+                template: &DMA_DIRECT2D::TEMPLATE,
+                extension: lowering::ExtensionUse::Ignored,
                 missing_extension: None,
                 doc: "dge_op 0: DMAMemcpy 0xb8, no extension. The pseudo has DIRECT2D's layout except @15 (dge_op for compute_op) and the PSEUDO_ADDR8 addresses, so every other field keeps its offset. The v2 arm branches away before the 0xda check; an extension that follows anyway is not read (dmaspec consumes it with the pseudo rather than pass a pseudo word on; what the runtime does with it is not in the sources).",
                 routes: &[
                     lowering::RouteMeta {
-                        abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        abi: "v2",
+                        via: &["translate_one_pseudo_dge_instr_v2"],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E552],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
-                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
                         evidence: &[evidence::E553, evidence::E554],
                     },
@@ -13458,20 +16093,27 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 mappings: &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
-                        source: lowering::Source::Value(184u64), via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        source: lowering::Source::Value(184u64),
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E555, evidence::E556],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
-                        source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        source: lowering::Source::Value(16u64),
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E557],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
                         evidence: &[evidence::E558, evidence::E559],
@@ -13479,7 +16121,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
                         evidence: &[evidence::E558],
@@ -13487,21 +16130,29 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558, evidence::E560],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dma_configs.priority_class", offset: 12, size: 1, bits: Some((0, 3)),
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0, 3)),
                             type_name: "u3",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dma_configs.priority_class", offset: 12, size: 1, bits: Some((0, 3)),
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0, 3)),
                             type_name: "u3",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
                         evidence: &[evidence::E561, evidence::E562],
@@ -13509,7 +16160,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E563],
@@ -13517,15 +16169,18 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E563],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
-                        source: lowering::Source::Value(0u64), via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
+                        source: lowering::Source::Value(0u64),
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
                         evidence: &[evidence::E564, evidence::E565],
                     },
@@ -13533,17 +16188,23 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
                         evidence: &[evidence::E566, evidence::E567],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558],
@@ -13551,7 +16212,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558],
@@ -13559,35 +16221,50 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "src_bound_reg", offset: 38, size: 1, bits: None,
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_bound_reg", offset: 38, size: 1, bits: None,
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
                         evidence: &[evidence::E568],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dst_bound_reg", offset: 39, size: 1, bits: None,
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_bound_reg", offset: 39, size: 1, bits: None,
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
                         evidence: &[evidence::E569],
@@ -13596,17 +16273,23 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
                         evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558],
@@ -13614,7 +16297,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558],
@@ -13622,7 +16306,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E558],
@@ -13630,7 +16315,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E571],
@@ -13638,34 +16324,45 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
                         evidence: &[evidence::E571],
                     },
                 ],
-                unmapped: &[], unread: &[],
+                unmapped: &[],
+                unread: &[],
             },
             lowering::KindMeta {
-                value: 1u64, name: "DMA_INDIRECT1D", to: "DMA_INDIRECT1D", to_opcode: 187u8,
+                value: 1u64,
+                name: "DMA_INDIRECT1D",
+                to: "DMA_INDIRECT1D",
+                to_opcode: 187u8,
                 template: &DMA_INDIRECT1D::TEMPLATE,
                 extension: lowering::ExtensionUse::Required,
                 missing_extension: Some(lowering::MessageMeta {
                     text: "Pseudo dma indirect1d instruction must be followed by extension",
-                    confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    inferred: false,
+                    note: None,
                     evidence: &[evidence::E572],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
                     lowering::RouteMeta {
-                        abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        abi: "v2",
+                        via: &["translate_one_pseudo_dge_instr_v2"],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E573],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
-                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
                         evidence: &[evidence::E574, evidence::E575],
                     },
@@ -13673,20 +16370,27 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 mappings: &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
-                        source: lowering::Source::Value(187u64), via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        source: lowering::Source::Value(187u64),
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E576],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
-                        source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        source: lowering::Source::Value(16u64),
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E557],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
                         evidence: &[evidence::E560],
@@ -13694,7 +16398,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
                         evidence: &[evidence::E560],
@@ -13702,7 +16407,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
                         evidence: &[evidence::E577, evidence::E30],
@@ -13710,7 +16416,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
                         evidence: &[evidence::E578, evidence::E579],
@@ -13718,7 +16425,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
                         evidence: &[evidence::E580, evidence::E581],
@@ -13726,7 +16434,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "idx_num_active_channels", offset: 2, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
                         evidence: &[evidence::E582, evidence::E583],
@@ -13734,7 +16443,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
                         source: lowering::Source::Ext(lowering::Place { path: "flags", offset: 1, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS."),
                         evidence: &[evidence::E584],
@@ -13743,17 +16453,23 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
                         evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_step_elem[0]", offset: 24, size: 4, bits: None, type_name: "i32" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
                         evidence: &[evidence::E585, evidence::E586],
@@ -13761,7 +16477,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_num_elem[0]", offset: 32, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
                         evidence: &[evidence::E587],
@@ -13769,23 +16486,33 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E588],
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u16)."),
+                        evidence: &[evidence::E588],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E570],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As src_start_addr."),
+                        evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_step_elem[0]", offset: 48, size: 4, bits: None, type_name: "i32" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
                         evidence: &[evidence::E589],
@@ -13793,7 +16520,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem[0]", offset: 56, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
                         evidence: &[evidence::E590],
@@ -13801,13 +16529,17 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E591],
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u16)."),
+                        evidence: &[evidence::E591],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "src_idx_start_addr", offset: 4, size: 4, bits: None, type_name: "ADDR4" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
                         evidence: &[evidence::E592, evidence::E593],
@@ -13815,47 +16547,68 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "dst_idx_start_addr", offset: 8, size: 4, bits: None, type_name: "ADDR4" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E594],
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As src_idx_start_addr."),
+                        evidence: &[evidence::E594],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (DTYPE)."),
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (DTYPE)."),
                         evidence: &[evidence::E595],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (DTYPE)."),
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (DTYPE)."),
                         evidence: &[evidence::E596],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "src_idx_bound_reg", offset: 58, size: 1, bits: None,
+                            path: "src_idx_bound_reg",
+                            offset: 58,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_bound_reg", offset: 38, size: 1, bits: None,
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
                         evidence: &[evidence::E597],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dst_idx_bound_reg", offset: 59, size: 1, bits: None,
+                            path: "dst_idx_bound_reg",
+                            offset: 59,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_bound_reg", offset: 39, size: 1, bits: None,
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
                         evidence: &[evidence::E598],
@@ -13863,21 +16616,29 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
                         source: lowering::Source::Ext(lowering::Place { path: "compute_op", offset: 3, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
                         evidence: &[evidence::E599],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dma_configs.priority_class", offset: 61, size: 1, bits: Some((0, 3)),
+                            path: "dma_configs.priority_class",
+                            offset: 61,
+                            size: 1,
+                            bits: Some((0, 3)),
                             type_name: "u3",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dma_configs.priority_class", offset: 12, size: 1, bits: Some((0, 3)),
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0, 3)),
                             type_name: "u3",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
                         evidence: &[evidence::E600, evidence::E601],
@@ -13892,12 +16653,16 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 ],
             },
             lowering::KindMeta {
-                value: 2u64, name: "DMA_TRANSPOSE", to: "DMA_DIRECT2D_XPOSE", to_opcode: 189u8,
+                value: 2u64,
+                name: "DMA_TRANSPOSE",
+                to: "DMA_DIRECT2D_XPOSE",
+                to_opcode: 189u8,
                 template: &DMA_DIRECT2D_XPOSE::TEMPLATE,
                 extension: lowering::ExtensionUse::Required,
                 missing_extension: Some(lowering::MessageMeta {
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
-                    confidence: confidence::wiki::LOW_INFERRED, inferred: true,
+                    confidence: confidence::wiki::LOW_INFERRED,
+                    inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
                     evidence: &[evidence::E602],
                 }),
@@ -13909,33 +16674,44 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_one_pseudo_dge_instr_v2", "translate_one_pseudo_dge_instr_v3",
                             "translate_pseudo_dma_direct2d_xpose_instr_v3",
                         ],
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E603],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_direct2d_xpose_instr_v3"],
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E604],
                     },
                 ],
                 mappings: &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
-                        source: lowering::Source::Value(189u64), via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        source: lowering::Source::Value(189u64),
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E605, evidence::E606],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
-                        source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        source: lowering::Source::Value(16u64),
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E557],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
                         evidence: &[evidence::E560],
@@ -13943,7 +16719,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
                         evidence: &[evidence::E560],
@@ -13951,35 +16728,50 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
                         evidence: &[evidence::E607],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "src_bound_reg", offset: 12, size: 1, bits: None,
+                            path: "src_bound_reg",
+                            offset: 12,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_bound_reg", offset: 38, size: 1, bits: None,
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
                         evidence: &[evidence::E569],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dst_bound_reg", offset: 13, size: 1, bits: None,
+                            path: "dst_bound_reg",
+                            offset: 13,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_bound_reg", offset: 39, size: 1, bits: None,
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
                         evidence: &[evidence::E569],
@@ -13987,7 +16779,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
                         evidence: &[evidence::E608],
@@ -13995,7 +16788,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
                         evidence: &[evidence::E609],
@@ -14004,17 +16798,23 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
                         evidence: &[evidence::E610, evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
                         evidence: &[evidence::E611],
@@ -14022,7 +16822,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
                         evidence: &[evidence::E612],
@@ -14030,7 +16831,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_row_step", offset: 20, size: 4, bits: None, type_name: "i32" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
                         evidence: &[evidence::E613],
@@ -14039,16 +16841,23 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E570],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As src_start_addr."),
+                        evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
                         evidence: &[evidence::E614],
@@ -14056,7 +16865,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
                         evidence: &[evidence::E615],
@@ -14064,33 +16874,47 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_rows", offset: 24, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E616],
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As tile_src_row_step."),
+                        evidence: &[evidence::E616],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_cols", offset: 25, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E617],
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As tile_src_row_step."),
+                        evidence: &[evidence::E617],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
                         evidence: &[evidence::E618],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dma_configs.priority_class", offset: 63, size: 1, bits: Some((0, 3)),
+                            path: "dma_configs.priority_class",
+                            offset: 63,
+                            size: 1,
+                            bits: Some((0, 3)),
                             type_name: "u3",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dma_configs.priority_class", offset: 12, size: 1, bits: Some((0, 3)),
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0, 3)),
                             type_name: "u3",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
                         evidence: &[evidence::E619, evidence::E620],
@@ -14110,12 +16934,16 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 ],
             },
             lowering::KindMeta {
-                value: 3u64, name: "DMA_GATHER_TRANSPOSE", to: "DMA_GATHER_XPOSE",
-                to_opcode: 241u8, template: &DMA_GATHER_XPOSE::TEMPLATE,
+                value: 3u64,
+                name: "DMA_GATHER_TRANSPOSE",
+                to: "DMA_GATHER_XPOSE",
+                to_opcode: 241u8,
+                template: &DMA_GATHER_XPOSE::TEMPLATE,
                 extension: lowering::ExtensionUse::Required,
                 missing_extension: Some(lowering::MessageMeta {
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_GATHER_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
-                    confidence: confidence::wiki::LOW_INFERRED, inferred: true,
+                    confidence: confidence::wiki::LOW_INFERRED,
+                    inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
                     evidence: &[evidence::E621],
                 }),
@@ -14127,33 +16955,44 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_one_pseudo_dge_instr_v2", "translate_one_pseudo_dge_instr_v3",
                             "translate_pseudo_dma_gather_xpose_instr_v3",
                         ],
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E622],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_gather_xpose_instr_v3"],
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E623],
                     },
                 ],
                 mappings: &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
-                        source: lowering::Source::Value(241u64), via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        source: lowering::Source::Value(241u64),
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E624, evidence::E625],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
-                        source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
+                        source: lowering::Source::Value(16u64),
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: None,
                         evidence: &[evidence::E557],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
                         evidence: &[evidence::E560],
@@ -14161,7 +17000,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
                         evidence: &[evidence::E560],
@@ -14169,7 +17009,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
                         evidence: &[evidence::E626],
@@ -14177,21 +17018,29 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
                         evidence: &[evidence::E627],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dma_configs.priority_class", offset: 13, size: 1, bits: Some((0, 3)),
+                            path: "dma_configs.priority_class",
+                            offset: 13,
+                            size: 1,
+                            bits: Some((0, 3)),
                             type_name: "u3",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dma_configs.priority_class", offset: 12, size: 1, bits: Some((0, 3)),
+                            path: "dma_configs.priority_class",
+                            offset: 12,
+                            size: 1,
+                            bits: Some((0, 3)),
                             type_name: "u3",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
                         evidence: &[evidence::E628, evidence::E629],
@@ -14199,21 +17048,29 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "idx_num_active_channels", offset: 2, size: 1, bits: None, type_name: "u8" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
                         evidence: &[evidence::E583, evidence::E630],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "src_idx_bound_reg", offset: 15, size: 1, bits: None,
+                            path: "src_idx_bound_reg",
+                            offset: 15,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "src_bound_reg", offset: 38, size: 1, bits: None,
+                            path: "src_bound_reg",
+                            offset: 38,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
                         evidence: &[evidence::E631],
@@ -14222,17 +17079,23 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
                         evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
                         evidence: &[evidence::E632],
@@ -14240,7 +17103,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
                         evidence: &[evidence::E633],
@@ -14248,7 +17112,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "src_idx_start_addr", offset: 4, size: 4, bits: None, type_name: "ADDR4" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
                         evidence: &[evidence::E634],
@@ -14257,22 +17122,35 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "PSEUDO_ADDR8" }),
                         via: lowering::Transform::ResolveAddr(lowering::AddrVar {
-                            marker: 7, mask: 16u64, value: 16u64, immediate: (0, 4), var_id_lo: (4, 2),
+                            marker: 7,
+                            mask: 16u64,
+                            value: 16u64,
+                            immediate: (0, 4),
+                            var_id_lo: (4, 2),
                             var_id_hi: (6, 1),
                         }),
-                        confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E570],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("As src_start_addr."),
+                        evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "dst_bound_reg", offset: 51, size: 1, bits: None,
+                            path: "dst_bound_reg",
+                            offset: 51,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         },
                         source: lowering::Source::Pseudo(lowering::Place {
-                            path: "dst_bound_reg", offset: 39, size: 1, bits: None,
+                            path: "dst_bound_reg",
+                            offset: 39,
+                            size: 1,
+                            bits: None,
                             type_name: "BOUND_CHECK_REG",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
                         evidence: &[evidence::E635],
@@ -14280,7 +17158,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_step_elem[1]", offset: 52, size: 4, bits: None, type_name: "i32" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
                         evidence: &[evidence::E636],
@@ -14288,14 +17167,17 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16[2])."),
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("By name and type (u16[2])."),
                         evidence: &[evidence::E637],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
                         evidence: &[evidence::E638],
@@ -14303,7 +17185,8 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Narrow,
+                        confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
                         evidence: &[evidence::E639, evidence::E640],
@@ -14311,21 +17194,29 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
-                        via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
+                        via: lowering::Transform::Narrow,
+                        confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
                         evidence: &[evidence::E641],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
-                            path: "flags.gather_dim", offset: 63, size: 1, bits: Some((0, 2)),
+                            path: "flags.gather_dim",
+                            offset: 63,
+                            size: 1,
+                            bits: Some((0, 2)),
                             type_name: "INDIRECT_DIM",
                         },
                         source: lowering::Source::Ext(lowering::Place {
-                            path: "flags.gather_dim", offset: 1, size: 1, bits: Some((4, 2)),
+                            path: "flags.gather_dim",
+                            offset: 1,
+                            size: 1,
+                            bits: Some((4, 2)),
                             type_name: "INDIRECT_DIM",
                         }),
-                        via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
+                        via: lowering::Transform::Copy,
+                        confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
                         evidence: &[evidence::E642, evidence::E643],
@@ -14676,10 +17567,14 @@ pub mod view {
     impl<'a> ADDR4<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 4]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 4]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 4] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 4] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::ADDR4 {
@@ -14692,19 +17587,29 @@ pub mod view {
         }
         /// [`ADDR4::address`](super::ADDR4::address), bits 0..=28.
         #[inline]
-        pub fn address(&self) -> u32 { (self.bits() & 0x1fffffff) as u32 }
+        pub fn address(&self) -> u32 {
+            (self.bits() & 0x1fffffff) as u32
+        }
         /// [`ADDR4::indirect`](super::ADDR4::indirect), bits 29..=29.
         #[inline]
-        pub fn indirect(&self) -> u8 { (self.bits() >> 29 & 0x1) as u8 }
+        pub fn indirect(&self) -> u8 {
+            (self.bits() >> 29 & 0x1) as u8
+        }
         /// [`ADDR4::active`](super::ADDR4::active), bits 30..=30.
         #[inline]
-        pub fn active(&self) -> u8 { (self.bits() >> 30 & 0x1) as u8 }
+        pub fn active(&self) -> u8 {
+            (self.bits() >> 30 & 0x1) as u8
+        }
         /// [`ADDR4::register_mode`](super::ADDR4::register_mode), bits 31..=31.
         #[inline]
-        pub fn register_mode(&self) -> u8 { (self.bits() >> 31 & 0x1) as u8 }
+        pub fn register_mode(&self) -> u8 {
+            (self.bits() >> 31 & 0x1) as u8
+        }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u32 { u32::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u32 {
+            u32::from_le_bytes(*self.0)
+        }
         /// The violated rules of the bytes under the view for `arch` (empty when valid).
         #[inline]
         pub fn check(&self, arch: Arch) -> rules::Violations {
@@ -14722,16 +17627,24 @@ pub mod view {
     impl<'a> ADDR4_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 4]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 4]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 4] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 4] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> ADDR4<'_> { ADDR4::new(&*self.0) }
+        pub fn as_view(&self) -> ADDR4<'_> {
+            ADDR4::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::ADDR4 { self.as_view().read() }
+        pub fn read(&self) -> super::ADDR4 {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR4) -> &mut Self {
@@ -14743,16 +17656,24 @@ pub mod view {
         }
         /// [`ADDR4::address`](super::ADDR4::address), bits 0..=28.
         #[inline]
-        pub fn address(&self) -> u32 { self.as_view().address() }
+        pub fn address(&self) -> u32 {
+            self.as_view().address()
+        }
         /// [`ADDR4::indirect`](super::ADDR4::indirect), bits 29..=29.
         #[inline]
-        pub fn indirect(&self) -> u8 { self.as_view().indirect() }
+        pub fn indirect(&self) -> u8 {
+            self.as_view().indirect()
+        }
         /// [`ADDR4::active`](super::ADDR4::active), bits 30..=30.
         #[inline]
-        pub fn active(&self) -> u8 { self.as_view().active() }
+        pub fn active(&self) -> u8 {
+            self.as_view().active()
+        }
         /// [`ADDR4::register_mode`](super::ADDR4::register_mode), bits 31..=31.
         #[inline]
-        pub fn register_mode(&self) -> u8 { self.as_view().register_mode() }
+        pub fn register_mode(&self) -> u8 {
+            self.as_view().register_mode()
+        }
         /// [`ADDR4::address`](super::ADDR4::address), bits 0..=28.
         #[inline]
         pub fn set_address(&mut self, v: u32) -> &mut Self {
@@ -14775,7 +17696,9 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u32 { u32::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u32 {
+            u32::from_le_bytes(*self.0)
+        }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u32) -> &mut Self {
@@ -14799,10 +17722,14 @@ pub mod view {
     impl<'a> DMA_CONFIGS<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 1]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 1] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_CONFIGS {
@@ -14813,13 +17740,19 @@ pub mod view {
         }
         /// [`DMA_CONFIGS::priority_class`](super::DMA_CONFIGS::priority_class), bits 0..=2.
         #[inline]
-        pub fn priority_class(&self) -> u8 { (self.bits() & 0x7) as u8 }
+        pub fn priority_class(&self) -> u8 {
+            (self.bits() & 0x7) as u8
+        }
         /// [`DMA_CONFIGS::reserved_bitfield`](super::DMA_CONFIGS::reserved_bitfield), bits 3..=7.
         #[inline]
-        pub fn reserved_bitfield(&self) -> u8 { (self.bits() >> 3 & 0x1f) as u8 }
+        pub fn reserved_bitfield(&self) -> u8 {
+            (self.bits() >> 3 & 0x1f) as u8
+        }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
         /// The violated rules of the bytes under the view for `arch` (empty when valid).
         #[inline]
         pub fn check(&self, arch: Arch) -> rules::Violations {
@@ -14837,16 +17770,24 @@ pub mod view {
     impl<'a> DMA_CONFIGS_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 1]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 1] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DMA_CONFIGS<'_> { DMA_CONFIGS::new(&*self.0) }
+        pub fn as_view(&self) -> DMA_CONFIGS<'_> {
+            DMA_CONFIGS::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_CONFIGS { self.as_view().read() }
+        pub fn read(&self) -> super::DMA_CONFIGS {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_CONFIGS) -> &mut Self {
@@ -14856,10 +17797,14 @@ pub mod view {
         }
         /// [`DMA_CONFIGS::priority_class`](super::DMA_CONFIGS::priority_class), bits 0..=2.
         #[inline]
-        pub fn priority_class(&self) -> u8 { self.as_view().priority_class() }
+        pub fn priority_class(&self) -> u8 {
+            self.as_view().priority_class()
+        }
         /// [`DMA_CONFIGS::reserved_bitfield`](super::DMA_CONFIGS::reserved_bitfield), bits 3..=7.
         #[inline]
-        pub fn reserved_bitfield(&self) -> u8 { self.as_view().reserved_bitfield() }
+        pub fn reserved_bitfield(&self) -> u8 {
+            self.as_view().reserved_bitfield()
+        }
         /// [`DMA_CONFIGS::priority_class`](super::DMA_CONFIGS::priority_class), bits 0..=2.
         #[inline]
         pub fn set_priority_class(&mut self, v: u8) -> &mut Self {
@@ -14872,7 +17817,9 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
@@ -14896,10 +17843,14 @@ pub mod view {
     impl<'a> BOUND_CHECK_REG<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 1]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 1] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::BOUND_CHECK_REG {
@@ -14911,16 +17862,24 @@ pub mod view {
         }
         /// [`BOUND_CHECK_REG::bc_reg`](super::BOUND_CHECK_REG::bc_reg), bits 0..=5.
         #[inline]
-        pub fn bc_reg(&self) -> u8 { (self.bits() & 0x3f) as u8 }
+        pub fn bc_reg(&self) -> u8 {
+            (self.bits() & 0x3f) as u8
+        }
         /// [`BOUND_CHECK_REG::bc_disable_oob_error_notif`](super::BOUND_CHECK_REG::bc_disable_oob_error_notif), bits 6..=6.
         #[inline]
-        pub fn bc_disable_oob_error_notif(&self) -> u8 { (self.bits() >> 6 & 0x1) as u8 }
+        pub fn bc_disable_oob_error_notif(&self) -> u8 {
+            (self.bits() >> 6 & 0x1) as u8
+        }
         /// [`BOUND_CHECK_REG::bc_enabled`](super::BOUND_CHECK_REG::bc_enabled), bits 7..=7.
         #[inline]
-        pub fn bc_enabled(&self) -> u8 { (self.bits() >> 7 & 0x1) as u8 }
+        pub fn bc_enabled(&self) -> u8 {
+            (self.bits() >> 7 & 0x1) as u8
+        }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
         /// The violated rules of the bytes under the view for `arch` (empty when valid).
         #[inline]
         pub fn check(&self, arch: Arch) -> rules::Violations {
@@ -14938,16 +17897,24 @@ pub mod view {
     impl<'a> BOUND_CHECK_REG_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 1]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 1] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> BOUND_CHECK_REG<'_> { BOUND_CHECK_REG::new(&*self.0) }
+        pub fn as_view(&self) -> BOUND_CHECK_REG<'_> {
+            BOUND_CHECK_REG::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::BOUND_CHECK_REG { self.as_view().read() }
+        pub fn read(&self) -> super::BOUND_CHECK_REG {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::BOUND_CHECK_REG) -> &mut Self {
@@ -14958,7 +17925,9 @@ pub mod view {
         }
         /// [`BOUND_CHECK_REG::bc_reg`](super::BOUND_CHECK_REG::bc_reg), bits 0..=5.
         #[inline]
-        pub fn bc_reg(&self) -> u8 { self.as_view().bc_reg() }
+        pub fn bc_reg(&self) -> u8 {
+            self.as_view().bc_reg()
+        }
         /// [`BOUND_CHECK_REG::bc_disable_oob_error_notif`](super::BOUND_CHECK_REG::bc_disable_oob_error_notif), bits 6..=6.
         #[inline]
         pub fn bc_disable_oob_error_notif(&self) -> u8 {
@@ -14966,7 +17935,9 @@ pub mod view {
         }
         /// [`BOUND_CHECK_REG::bc_enabled`](super::BOUND_CHECK_REG::bc_enabled), bits 7..=7.
         #[inline]
-        pub fn bc_enabled(&self) -> u8 { self.as_view().bc_enabled() }
+        pub fn bc_enabled(&self) -> u8 {
+            self.as_view().bc_enabled()
+        }
         /// [`BOUND_CHECK_REG::bc_reg`](super::BOUND_CHECK_REG::bc_reg), bits 0..=5.
         #[inline]
         pub fn set_bc_reg(&mut self, v: u8) -> &mut Self {
@@ -14984,7 +17955,9 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
@@ -15008,10 +17981,14 @@ pub mod view {
     impl<'a> ADDR8_addr_reg<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 8] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::ADDR8_addr_reg {
@@ -15022,11 +17999,14 @@ pub mod view {
         }
         /// [`ADDR8_addr_reg::body`](super::ADDR8_addr_reg::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 7] { at::<0, 7, 8>(self.0) }
+        pub fn body(&self) -> &'a [u8; 7] {
+            at::<0, 7, 8>(self.0)
+        }
         /// [`ADDR8_addr_reg::marker`](super::ADDR8_addr_reg::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
+            let b = self.0;
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
         }
     }
     /// Writable view of [`ADDR8_addr_reg`](super::ADDR8_addr_reg); see [`ADDR8_addr_reg`].
@@ -15035,16 +18015,24 @@ pub mod view {
     impl<'a> ADDR8_addr_reg_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 8] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> ADDR8_addr_reg<'_> { ADDR8_addr_reg::new(&*self.0) }
+        pub fn as_view(&self) -> ADDR8_addr_reg<'_> {
+            ADDR8_addr_reg::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::ADDR8_addr_reg { self.as_view().read() }
+        pub fn read(&self) -> super::ADDR8_addr_reg {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR8_addr_reg) -> &mut Self {
@@ -15054,10 +18042,14 @@ pub mod view {
         }
         /// [`ADDR8_addr_reg::body`](super::ADDR8_addr_reg::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &[u8; 7] { self.as_view().body() }
+        pub fn body(&self) -> &[u8; 7] {
+            self.as_view().body()
+        }
         /// [`ADDR8_addr_reg::marker`](super::ADDR8_addr_reg::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
+        pub fn marker(&self) -> super::ADDR8_MARKER {
+            self.as_view().marker()
+        }
         /// [`ADDR8_addr_reg::body`](super::ADDR8_addr_reg::body), offset 0.
         #[inline]
         pub fn set_body(&mut self, v: [u8; 7]) -> &mut Self {
@@ -15066,11 +18058,14 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 7] { at_mut::<0, 7, 8>(self.0) }
+        pub fn body_mut(&mut self) -> &mut [u8; 7] {
+            at_mut::<0, 7, 8>(self.0)
+        }
         /// [`ADDR8_addr_reg::marker`](super::ADDR8_addr_reg::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            v.write(at_mut::<7, 1, 8>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<7, 1, 8>(b));
             self
         }
     }
@@ -15080,10 +18075,14 @@ pub mod view {
     impl<'a> ADDR8_addr_tbl_offs<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 8] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::ADDR8_addr_tbl_offs {
@@ -15094,11 +18093,14 @@ pub mod view {
         }
         /// [`ADDR8_addr_tbl_offs::body`](super::ADDR8_addr_tbl_offs::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 7] { at::<0, 7, 8>(self.0) }
+        pub fn body(&self) -> &'a [u8; 7] {
+            at::<0, 7, 8>(self.0)
+        }
         /// [`ADDR8_addr_tbl_offs::marker`](super::ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
+            let b = self.0;
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
         }
     }
     /// Writable view of [`ADDR8_addr_tbl_offs`](super::ADDR8_addr_tbl_offs); see [`ADDR8_addr_tbl_offs`].
@@ -15107,16 +18109,24 @@ pub mod view {
     impl<'a> ADDR8_addr_tbl_offs_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 8] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> ADDR8_addr_tbl_offs<'_> { ADDR8_addr_tbl_offs::new(&*self.0) }
+        pub fn as_view(&self) -> ADDR8_addr_tbl_offs<'_> {
+            ADDR8_addr_tbl_offs::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::ADDR8_addr_tbl_offs { self.as_view().read() }
+        pub fn read(&self) -> super::ADDR8_addr_tbl_offs {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR8_addr_tbl_offs) -> &mut Self {
@@ -15126,10 +18136,14 @@ pub mod view {
         }
         /// [`ADDR8_addr_tbl_offs::body`](super::ADDR8_addr_tbl_offs::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &[u8; 7] { self.as_view().body() }
+        pub fn body(&self) -> &[u8; 7] {
+            self.as_view().body()
+        }
         /// [`ADDR8_addr_tbl_offs::marker`](super::ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
+        pub fn marker(&self) -> super::ADDR8_MARKER {
+            self.as_view().marker()
+        }
         /// [`ADDR8_addr_tbl_offs::body`](super::ADDR8_addr_tbl_offs::body), offset 0.
         #[inline]
         pub fn set_body(&mut self, v: [u8; 7]) -> &mut Self {
@@ -15138,11 +18152,14 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 7] { at_mut::<0, 7, 8>(self.0) }
+        pub fn body_mut(&mut self) -> &mut [u8; 7] {
+            at_mut::<0, 7, 8>(self.0)
+        }
         /// [`ADDR8_addr_tbl_offs::marker`](super::ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            v.write(at_mut::<7, 1, 8>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<7, 1, 8>(b));
             self
         }
     }
@@ -15152,10 +18169,14 @@ pub mod view {
     impl<'a> ADDR8_addr_immediate<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 8] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::ADDR8_addr_immediate {
@@ -15166,11 +18187,14 @@ pub mod view {
         }
         /// [`ADDR8_addr_immediate::body`](super::ADDR8_addr_immediate::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 7] { at::<0, 7, 8>(self.0) }
+        pub fn body(&self) -> &'a [u8; 7] {
+            at::<0, 7, 8>(self.0)
+        }
         /// [`ADDR8_addr_immediate::marker`](super::ADDR8_addr_immediate::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
+            let b = self.0;
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
         }
     }
     /// Writable view of [`ADDR8_addr_immediate`](super::ADDR8_addr_immediate); see [`ADDR8_addr_immediate`].
@@ -15179,16 +18203,24 @@ pub mod view {
     impl<'a> ADDR8_addr_immediate_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 8] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> ADDR8_addr_immediate<'_> { ADDR8_addr_immediate::new(&*self.0) }
+        pub fn as_view(&self) -> ADDR8_addr_immediate<'_> {
+            ADDR8_addr_immediate::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::ADDR8_addr_immediate { self.as_view().read() }
+        pub fn read(&self) -> super::ADDR8_addr_immediate {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR8_addr_immediate) -> &mut Self {
@@ -15198,10 +18230,14 @@ pub mod view {
         }
         /// [`ADDR8_addr_immediate::body`](super::ADDR8_addr_immediate::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &[u8; 7] { self.as_view().body() }
+        pub fn body(&self) -> &[u8; 7] {
+            self.as_view().body()
+        }
         /// [`ADDR8_addr_immediate::marker`](super::ADDR8_addr_immediate::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
+        pub fn marker(&self) -> super::ADDR8_MARKER {
+            self.as_view().marker()
+        }
         /// [`ADDR8_addr_immediate::body`](super::ADDR8_addr_immediate::body), offset 0.
         #[inline]
         pub fn set_body(&mut self, v: [u8; 7]) -> &mut Self {
@@ -15210,11 +18246,14 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 7] { at_mut::<0, 7, 8>(self.0) }
+        pub fn body_mut(&mut self) -> &mut [u8; 7] {
+            at_mut::<0, 7, 8>(self.0)
+        }
         /// [`ADDR8_addr_immediate::marker`](super::ADDR8_addr_immediate::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            v.write(at_mut::<7, 1, 8>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<7, 1, 8>(b));
             self
         }
     }
@@ -15224,10 +18263,14 @@ pub mod view {
     impl<'a> ADDR8<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 8] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::ADDR8 {
@@ -15240,23 +18283,26 @@ pub mod view {
         /// The discriminator, offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
+            let b = self.0;
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
         }
         /// The arm the discriminator selects.
         #[inline]
         pub fn arm(&self) -> ADDR8_arm<'a> {
             let raw = Self::marker(self).raw() as u64;
-            if raw & 0x80 == 0x80 {
+            if raw & 128u64 == 128u64 {
                 return ADDR8_arm::addr_reg(ADDR8_addr_reg::new(self.0));
             }
-            if raw & 0xa0 == 0x20 {
+            if raw & 160u64 == 32u64 {
                 return ADDR8_arm::addr_tbl_offs(ADDR8_addr_tbl_offs::new(self.0));
             }
             ADDR8_arm::addr_immediate(ADDR8_addr_immediate::new(self.0))
         }
         /// The bytes read as the `addr_reg` arm, whatever the discriminator says.
         #[inline]
-        pub fn as_addr_reg(&self) -> ADDR8_addr_reg<'a> { ADDR8_addr_reg::new(self.0) }
+        pub fn as_addr_reg(&self) -> ADDR8_addr_reg<'a> {
+            ADDR8_addr_reg::new(self.0)
+        }
         /// The bytes read as the `addr_tbl_offs` arm, whatever the discriminator says.
         #[inline]
         pub fn as_addr_tbl_offs(&self) -> ADDR8_addr_tbl_offs<'a> {
@@ -15274,16 +18320,24 @@ pub mod view {
     impl<'a> ADDR8_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 8] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> ADDR8<'_> { ADDR8::new(&*self.0) }
+        pub fn as_view(&self) -> ADDR8<'_> {
+            ADDR8::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::ADDR8 { self.as_view().read() }
+        pub fn read(&self) -> super::ADDR8 {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR8) -> &mut Self {
@@ -15302,22 +18356,27 @@ pub mod view {
         }
         /// The discriminator, offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
+        pub fn marker(&self) -> super::ADDR8_MARKER {
+            self.as_view().marker()
+        }
         /// The discriminator, offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            v.write(at_mut::<7, 1, 8>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<7, 1, 8>(b));
             self
         }
         /// The arm the discriminator selects, writable.
         #[inline]
         pub fn arm_mut(&mut self) -> ADDR8_arm_mut<'_> {
             let raw = Self::marker(self).raw() as u64;
-            if raw & 0x80 == 0x80 {
+            if raw & 128u64 == 128u64 {
                 return ADDR8_arm_mut::addr_reg(ADDR8_addr_reg_mut::new(self.0));
             }
-            if raw & 0xa0 == 0x20 {
-                return ADDR8_arm_mut::addr_tbl_offs(ADDR8_addr_tbl_offs_mut::new(self.0));
+            if raw & 160u64 == 32u64 {
+                return ADDR8_arm_mut::addr_tbl_offs(
+                    ADDR8_addr_tbl_offs_mut::new(self.0),
+                );
             }
             ADDR8_arm_mut::addr_immediate(ADDR8_addr_immediate_mut::new(self.0))
         }
@@ -15363,10 +18422,14 @@ pub mod view {
     impl<'a> DTYPE_PAIR<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 1]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 1] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DTYPE_PAIR {
@@ -15377,7 +18440,9 @@ pub mod view {
         }
         /// [`DTYPE_PAIR::dtype_lo`](super::DTYPE_PAIR::dtype_lo), bits 0..=3.
         #[inline]
-        pub fn dtype_lo(&self) -> super::DTYPE { super::DTYPE::from_raw((self.bits() & 0xf) as u8) }
+        pub fn dtype_lo(&self) -> super::DTYPE {
+            super::DTYPE::from_raw((self.bits() & 0xf) as u8)
+        }
         /// [`DTYPE_PAIR::dtype_hi`](super::DTYPE_PAIR::dtype_hi), bits 4..=7.
         #[inline]
         pub fn dtype_hi(&self) -> super::DTYPE {
@@ -15385,7 +18450,9 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
     }
     /// Writable view of [`DTYPE_PAIR`](super::DTYPE_PAIR); see [`DTYPE_PAIR`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -15393,16 +18460,24 @@ pub mod view {
     impl<'a> DTYPE_PAIR_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 1]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 1] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DTYPE_PAIR<'_> { DTYPE_PAIR::new(&*self.0) }
+        pub fn as_view(&self) -> DTYPE_PAIR<'_> {
+            DTYPE_PAIR::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DTYPE_PAIR { self.as_view().read() }
+        pub fn read(&self) -> super::DTYPE_PAIR {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DTYPE_PAIR) -> &mut Self {
@@ -15412,10 +18487,14 @@ pub mod view {
         }
         /// [`DTYPE_PAIR::dtype_lo`](super::DTYPE_PAIR::dtype_lo), bits 0..=3.
         #[inline]
-        pub fn dtype_lo(&self) -> super::DTYPE { self.as_view().dtype_lo() }
+        pub fn dtype_lo(&self) -> super::DTYPE {
+            self.as_view().dtype_lo()
+        }
         /// [`DTYPE_PAIR::dtype_hi`](super::DTYPE_PAIR::dtype_hi), bits 4..=7.
         #[inline]
-        pub fn dtype_hi(&self) -> super::DTYPE { self.as_view().dtype_hi() }
+        pub fn dtype_hi(&self) -> super::DTYPE {
+            self.as_view().dtype_hi()
+        }
         /// [`DTYPE_PAIR::dtype_lo`](super::DTYPE_PAIR::dtype_lo), bits 0..=3.
         #[inline]
         pub fn set_dtype_lo(&mut self, v: super::DTYPE) -> &mut Self {
@@ -15428,7 +18507,9 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
@@ -15442,10 +18523,14 @@ pub mod view {
     impl<'a> DMA_GATHER_TRANSPOSE_FLAGS<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 1]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 1] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_GATHER_TRANSPOSE_FLAGS {
@@ -15461,10 +18546,14 @@ pub mod view {
         }
         /// [`DMA_GATHER_TRANSPOSE_FLAGS::reserved`](super::DMA_GATHER_TRANSPOSE_FLAGS::reserved), bits 2..=7.
         #[inline]
-        pub fn reserved(&self) -> u8 { (self.bits() >> 2 & 0x3f) as u8 }
+        pub fn reserved(&self) -> u8 {
+            (self.bits() >> 2 & 0x3f) as u8
+        }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
     }
     /// Writable view of [`DMA_GATHER_TRANSPOSE_FLAGS`](super::DMA_GATHER_TRANSPOSE_FLAGS); see [`DMA_GATHER_TRANSPOSE_FLAGS`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -15472,10 +18561,14 @@ pub mod view {
     impl<'a> DMA_GATHER_TRANSPOSE_FLAGS_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 1]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 1] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> DMA_GATHER_TRANSPOSE_FLAGS<'_> {
@@ -15483,7 +18576,9 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_GATHER_TRANSPOSE_FLAGS { self.as_view().read() }
+        pub fn read(&self) -> super::DMA_GATHER_TRANSPOSE_FLAGS {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_GATHER_TRANSPOSE_FLAGS) -> &mut Self {
@@ -15493,10 +18588,14 @@ pub mod view {
         }
         /// [`DMA_GATHER_TRANSPOSE_FLAGS::gather_dim`](super::DMA_GATHER_TRANSPOSE_FLAGS::gather_dim), bits 0..=1.
         #[inline]
-        pub fn gather_dim(&self) -> super::INDIRECT_DIM { self.as_view().gather_dim() }
+        pub fn gather_dim(&self) -> super::INDIRECT_DIM {
+            self.as_view().gather_dim()
+        }
         /// [`DMA_GATHER_TRANSPOSE_FLAGS::reserved`](super::DMA_GATHER_TRANSPOSE_FLAGS::reserved), bits 2..=7.
         #[inline]
-        pub fn reserved(&self) -> u8 { self.as_view().reserved() }
+        pub fn reserved(&self) -> u8 {
+            self.as_view().reserved()
+        }
         /// [`DMA_GATHER_TRANSPOSE_FLAGS::gather_dim`](super::DMA_GATHER_TRANSPOSE_FLAGS::gather_dim), bits 0..=1.
         #[inline]
         pub fn set_gather_dim(&mut self, v: super::INDIRECT_DIM) -> &mut Self {
@@ -15509,7 +18608,9 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
@@ -15523,10 +18624,14 @@ pub mod view {
     impl<'a> DMA_INDIRECT_FLAGS<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 1]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 1] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_INDIRECT_FLAGS {
@@ -15545,10 +18650,14 @@ pub mod view {
         }
         /// [`DMA_INDIRECT_FLAGS::idx_bound_is_err`](super::DMA_INDIRECT_FLAGS::idx_bound_is_err), bits 2..=2.
         #[inline]
-        pub fn idx_bound_is_err(&self) -> u8 { (self.bits() >> 2 & 0x1) as u8 }
+        pub fn idx_bound_is_err(&self) -> u8 {
+            (self.bits() >> 2 & 0x1) as u8
+        }
         /// [`DMA_INDIRECT_FLAGS::non_unique_dst_idx`](super::DMA_INDIRECT_FLAGS::non_unique_dst_idx), bits 3..=3.
         #[inline]
-        pub fn non_unique_dst_idx(&self) -> u8 { (self.bits() >> 3 & 0x1) as u8 }
+        pub fn non_unique_dst_idx(&self) -> u8 {
+            (self.bits() >> 3 & 0x1) as u8
+        }
         /// [`DMA_INDIRECT_FLAGS::gather_dim`](super::DMA_INDIRECT_FLAGS::gather_dim), bits 4..=5.
         #[inline]
         pub fn gather_dim(&self) -> super::INDIRECT_DIM {
@@ -15561,7 +18670,9 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
     }
     /// Writable view of [`DMA_INDIRECT_FLAGS`](super::DMA_INDIRECT_FLAGS); see [`DMA_INDIRECT_FLAGS`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -15569,16 +18680,24 @@ pub mod view {
     impl<'a> DMA_INDIRECT_FLAGS_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 1]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 1] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DMA_INDIRECT_FLAGS<'_> { DMA_INDIRECT_FLAGS::new(&*self.0) }
+        pub fn as_view(&self) -> DMA_INDIRECT_FLAGS<'_> {
+            DMA_INDIRECT_FLAGS::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_INDIRECT_FLAGS { self.as_view().read() }
+        pub fn read(&self) -> super::DMA_INDIRECT_FLAGS {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_INDIRECT_FLAGS) -> &mut Self {
@@ -15596,19 +18715,30 @@ pub mod view {
         }
         /// [`DMA_INDIRECT_FLAGS::idx_bound_is_err`](super::DMA_INDIRECT_FLAGS::idx_bound_is_err), bits 2..=2.
         #[inline]
-        pub fn idx_bound_is_err(&self) -> u8 { self.as_view().idx_bound_is_err() }
+        pub fn idx_bound_is_err(&self) -> u8 {
+            self.as_view().idx_bound_is_err()
+        }
         /// [`DMA_INDIRECT_FLAGS::non_unique_dst_idx`](super::DMA_INDIRECT_FLAGS::non_unique_dst_idx), bits 3..=3.
         #[inline]
-        pub fn non_unique_dst_idx(&self) -> u8 { self.as_view().non_unique_dst_idx() }
+        pub fn non_unique_dst_idx(&self) -> u8 {
+            self.as_view().non_unique_dst_idx()
+        }
         /// [`DMA_INDIRECT_FLAGS::gather_dim`](super::DMA_INDIRECT_FLAGS::gather_dim), bits 4..=5.
         #[inline]
-        pub fn gather_dim(&self) -> super::INDIRECT_DIM { self.as_view().gather_dim() }
+        pub fn gather_dim(&self) -> super::INDIRECT_DIM {
+            self.as_view().gather_dim()
+        }
         /// [`DMA_INDIRECT_FLAGS::scatter_dim`](super::DMA_INDIRECT_FLAGS::scatter_dim), bits 6..=7.
         #[inline]
-        pub fn scatter_dim(&self) -> super::INDIRECT_DIM { self.as_view().scatter_dim() }
+        pub fn scatter_dim(&self) -> super::INDIRECT_DIM {
+            self.as_view().scatter_dim()
+        }
         /// [`DMA_INDIRECT_FLAGS::indirect_mode`](super::DMA_INDIRECT_FLAGS::indirect_mode), bits 0..=1.
         #[inline]
-        pub fn set_indirect_mode(&mut self, v: super::INDIRECT_DMA_ADDRESSING_MODE) -> &mut Self {
+        pub fn set_indirect_mode(
+            &mut self,
+            v: super::INDIRECT_DMA_ADDRESSING_MODE,
+        ) -> &mut Self {
             self.set_bits(self.bits() & !0x3 | (v.raw() as u8 & 0x3))
         }
         /// [`DMA_INDIRECT_FLAGS::idx_bound_is_err`](super::DMA_INDIRECT_FLAGS::idx_bound_is_err), bits 2..=2.
@@ -15633,7 +18763,9 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
@@ -15647,10 +18779,14 @@ pub mod view {
     impl<'a> HEADER<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 4]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 4]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 4] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 4] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::HEADER {
@@ -15664,17 +18800,27 @@ pub mod view {
         /// [`HEADER::opcode`](super::HEADER::opcode), offset 0.
         #[inline]
         pub fn opcode(&self) -> super::OPCODE {
-            super::OPCODE::from_raw(u8::from_le_bytes(*at::<0, 1, 4>(self.0)))
+            let b = self.0;
+            super::OPCODE::from_raw(u8::from_le_bytes(*at::<0, 1, 4>(b)))
         }
         /// [`HEADER::inst_word_len`](super::HEADER::inst_word_len), offset 1.
         #[inline]
-        pub fn inst_word_len(&self) -> u8 { u8::from_le_bytes(*at::<1, 1, 4>(self.0)) }
+        pub fn inst_word_len(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<1, 1, 4>(b))
+        }
         /// [`HEADER::debug_cmd`](super::HEADER::debug_cmd), offset 2.
         #[inline]
-        pub fn debug_cmd(&self) -> u8 { u8::from_le_bytes(*at::<2, 1, 4>(self.0)) }
+        pub fn debug_cmd(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<2, 1, 4>(b))
+        }
         /// [`HEADER::debug_hint`](super::HEADER::debug_hint), offset 3.
         #[inline]
-        pub fn debug_hint(&self) -> u8 { u8::from_le_bytes(*at::<3, 1, 4>(self.0)) }
+        pub fn debug_hint(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<3, 1, 4>(b))
+        }
     }
     /// Writable view of [`HEADER`](super::HEADER); see [`HEADER`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -15682,16 +18828,24 @@ pub mod view {
     impl<'a> HEADER_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 4]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 4]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 4] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 4] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> HEADER<'_> { HEADER::new(&*self.0) }
+        pub fn as_view(&self) -> HEADER<'_> {
+            HEADER::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::HEADER { self.as_view().read() }
+        pub fn read(&self) -> super::HEADER {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::HEADER) -> &mut Self {
@@ -15703,38 +18857,50 @@ pub mod view {
         }
         /// [`HEADER::opcode`](super::HEADER::opcode), offset 0.
         #[inline]
-        pub fn opcode(&self) -> super::OPCODE { self.as_view().opcode() }
+        pub fn opcode(&self) -> super::OPCODE {
+            self.as_view().opcode()
+        }
         /// [`HEADER::inst_word_len`](super::HEADER::inst_word_len), offset 1.
         #[inline]
-        pub fn inst_word_len(&self) -> u8 { self.as_view().inst_word_len() }
+        pub fn inst_word_len(&self) -> u8 {
+            self.as_view().inst_word_len()
+        }
         /// [`HEADER::debug_cmd`](super::HEADER::debug_cmd), offset 2.
         #[inline]
-        pub fn debug_cmd(&self) -> u8 { self.as_view().debug_cmd() }
+        pub fn debug_cmd(&self) -> u8 {
+            self.as_view().debug_cmd()
+        }
         /// [`HEADER::debug_hint`](super::HEADER::debug_hint), offset 3.
         #[inline]
-        pub fn debug_hint(&self) -> u8 { self.as_view().debug_hint() }
+        pub fn debug_hint(&self) -> u8 {
+            self.as_view().debug_hint()
+        }
         /// [`HEADER::opcode`](super::HEADER::opcode), offset 0.
         #[inline]
         pub fn set_opcode(&mut self, v: super::OPCODE) -> &mut Self {
-            v.write(at_mut::<0, 1, 4>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<0, 1, 4>(b));
             self
         }
         /// [`HEADER::inst_word_len`](super::HEADER::inst_word_len), offset 1.
         #[inline]
         pub fn set_inst_word_len(&mut self, v: u8) -> &mut Self {
-            *at_mut::<1, 1, 4>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<1, 1, 4>(b) = v.to_le_bytes();
             self
         }
         /// [`HEADER::debug_cmd`](super::HEADER::debug_cmd), offset 2.
         #[inline]
         pub fn set_debug_cmd(&mut self, v: u8) -> &mut Self {
-            *at_mut::<2, 1, 4>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<2, 1, 4>(b) = v.to_le_bytes();
             self
         }
         /// [`HEADER::debug_hint`](super::HEADER::debug_hint), offset 3.
         #[inline]
         pub fn set_debug_hint(&mut self, v: u8) -> &mut Self {
-            *at_mut::<3, 1, 4>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<3, 1, 4>(b) = v.to_le_bytes();
             self
         }
     }
@@ -15744,10 +18910,14 @@ pub mod view {
     impl<'a> EVENTS<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 8] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::EVENTS {
@@ -15762,22 +18932,33 @@ pub mod view {
         /// [`EVENTS::wait_mode`](super::EVENTS::wait_mode), offset 0.
         #[inline]
         pub fn wait_mode(&self) -> super::WAIT_MODE {
-            super::WAIT_MODE::from_raw(u8::from_le_bytes(*at::<0, 1, 8>(self.0)))
+            let b = self.0;
+            super::WAIT_MODE::from_raw(u8::from_le_bytes(*at::<0, 1, 8>(b)))
         }
         /// [`EVENTS::wait_idx`](super::EVENTS::wait_idx), offset 1.
         #[inline]
-        pub fn wait_idx(&self) -> u8 { u8::from_le_bytes(*at::<1, 1, 8>(self.0)) }
+        pub fn wait_idx(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<1, 1, 8>(b))
+        }
         /// [`EVENTS::update_mode`](super::EVENTS::update_mode), offset 2.
         #[inline]
         pub fn update_mode(&self) -> super::UPDATE_MODE {
-            super::UPDATE_MODE::from_raw(u8::from_le_bytes(*at::<2, 1, 8>(self.0)))
+            let b = self.0;
+            super::UPDATE_MODE::from_raw(u8::from_le_bytes(*at::<2, 1, 8>(b)))
         }
         /// [`EVENTS::update_idx`](super::EVENTS::update_idx), offset 3.
         #[inline]
-        pub fn update_idx(&self) -> u8 { u8::from_le_bytes(*at::<3, 1, 8>(self.0)) }
+        pub fn update_idx(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<3, 1, 8>(b))
+        }
         /// [`EVENTS::semaphore_value`](super::EVENTS::semaphore_value), offset 4.
         #[inline]
-        pub fn semaphore_value(&self) -> u32 { u32::from_le_bytes(*at::<4, 4, 8>(self.0)) }
+        pub fn semaphore_value(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<4, 4, 8>(b))
+        }
     }
     /// Writable view of [`EVENTS`](super::EVENTS); see [`EVENTS`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -15785,16 +18966,24 @@ pub mod view {
     impl<'a> EVENTS_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 8] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> EVENTS<'_> { EVENTS::new(&*self.0) }
+        pub fn as_view(&self) -> EVENTS<'_> {
+            EVENTS::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::EVENTS { self.as_view().read() }
+        pub fn read(&self) -> super::EVENTS {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::EVENTS) -> &mut Self {
@@ -15807,47 +18996,62 @@ pub mod view {
         }
         /// [`EVENTS::wait_mode`](super::EVENTS::wait_mode), offset 0.
         #[inline]
-        pub fn wait_mode(&self) -> super::WAIT_MODE { self.as_view().wait_mode() }
+        pub fn wait_mode(&self) -> super::WAIT_MODE {
+            self.as_view().wait_mode()
+        }
         /// [`EVENTS::wait_idx`](super::EVENTS::wait_idx), offset 1.
         #[inline]
-        pub fn wait_idx(&self) -> u8 { self.as_view().wait_idx() }
+        pub fn wait_idx(&self) -> u8 {
+            self.as_view().wait_idx()
+        }
         /// [`EVENTS::update_mode`](super::EVENTS::update_mode), offset 2.
         #[inline]
-        pub fn update_mode(&self) -> super::UPDATE_MODE { self.as_view().update_mode() }
+        pub fn update_mode(&self) -> super::UPDATE_MODE {
+            self.as_view().update_mode()
+        }
         /// [`EVENTS::update_idx`](super::EVENTS::update_idx), offset 3.
         #[inline]
-        pub fn update_idx(&self) -> u8 { self.as_view().update_idx() }
+        pub fn update_idx(&self) -> u8 {
+            self.as_view().update_idx()
+        }
         /// [`EVENTS::semaphore_value`](super::EVENTS::semaphore_value), offset 4.
         #[inline]
-        pub fn semaphore_value(&self) -> u32 { self.as_view().semaphore_value() }
+        pub fn semaphore_value(&self) -> u32 {
+            self.as_view().semaphore_value()
+        }
         /// [`EVENTS::wait_mode`](super::EVENTS::wait_mode), offset 0.
         #[inline]
         pub fn set_wait_mode(&mut self, v: super::WAIT_MODE) -> &mut Self {
-            v.write(at_mut::<0, 1, 8>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<0, 1, 8>(b));
             self
         }
         /// [`EVENTS::wait_idx`](super::EVENTS::wait_idx), offset 1.
         #[inline]
         pub fn set_wait_idx(&mut self, v: u8) -> &mut Self {
-            *at_mut::<1, 1, 8>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<1, 1, 8>(b) = v.to_le_bytes();
             self
         }
         /// [`EVENTS::update_mode`](super::EVENTS::update_mode), offset 2.
         #[inline]
         pub fn set_update_mode(&mut self, v: super::UPDATE_MODE) -> &mut Self {
-            v.write(at_mut::<2, 1, 8>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<2, 1, 8>(b));
             self
         }
         /// [`EVENTS::update_idx`](super::EVENTS::update_idx), offset 3.
         #[inline]
         pub fn set_update_idx(&mut self, v: u8) -> &mut Self {
-            *at_mut::<3, 1, 8>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<3, 1, 8>(b) = v.to_le_bytes();
             self
         }
         /// [`EVENTS::semaphore_value`](super::EVENTS::semaphore_value), offset 4.
         #[inline]
         pub fn set_semaphore_value(&mut self, v: u32) -> &mut Self {
-            *at_mut::<4, 4, 8>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<4, 4, 8>(b) = v.to_le_bytes();
             self
         }
     }
@@ -15857,10 +19061,14 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_var<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 8] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_ADDR8_addr_var {
@@ -15873,17 +19081,27 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_var::immediate`](super::PSEUDO_ADDR8_addr_var::immediate), offset 0.
         #[inline]
-        pub fn immediate(&self) -> u32 { u32::from_le_bytes(*at::<0, 4, 8>(self.0)) }
+        pub fn immediate(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<0, 4, 8>(b))
+        }
         /// [`PSEUDO_ADDR8_addr_var::var_id_lo`](super::PSEUDO_ADDR8_addr_var::var_id_lo), offset 4.
         #[inline]
-        pub fn var_id_lo(&self) -> u16 { u16::from_le_bytes(*at::<4, 2, 8>(self.0)) }
+        pub fn var_id_lo(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<4, 2, 8>(b))
+        }
         /// [`PSEUDO_ADDR8_addr_var::var_id_hi`](super::PSEUDO_ADDR8_addr_var::var_id_hi), offset 6.
         #[inline]
-        pub fn var_id_hi(&self) -> u8 { u8::from_le_bytes(*at::<6, 1, 8>(self.0)) }
+        pub fn var_id_hi(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<6, 1, 8>(b))
+        }
         /// [`PSEUDO_ADDR8_addr_var::marker`](super::PSEUDO_ADDR8_addr_var::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
+            let b = self.0;
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
         }
     }
     /// Writable view of [`PSEUDO_ADDR8_addr_var`](super::PSEUDO_ADDR8_addr_var); see [`PSEUDO_ADDR8_addr_var`].
@@ -15892,16 +19110,24 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_var_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 8] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_ADDR8_addr_var<'_> { PSEUDO_ADDR8_addr_var::new(&*self.0) }
+        pub fn as_view(&self) -> PSEUDO_ADDR8_addr_var<'_> {
+            PSEUDO_ADDR8_addr_var::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_var { self.as_view().read() }
+        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_var {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_ADDR8_addr_var) -> &mut Self {
@@ -15913,38 +19139,50 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_var::immediate`](super::PSEUDO_ADDR8_addr_var::immediate), offset 0.
         #[inline]
-        pub fn immediate(&self) -> u32 { self.as_view().immediate() }
+        pub fn immediate(&self) -> u32 {
+            self.as_view().immediate()
+        }
         /// [`PSEUDO_ADDR8_addr_var::var_id_lo`](super::PSEUDO_ADDR8_addr_var::var_id_lo), offset 4.
         #[inline]
-        pub fn var_id_lo(&self) -> u16 { self.as_view().var_id_lo() }
+        pub fn var_id_lo(&self) -> u16 {
+            self.as_view().var_id_lo()
+        }
         /// [`PSEUDO_ADDR8_addr_var::var_id_hi`](super::PSEUDO_ADDR8_addr_var::var_id_hi), offset 6.
         #[inline]
-        pub fn var_id_hi(&self) -> u8 { self.as_view().var_id_hi() }
+        pub fn var_id_hi(&self) -> u8 {
+            self.as_view().var_id_hi()
+        }
         /// [`PSEUDO_ADDR8_addr_var::marker`](super::PSEUDO_ADDR8_addr_var::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
+        pub fn marker(&self) -> super::ADDR8_MARKER {
+            self.as_view().marker()
+        }
         /// [`PSEUDO_ADDR8_addr_var::immediate`](super::PSEUDO_ADDR8_addr_var::immediate), offset 0.
         #[inline]
         pub fn set_immediate(&mut self, v: u32) -> &mut Self {
-            *at_mut::<0, 4, 8>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<0, 4, 8>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_ADDR8_addr_var::var_id_lo`](super::PSEUDO_ADDR8_addr_var::var_id_lo), offset 4.
         #[inline]
         pub fn set_var_id_lo(&mut self, v: u16) -> &mut Self {
-            *at_mut::<4, 2, 8>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<4, 2, 8>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_ADDR8_addr_var::var_id_hi`](super::PSEUDO_ADDR8_addr_var::var_id_hi), offset 6.
         #[inline]
         pub fn set_var_id_hi(&mut self, v: u8) -> &mut Self {
-            *at_mut::<6, 1, 8>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<6, 1, 8>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_ADDR8_addr_var::marker`](super::PSEUDO_ADDR8_addr_var::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            v.write(at_mut::<7, 1, 8>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<7, 1, 8>(b));
             self
         }
     }
@@ -15954,10 +19192,14 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_reg<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 8] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_ADDR8_addr_reg {
@@ -15968,11 +19210,14 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_reg::body`](super::PSEUDO_ADDR8_addr_reg::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 7] { at::<0, 7, 8>(self.0) }
+        pub fn body(&self) -> &'a [u8; 7] {
+            at::<0, 7, 8>(self.0)
+        }
         /// [`PSEUDO_ADDR8_addr_reg::marker`](super::PSEUDO_ADDR8_addr_reg::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
+            let b = self.0;
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
         }
     }
     /// Writable view of [`PSEUDO_ADDR8_addr_reg`](super::PSEUDO_ADDR8_addr_reg); see [`PSEUDO_ADDR8_addr_reg`].
@@ -15981,16 +19226,24 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_reg_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 8] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_ADDR8_addr_reg<'_> { PSEUDO_ADDR8_addr_reg::new(&*self.0) }
+        pub fn as_view(&self) -> PSEUDO_ADDR8_addr_reg<'_> {
+            PSEUDO_ADDR8_addr_reg::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_reg { self.as_view().read() }
+        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_reg {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_ADDR8_addr_reg) -> &mut Self {
@@ -16000,10 +19253,14 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_reg::body`](super::PSEUDO_ADDR8_addr_reg::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &[u8; 7] { self.as_view().body() }
+        pub fn body(&self) -> &[u8; 7] {
+            self.as_view().body()
+        }
         /// [`PSEUDO_ADDR8_addr_reg::marker`](super::PSEUDO_ADDR8_addr_reg::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
+        pub fn marker(&self) -> super::ADDR8_MARKER {
+            self.as_view().marker()
+        }
         /// [`PSEUDO_ADDR8_addr_reg::body`](super::PSEUDO_ADDR8_addr_reg::body), offset 0.
         #[inline]
         pub fn set_body(&mut self, v: [u8; 7]) -> &mut Self {
@@ -16012,11 +19269,14 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 7] { at_mut::<0, 7, 8>(self.0) }
+        pub fn body_mut(&mut self) -> &mut [u8; 7] {
+            at_mut::<0, 7, 8>(self.0)
+        }
         /// [`PSEUDO_ADDR8_addr_reg::marker`](super::PSEUDO_ADDR8_addr_reg::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            v.write(at_mut::<7, 1, 8>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<7, 1, 8>(b));
             self
         }
     }
@@ -16026,10 +19286,14 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_tbl_offs<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 8] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_ADDR8_addr_tbl_offs {
@@ -16042,17 +19306,26 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::offset`](super::PSEUDO_ADDR8_addr_tbl_offs::offset), offset 0.
         #[inline]
-        pub fn offset(&self) -> u32 { u32::from_le_bytes(*at::<0, 4, 8>(self.0)) }
+        pub fn offset(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<0, 4, 8>(b))
+        }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::dge_table_entry_id`](super::PSEUDO_ADDR8_addr_tbl_offs::dge_table_entry_id), offset 4.
         #[inline]
-        pub fn dge_table_entry_id(&self) -> u16 { u16::from_le_bytes(*at::<4, 2, 8>(self.0)) }
+        pub fn dge_table_entry_id(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<4, 2, 8>(b))
+        }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::unknown_6`](super::PSEUDO_ADDR8_addr_tbl_offs::unknown_6), offset 6.
         #[inline]
-        pub fn unknown_6(&self) -> &'a [u8; 1] { at::<6, 1, 8>(self.0) }
+        pub fn unknown_6(&self) -> &'a [u8; 1] {
+            at::<6, 1, 8>(self.0)
+        }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::marker`](super::PSEUDO_ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
+            let b = self.0;
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
         }
     }
     /// Writable view of [`PSEUDO_ADDR8_addr_tbl_offs`](super::PSEUDO_ADDR8_addr_tbl_offs); see [`PSEUDO_ADDR8_addr_tbl_offs`].
@@ -16061,10 +19334,14 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_tbl_offs_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 8] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> PSEUDO_ADDR8_addr_tbl_offs<'_> {
@@ -16072,7 +19349,9 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_tbl_offs { self.as_view().read() }
+        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_tbl_offs {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_ADDR8_addr_tbl_offs) -> &mut Self {
@@ -16084,26 +19363,36 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::offset`](super::PSEUDO_ADDR8_addr_tbl_offs::offset), offset 0.
         #[inline]
-        pub fn offset(&self) -> u32 { self.as_view().offset() }
+        pub fn offset(&self) -> u32 {
+            self.as_view().offset()
+        }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::dge_table_entry_id`](super::PSEUDO_ADDR8_addr_tbl_offs::dge_table_entry_id), offset 4.
         #[inline]
-        pub fn dge_table_entry_id(&self) -> u16 { self.as_view().dge_table_entry_id() }
+        pub fn dge_table_entry_id(&self) -> u16 {
+            self.as_view().dge_table_entry_id()
+        }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::unknown_6`](super::PSEUDO_ADDR8_addr_tbl_offs::unknown_6), offset 6.
         #[inline]
-        pub fn unknown_6(&self) -> &[u8; 1] { self.as_view().unknown_6() }
+        pub fn unknown_6(&self) -> &[u8; 1] {
+            self.as_view().unknown_6()
+        }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::marker`](super::PSEUDO_ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
+        pub fn marker(&self) -> super::ADDR8_MARKER {
+            self.as_view().marker()
+        }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::offset`](super::PSEUDO_ADDR8_addr_tbl_offs::offset), offset 0.
         #[inline]
         pub fn set_offset(&mut self, v: u32) -> &mut Self {
-            *at_mut::<0, 4, 8>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<0, 4, 8>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::dge_table_entry_id`](super::PSEUDO_ADDR8_addr_tbl_offs::dge_table_entry_id), offset 4.
         #[inline]
         pub fn set_dge_table_entry_id(&mut self, v: u16) -> &mut Self {
-            *at_mut::<4, 2, 8>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<4, 2, 8>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::unknown_6`](super::PSEUDO_ADDR8_addr_tbl_offs::unknown_6), offset 6.
@@ -16114,11 +19403,14 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_6_mut(&mut self) -> &mut [u8; 1] { at_mut::<6, 1, 8>(self.0) }
+        pub fn unknown_6_mut(&mut self) -> &mut [u8; 1] {
+            at_mut::<6, 1, 8>(self.0)
+        }
         /// [`PSEUDO_ADDR8_addr_tbl_offs::marker`](super::PSEUDO_ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            v.write(at_mut::<7, 1, 8>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<7, 1, 8>(b));
             self
         }
     }
@@ -16128,10 +19420,14 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_immediate<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 8] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_ADDR8_addr_immediate {
@@ -16142,11 +19438,14 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_immediate::body`](super::PSEUDO_ADDR8_addr_immediate::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 7] { at::<0, 7, 8>(self.0) }
+        pub fn body(&self) -> &'a [u8; 7] {
+            at::<0, 7, 8>(self.0)
+        }
         /// [`PSEUDO_ADDR8_addr_immediate::marker`](super::PSEUDO_ADDR8_addr_immediate::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
+            let b = self.0;
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
         }
     }
     /// Writable view of [`PSEUDO_ADDR8_addr_immediate`](super::PSEUDO_ADDR8_addr_immediate); see [`PSEUDO_ADDR8_addr_immediate`].
@@ -16155,10 +19454,14 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_addr_immediate_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 8] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> PSEUDO_ADDR8_addr_immediate<'_> {
@@ -16166,7 +19469,9 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_immediate { self.as_view().read() }
+        pub fn read(&self) -> super::PSEUDO_ADDR8_addr_immediate {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_ADDR8_addr_immediate) -> &mut Self {
@@ -16176,10 +19481,14 @@ pub mod view {
         }
         /// [`PSEUDO_ADDR8_addr_immediate::body`](super::PSEUDO_ADDR8_addr_immediate::body), offset 0.
         #[inline]
-        pub fn body(&self) -> &[u8; 7] { self.as_view().body() }
+        pub fn body(&self) -> &[u8; 7] {
+            self.as_view().body()
+        }
         /// [`PSEUDO_ADDR8_addr_immediate::marker`](super::PSEUDO_ADDR8_addr_immediate::marker), offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
+        pub fn marker(&self) -> super::ADDR8_MARKER {
+            self.as_view().marker()
+        }
         /// [`PSEUDO_ADDR8_addr_immediate::body`](super::PSEUDO_ADDR8_addr_immediate::body), offset 0.
         #[inline]
         pub fn set_body(&mut self, v: [u8; 7]) -> &mut Self {
@@ -16188,11 +19497,14 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 7] { at_mut::<0, 7, 8>(self.0) }
+        pub fn body_mut(&mut self) -> &mut [u8; 7] {
+            at_mut::<0, 7, 8>(self.0)
+        }
         /// [`PSEUDO_ADDR8_addr_immediate::marker`](super::PSEUDO_ADDR8_addr_immediate::marker), offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            v.write(at_mut::<7, 1, 8>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<7, 1, 8>(b));
             self
         }
     }
@@ -16202,37 +19514,48 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 8] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_ADDR8 {
             match self.arm() {
                 PSEUDO_ADDR8_arm::addr_var(a) => super::PSEUDO_ADDR8::addr_var(a.read()),
                 PSEUDO_ADDR8_arm::addr_reg(a) => super::PSEUDO_ADDR8::addr_reg(a.read()),
-                PSEUDO_ADDR8_arm::addr_tbl_offs(a) => super::PSEUDO_ADDR8::addr_tbl_offs(a.read()),
-                PSEUDO_ADDR8_arm::addr_immediate(a) => super::PSEUDO_ADDR8::addr_immediate(a.read()),
+                PSEUDO_ADDR8_arm::addr_tbl_offs(a) => {
+                    super::PSEUDO_ADDR8::addr_tbl_offs(a.read())
+                }
+                PSEUDO_ADDR8_arm::addr_immediate(a) => {
+                    super::PSEUDO_ADDR8::addr_immediate(a.read())
+                }
             }
         }
         /// The discriminator, offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
-            super::ADDR8_MARKER::read(at::<7, 1, 8>(self.0))
+            let b = self.0;
+            super::ADDR8_MARKER::read(at::<7, 1, 8>(b))
         }
         /// The arm the discriminator selects.
         #[inline]
         pub fn arm(&self) -> PSEUDO_ADDR8_arm<'a> {
             let raw = Self::marker(self).raw() as u64;
-            if raw & 0x10 == 0x10 {
+            if raw & 16u64 == 16u64 {
                 return PSEUDO_ADDR8_arm::addr_var(PSEUDO_ADDR8_addr_var::new(self.0));
             }
-            if raw & 0x80 == 0x80 {
+            if raw & 128u64 == 128u64 {
                 return PSEUDO_ADDR8_arm::addr_reg(PSEUDO_ADDR8_addr_reg::new(self.0));
             }
-            if raw & 0xa0 == 0x20 {
-                return PSEUDO_ADDR8_arm::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs::new(self.0));
+            if raw & 160u64 == 32u64 {
+                return PSEUDO_ADDR8_arm::addr_tbl_offs(
+                    PSEUDO_ADDR8_addr_tbl_offs::new(self.0),
+                );
             }
             PSEUDO_ADDR8_arm::addr_immediate(PSEUDO_ADDR8_addr_immediate::new(self.0))
         }
@@ -16263,16 +19586,24 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 8]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 8] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_ADDR8<'_> { PSEUDO_ADDR8::new(&*self.0) }
+        pub fn as_view(&self) -> PSEUDO_ADDR8<'_> {
+            PSEUDO_ADDR8::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_ADDR8 { self.as_view().read() }
+        pub fn read(&self) -> super::PSEUDO_ADDR8 {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_ADDR8) -> &mut Self {
@@ -16294,27 +19625,38 @@ pub mod view {
         }
         /// The discriminator, offset 7.
         #[inline]
-        pub fn marker(&self) -> super::ADDR8_MARKER { self.as_view().marker() }
+        pub fn marker(&self) -> super::ADDR8_MARKER {
+            self.as_view().marker()
+        }
         /// The discriminator, offset 7.
         #[inline]
         pub fn set_marker(&mut self, v: super::ADDR8_MARKER) -> &mut Self {
-            v.write(at_mut::<7, 1, 8>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<7, 1, 8>(b));
             self
         }
         /// The arm the discriminator selects, writable.
         #[inline]
         pub fn arm_mut(&mut self) -> PSEUDO_ADDR8_arm_mut<'_> {
             let raw = Self::marker(self).raw() as u64;
-            if raw & 0x10 == 0x10 {
-                return PSEUDO_ADDR8_arm_mut::addr_var(PSEUDO_ADDR8_addr_var_mut::new(self.0));
+            if raw & 16u64 == 16u64 {
+                return PSEUDO_ADDR8_arm_mut::addr_var(
+                    PSEUDO_ADDR8_addr_var_mut::new(self.0),
+                );
             }
-            if raw & 0x80 == 0x80 {
-                return PSEUDO_ADDR8_arm_mut::addr_reg(PSEUDO_ADDR8_addr_reg_mut::new(self.0));
+            if raw & 128u64 == 128u64 {
+                return PSEUDO_ADDR8_arm_mut::addr_reg(
+                    PSEUDO_ADDR8_addr_reg_mut::new(self.0),
+                );
             }
-            if raw & 0xa0 == 0x20 {
-                return PSEUDO_ADDR8_arm_mut::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs_mut::new(self.0));
+            if raw & 160u64 == 32u64 {
+                return PSEUDO_ADDR8_arm_mut::addr_tbl_offs(
+                    PSEUDO_ADDR8_addr_tbl_offs_mut::new(self.0),
+                );
             }
-            PSEUDO_ADDR8_arm_mut::addr_immediate(PSEUDO_ADDR8_addr_immediate_mut::new(self.0))
+            PSEUDO_ADDR8_arm_mut::addr_immediate(
+                PSEUDO_ADDR8_addr_immediate_mut::new(self.0),
+            )
         }
         /// The bytes read as the `addr_var` arm, whatever the discriminator says.
         #[inline]
@@ -16367,10 +19709,14 @@ pub mod view {
     impl<'a> DMA_DIRECT2D<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_DIRECT2D {
@@ -16397,46 +19743,66 @@ pub mod view {
         }
         /// [`DMA_DIRECT2D::header`](super::DMA_DIRECT2D::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`DMA_DIRECT2D::events`](super::DMA_DIRECT2D::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`DMA_DIRECT2D::dma_configs`](super::DMA_DIRECT2D::dma_configs), offset 12.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> { DMA_CONFIGS::new(at::<12, 1, 64>(self.0)) }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
+            DMA_CONFIGS::new(at::<12, 1, 64>(self.0))
+        }
         /// [`DMA_DIRECT2D::semaphore`](super::DMA_DIRECT2D::semaphore), offset 13.
         #[inline]
-        pub fn semaphore(&self) -> u8 { u8::from_le_bytes(*at::<13, 1, 64>(self.0)) }
+        pub fn semaphore(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<13, 1, 64>(b))
+        }
         /// [`DMA_DIRECT2D::sem_increment`](super::DMA_DIRECT2D::sem_increment), offset 14.
         #[inline]
-        pub fn sem_increment(&self) -> u8 { u8::from_le_bytes(*at::<14, 1, 64>(self.0)) }
+        pub fn sem_increment(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<14, 1, 64>(b))
+        }
         /// [`DMA_DIRECT2D::compute_op`](super::DMA_DIRECT2D::compute_op), offset 15.
         #[inline]
         pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
-            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(self.0)))
+            let b = self.0;
+            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(b)))
         }
         /// [`DMA_DIRECT2D::src_start_addr`](super::DMA_DIRECT2D::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<16, 8, 64>(self.0)) }
+        pub fn src_start_addr(&self) -> ADDR8<'a> {
+            ADDR8::new(at::<16, 8, 64>(self.0))
+        }
         /// [`DMA_DIRECT2D::src_step_elem`](super::DMA_DIRECT2D::src_step_elem), offset 24.
         #[inline]
         pub fn src_step_elem(&self) -> [i32; 2] {
+            let b = self.0;
             [
-                i32::from_le_bytes(*at::<24, 4, 64>(self.0)),
-                i32::from_le_bytes(*at::<28, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<24, 4, 64>(b)),
+                i32::from_le_bytes(*at::<28, 4, 64>(b)),
             ]
         }
         /// [`DMA_DIRECT2D::src_num_elem`](super::DMA_DIRECT2D::src_num_elem), offset 32.
         #[inline]
         pub fn src_num_elem(&self) -> [u16; 2] {
+            let b = self.0;
             [
-                u16::from_le_bytes(*at::<32, 2, 64>(self.0)),
-                u16::from_le_bytes(*at::<34, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<32, 2, 64>(b)),
+                u16::from_le_bytes(*at::<34, 2, 64>(b)),
             ]
         }
         /// [`DMA_DIRECT2D::src_elem_size`](super::DMA_DIRECT2D::src_elem_size), offset 36.
         #[inline]
-        pub fn src_elem_size(&self) -> u16 { u16::from_le_bytes(*at::<36, 2, 64>(self.0)) }
+        pub fn src_elem_size(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<36, 2, 64>(b))
+        }
         /// [`DMA_DIRECT2D::src_bound_reg`](super::DMA_DIRECT2D::src_bound_reg), offset 38.
         #[inline]
         pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
@@ -16449,35 +19815,44 @@ pub mod view {
         }
         /// [`DMA_DIRECT2D::dst_start_addr`](super::DMA_DIRECT2D::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<40, 8, 64>(self.0)) }
+        pub fn dst_start_addr(&self) -> ADDR8<'a> {
+            ADDR8::new(at::<40, 8, 64>(self.0))
+        }
         /// [`DMA_DIRECT2D::dst_step_elem`](super::DMA_DIRECT2D::dst_step_elem), offset 48.
         #[inline]
         pub fn dst_step_elem(&self) -> [i32; 2] {
+            let b = self.0;
             [
-                i32::from_le_bytes(*at::<48, 4, 64>(self.0)),
-                i32::from_le_bytes(*at::<52, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<48, 4, 64>(b)),
+                i32::from_le_bytes(*at::<52, 4, 64>(b)),
             ]
         }
         /// [`DMA_DIRECT2D::dst_num_elem`](super::DMA_DIRECT2D::dst_num_elem), offset 56.
         #[inline]
         pub fn dst_num_elem(&self) -> [u16; 2] {
+            let b = self.0;
             [
-                u16::from_le_bytes(*at::<56, 2, 64>(self.0)),
-                u16::from_le_bytes(*at::<58, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<56, 2, 64>(b)),
+                u16::from_le_bytes(*at::<58, 2, 64>(b)),
             ]
         }
         /// [`DMA_DIRECT2D::dst_elem_size`](super::DMA_DIRECT2D::dst_elem_size), offset 60.
         #[inline]
-        pub fn dst_elem_size(&self) -> u16 { u16::from_le_bytes(*at::<60, 2, 64>(self.0)) }
+        pub fn dst_elem_size(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<60, 2, 64>(b))
+        }
         /// [`DMA_DIRECT2D::in_dtype`](super::DMA_DIRECT2D::in_dtype), offset 62.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<62, 1, 64>(self.0)))
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<62, 1, 64>(b)))
         }
         /// [`DMA_DIRECT2D::out_dtype`](super::DMA_DIRECT2D::out_dtype), offset 63.
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<63, 1, 64>(self.0)))
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<63, 1, 64>(b)))
         }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
@@ -16508,16 +19883,24 @@ pub mod view {
     impl<'a> DMA_DIRECT2D_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DMA_DIRECT2D<'_> { DMA_DIRECT2D::new(&*self.0) }
+        pub fn as_view(&self) -> DMA_DIRECT2D<'_> {
+            DMA_DIRECT2D::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_DIRECT2D { self.as_view().read() }
+        pub fn read(&self) -> super::DMA_DIRECT2D {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_DIRECT2D) -> &mut Self {
@@ -16543,58 +19926,94 @@ pub mod view {
         }
         /// [`DMA_DIRECT2D::header`](super::DMA_DIRECT2D::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`DMA_DIRECT2D::events`](super::DMA_DIRECT2D::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`DMA_DIRECT2D::dma_configs`](super::DMA_DIRECT2D::dma_configs), offset 12.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> { self.as_view().dma_configs() }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
+            self.as_view().dma_configs()
+        }
         /// [`DMA_DIRECT2D::semaphore`](super::DMA_DIRECT2D::semaphore), offset 13.
         #[inline]
-        pub fn semaphore(&self) -> u8 { self.as_view().semaphore() }
+        pub fn semaphore(&self) -> u8 {
+            self.as_view().semaphore()
+        }
         /// [`DMA_DIRECT2D::sem_increment`](super::DMA_DIRECT2D::sem_increment), offset 14.
         #[inline]
-        pub fn sem_increment(&self) -> u8 { self.as_view().sem_increment() }
+        pub fn sem_increment(&self) -> u8 {
+            self.as_view().sem_increment()
+        }
         /// [`DMA_DIRECT2D::compute_op`](super::DMA_DIRECT2D::compute_op), offset 15.
         #[inline]
-        pub fn compute_op(&self) -> super::DGE_COMPUTE_OP { self.as_view().compute_op() }
+        pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
+            self.as_view().compute_op()
+        }
         /// [`DMA_DIRECT2D::src_start_addr`](super::DMA_DIRECT2D::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'_> { self.as_view().src_start_addr() }
+        pub fn src_start_addr(&self) -> ADDR8<'_> {
+            self.as_view().src_start_addr()
+        }
         /// [`DMA_DIRECT2D::src_step_elem`](super::DMA_DIRECT2D::src_step_elem), offset 24.
         #[inline]
-        pub fn src_step_elem(&self) -> [i32; 2] { self.as_view().src_step_elem() }
+        pub fn src_step_elem(&self) -> [i32; 2] {
+            self.as_view().src_step_elem()
+        }
         /// [`DMA_DIRECT2D::src_num_elem`](super::DMA_DIRECT2D::src_num_elem), offset 32.
         #[inline]
-        pub fn src_num_elem(&self) -> [u16; 2] { self.as_view().src_num_elem() }
+        pub fn src_num_elem(&self) -> [u16; 2] {
+            self.as_view().src_num_elem()
+        }
         /// [`DMA_DIRECT2D::src_elem_size`](super::DMA_DIRECT2D::src_elem_size), offset 36.
         #[inline]
-        pub fn src_elem_size(&self) -> u16 { self.as_view().src_elem_size() }
+        pub fn src_elem_size(&self) -> u16 {
+            self.as_view().src_elem_size()
+        }
         /// [`DMA_DIRECT2D::src_bound_reg`](super::DMA_DIRECT2D::src_bound_reg), offset 38.
         #[inline]
-        pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().src_bound_reg() }
+        pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
+            self.as_view().src_bound_reg()
+        }
         /// [`DMA_DIRECT2D::dst_bound_reg`](super::DMA_DIRECT2D::dst_bound_reg), offset 39.
         #[inline]
-        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().dst_bound_reg() }
+        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
+            self.as_view().dst_bound_reg()
+        }
         /// [`DMA_DIRECT2D::dst_start_addr`](super::DMA_DIRECT2D::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'_> { self.as_view().dst_start_addr() }
+        pub fn dst_start_addr(&self) -> ADDR8<'_> {
+            self.as_view().dst_start_addr()
+        }
         /// [`DMA_DIRECT2D::dst_step_elem`](super::DMA_DIRECT2D::dst_step_elem), offset 48.
         #[inline]
-        pub fn dst_step_elem(&self) -> [i32; 2] { self.as_view().dst_step_elem() }
+        pub fn dst_step_elem(&self) -> [i32; 2] {
+            self.as_view().dst_step_elem()
+        }
         /// [`DMA_DIRECT2D::dst_num_elem`](super::DMA_DIRECT2D::dst_num_elem), offset 56.
         #[inline]
-        pub fn dst_num_elem(&self) -> [u16; 2] { self.as_view().dst_num_elem() }
+        pub fn dst_num_elem(&self) -> [u16; 2] {
+            self.as_view().dst_num_elem()
+        }
         /// [`DMA_DIRECT2D::dst_elem_size`](super::DMA_DIRECT2D::dst_elem_size), offset 60.
         #[inline]
-        pub fn dst_elem_size(&self) -> u16 { self.as_view().dst_elem_size() }
+        pub fn dst_elem_size(&self) -> u16 {
+            self.as_view().dst_elem_size()
+        }
         /// [`DMA_DIRECT2D::in_dtype`](super::DMA_DIRECT2D::in_dtype), offset 62.
         #[inline]
-        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
+        pub fn in_dtype(&self) -> super::DTYPE {
+            self.as_view().in_dtype()
+        }
         /// [`DMA_DIRECT2D::out_dtype`](super::DMA_DIRECT2D::out_dtype), offset 63.
         #[inline]
-        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
+        pub fn out_dtype(&self) -> super::DTYPE {
+            self.as_view().out_dtype()
+        }
         /// [`DMA_DIRECT2D::header`](super::DMA_DIRECT2D::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -16631,19 +20050,22 @@ pub mod view {
         /// [`DMA_DIRECT2D::semaphore`](super::DMA_DIRECT2D::semaphore), offset 13.
         #[inline]
         pub fn set_semaphore(&mut self, v: u8) -> &mut Self {
-            *at_mut::<13, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<13, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::sem_increment`](super::DMA_DIRECT2D::sem_increment), offset 14.
         #[inline]
         pub fn set_sem_increment(&mut self, v: u8) -> &mut Self {
-            *at_mut::<14, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<14, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::compute_op`](super::DMA_DIRECT2D::compute_op), offset 15.
         #[inline]
         pub fn set_compute_op(&mut self, v: super::DGE_COMPUTE_OP) -> &mut Self {
-            v.write(at_mut::<15, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<15, 1, 64>(b));
             self
         }
         /// [`DMA_DIRECT2D::src_start_addr`](super::DMA_DIRECT2D::src_start_addr), offset 16.
@@ -16660,21 +20082,24 @@ pub mod view {
         /// [`DMA_DIRECT2D::src_step_elem`](super::DMA_DIRECT2D::src_step_elem), offset 24.
         #[inline]
         pub fn set_src_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            *at_mut::<24, 4, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<28, 4, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<24, 4, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<28, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::src_num_elem`](super::DMA_DIRECT2D::src_num_elem), offset 32.
         #[inline]
         pub fn set_src_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            *at_mut::<32, 2, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<34, 2, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<32, 2, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<34, 2, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::src_elem_size`](super::DMA_DIRECT2D::src_elem_size), offset 36.
         #[inline]
         pub fn set_src_elem_size(&mut self, v: u16) -> &mut Self {
-            *at_mut::<36, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<36, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::src_bound_reg`](super::DMA_DIRECT2D::src_bound_reg), offset 38.
@@ -16713,33 +20138,38 @@ pub mod view {
         /// [`DMA_DIRECT2D::dst_step_elem`](super::DMA_DIRECT2D::dst_step_elem), offset 48.
         #[inline]
         pub fn set_dst_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            *at_mut::<48, 4, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<52, 4, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<48, 4, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<52, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::dst_num_elem`](super::DMA_DIRECT2D::dst_num_elem), offset 56.
         #[inline]
         pub fn set_dst_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            *at_mut::<56, 2, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<58, 2, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<56, 2, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<58, 2, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::dst_elem_size`](super::DMA_DIRECT2D::dst_elem_size), offset 60.
         #[inline]
         pub fn set_dst_elem_size(&mut self, v: u16) -> &mut Self {
-            *at_mut::<60, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D::in_dtype`](super::DMA_DIRECT2D::in_dtype), offset 62.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<62, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<62, 1, 64>(b));
             self
         }
         /// [`DMA_DIRECT2D::out_dtype`](super::DMA_DIRECT2D::out_dtype), offset 63.
         #[inline]
         pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<63, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<63, 1, 64>(b));
             self
         }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
@@ -16783,10 +20213,14 @@ pub mod view {
     impl<'a> DMA_DIRECT2D_XPOSE<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_DIRECT2D_XPOSE {
@@ -16812,10 +20246,14 @@ pub mod view {
         }
         /// [`DMA_DIRECT2D_XPOSE::header`](super::DMA_DIRECT2D_XPOSE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`DMA_DIRECT2D_XPOSE::events`](super::DMA_DIRECT2D_XPOSE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`DMA_DIRECT2D_XPOSE::src_bound_reg`](super::DMA_DIRECT2D_XPOSE::src_bound_reg), offset 12.
         #[inline]
         pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
@@ -16829,66 +20267,90 @@ pub mod view {
         /// [`DMA_DIRECT2D_XPOSE::in_dtype`](super::DMA_DIRECT2D_XPOSE::in_dtype), offset 14.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<14, 1, 64>(self.0)))
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<14, 1, 64>(b)))
         }
         /// [`DMA_DIRECT2D_XPOSE::out_dtype`](super::DMA_DIRECT2D_XPOSE::out_dtype), offset 15.
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(self.0)))
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(b)))
         }
         /// [`DMA_DIRECT2D_XPOSE::src_start_addr`](super::DMA_DIRECT2D_XPOSE::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<16, 8, 64>(self.0)) }
+        pub fn src_start_addr(&self) -> ADDR8<'a> {
+            ADDR8::new(at::<16, 8, 64>(self.0))
+        }
         /// [`DMA_DIRECT2D_XPOSE::src_step_elem`](super::DMA_DIRECT2D_XPOSE::src_step_elem), offset 24.
         #[inline]
         pub fn src_step_elem(&self) -> [i32; 2] {
+            let b = self.0;
             [
-                i32::from_le_bytes(*at::<24, 4, 64>(self.0)),
-                i32::from_le_bytes(*at::<28, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<24, 4, 64>(b)),
+                i32::from_le_bytes(*at::<28, 4, 64>(b)),
             ]
         }
         /// [`DMA_DIRECT2D_XPOSE::src_num_elem`](super::DMA_DIRECT2D_XPOSE::src_num_elem), offset 32.
         #[inline]
         pub fn src_num_elem(&self) -> [u16; 2] {
+            let b = self.0;
             [
-                u16::from_le_bytes(*at::<32, 2, 64>(self.0)),
-                u16::from_le_bytes(*at::<34, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<32, 2, 64>(b)),
+                u16::from_le_bytes(*at::<34, 2, 64>(b)),
             ]
         }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_row_step`](super::DMA_DIRECT2D_XPOSE::tile_src_row_step), offset 36.
         #[inline]
-        pub fn tile_src_row_step(&self) -> i32 { i32::from_le_bytes(*at::<36, 4, 64>(self.0)) }
+        pub fn tile_src_row_step(&self) -> i32 {
+            let b = self.0;
+            i32::from_le_bytes(*at::<36, 4, 64>(b))
+        }
         /// [`DMA_DIRECT2D_XPOSE::dst_start_addr`](super::DMA_DIRECT2D_XPOSE::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<40, 8, 64>(self.0)) }
+        pub fn dst_start_addr(&self) -> ADDR8<'a> {
+            ADDR8::new(at::<40, 8, 64>(self.0))
+        }
         /// [`DMA_DIRECT2D_XPOSE::dst_step_elem`](super::DMA_DIRECT2D_XPOSE::dst_step_elem), offset 48.
         #[inline]
         pub fn dst_step_elem(&self) -> [i32; 2] {
+            let b = self.0;
             [
-                i32::from_le_bytes(*at::<48, 4, 64>(self.0)),
-                i32::from_le_bytes(*at::<52, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<48, 4, 64>(b)),
+                i32::from_le_bytes(*at::<52, 4, 64>(b)),
             ]
         }
         /// [`DMA_DIRECT2D_XPOSE::dst_num_elem`](super::DMA_DIRECT2D_XPOSE::dst_num_elem), offset 56.
         #[inline]
         pub fn dst_num_elem(&self) -> [u16; 2] {
+            let b = self.0;
             [
-                u16::from_le_bytes(*at::<56, 2, 64>(self.0)),
-                u16::from_le_bytes(*at::<58, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<56, 2, 64>(b)),
+                u16::from_le_bytes(*at::<58, 2, 64>(b)),
             ]
         }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_rows`](super::DMA_DIRECT2D_XPOSE::tile_src_rows), offset 60.
         #[inline]
-        pub fn tile_src_rows(&self) -> u8 { u8::from_le_bytes(*at::<60, 1, 64>(self.0)) }
+        pub fn tile_src_rows(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<60, 1, 64>(b))
+        }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_cols`](super::DMA_DIRECT2D_XPOSE::tile_src_cols), offset 61.
         #[inline]
-        pub fn tile_src_cols(&self) -> u8 { u8::from_le_bytes(*at::<61, 1, 64>(self.0)) }
+        pub fn tile_src_cols(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<61, 1, 64>(b))
+        }
         /// [`DMA_DIRECT2D_XPOSE::semaphore`](super::DMA_DIRECT2D_XPOSE::semaphore), offset 62.
         #[inline]
-        pub fn semaphore(&self) -> u8 { u8::from_le_bytes(*at::<62, 1, 64>(self.0)) }
+        pub fn semaphore(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<62, 1, 64>(b))
+        }
         /// [`DMA_DIRECT2D_XPOSE::dma_configs`](super::DMA_DIRECT2D_XPOSE::dma_configs), offset 63.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> { DMA_CONFIGS::new(at::<63, 1, 64>(self.0)) }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
+            DMA_CONFIGS::new(at::<63, 1, 64>(self.0))
+        }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -16918,16 +20380,24 @@ pub mod view {
     impl<'a> DMA_DIRECT2D_XPOSE_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DMA_DIRECT2D_XPOSE<'_> { DMA_DIRECT2D_XPOSE::new(&*self.0) }
+        pub fn as_view(&self) -> DMA_DIRECT2D_XPOSE<'_> {
+            DMA_DIRECT2D_XPOSE::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_DIRECT2D_XPOSE { self.as_view().read() }
+        pub fn read(&self) -> super::DMA_DIRECT2D_XPOSE {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_DIRECT2D_XPOSE) -> &mut Self {
@@ -16952,55 +20422,89 @@ pub mod view {
         }
         /// [`DMA_DIRECT2D_XPOSE::header`](super::DMA_DIRECT2D_XPOSE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`DMA_DIRECT2D_XPOSE::events`](super::DMA_DIRECT2D_XPOSE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`DMA_DIRECT2D_XPOSE::src_bound_reg`](super::DMA_DIRECT2D_XPOSE::src_bound_reg), offset 12.
         #[inline]
-        pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().src_bound_reg() }
+        pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
+            self.as_view().src_bound_reg()
+        }
         /// [`DMA_DIRECT2D_XPOSE::dst_bound_reg`](super::DMA_DIRECT2D_XPOSE::dst_bound_reg), offset 13.
         #[inline]
-        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().dst_bound_reg() }
+        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
+            self.as_view().dst_bound_reg()
+        }
         /// [`DMA_DIRECT2D_XPOSE::in_dtype`](super::DMA_DIRECT2D_XPOSE::in_dtype), offset 14.
         #[inline]
-        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
+        pub fn in_dtype(&self) -> super::DTYPE {
+            self.as_view().in_dtype()
+        }
         /// [`DMA_DIRECT2D_XPOSE::out_dtype`](super::DMA_DIRECT2D_XPOSE::out_dtype), offset 15.
         #[inline]
-        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
+        pub fn out_dtype(&self) -> super::DTYPE {
+            self.as_view().out_dtype()
+        }
         /// [`DMA_DIRECT2D_XPOSE::src_start_addr`](super::DMA_DIRECT2D_XPOSE::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'_> { self.as_view().src_start_addr() }
+        pub fn src_start_addr(&self) -> ADDR8<'_> {
+            self.as_view().src_start_addr()
+        }
         /// [`DMA_DIRECT2D_XPOSE::src_step_elem`](super::DMA_DIRECT2D_XPOSE::src_step_elem), offset 24.
         #[inline]
-        pub fn src_step_elem(&self) -> [i32; 2] { self.as_view().src_step_elem() }
+        pub fn src_step_elem(&self) -> [i32; 2] {
+            self.as_view().src_step_elem()
+        }
         /// [`DMA_DIRECT2D_XPOSE::src_num_elem`](super::DMA_DIRECT2D_XPOSE::src_num_elem), offset 32.
         #[inline]
-        pub fn src_num_elem(&self) -> [u16; 2] { self.as_view().src_num_elem() }
+        pub fn src_num_elem(&self) -> [u16; 2] {
+            self.as_view().src_num_elem()
+        }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_row_step`](super::DMA_DIRECT2D_XPOSE::tile_src_row_step), offset 36.
         #[inline]
-        pub fn tile_src_row_step(&self) -> i32 { self.as_view().tile_src_row_step() }
+        pub fn tile_src_row_step(&self) -> i32 {
+            self.as_view().tile_src_row_step()
+        }
         /// [`DMA_DIRECT2D_XPOSE::dst_start_addr`](super::DMA_DIRECT2D_XPOSE::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'_> { self.as_view().dst_start_addr() }
+        pub fn dst_start_addr(&self) -> ADDR8<'_> {
+            self.as_view().dst_start_addr()
+        }
         /// [`DMA_DIRECT2D_XPOSE::dst_step_elem`](super::DMA_DIRECT2D_XPOSE::dst_step_elem), offset 48.
         #[inline]
-        pub fn dst_step_elem(&self) -> [i32; 2] { self.as_view().dst_step_elem() }
+        pub fn dst_step_elem(&self) -> [i32; 2] {
+            self.as_view().dst_step_elem()
+        }
         /// [`DMA_DIRECT2D_XPOSE::dst_num_elem`](super::DMA_DIRECT2D_XPOSE::dst_num_elem), offset 56.
         #[inline]
-        pub fn dst_num_elem(&self) -> [u16; 2] { self.as_view().dst_num_elem() }
+        pub fn dst_num_elem(&self) -> [u16; 2] {
+            self.as_view().dst_num_elem()
+        }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_rows`](super::DMA_DIRECT2D_XPOSE::tile_src_rows), offset 60.
         #[inline]
-        pub fn tile_src_rows(&self) -> u8 { self.as_view().tile_src_rows() }
+        pub fn tile_src_rows(&self) -> u8 {
+            self.as_view().tile_src_rows()
+        }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_cols`](super::DMA_DIRECT2D_XPOSE::tile_src_cols), offset 61.
         #[inline]
-        pub fn tile_src_cols(&self) -> u8 { self.as_view().tile_src_cols() }
+        pub fn tile_src_cols(&self) -> u8 {
+            self.as_view().tile_src_cols()
+        }
         /// [`DMA_DIRECT2D_XPOSE::semaphore`](super::DMA_DIRECT2D_XPOSE::semaphore), offset 62.
         #[inline]
-        pub fn semaphore(&self) -> u8 { self.as_view().semaphore() }
+        pub fn semaphore(&self) -> u8 {
+            self.as_view().semaphore()
+        }
         /// [`DMA_DIRECT2D_XPOSE::dma_configs`](super::DMA_DIRECT2D_XPOSE::dma_configs), offset 63.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> { self.as_view().dma_configs() }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
+            self.as_view().dma_configs()
+        }
         /// [`DMA_DIRECT2D_XPOSE::header`](super::DMA_DIRECT2D_XPOSE::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -17048,13 +20552,15 @@ pub mod view {
         /// [`DMA_DIRECT2D_XPOSE::in_dtype`](super::DMA_DIRECT2D_XPOSE::in_dtype), offset 14.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<14, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<14, 1, 64>(b));
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::out_dtype`](super::DMA_DIRECT2D_XPOSE::out_dtype), offset 15.
         #[inline]
         pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<15, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<15, 1, 64>(b));
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::src_start_addr`](super::DMA_DIRECT2D_XPOSE::src_start_addr), offset 16.
@@ -17071,21 +20577,24 @@ pub mod view {
         /// [`DMA_DIRECT2D_XPOSE::src_step_elem`](super::DMA_DIRECT2D_XPOSE::src_step_elem), offset 24.
         #[inline]
         pub fn set_src_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            *at_mut::<24, 4, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<28, 4, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<24, 4, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<28, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::src_num_elem`](super::DMA_DIRECT2D_XPOSE::src_num_elem), offset 32.
         #[inline]
         pub fn set_src_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            *at_mut::<32, 2, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<34, 2, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<32, 2, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<34, 2, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_row_step`](super::DMA_DIRECT2D_XPOSE::tile_src_row_step), offset 36.
         #[inline]
         pub fn set_tile_src_row_step(&mut self, v: i32) -> &mut Self {
-            *at_mut::<36, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<36, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::dst_start_addr`](super::DMA_DIRECT2D_XPOSE::dst_start_addr), offset 40.
@@ -17102,33 +20611,38 @@ pub mod view {
         /// [`DMA_DIRECT2D_XPOSE::dst_step_elem`](super::DMA_DIRECT2D_XPOSE::dst_step_elem), offset 48.
         #[inline]
         pub fn set_dst_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            *at_mut::<48, 4, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<52, 4, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<48, 4, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<52, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::dst_num_elem`](super::DMA_DIRECT2D_XPOSE::dst_num_elem), offset 56.
         #[inline]
         pub fn set_dst_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            *at_mut::<56, 2, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<58, 2, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<56, 2, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<58, 2, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_rows`](super::DMA_DIRECT2D_XPOSE::tile_src_rows), offset 60.
         #[inline]
         pub fn set_tile_src_rows(&mut self, v: u8) -> &mut Self {
-            *at_mut::<60, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<60, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::tile_src_cols`](super::DMA_DIRECT2D_XPOSE::tile_src_cols), offset 61.
         #[inline]
         pub fn set_tile_src_cols(&mut self, v: u8) -> &mut Self {
-            *at_mut::<61, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<61, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::semaphore`](super::DMA_DIRECT2D_XPOSE::semaphore), offset 62.
         #[inline]
         pub fn set_semaphore(&mut self, v: u8) -> &mut Self {
-            *at_mut::<62, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<62, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_DIRECT2D_XPOSE::dma_configs`](super::DMA_DIRECT2D_XPOSE::dma_configs), offset 63.
@@ -17173,7 +20687,9 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(b: &mut [u8; 64]) -> Result<DMA_DIRECT2D_XPOSE_mut<'_>, DecodeError> {
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<DMA_DIRECT2D_XPOSE_mut<'_>, DecodeError> {
             DMA_DIRECT2D_XPOSE_mut::decode(b)
         }
     }
@@ -17183,10 +20699,14 @@ pub mod view {
     impl<'a> DMA_GATHER_XPOSE<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_GATHER_XPOSE {
@@ -17213,19 +20733,31 @@ pub mod view {
         }
         /// [`DMA_GATHER_XPOSE::header`](super::DMA_GATHER_XPOSE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`DMA_GATHER_XPOSE::events`](super::DMA_GATHER_XPOSE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`DMA_GATHER_XPOSE::semaphore`](super::DMA_GATHER_XPOSE::semaphore), offset 12.
         #[inline]
-        pub fn semaphore(&self) -> u8 { u8::from_le_bytes(*at::<12, 1, 64>(self.0)) }
+        pub fn semaphore(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<12, 1, 64>(b))
+        }
         /// [`DMA_GATHER_XPOSE::dma_configs`](super::DMA_GATHER_XPOSE::dma_configs), offset 13.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> { DMA_CONFIGS::new(at::<13, 1, 64>(self.0)) }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
+            DMA_CONFIGS::new(at::<13, 1, 64>(self.0))
+        }
         /// [`DMA_GATHER_XPOSE::idx_num_active_channels`](super::DMA_GATHER_XPOSE::idx_num_active_channels), offset 14.
         #[inline]
-        pub fn idx_num_active_channels(&self) -> u8 { u8::from_le_bytes(*at::<14, 1, 64>(self.0)) }
+        pub fn idx_num_active_channels(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<14, 1, 64>(b))
+        }
         /// [`DMA_GATHER_XPOSE::src_idx_bound_reg`](super::DMA_GATHER_XPOSE::src_idx_bound_reg), offset 15.
         #[inline]
         pub fn src_idx_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
@@ -17233,32 +20765,42 @@ pub mod view {
         }
         /// [`DMA_GATHER_XPOSE::src_start_addr`](super::DMA_GATHER_XPOSE::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<16, 8, 64>(self.0)) }
+        pub fn src_start_addr(&self) -> ADDR8<'a> {
+            ADDR8::new(at::<16, 8, 64>(self.0))
+        }
         /// [`DMA_GATHER_XPOSE::src_step_elem`](super::DMA_GATHER_XPOSE::src_step_elem), offset 24.
         #[inline]
         pub fn src_step_elem(&self) -> [i32; 2] {
+            let b = self.0;
             [
-                i32::from_le_bytes(*at::<24, 4, 64>(self.0)),
-                i32::from_le_bytes(*at::<28, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<24, 4, 64>(b)),
+                i32::from_le_bytes(*at::<28, 4, 64>(b)),
             ]
         }
         /// [`DMA_GATHER_XPOSE::src_num_elem`](super::DMA_GATHER_XPOSE::src_num_elem), offset 32.
         #[inline]
         pub fn src_num_elem(&self) -> [u16; 2] {
+            let b = self.0;
             [
-                u16::from_le_bytes(*at::<32, 2, 64>(self.0)),
-                u16::from_le_bytes(*at::<34, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<32, 2, 64>(b)),
+                u16::from_le_bytes(*at::<34, 2, 64>(b)),
             ]
         }
         /// [`DMA_GATHER_XPOSE::src_idx_start_addr`](super::DMA_GATHER_XPOSE::src_idx_start_addr), offset 36.
         #[inline]
-        pub fn src_idx_start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<36, 4, 64>(self.0)) }
+        pub fn src_idx_start_addr(&self) -> ADDR4<'a> {
+            ADDR4::new(at::<36, 4, 64>(self.0))
+        }
         /// [`DMA_GATHER_XPOSE::dst_start_addr`](super::DMA_GATHER_XPOSE::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<40, 8, 64>(self.0)) }
+        pub fn dst_start_addr(&self) -> ADDR8<'a> {
+            ADDR8::new(at::<40, 8, 64>(self.0))
+        }
         /// [`DMA_GATHER_XPOSE::reserved`](super::DMA_GATHER_XPOSE::reserved), offset 48.
         #[inline]
-        pub fn reserved(&self) -> &'a [u8; 3] { at::<48, 3, 64>(self.0) }
+        pub fn reserved(&self) -> &'a [u8; 3] {
+            at::<48, 3, 64>(self.0)
+        }
         /// [`DMA_GATHER_XPOSE::dst_bound_reg`](super::DMA_GATHER_XPOSE::dst_bound_reg), offset 51.
         #[inline]
         pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
@@ -17266,21 +20808,30 @@ pub mod view {
         }
         /// [`DMA_GATHER_XPOSE::dst_step_elem_1`](super::DMA_GATHER_XPOSE::dst_step_elem_1), offset 52.
         #[inline]
-        pub fn dst_step_elem_1(&self) -> i32 { i32::from_le_bytes(*at::<52, 4, 64>(self.0)) }
+        pub fn dst_step_elem_1(&self) -> i32 {
+            let b = self.0;
+            i32::from_le_bytes(*at::<52, 4, 64>(b))
+        }
         /// [`DMA_GATHER_XPOSE::dst_num_elem`](super::DMA_GATHER_XPOSE::dst_num_elem), offset 56.
         #[inline]
         pub fn dst_num_elem(&self) -> [u16; 2] {
+            let b = self.0;
             [
-                u16::from_le_bytes(*at::<56, 2, 64>(self.0)),
-                u16::from_le_bytes(*at::<58, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<56, 2, 64>(b)),
+                u16::from_le_bytes(*at::<58, 2, 64>(b)),
             ]
         }
         /// [`DMA_GATHER_XPOSE::elem_size`](super::DMA_GATHER_XPOSE::elem_size), offset 60.
         #[inline]
-        pub fn elem_size(&self) -> u16 { u16::from_le_bytes(*at::<60, 2, 64>(self.0)) }
+        pub fn elem_size(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<60, 2, 64>(b))
+        }
         /// [`DMA_GATHER_XPOSE::dtype`](super::DMA_GATHER_XPOSE::dtype), offset 62.
         #[inline]
-        pub fn dtype(&self) -> DTYPE_PAIR<'a> { DTYPE_PAIR::new(at::<62, 1, 64>(self.0)) }
+        pub fn dtype(&self) -> DTYPE_PAIR<'a> {
+            DTYPE_PAIR::new(at::<62, 1, 64>(self.0))
+        }
         /// [`DMA_GATHER_XPOSE::flags`](super::DMA_GATHER_XPOSE::flags), offset 63.
         #[inline]
         pub fn flags(&self) -> DMA_GATHER_TRANSPOSE_FLAGS<'a> {
@@ -17315,16 +20866,24 @@ pub mod view {
     impl<'a> DMA_GATHER_XPOSE_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DMA_GATHER_XPOSE<'_> { DMA_GATHER_XPOSE::new(&*self.0) }
+        pub fn as_view(&self) -> DMA_GATHER_XPOSE<'_> {
+            DMA_GATHER_XPOSE::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_GATHER_XPOSE { self.as_view().read() }
+        pub fn read(&self) -> super::DMA_GATHER_XPOSE {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_GATHER_XPOSE) -> &mut Self {
@@ -17350,19 +20909,29 @@ pub mod view {
         }
         /// [`DMA_GATHER_XPOSE::header`](super::DMA_GATHER_XPOSE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`DMA_GATHER_XPOSE::events`](super::DMA_GATHER_XPOSE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`DMA_GATHER_XPOSE::semaphore`](super::DMA_GATHER_XPOSE::semaphore), offset 12.
         #[inline]
-        pub fn semaphore(&self) -> u8 { self.as_view().semaphore() }
+        pub fn semaphore(&self) -> u8 {
+            self.as_view().semaphore()
+        }
         /// [`DMA_GATHER_XPOSE::dma_configs`](super::DMA_GATHER_XPOSE::dma_configs), offset 13.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> { self.as_view().dma_configs() }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
+            self.as_view().dma_configs()
+        }
         /// [`DMA_GATHER_XPOSE::idx_num_active_channels`](super::DMA_GATHER_XPOSE::idx_num_active_channels), offset 14.
         #[inline]
-        pub fn idx_num_active_channels(&self) -> u8 { self.as_view().idx_num_active_channels() }
+        pub fn idx_num_active_channels(&self) -> u8 {
+            self.as_view().idx_num_active_channels()
+        }
         /// [`DMA_GATHER_XPOSE::src_idx_bound_reg`](super::DMA_GATHER_XPOSE::src_idx_bound_reg), offset 15.
         #[inline]
         pub fn src_idx_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
@@ -17370,40 +20939,64 @@ pub mod view {
         }
         /// [`DMA_GATHER_XPOSE::src_start_addr`](super::DMA_GATHER_XPOSE::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'_> { self.as_view().src_start_addr() }
+        pub fn src_start_addr(&self) -> ADDR8<'_> {
+            self.as_view().src_start_addr()
+        }
         /// [`DMA_GATHER_XPOSE::src_step_elem`](super::DMA_GATHER_XPOSE::src_step_elem), offset 24.
         #[inline]
-        pub fn src_step_elem(&self) -> [i32; 2] { self.as_view().src_step_elem() }
+        pub fn src_step_elem(&self) -> [i32; 2] {
+            self.as_view().src_step_elem()
+        }
         /// [`DMA_GATHER_XPOSE::src_num_elem`](super::DMA_GATHER_XPOSE::src_num_elem), offset 32.
         #[inline]
-        pub fn src_num_elem(&self) -> [u16; 2] { self.as_view().src_num_elem() }
+        pub fn src_num_elem(&self) -> [u16; 2] {
+            self.as_view().src_num_elem()
+        }
         /// [`DMA_GATHER_XPOSE::src_idx_start_addr`](super::DMA_GATHER_XPOSE::src_idx_start_addr), offset 36.
         #[inline]
-        pub fn src_idx_start_addr(&self) -> ADDR4<'_> { self.as_view().src_idx_start_addr() }
+        pub fn src_idx_start_addr(&self) -> ADDR4<'_> {
+            self.as_view().src_idx_start_addr()
+        }
         /// [`DMA_GATHER_XPOSE::dst_start_addr`](super::DMA_GATHER_XPOSE::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'_> { self.as_view().dst_start_addr() }
+        pub fn dst_start_addr(&self) -> ADDR8<'_> {
+            self.as_view().dst_start_addr()
+        }
         /// [`DMA_GATHER_XPOSE::reserved`](super::DMA_GATHER_XPOSE::reserved), offset 48.
         #[inline]
-        pub fn reserved(&self) -> &[u8; 3] { self.as_view().reserved() }
+        pub fn reserved(&self) -> &[u8; 3] {
+            self.as_view().reserved()
+        }
         /// [`DMA_GATHER_XPOSE::dst_bound_reg`](super::DMA_GATHER_XPOSE::dst_bound_reg), offset 51.
         #[inline]
-        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().dst_bound_reg() }
+        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
+            self.as_view().dst_bound_reg()
+        }
         /// [`DMA_GATHER_XPOSE::dst_step_elem_1`](super::DMA_GATHER_XPOSE::dst_step_elem_1), offset 52.
         #[inline]
-        pub fn dst_step_elem_1(&self) -> i32 { self.as_view().dst_step_elem_1() }
+        pub fn dst_step_elem_1(&self) -> i32 {
+            self.as_view().dst_step_elem_1()
+        }
         /// [`DMA_GATHER_XPOSE::dst_num_elem`](super::DMA_GATHER_XPOSE::dst_num_elem), offset 56.
         #[inline]
-        pub fn dst_num_elem(&self) -> [u16; 2] { self.as_view().dst_num_elem() }
+        pub fn dst_num_elem(&self) -> [u16; 2] {
+            self.as_view().dst_num_elem()
+        }
         /// [`DMA_GATHER_XPOSE::elem_size`](super::DMA_GATHER_XPOSE::elem_size), offset 60.
         #[inline]
-        pub fn elem_size(&self) -> u16 { self.as_view().elem_size() }
+        pub fn elem_size(&self) -> u16 {
+            self.as_view().elem_size()
+        }
         /// [`DMA_GATHER_XPOSE::dtype`](super::DMA_GATHER_XPOSE::dtype), offset 62.
         #[inline]
-        pub fn dtype(&self) -> DTYPE_PAIR<'_> { self.as_view().dtype() }
+        pub fn dtype(&self) -> DTYPE_PAIR<'_> {
+            self.as_view().dtype()
+        }
         /// [`DMA_GATHER_XPOSE::flags`](super::DMA_GATHER_XPOSE::flags), offset 63.
         #[inline]
-        pub fn flags(&self) -> DMA_GATHER_TRANSPOSE_FLAGS<'_> { self.as_view().flags() }
+        pub fn flags(&self) -> DMA_GATHER_TRANSPOSE_FLAGS<'_> {
+            self.as_view().flags()
+        }
         /// [`DMA_GATHER_XPOSE::header`](super::DMA_GATHER_XPOSE::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -17429,7 +21022,8 @@ pub mod view {
         /// [`DMA_GATHER_XPOSE::semaphore`](super::DMA_GATHER_XPOSE::semaphore), offset 12.
         #[inline]
         pub fn set_semaphore(&mut self, v: u8) -> &mut Self {
-            *at_mut::<12, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<12, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::dma_configs`](super::DMA_GATHER_XPOSE::dma_configs), offset 13.
@@ -17446,7 +21040,8 @@ pub mod view {
         /// [`DMA_GATHER_XPOSE::idx_num_active_channels`](super::DMA_GATHER_XPOSE::idx_num_active_channels), offset 14.
         #[inline]
         pub fn set_idx_num_active_channels(&mut self, v: u8) -> &mut Self {
-            *at_mut::<14, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<14, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::src_idx_bound_reg`](super::DMA_GATHER_XPOSE::src_idx_bound_reg), offset 15.
@@ -17474,15 +21069,17 @@ pub mod view {
         /// [`DMA_GATHER_XPOSE::src_step_elem`](super::DMA_GATHER_XPOSE::src_step_elem), offset 24.
         #[inline]
         pub fn set_src_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            *at_mut::<24, 4, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<28, 4, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<24, 4, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<28, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::src_num_elem`](super::DMA_GATHER_XPOSE::src_num_elem), offset 32.
         #[inline]
         pub fn set_src_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            *at_mut::<32, 2, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<34, 2, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<32, 2, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<34, 2, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::src_idx_start_addr`](super::DMA_GATHER_XPOSE::src_idx_start_addr), offset 36.
@@ -17515,7 +21112,9 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn reserved_mut(&mut self) -> &mut [u8; 3] { at_mut::<48, 3, 64>(self.0) }
+        pub fn reserved_mut(&mut self) -> &mut [u8; 3] {
+            at_mut::<48, 3, 64>(self.0)
+        }
         /// [`DMA_GATHER_XPOSE::dst_bound_reg`](super::DMA_GATHER_XPOSE::dst_bound_reg), offset 51.
         #[inline]
         pub fn set_dst_bound_reg(&mut self, v: super::BOUND_CHECK_REG) -> &mut Self {
@@ -17530,20 +21129,23 @@ pub mod view {
         /// [`DMA_GATHER_XPOSE::dst_step_elem_1`](super::DMA_GATHER_XPOSE::dst_step_elem_1), offset 52.
         #[inline]
         pub fn set_dst_step_elem_1(&mut self, v: i32) -> &mut Self {
-            *at_mut::<52, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<52, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::dst_num_elem`](super::DMA_GATHER_XPOSE::dst_num_elem), offset 56.
         #[inline]
         pub fn set_dst_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            *at_mut::<56, 2, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<58, 2, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<56, 2, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<58, 2, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::elem_size`](super::DMA_GATHER_XPOSE::elem_size), offset 60.
         #[inline]
         pub fn set_elem_size(&mut self, v: u16) -> &mut Self {
-            *at_mut::<60, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_GATHER_XPOSE::dtype`](super::DMA_GATHER_XPOSE::dtype), offset 62.
@@ -17599,7 +21201,9 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(b: &mut [u8; 64]) -> Result<DMA_GATHER_XPOSE_mut<'_>, DecodeError> {
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<DMA_GATHER_XPOSE_mut<'_>, DecodeError> {
             DMA_GATHER_XPOSE_mut::decode(b)
         }
     }
@@ -17609,10 +21213,14 @@ pub mod view {
     impl<'a> DMA_INDIRECT1D<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::DMA_INDIRECT1D {
@@ -17644,19 +21252,32 @@ pub mod view {
         }
         /// [`DMA_INDIRECT1D::header`](super::DMA_INDIRECT1D::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`DMA_INDIRECT1D::events`](super::DMA_INDIRECT1D::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`DMA_INDIRECT1D::semaphore`](super::DMA_INDIRECT1D::semaphore), offset 12.
         #[inline]
-        pub fn semaphore(&self) -> u8 { u8::from_le_bytes(*at::<12, 1, 64>(self.0)) }
+        pub fn semaphore(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<12, 1, 64>(b))
+        }
         /// [`DMA_INDIRECT1D::sem_increment`](super::DMA_INDIRECT1D::sem_increment), offset 13.
         #[inline]
-        pub fn sem_increment(&self) -> u8 { u8::from_le_bytes(*at::<13, 1, 64>(self.0)) }
+        pub fn sem_increment(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<13, 1, 64>(b))
+        }
         /// [`DMA_INDIRECT1D::idx_num_active_channels`](super::DMA_INDIRECT1D::idx_num_active_channels), offset 14.
         #[inline]
-        pub fn idx_num_active_channels(&self) -> u8 { u8::from_le_bytes(*at::<14, 1, 64>(self.0)) }
+        pub fn idx_num_active_channels(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<14, 1, 64>(b))
+        }
         /// [`DMA_INDIRECT1D::flags`](super::DMA_INDIRECT1D::flags), offset 15.
         #[inline]
         pub fn flags(&self) -> DMA_INDIRECT_FLAGS<'a> {
@@ -17664,43 +21285,71 @@ pub mod view {
         }
         /// [`DMA_INDIRECT1D::src_start_addr`](super::DMA_INDIRECT1D::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<16, 8, 64>(self.0)) }
+        pub fn src_start_addr(&self) -> ADDR8<'a> {
+            ADDR8::new(at::<16, 8, 64>(self.0))
+        }
         /// [`DMA_INDIRECT1D::src_step_elem`](super::DMA_INDIRECT1D::src_step_elem), offset 24.
         #[inline]
-        pub fn src_step_elem(&self) -> i32 { i32::from_le_bytes(*at::<24, 4, 64>(self.0)) }
+        pub fn src_step_elem(&self) -> i32 {
+            let b = self.0;
+            i32::from_le_bytes(*at::<24, 4, 64>(b))
+        }
         /// [`DMA_INDIRECT1D::src_num_elem`](super::DMA_INDIRECT1D::src_num_elem), offset 28.
         #[inline]
-        pub fn src_num_elem(&self) -> u16 { u16::from_le_bytes(*at::<28, 2, 64>(self.0)) }
+        pub fn src_num_elem(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<28, 2, 64>(b))
+        }
         /// [`DMA_INDIRECT1D::src_elem_size`](super::DMA_INDIRECT1D::src_elem_size), offset 30.
         #[inline]
-        pub fn src_elem_size(&self) -> u16 { u16::from_le_bytes(*at::<30, 2, 64>(self.0)) }
+        pub fn src_elem_size(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<30, 2, 64>(b))
+        }
         /// [`DMA_INDIRECT1D::dst_start_addr`](super::DMA_INDIRECT1D::dst_start_addr), offset 32.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'a> { ADDR8::new(at::<32, 8, 64>(self.0)) }
+        pub fn dst_start_addr(&self) -> ADDR8<'a> {
+            ADDR8::new(at::<32, 8, 64>(self.0))
+        }
         /// [`DMA_INDIRECT1D::dst_step_elem`](super::DMA_INDIRECT1D::dst_step_elem), offset 40.
         #[inline]
-        pub fn dst_step_elem(&self) -> i32 { i32::from_le_bytes(*at::<40, 4, 64>(self.0)) }
+        pub fn dst_step_elem(&self) -> i32 {
+            let b = self.0;
+            i32::from_le_bytes(*at::<40, 4, 64>(b))
+        }
         /// [`DMA_INDIRECT1D::dst_num_elem`](super::DMA_INDIRECT1D::dst_num_elem), offset 44.
         #[inline]
-        pub fn dst_num_elem(&self) -> u16 { u16::from_le_bytes(*at::<44, 2, 64>(self.0)) }
+        pub fn dst_num_elem(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<44, 2, 64>(b))
+        }
         /// [`DMA_INDIRECT1D::dst_elem_size`](super::DMA_INDIRECT1D::dst_elem_size), offset 46.
         #[inline]
-        pub fn dst_elem_size(&self) -> u16 { u16::from_le_bytes(*at::<46, 2, 64>(self.0)) }
+        pub fn dst_elem_size(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<46, 2, 64>(b))
+        }
         /// [`DMA_INDIRECT1D::src_idx_start_addr`](super::DMA_INDIRECT1D::src_idx_start_addr), offset 48.
         #[inline]
-        pub fn src_idx_start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<48, 4, 64>(self.0)) }
+        pub fn src_idx_start_addr(&self) -> ADDR4<'a> {
+            ADDR4::new(at::<48, 4, 64>(self.0))
+        }
         /// [`DMA_INDIRECT1D::dst_idx_start_addr`](super::DMA_INDIRECT1D::dst_idx_start_addr), offset 52.
         #[inline]
-        pub fn dst_idx_start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<52, 4, 64>(self.0)) }
+        pub fn dst_idx_start_addr(&self) -> ADDR4<'a> {
+            ADDR4::new(at::<52, 4, 64>(self.0))
+        }
         /// [`DMA_INDIRECT1D::in_dtype`](super::DMA_INDIRECT1D::in_dtype), offset 56.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<56, 1, 64>(self.0)))
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<56, 1, 64>(b)))
         }
         /// [`DMA_INDIRECT1D::out_dtype`](super::DMA_INDIRECT1D::out_dtype), offset 57.
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<57, 1, 64>(self.0)))
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<57, 1, 64>(b)))
         }
         /// [`DMA_INDIRECT1D::src_idx_bound_reg`](super::DMA_INDIRECT1D::src_idx_bound_reg), offset 58.
         #[inline]
@@ -17715,14 +21364,19 @@ pub mod view {
         /// [`DMA_INDIRECT1D::compute_op`](super::DMA_INDIRECT1D::compute_op), offset 60.
         #[inline]
         pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
-            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<60, 1, 64>(self.0)))
+            let b = self.0;
+            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<60, 1, 64>(b)))
         }
         /// [`DMA_INDIRECT1D::dma_configs`](super::DMA_INDIRECT1D::dma_configs), offset 61.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> { DMA_CONFIGS::new(at::<61, 1, 64>(self.0)) }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
+            DMA_CONFIGS::new(at::<61, 1, 64>(self.0))
+        }
         /// [`DMA_INDIRECT1D::reserved`](super::DMA_INDIRECT1D::reserved), offset 62.
         #[inline]
-        pub fn reserved(&self) -> &'a [u8; 2] { at::<62, 2, 64>(self.0) }
+        pub fn reserved(&self) -> &'a [u8; 2] {
+            at::<62, 2, 64>(self.0)
+        }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -17752,16 +21406,24 @@ pub mod view {
     impl<'a> DMA_INDIRECT1D_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> DMA_INDIRECT1D<'_> { DMA_INDIRECT1D::new(&*self.0) }
+        pub fn as_view(&self) -> DMA_INDIRECT1D<'_> {
+            DMA_INDIRECT1D::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::DMA_INDIRECT1D { self.as_view().read() }
+        pub fn read(&self) -> super::DMA_INDIRECT1D {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::DMA_INDIRECT1D) -> &mut Self {
@@ -17792,58 +21454,94 @@ pub mod view {
         }
         /// [`DMA_INDIRECT1D::header`](super::DMA_INDIRECT1D::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`DMA_INDIRECT1D::events`](super::DMA_INDIRECT1D::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`DMA_INDIRECT1D::semaphore`](super::DMA_INDIRECT1D::semaphore), offset 12.
         #[inline]
-        pub fn semaphore(&self) -> u8 { self.as_view().semaphore() }
+        pub fn semaphore(&self) -> u8 {
+            self.as_view().semaphore()
+        }
         /// [`DMA_INDIRECT1D::sem_increment`](super::DMA_INDIRECT1D::sem_increment), offset 13.
         #[inline]
-        pub fn sem_increment(&self) -> u8 { self.as_view().sem_increment() }
+        pub fn sem_increment(&self) -> u8 {
+            self.as_view().sem_increment()
+        }
         /// [`DMA_INDIRECT1D::idx_num_active_channels`](super::DMA_INDIRECT1D::idx_num_active_channels), offset 14.
         #[inline]
-        pub fn idx_num_active_channels(&self) -> u8 { self.as_view().idx_num_active_channels() }
+        pub fn idx_num_active_channels(&self) -> u8 {
+            self.as_view().idx_num_active_channels()
+        }
         /// [`DMA_INDIRECT1D::flags`](super::DMA_INDIRECT1D::flags), offset 15.
         #[inline]
-        pub fn flags(&self) -> DMA_INDIRECT_FLAGS<'_> { self.as_view().flags() }
+        pub fn flags(&self) -> DMA_INDIRECT_FLAGS<'_> {
+            self.as_view().flags()
+        }
         /// [`DMA_INDIRECT1D::src_start_addr`](super::DMA_INDIRECT1D::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> ADDR8<'_> { self.as_view().src_start_addr() }
+        pub fn src_start_addr(&self) -> ADDR8<'_> {
+            self.as_view().src_start_addr()
+        }
         /// [`DMA_INDIRECT1D::src_step_elem`](super::DMA_INDIRECT1D::src_step_elem), offset 24.
         #[inline]
-        pub fn src_step_elem(&self) -> i32 { self.as_view().src_step_elem() }
+        pub fn src_step_elem(&self) -> i32 {
+            self.as_view().src_step_elem()
+        }
         /// [`DMA_INDIRECT1D::src_num_elem`](super::DMA_INDIRECT1D::src_num_elem), offset 28.
         #[inline]
-        pub fn src_num_elem(&self) -> u16 { self.as_view().src_num_elem() }
+        pub fn src_num_elem(&self) -> u16 {
+            self.as_view().src_num_elem()
+        }
         /// [`DMA_INDIRECT1D::src_elem_size`](super::DMA_INDIRECT1D::src_elem_size), offset 30.
         #[inline]
-        pub fn src_elem_size(&self) -> u16 { self.as_view().src_elem_size() }
+        pub fn src_elem_size(&self) -> u16 {
+            self.as_view().src_elem_size()
+        }
         /// [`DMA_INDIRECT1D::dst_start_addr`](super::DMA_INDIRECT1D::dst_start_addr), offset 32.
         #[inline]
-        pub fn dst_start_addr(&self) -> ADDR8<'_> { self.as_view().dst_start_addr() }
+        pub fn dst_start_addr(&self) -> ADDR8<'_> {
+            self.as_view().dst_start_addr()
+        }
         /// [`DMA_INDIRECT1D::dst_step_elem`](super::DMA_INDIRECT1D::dst_step_elem), offset 40.
         #[inline]
-        pub fn dst_step_elem(&self) -> i32 { self.as_view().dst_step_elem() }
+        pub fn dst_step_elem(&self) -> i32 {
+            self.as_view().dst_step_elem()
+        }
         /// [`DMA_INDIRECT1D::dst_num_elem`](super::DMA_INDIRECT1D::dst_num_elem), offset 44.
         #[inline]
-        pub fn dst_num_elem(&self) -> u16 { self.as_view().dst_num_elem() }
+        pub fn dst_num_elem(&self) -> u16 {
+            self.as_view().dst_num_elem()
+        }
         /// [`DMA_INDIRECT1D::dst_elem_size`](super::DMA_INDIRECT1D::dst_elem_size), offset 46.
         #[inline]
-        pub fn dst_elem_size(&self) -> u16 { self.as_view().dst_elem_size() }
+        pub fn dst_elem_size(&self) -> u16 {
+            self.as_view().dst_elem_size()
+        }
         /// [`DMA_INDIRECT1D::src_idx_start_addr`](super::DMA_INDIRECT1D::src_idx_start_addr), offset 48.
         #[inline]
-        pub fn src_idx_start_addr(&self) -> ADDR4<'_> { self.as_view().src_idx_start_addr() }
+        pub fn src_idx_start_addr(&self) -> ADDR4<'_> {
+            self.as_view().src_idx_start_addr()
+        }
         /// [`DMA_INDIRECT1D::dst_idx_start_addr`](super::DMA_INDIRECT1D::dst_idx_start_addr), offset 52.
         #[inline]
-        pub fn dst_idx_start_addr(&self) -> ADDR4<'_> { self.as_view().dst_idx_start_addr() }
+        pub fn dst_idx_start_addr(&self) -> ADDR4<'_> {
+            self.as_view().dst_idx_start_addr()
+        }
         /// [`DMA_INDIRECT1D::in_dtype`](super::DMA_INDIRECT1D::in_dtype), offset 56.
         #[inline]
-        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
+        pub fn in_dtype(&self) -> super::DTYPE {
+            self.as_view().in_dtype()
+        }
         /// [`DMA_INDIRECT1D::out_dtype`](super::DMA_INDIRECT1D::out_dtype), offset 57.
         #[inline]
-        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
+        pub fn out_dtype(&self) -> super::DTYPE {
+            self.as_view().out_dtype()
+        }
         /// [`DMA_INDIRECT1D::src_idx_bound_reg`](super::DMA_INDIRECT1D::src_idx_bound_reg), offset 58.
         #[inline]
         pub fn src_idx_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
@@ -17856,13 +21554,19 @@ pub mod view {
         }
         /// [`DMA_INDIRECT1D::compute_op`](super::DMA_INDIRECT1D::compute_op), offset 60.
         #[inline]
-        pub fn compute_op(&self) -> super::DGE_COMPUTE_OP { self.as_view().compute_op() }
+        pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
+            self.as_view().compute_op()
+        }
         /// [`DMA_INDIRECT1D::dma_configs`](super::DMA_INDIRECT1D::dma_configs), offset 61.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> { self.as_view().dma_configs() }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
+            self.as_view().dma_configs()
+        }
         /// [`DMA_INDIRECT1D::reserved`](super::DMA_INDIRECT1D::reserved), offset 62.
         #[inline]
-        pub fn reserved(&self) -> &[u8; 2] { self.as_view().reserved() }
+        pub fn reserved(&self) -> &[u8; 2] {
+            self.as_view().reserved()
+        }
         /// [`DMA_INDIRECT1D::header`](super::DMA_INDIRECT1D::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -17888,19 +21592,22 @@ pub mod view {
         /// [`DMA_INDIRECT1D::semaphore`](super::DMA_INDIRECT1D::semaphore), offset 12.
         #[inline]
         pub fn set_semaphore(&mut self, v: u8) -> &mut Self {
-            *at_mut::<12, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<12, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::sem_increment`](super::DMA_INDIRECT1D::sem_increment), offset 13.
         #[inline]
         pub fn set_sem_increment(&mut self, v: u8) -> &mut Self {
-            *at_mut::<13, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<13, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::idx_num_active_channels`](super::DMA_INDIRECT1D::idx_num_active_channels), offset 14.
         #[inline]
         pub fn set_idx_num_active_channels(&mut self, v: u8) -> &mut Self {
-            *at_mut::<14, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<14, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::flags`](super::DMA_INDIRECT1D::flags), offset 15.
@@ -17928,19 +21635,22 @@ pub mod view {
         /// [`DMA_INDIRECT1D::src_step_elem`](super::DMA_INDIRECT1D::src_step_elem), offset 24.
         #[inline]
         pub fn set_src_step_elem(&mut self, v: i32) -> &mut Self {
-            *at_mut::<24, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<24, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::src_num_elem`](super::DMA_INDIRECT1D::src_num_elem), offset 28.
         #[inline]
         pub fn set_src_num_elem(&mut self, v: u16) -> &mut Self {
-            *at_mut::<28, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<28, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::src_elem_size`](super::DMA_INDIRECT1D::src_elem_size), offset 30.
         #[inline]
         pub fn set_src_elem_size(&mut self, v: u16) -> &mut Self {
-            *at_mut::<30, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<30, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::dst_start_addr`](super::DMA_INDIRECT1D::dst_start_addr), offset 32.
@@ -17957,19 +21667,22 @@ pub mod view {
         /// [`DMA_INDIRECT1D::dst_step_elem`](super::DMA_INDIRECT1D::dst_step_elem), offset 40.
         #[inline]
         pub fn set_dst_step_elem(&mut self, v: i32) -> &mut Self {
-            *at_mut::<40, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<40, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::dst_num_elem`](super::DMA_INDIRECT1D::dst_num_elem), offset 44.
         #[inline]
         pub fn set_dst_num_elem(&mut self, v: u16) -> &mut Self {
-            *at_mut::<44, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<44, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::dst_elem_size`](super::DMA_INDIRECT1D::dst_elem_size), offset 46.
         #[inline]
         pub fn set_dst_elem_size(&mut self, v: u16) -> &mut Self {
-            *at_mut::<46, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<46, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`DMA_INDIRECT1D::src_idx_start_addr`](super::DMA_INDIRECT1D::src_idx_start_addr), offset 48.
@@ -17997,13 +21710,15 @@ pub mod view {
         /// [`DMA_INDIRECT1D::in_dtype`](super::DMA_INDIRECT1D::in_dtype), offset 56.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<56, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<56, 1, 64>(b));
             self
         }
         /// [`DMA_INDIRECT1D::out_dtype`](super::DMA_INDIRECT1D::out_dtype), offset 57.
         #[inline]
         pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<57, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<57, 1, 64>(b));
             self
         }
         /// [`DMA_INDIRECT1D::src_idx_bound_reg`](super::DMA_INDIRECT1D::src_idx_bound_reg), offset 58.
@@ -18031,7 +21746,8 @@ pub mod view {
         /// [`DMA_INDIRECT1D::compute_op`](super::DMA_INDIRECT1D::compute_op), offset 60.
         #[inline]
         pub fn set_compute_op(&mut self, v: super::DGE_COMPUTE_OP) -> &mut Self {
-            v.write(at_mut::<60, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<60, 1, 64>(b));
             self
         }
         /// [`DMA_INDIRECT1D::dma_configs`](super::DMA_INDIRECT1D::dma_configs), offset 61.
@@ -18053,7 +21769,9 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn reserved_mut(&mut self) -> &mut [u8; 2] { at_mut::<62, 2, 64>(self.0) }
+        pub fn reserved_mut(&mut self) -> &mut [u8; 2] {
+            at_mut::<62, 2, 64>(self.0)
+        }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -18085,7 +21803,9 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(b: &mut [u8; 64]) -> Result<DMA_INDIRECT1D_mut<'_>, DecodeError> {
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<DMA_INDIRECT1D_mut<'_>, DecodeError> {
             DMA_INDIRECT1D_mut::decode(b)
         }
     }
@@ -18095,10 +21815,14 @@ pub mod view {
     impl<'a> INDIRECT_BOUND_CHECK_DTYPE<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 1]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 1] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::INDIRECT_BOUND_CHECK_DTYPE {
@@ -18109,13 +21833,19 @@ pub mod view {
         }
         /// [`INDIRECT_BOUND_CHECK_DTYPE::dtype`](super::INDIRECT_BOUND_CHECK_DTYPE::dtype), bits 0..=3.
         #[inline]
-        pub fn dtype(&self) -> super::DTYPE { super::DTYPE::from_raw((self.bits() & 0xf) as u8) }
+        pub fn dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw((self.bits() & 0xf) as u8)
+        }
         /// [`INDIRECT_BOUND_CHECK_DTYPE::tag`](super::INDIRECT_BOUND_CHECK_DTYPE::tag), bits 4..=7.
         #[inline]
-        pub fn tag(&self) -> u8 { (self.bits() >> 4 & 0xf) as u8 }
+        pub fn tag(&self) -> u8 {
+            (self.bits() >> 4 & 0xf) as u8
+        }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
     }
     /// Writable view of [`INDIRECT_BOUND_CHECK_DTYPE`](super::INDIRECT_BOUND_CHECK_DTYPE); see [`INDIRECT_BOUND_CHECK_DTYPE`].
     #[derive(Debug, PartialEq, Eq, Hash)]
@@ -18123,10 +21853,14 @@ pub mod view {
     impl<'a> INDIRECT_BOUND_CHECK_DTYPE_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 1]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 1] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'_> {
@@ -18134,7 +21868,9 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK_DTYPE { self.as_view().read() }
+        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK_DTYPE {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::INDIRECT_BOUND_CHECK_DTYPE) -> &mut Self {
@@ -18144,10 +21880,14 @@ pub mod view {
         }
         /// [`INDIRECT_BOUND_CHECK_DTYPE::dtype`](super::INDIRECT_BOUND_CHECK_DTYPE::dtype), bits 0..=3.
         #[inline]
-        pub fn dtype(&self) -> super::DTYPE { self.as_view().dtype() }
+        pub fn dtype(&self) -> super::DTYPE {
+            self.as_view().dtype()
+        }
         /// [`INDIRECT_BOUND_CHECK_DTYPE::tag`](super::INDIRECT_BOUND_CHECK_DTYPE::tag), bits 4..=7.
         #[inline]
-        pub fn tag(&self) -> u8 { self.as_view().tag() }
+        pub fn tag(&self) -> u8 {
+            self.as_view().tag()
+        }
         /// [`INDIRECT_BOUND_CHECK_DTYPE::dtype`](super::INDIRECT_BOUND_CHECK_DTYPE::dtype), bits 0..=3.
         #[inline]
         pub fn set_dtype(&mut self, v: super::DTYPE) -> &mut Self {
@@ -18160,7 +21900,9 @@ pub mod view {
         }
         /// The packed container value.
         #[inline]
-        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
         /// Sets the packed container value.
         #[inline]
         pub fn set_bits(&mut self, v: u8) -> &mut Self {
@@ -18174,10 +21916,14 @@ pub mod view {
     impl<'a> INDIRECT_BOUND_CHECK<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::INDIRECT_BOUND_CHECK {
@@ -18200,25 +21946,42 @@ pub mod view {
         }
         /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`INDIRECT_BOUND_CHECK::events`](super::INDIRECT_BOUND_CHECK::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`INDIRECT_BOUND_CHECK::unknown_12`](super::INDIRECT_BOUND_CHECK::unknown_12), offset 12.
         #[inline]
-        pub fn unknown_12(&self) -> &'a [u8; 12] { at::<12, 12, 64>(self.0) }
+        pub fn unknown_12(&self) -> &'a [u8; 12] {
+            at::<12, 12, 64>(self.0)
+        }
         /// [`INDIRECT_BOUND_CHECK::bound_result_reg`](super::INDIRECT_BOUND_CHECK::bound_result_reg), offset 24.
         #[inline]
-        pub fn bound_result_reg(&self) -> u32 { u32::from_le_bytes(*at::<24, 4, 64>(self.0)) }
+        pub fn bound_result_reg(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<24, 4, 64>(b))
+        }
         /// [`INDIRECT_BOUND_CHECK::unknown_28`](super::INDIRECT_BOUND_CHECK::unknown_28), offset 28.
         #[inline]
-        pub fn unknown_28(&self) -> &'a [u8; 4] { at::<28, 4, 64>(self.0) }
+        pub fn unknown_28(&self) -> &'a [u8; 4] {
+            at::<28, 4, 64>(self.0)
+        }
         /// [`INDIRECT_BOUND_CHECK::bound_size_bytes`](super::INDIRECT_BOUND_CHECK::bound_size_bytes), offset 32.
         #[inline]
-        pub fn bound_size_bytes(&self) -> u64 { u64::from_le_bytes(*at::<32, 8, 64>(self.0)) }
+        pub fn bound_size_bytes(&self) -> u64 {
+            let b = self.0;
+            u64::from_le_bytes(*at::<32, 8, 64>(b))
+        }
         /// [`INDIRECT_BOUND_CHECK::const_tag`](super::INDIRECT_BOUND_CHECK::const_tag), offset 40.
         #[inline]
-        pub fn const_tag(&self) -> u8 { u8::from_le_bytes(*at::<40, 1, 64>(self.0)) }
+        pub fn const_tag(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<40, 1, 64>(b))
+        }
         /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
         #[inline]
         pub fn src_dtype(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'a> {
@@ -18226,22 +21989,37 @@ pub mod view {
         }
         /// [`INDIRECT_BOUND_CHECK::const_one`](super::INDIRECT_BOUND_CHECK::const_one), offset 42.
         #[inline]
-        pub fn const_one(&self) -> u16 { u16::from_le_bytes(*at::<42, 2, 64>(self.0)) }
+        pub fn const_one(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<42, 2, 64>(b))
+        }
         /// [`INDIRECT_BOUND_CHECK::unknown_44`](super::INDIRECT_BOUND_CHECK::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &'a [u8; 2] { at::<44, 2, 64>(self.0) }
+        pub fn unknown_44(&self) -> &'a [u8; 2] {
+            at::<44, 2, 64>(self.0)
+        }
         /// [`INDIRECT_BOUND_CHECK::idx_ap_meta`](super::INDIRECT_BOUND_CHECK::idx_ap_meta), offset 46.
         #[inline]
-        pub fn idx_ap_meta(&self) -> u8 { u8::from_le_bytes(*at::<46, 1, 64>(self.0)) }
+        pub fn idx_ap_meta(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<46, 1, 64>(b))
+        }
         /// [`INDIRECT_BOUND_CHECK::unknown_47`](super::INDIRECT_BOUND_CHECK::unknown_47), offset 47.
         #[inline]
-        pub fn unknown_47(&self) -> &'a [u8; 1] { at::<47, 1, 64>(self.0) }
+        pub fn unknown_47(&self) -> &'a [u8; 1] {
+            at::<47, 1, 64>(self.0)
+        }
         /// [`INDIRECT_BOUND_CHECK::branch_label_id`](super::INDIRECT_BOUND_CHECK::branch_label_id), offset 48.
         #[inline]
-        pub fn branch_label_id(&self) -> u32 { u32::from_le_bytes(*at::<48, 4, 64>(self.0)) }
+        pub fn branch_label_id(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<48, 4, 64>(b))
+        }
         /// [`INDIRECT_BOUND_CHECK::unknown_52`](super::INDIRECT_BOUND_CHECK::unknown_52), offset 52.
         #[inline]
-        pub fn unknown_52(&self) -> &'a [u8; 12] { at::<52, 12, 64>(self.0) }
+        pub fn unknown_52(&self) -> &'a [u8; 12] {
+            at::<52, 12, 64>(self.0)
+        }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -18271,16 +22049,24 @@ pub mod view {
     impl<'a> INDIRECT_BOUND_CHECK_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> INDIRECT_BOUND_CHECK<'_> { INDIRECT_BOUND_CHECK::new(&*self.0) }
+        pub fn as_view(&self) -> INDIRECT_BOUND_CHECK<'_> {
+            INDIRECT_BOUND_CHECK::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK { self.as_view().read() }
+        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::INDIRECT_BOUND_CHECK) -> &mut Self {
@@ -18302,46 +22088,74 @@ pub mod view {
         }
         /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`INDIRECT_BOUND_CHECK::events`](super::INDIRECT_BOUND_CHECK::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`INDIRECT_BOUND_CHECK::unknown_12`](super::INDIRECT_BOUND_CHECK::unknown_12), offset 12.
         #[inline]
-        pub fn unknown_12(&self) -> &[u8; 12] { self.as_view().unknown_12() }
+        pub fn unknown_12(&self) -> &[u8; 12] {
+            self.as_view().unknown_12()
+        }
         /// [`INDIRECT_BOUND_CHECK::bound_result_reg`](super::INDIRECT_BOUND_CHECK::bound_result_reg), offset 24.
         #[inline]
-        pub fn bound_result_reg(&self) -> u32 { self.as_view().bound_result_reg() }
+        pub fn bound_result_reg(&self) -> u32 {
+            self.as_view().bound_result_reg()
+        }
         /// [`INDIRECT_BOUND_CHECK::unknown_28`](super::INDIRECT_BOUND_CHECK::unknown_28), offset 28.
         #[inline]
-        pub fn unknown_28(&self) -> &[u8; 4] { self.as_view().unknown_28() }
+        pub fn unknown_28(&self) -> &[u8; 4] {
+            self.as_view().unknown_28()
+        }
         /// [`INDIRECT_BOUND_CHECK::bound_size_bytes`](super::INDIRECT_BOUND_CHECK::bound_size_bytes), offset 32.
         #[inline]
-        pub fn bound_size_bytes(&self) -> u64 { self.as_view().bound_size_bytes() }
+        pub fn bound_size_bytes(&self) -> u64 {
+            self.as_view().bound_size_bytes()
+        }
         /// [`INDIRECT_BOUND_CHECK::const_tag`](super::INDIRECT_BOUND_CHECK::const_tag), offset 40.
         #[inline]
-        pub fn const_tag(&self) -> u8 { self.as_view().const_tag() }
+        pub fn const_tag(&self) -> u8 {
+            self.as_view().const_tag()
+        }
         /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
         #[inline]
-        pub fn src_dtype(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'_> { self.as_view().src_dtype() }
+        pub fn src_dtype(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'_> {
+            self.as_view().src_dtype()
+        }
         /// [`INDIRECT_BOUND_CHECK::const_one`](super::INDIRECT_BOUND_CHECK::const_one), offset 42.
         #[inline]
-        pub fn const_one(&self) -> u16 { self.as_view().const_one() }
+        pub fn const_one(&self) -> u16 {
+            self.as_view().const_one()
+        }
         /// [`INDIRECT_BOUND_CHECK::unknown_44`](super::INDIRECT_BOUND_CHECK::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &[u8; 2] { self.as_view().unknown_44() }
+        pub fn unknown_44(&self) -> &[u8; 2] {
+            self.as_view().unknown_44()
+        }
         /// [`INDIRECT_BOUND_CHECK::idx_ap_meta`](super::INDIRECT_BOUND_CHECK::idx_ap_meta), offset 46.
         #[inline]
-        pub fn idx_ap_meta(&self) -> u8 { self.as_view().idx_ap_meta() }
+        pub fn idx_ap_meta(&self) -> u8 {
+            self.as_view().idx_ap_meta()
+        }
         /// [`INDIRECT_BOUND_CHECK::unknown_47`](super::INDIRECT_BOUND_CHECK::unknown_47), offset 47.
         #[inline]
-        pub fn unknown_47(&self) -> &[u8; 1] { self.as_view().unknown_47() }
+        pub fn unknown_47(&self) -> &[u8; 1] {
+            self.as_view().unknown_47()
+        }
         /// [`INDIRECT_BOUND_CHECK::branch_label_id`](super::INDIRECT_BOUND_CHECK::branch_label_id), offset 48.
         #[inline]
-        pub fn branch_label_id(&self) -> u32 { self.as_view().branch_label_id() }
+        pub fn branch_label_id(&self) -> u32 {
+            self.as_view().branch_label_id()
+        }
         /// [`INDIRECT_BOUND_CHECK::unknown_52`](super::INDIRECT_BOUND_CHECK::unknown_52), offset 52.
         #[inline]
-        pub fn unknown_52(&self) -> &[u8; 12] { self.as_view().unknown_52() }
+        pub fn unknown_52(&self) -> &[u8; 12] {
+            self.as_view().unknown_52()
+        }
         /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -18372,11 +22186,14 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_12_mut(&mut self) -> &mut [u8; 12] { at_mut::<12, 12, 64>(self.0) }
+        pub fn unknown_12_mut(&mut self) -> &mut [u8; 12] {
+            at_mut::<12, 12, 64>(self.0)
+        }
         /// [`INDIRECT_BOUND_CHECK::bound_result_reg`](super::INDIRECT_BOUND_CHECK::bound_result_reg), offset 24.
         #[inline]
         pub fn set_bound_result_reg(&mut self, v: u32) -> &mut Self {
-            *at_mut::<24, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<24, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_BOUND_CHECK::unknown_28`](super::INDIRECT_BOUND_CHECK::unknown_28), offset 28.
@@ -18387,22 +22204,29 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_28_mut(&mut self) -> &mut [u8; 4] { at_mut::<28, 4, 64>(self.0) }
+        pub fn unknown_28_mut(&mut self) -> &mut [u8; 4] {
+            at_mut::<28, 4, 64>(self.0)
+        }
         /// [`INDIRECT_BOUND_CHECK::bound_size_bytes`](super::INDIRECT_BOUND_CHECK::bound_size_bytes), offset 32.
         #[inline]
         pub fn set_bound_size_bytes(&mut self, v: u64) -> &mut Self {
-            *at_mut::<32, 8, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<32, 8, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_BOUND_CHECK::const_tag`](super::INDIRECT_BOUND_CHECK::const_tag), offset 40.
         #[inline]
         pub fn set_const_tag(&mut self, v: u8) -> &mut Self {
-            *at_mut::<40, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<40, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
         #[inline]
-        pub fn set_src_dtype(&mut self, v: super::INDIRECT_BOUND_CHECK_DTYPE) -> &mut Self {
+        pub fn set_src_dtype(
+            &mut self,
+            v: super::INDIRECT_BOUND_CHECK_DTYPE,
+        ) -> &mut Self {
             v.write(at_mut::<41, 1, 64>(self.0));
             self
         }
@@ -18414,7 +22238,8 @@ pub mod view {
         /// [`INDIRECT_BOUND_CHECK::const_one`](super::INDIRECT_BOUND_CHECK::const_one), offset 42.
         #[inline]
         pub fn set_const_one(&mut self, v: u16) -> &mut Self {
-            *at_mut::<42, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<42, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_BOUND_CHECK::unknown_44`](super::INDIRECT_BOUND_CHECK::unknown_44), offset 44.
@@ -18425,11 +22250,14 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_44_mut(&mut self) -> &mut [u8; 2] { at_mut::<44, 2, 64>(self.0) }
+        pub fn unknown_44_mut(&mut self) -> &mut [u8; 2] {
+            at_mut::<44, 2, 64>(self.0)
+        }
         /// [`INDIRECT_BOUND_CHECK::idx_ap_meta`](super::INDIRECT_BOUND_CHECK::idx_ap_meta), offset 46.
         #[inline]
         pub fn set_idx_ap_meta(&mut self, v: u8) -> &mut Self {
-            *at_mut::<46, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<46, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_BOUND_CHECK::unknown_47`](super::INDIRECT_BOUND_CHECK::unknown_47), offset 47.
@@ -18440,11 +22268,14 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_47_mut(&mut self) -> &mut [u8; 1] { at_mut::<47, 1, 64>(self.0) }
+        pub fn unknown_47_mut(&mut self) -> &mut [u8; 1] {
+            at_mut::<47, 1, 64>(self.0)
+        }
         /// [`INDIRECT_BOUND_CHECK::branch_label_id`](super::INDIRECT_BOUND_CHECK::branch_label_id), offset 48.
         #[inline]
         pub fn set_branch_label_id(&mut self, v: u32) -> &mut Self {
-            *at_mut::<48, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<48, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_BOUND_CHECK::unknown_52`](super::INDIRECT_BOUND_CHECK::unknown_52), offset 52.
@@ -18455,7 +22286,9 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_52_mut(&mut self) -> &mut [u8; 12] { at_mut::<52, 12, 64>(self.0) }
+        pub fn unknown_52_mut(&mut self) -> &mut [u8; 12] {
+            at_mut::<52, 12, 64>(self.0)
+        }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -18487,7 +22320,9 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(b: &mut [u8; 64]) -> Result<INDIRECT_BOUND_CHECK_mut<'_>, DecodeError> {
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<INDIRECT_BOUND_CHECK_mut<'_>, DecodeError> {
             INDIRECT_BOUND_CHECK_mut::decode(b)
         }
     }
@@ -18497,10 +22332,14 @@ pub mod view {
     impl<'a> INDIRECT_COPY<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::INDIRECT_COPY {
@@ -18525,56 +22364,91 @@ pub mod view {
         }
         /// [`INDIRECT_COPY::header`](super::INDIRECT_COPY::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`INDIRECT_COPY::events`](super::INDIRECT_COPY::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`INDIRECT_COPY::index_addr`](super::INDIRECT_COPY::index_addr), offset 12.
         #[inline]
-        pub fn index_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<12, 4, 64>(self.0)) }
+        pub fn index_addr(&self) -> ADDR4<'a> {
+            ADDR4::new(at::<12, 4, 64>(self.0))
+        }
         /// [`INDIRECT_COPY::data_addr`](super::INDIRECT_COPY::data_addr), offset 16.
         #[inline]
-        pub fn data_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<16, 4, 64>(self.0)) }
+        pub fn data_addr(&self) -> ADDR4<'a> {
+            ADDR4::new(at::<16, 4, 64>(self.0))
+        }
         /// [`INDIRECT_COPY::num_elem`](super::INDIRECT_COPY::num_elem), offset 20.
         #[inline]
-        pub fn num_elem(&self) -> u32 { u32::from_le_bytes(*at::<20, 4, 64>(self.0)) }
+        pub fn num_elem(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<20, 4, 64>(b))
+        }
         /// [`INDIRECT_COPY::unknown_24`](super::INDIRECT_COPY::unknown_24), offset 24.
         #[inline]
-        pub fn unknown_24(&self) -> &'a [u8; 8] { at::<24, 8, 64>(self.0) }
+        pub fn unknown_24(&self) -> &'a [u8; 8] {
+            at::<24, 8, 64>(self.0)
+        }
         /// [`INDIRECT_COPY::in_dtype`](super::INDIRECT_COPY::in_dtype), offset 32.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<32, 1, 64>(self.0)))
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<32, 1, 64>(b)))
         }
         /// [`INDIRECT_COPY::out_dtype`](super::INDIRECT_COPY::out_dtype), offset 33.
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<33, 1, 64>(self.0)))
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<33, 1, 64>(b)))
         }
         /// [`INDIRECT_COPY::active_channels`](super::INDIRECT_COPY::active_channels), offset 34.
         #[inline]
-        pub fn active_channels(&self) -> u8 { u8::from_le_bytes(*at::<34, 1, 64>(self.0)) }
+        pub fn active_channels(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<34, 1, 64>(b))
+        }
         /// [`INDIRECT_COPY::src_num_elem_per_idx`](super::INDIRECT_COPY::src_num_elem_per_idx), offset 35.
         #[inline]
-        pub fn src_num_elem_per_idx(&self) -> u8 { u8::from_le_bytes(*at::<35, 1, 64>(self.0)) }
+        pub fn src_num_elem_per_idx(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<35, 1, 64>(b))
+        }
         /// [`INDIRECT_COPY::dst_num_elem_per_idx`](super::INDIRECT_COPY::dst_num_elem_per_idx), offset 36.
         #[inline]
-        pub fn dst_num_elem_per_idx(&self) -> u8 { u8::from_le_bytes(*at::<36, 1, 64>(self.0)) }
+        pub fn dst_num_elem_per_idx(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<36, 1, 64>(b))
+        }
         /// [`INDIRECT_COPY::reserved0`](super::INDIRECT_COPY::reserved0), offset 37.
         #[inline]
-        pub fn reserved0(&self) -> &'a [u8; 1] { at::<37, 1, 64>(self.0) }
+        pub fn reserved0(&self) -> &'a [u8; 1] {
+            at::<37, 1, 64>(self.0)
+        }
         /// [`INDIRECT_COPY::src_buffer_size`](super::INDIRECT_COPY::src_buffer_size), offset 38.
         #[inline]
-        pub fn src_buffer_size(&self) -> u32 { u32::from_le_bytes(*at::<38, 4, 64>(self.0)) }
+        pub fn src_buffer_size(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<38, 4, 64>(b))
+        }
         /// [`INDIRECT_COPY::reserved1`](super::INDIRECT_COPY::reserved1), offset 42.
         #[inline]
-        pub fn reserved1(&self) -> &'a [u8; 2] { at::<42, 2, 64>(self.0) }
+        pub fn reserved1(&self) -> &'a [u8; 2] {
+            at::<42, 2, 64>(self.0)
+        }
         /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern(&self) -> &'a [u8; 16] { at::<44, 16, 64>(self.0) }
+        pub fn dst_mem_pattern(&self) -> &'a [u8; 16] {
+            at::<44, 16, 64>(self.0)
+        }
         /// [`INDIRECT_COPY::unknown_60`](super::INDIRECT_COPY::unknown_60), offset 60.
         #[inline]
-        pub fn unknown_60(&self) -> &'a [u8; 4] { at::<60, 4, 64>(self.0) }
+        pub fn unknown_60(&self) -> &'a [u8; 4] {
+            at::<60, 4, 64>(self.0)
+        }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -18604,16 +22478,24 @@ pub mod view {
     impl<'a> INDIRECT_COPY_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> INDIRECT_COPY<'_> { INDIRECT_COPY::new(&*self.0) }
+        pub fn as_view(&self) -> INDIRECT_COPY<'_> {
+            INDIRECT_COPY::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::INDIRECT_COPY { self.as_view().read() }
+        pub fn read(&self) -> super::INDIRECT_COPY {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::INDIRECT_COPY) -> &mut Self {
@@ -18637,52 +22519,84 @@ pub mod view {
         }
         /// [`INDIRECT_COPY::header`](super::INDIRECT_COPY::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`INDIRECT_COPY::events`](super::INDIRECT_COPY::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`INDIRECT_COPY::index_addr`](super::INDIRECT_COPY::index_addr), offset 12.
         #[inline]
-        pub fn index_addr(&self) -> ADDR4<'_> { self.as_view().index_addr() }
+        pub fn index_addr(&self) -> ADDR4<'_> {
+            self.as_view().index_addr()
+        }
         /// [`INDIRECT_COPY::data_addr`](super::INDIRECT_COPY::data_addr), offset 16.
         #[inline]
-        pub fn data_addr(&self) -> ADDR4<'_> { self.as_view().data_addr() }
+        pub fn data_addr(&self) -> ADDR4<'_> {
+            self.as_view().data_addr()
+        }
         /// [`INDIRECT_COPY::num_elem`](super::INDIRECT_COPY::num_elem), offset 20.
         #[inline]
-        pub fn num_elem(&self) -> u32 { self.as_view().num_elem() }
+        pub fn num_elem(&self) -> u32 {
+            self.as_view().num_elem()
+        }
         /// [`INDIRECT_COPY::unknown_24`](super::INDIRECT_COPY::unknown_24), offset 24.
         #[inline]
-        pub fn unknown_24(&self) -> &[u8; 8] { self.as_view().unknown_24() }
+        pub fn unknown_24(&self) -> &[u8; 8] {
+            self.as_view().unknown_24()
+        }
         /// [`INDIRECT_COPY::in_dtype`](super::INDIRECT_COPY::in_dtype), offset 32.
         #[inline]
-        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
+        pub fn in_dtype(&self) -> super::DTYPE {
+            self.as_view().in_dtype()
+        }
         /// [`INDIRECT_COPY::out_dtype`](super::INDIRECT_COPY::out_dtype), offset 33.
         #[inline]
-        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
+        pub fn out_dtype(&self) -> super::DTYPE {
+            self.as_view().out_dtype()
+        }
         /// [`INDIRECT_COPY::active_channels`](super::INDIRECT_COPY::active_channels), offset 34.
         #[inline]
-        pub fn active_channels(&self) -> u8 { self.as_view().active_channels() }
+        pub fn active_channels(&self) -> u8 {
+            self.as_view().active_channels()
+        }
         /// [`INDIRECT_COPY::src_num_elem_per_idx`](super::INDIRECT_COPY::src_num_elem_per_idx), offset 35.
         #[inline]
-        pub fn src_num_elem_per_idx(&self) -> u8 { self.as_view().src_num_elem_per_idx() }
+        pub fn src_num_elem_per_idx(&self) -> u8 {
+            self.as_view().src_num_elem_per_idx()
+        }
         /// [`INDIRECT_COPY::dst_num_elem_per_idx`](super::INDIRECT_COPY::dst_num_elem_per_idx), offset 36.
         #[inline]
-        pub fn dst_num_elem_per_idx(&self) -> u8 { self.as_view().dst_num_elem_per_idx() }
+        pub fn dst_num_elem_per_idx(&self) -> u8 {
+            self.as_view().dst_num_elem_per_idx()
+        }
         /// [`INDIRECT_COPY::reserved0`](super::INDIRECT_COPY::reserved0), offset 37.
         #[inline]
-        pub fn reserved0(&self) -> &[u8; 1] { self.as_view().reserved0() }
+        pub fn reserved0(&self) -> &[u8; 1] {
+            self.as_view().reserved0()
+        }
         /// [`INDIRECT_COPY::src_buffer_size`](super::INDIRECT_COPY::src_buffer_size), offset 38.
         #[inline]
-        pub fn src_buffer_size(&self) -> u32 { self.as_view().src_buffer_size() }
+        pub fn src_buffer_size(&self) -> u32 {
+            self.as_view().src_buffer_size()
+        }
         /// [`INDIRECT_COPY::reserved1`](super::INDIRECT_COPY::reserved1), offset 42.
         #[inline]
-        pub fn reserved1(&self) -> &[u8; 2] { self.as_view().reserved1() }
+        pub fn reserved1(&self) -> &[u8; 2] {
+            self.as_view().reserved1()
+        }
         /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern(&self) -> &[u8; 16] { self.as_view().dst_mem_pattern() }
+        pub fn dst_mem_pattern(&self) -> &[u8; 16] {
+            self.as_view().dst_mem_pattern()
+        }
         /// [`INDIRECT_COPY::unknown_60`](super::INDIRECT_COPY::unknown_60), offset 60.
         #[inline]
-        pub fn unknown_60(&self) -> &[u8; 4] { self.as_view().unknown_60() }
+        pub fn unknown_60(&self) -> &[u8; 4] {
+            self.as_view().unknown_60()
+        }
         /// [`INDIRECT_COPY::header`](super::INDIRECT_COPY::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -18730,7 +22644,8 @@ pub mod view {
         /// [`INDIRECT_COPY::num_elem`](super::INDIRECT_COPY::num_elem), offset 20.
         #[inline]
         pub fn set_num_elem(&mut self, v: u32) -> &mut Self {
-            *at_mut::<20, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<20, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_COPY::unknown_24`](super::INDIRECT_COPY::unknown_24), offset 24.
@@ -18741,35 +22656,42 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_24_mut(&mut self) -> &mut [u8; 8] { at_mut::<24, 8, 64>(self.0) }
+        pub fn unknown_24_mut(&mut self) -> &mut [u8; 8] {
+            at_mut::<24, 8, 64>(self.0)
+        }
         /// [`INDIRECT_COPY::in_dtype`](super::INDIRECT_COPY::in_dtype), offset 32.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<32, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<32, 1, 64>(b));
             self
         }
         /// [`INDIRECT_COPY::out_dtype`](super::INDIRECT_COPY::out_dtype), offset 33.
         #[inline]
         pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<33, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<33, 1, 64>(b));
             self
         }
         /// [`INDIRECT_COPY::active_channels`](super::INDIRECT_COPY::active_channels), offset 34.
         #[inline]
         pub fn set_active_channels(&mut self, v: u8) -> &mut Self {
-            *at_mut::<34, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<34, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_COPY::src_num_elem_per_idx`](super::INDIRECT_COPY::src_num_elem_per_idx), offset 35.
         #[inline]
         pub fn set_src_num_elem_per_idx(&mut self, v: u8) -> &mut Self {
-            *at_mut::<35, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<35, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_COPY::dst_num_elem_per_idx`](super::INDIRECT_COPY::dst_num_elem_per_idx), offset 36.
         #[inline]
         pub fn set_dst_num_elem_per_idx(&mut self, v: u8) -> &mut Self {
-            *at_mut::<36, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<36, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_COPY::reserved0`](super::INDIRECT_COPY::reserved0), offset 37.
@@ -18780,11 +22702,14 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn reserved0_mut(&mut self) -> &mut [u8; 1] { at_mut::<37, 1, 64>(self.0) }
+        pub fn reserved0_mut(&mut self) -> &mut [u8; 1] {
+            at_mut::<37, 1, 64>(self.0)
+        }
         /// [`INDIRECT_COPY::src_buffer_size`](super::INDIRECT_COPY::src_buffer_size), offset 38.
         #[inline]
         pub fn set_src_buffer_size(&mut self, v: u32) -> &mut Self {
-            *at_mut::<38, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<38, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_COPY::reserved1`](super::INDIRECT_COPY::reserved1), offset 42.
@@ -18795,7 +22720,9 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn reserved1_mut(&mut self) -> &mut [u8; 2] { at_mut::<42, 2, 64>(self.0) }
+        pub fn reserved1_mut(&mut self) -> &mut [u8; 2] {
+            at_mut::<42, 2, 64>(self.0)
+        }
         /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
         pub fn set_dst_mem_pattern(&mut self, v: [u8; 16]) -> &mut Self {
@@ -18804,7 +22731,9 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn dst_mem_pattern_mut(&mut self) -> &mut [u8; 16] { at_mut::<44, 16, 64>(self.0) }
+        pub fn dst_mem_pattern_mut(&mut self) -> &mut [u8; 16] {
+            at_mut::<44, 16, 64>(self.0)
+        }
         /// [`INDIRECT_COPY::unknown_60`](super::INDIRECT_COPY::unknown_60), offset 60.
         #[inline]
         pub fn set_unknown_60(&mut self, v: [u8; 4]) -> &mut Self {
@@ -18813,7 +22742,9 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_60_mut(&mut self) -> &mut [u8; 4] { at_mut::<60, 4, 64>(self.0) }
+        pub fn unknown_60_mut(&mut self) -> &mut [u8; 4] {
+            at_mut::<60, 4, 64>(self.0)
+        }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -18855,10 +22786,14 @@ pub mod view {
     impl<'a> INDIRECT_SAVE_ACCUMULATE<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::INDIRECT_SAVE_ACCUMULATE {
@@ -18879,46 +22814,71 @@ pub mod view {
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::events`](super::INDIRECT_SAVE_ACCUMULATE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::index_dtype`](super::INDIRECT_SAVE_ACCUMULATE::index_dtype), offset 12.
         #[inline]
         pub fn index_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<12, 1, 64>(self.0)))
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<12, 1, 64>(b)))
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_13`](super::INDIRECT_SAVE_ACCUMULATE::unknown_13), offset 13.
         #[inline]
-        pub fn unknown_13(&self) -> &'a [u8; 31] { at::<13, 31, 64>(self.0) }
+        pub fn unknown_13(&self) -> &'a [u8; 31] {
+            at::<13, 31, 64>(self.0)
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr`](super::INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr), offset 44.
         #[inline]
         pub fn embedding_table_base_addr(&self) -> u32 {
-            u32::from_le_bytes(*at::<44, 4, 64>(self.0))
+            let b = self.0;
+            u32::from_le_bytes(*at::<44, 4, 64>(b))
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements), offset 48.
         #[inline]
         pub fn embed_entry_num_elements(&self) -> u16 {
-            u16::from_le_bytes(*at::<48, 2, 64>(self.0))
+            let b = self.0;
+            u16::from_le_bytes(*at::<48, 2, 64>(b))
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo), offset 50.
         #[inline]
-        pub fn embed_entry_size_lo(&self) -> u16 { u16::from_le_bytes(*at::<50, 2, 64>(self.0)) }
+        pub fn embed_entry_size_lo(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<50, 2, 64>(b))
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::sequence_length`](super::INDIRECT_SAVE_ACCUMULATE::sequence_length), offset 52.
         #[inline]
-        pub fn sequence_length(&self) -> u16 { u16::from_le_bytes(*at::<52, 2, 64>(self.0)) }
+        pub fn sequence_length(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<52, 2, 64>(b))
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_54`](super::INDIRECT_SAVE_ACCUMULATE::unknown_54), offset 54.
         #[inline]
-        pub fn unknown_54(&self) -> &'a [u8; 2] { at::<54, 2, 64>(self.0) }
+        pub fn unknown_54(&self) -> &'a [u8; 2] {
+            at::<54, 2, 64>(self.0)
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::table_num_entries`](super::INDIRECT_SAVE_ACCUMULATE::table_num_entries), offset 56.
         #[inline]
-        pub fn table_num_entries(&self) -> u32 { u32::from_le_bytes(*at::<56, 4, 64>(self.0)) }
+        pub fn table_num_entries(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<56, 4, 64>(b))
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi), offset 60.
         #[inline]
-        pub fn embed_entry_size_hi(&self) -> u16 { u16::from_le_bytes(*at::<60, 2, 64>(self.0)) }
+        pub fn embed_entry_size_hi(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<60, 2, 64>(b))
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_62`](super::INDIRECT_SAVE_ACCUMULATE::unknown_62), offset 62.
         #[inline]
-        pub fn unknown_62(&self) -> &'a [u8; 2] { at::<62, 2, 64>(self.0) }
+        pub fn unknown_62(&self) -> &'a [u8; 2] {
+            at::<62, 2, 64>(self.0)
+        }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -18948,10 +22908,14 @@ pub mod view {
     impl<'a> INDIRECT_SAVE_ACCUMULATE_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> INDIRECT_SAVE_ACCUMULATE<'_> {
@@ -18959,7 +22923,9 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::INDIRECT_SAVE_ACCUMULATE { self.as_view().read() }
+        pub fn read(&self) -> super::INDIRECT_SAVE_ACCUMULATE {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::INDIRECT_SAVE_ACCUMULATE) -> &mut Self {
@@ -18979,16 +22945,24 @@ pub mod view {
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::events`](super::INDIRECT_SAVE_ACCUMULATE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::index_dtype`](super::INDIRECT_SAVE_ACCUMULATE::index_dtype), offset 12.
         #[inline]
-        pub fn index_dtype(&self) -> super::DTYPE { self.as_view().index_dtype() }
+        pub fn index_dtype(&self) -> super::DTYPE {
+            self.as_view().index_dtype()
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_13`](super::INDIRECT_SAVE_ACCUMULATE::unknown_13), offset 13.
         #[inline]
-        pub fn unknown_13(&self) -> &[u8; 31] { self.as_view().unknown_13() }
+        pub fn unknown_13(&self) -> &[u8; 31] {
+            self.as_view().unknown_13()
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr`](super::INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr), offset 44.
         #[inline]
         pub fn embedding_table_base_addr(&self) -> u32 {
@@ -18996,25 +22970,39 @@ pub mod view {
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements), offset 48.
         #[inline]
-        pub fn embed_entry_num_elements(&self) -> u16 { self.as_view().embed_entry_num_elements() }
+        pub fn embed_entry_num_elements(&self) -> u16 {
+            self.as_view().embed_entry_num_elements()
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo), offset 50.
         #[inline]
-        pub fn embed_entry_size_lo(&self) -> u16 { self.as_view().embed_entry_size_lo() }
+        pub fn embed_entry_size_lo(&self) -> u16 {
+            self.as_view().embed_entry_size_lo()
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::sequence_length`](super::INDIRECT_SAVE_ACCUMULATE::sequence_length), offset 52.
         #[inline]
-        pub fn sequence_length(&self) -> u16 { self.as_view().sequence_length() }
+        pub fn sequence_length(&self) -> u16 {
+            self.as_view().sequence_length()
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_54`](super::INDIRECT_SAVE_ACCUMULATE::unknown_54), offset 54.
         #[inline]
-        pub fn unknown_54(&self) -> &[u8; 2] { self.as_view().unknown_54() }
+        pub fn unknown_54(&self) -> &[u8; 2] {
+            self.as_view().unknown_54()
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::table_num_entries`](super::INDIRECT_SAVE_ACCUMULATE::table_num_entries), offset 56.
         #[inline]
-        pub fn table_num_entries(&self) -> u32 { self.as_view().table_num_entries() }
+        pub fn table_num_entries(&self) -> u32 {
+            self.as_view().table_num_entries()
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi), offset 60.
         #[inline]
-        pub fn embed_entry_size_hi(&self) -> u16 { self.as_view().embed_entry_size_hi() }
+        pub fn embed_entry_size_hi(&self) -> u16 {
+            self.as_view().embed_entry_size_hi()
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_62`](super::INDIRECT_SAVE_ACCUMULATE::unknown_62), offset 62.
         #[inline]
-        pub fn unknown_62(&self) -> &[u8; 2] { self.as_view().unknown_62() }
+        pub fn unknown_62(&self) -> &[u8; 2] {
+            self.as_view().unknown_62()
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -19040,7 +23028,8 @@ pub mod view {
         /// [`INDIRECT_SAVE_ACCUMULATE::index_dtype`](super::INDIRECT_SAVE_ACCUMULATE::index_dtype), offset 12.
         #[inline]
         pub fn set_index_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<12, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<12, 1, 64>(b));
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_13`](super::INDIRECT_SAVE_ACCUMULATE::unknown_13), offset 13.
@@ -19051,29 +23040,35 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_13_mut(&mut self) -> &mut [u8; 31] { at_mut::<13, 31, 64>(self.0) }
+        pub fn unknown_13_mut(&mut self) -> &mut [u8; 31] {
+            at_mut::<13, 31, 64>(self.0)
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr`](super::INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr), offset 44.
         #[inline]
         pub fn set_embedding_table_base_addr(&mut self, v: u32) -> &mut Self {
-            *at_mut::<44, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<44, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements), offset 48.
         #[inline]
         pub fn set_embed_entry_num_elements(&mut self, v: u16) -> &mut Self {
-            *at_mut::<48, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<48, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo), offset 50.
         #[inline]
         pub fn set_embed_entry_size_lo(&mut self, v: u16) -> &mut Self {
-            *at_mut::<50, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<50, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::sequence_length`](super::INDIRECT_SAVE_ACCUMULATE::sequence_length), offset 52.
         #[inline]
         pub fn set_sequence_length(&mut self, v: u16) -> &mut Self {
-            *at_mut::<52, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<52, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_54`](super::INDIRECT_SAVE_ACCUMULATE::unknown_54), offset 54.
@@ -19084,17 +23079,21 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_54_mut(&mut self) -> &mut [u8; 2] { at_mut::<54, 2, 64>(self.0) }
+        pub fn unknown_54_mut(&mut self) -> &mut [u8; 2] {
+            at_mut::<54, 2, 64>(self.0)
+        }
         /// [`INDIRECT_SAVE_ACCUMULATE::table_num_entries`](super::INDIRECT_SAVE_ACCUMULATE::table_num_entries), offset 56.
         #[inline]
         pub fn set_table_num_entries(&mut self, v: u32) -> &mut Self {
-            *at_mut::<56, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<56, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi), offset 60.
         #[inline]
         pub fn set_embed_entry_size_hi(&mut self, v: u16) -> &mut Self {
-            *at_mut::<60, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`INDIRECT_SAVE_ACCUMULATE::unknown_62`](super::INDIRECT_SAVE_ACCUMULATE::unknown_62), offset 62.
@@ -19105,7 +23104,9 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_62_mut(&mut self) -> &mut [u8; 2] { at_mut::<62, 2, 64>(self.0) }
+        pub fn unknown_62_mut(&mut self) -> &mut [u8; 2] {
+            at_mut::<62, 2, 64>(self.0)
+        }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -19137,7 +23138,9 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(b: &mut [u8; 64]) -> Result<INDIRECT_SAVE_ACCUMULATE_mut<'_>, DecodeError> {
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<INDIRECT_SAVE_ACCUMULATE_mut<'_>, DecodeError> {
             INDIRECT_SAVE_ACCUMULATE_mut::decode(b)
         }
     }
@@ -19147,10 +23150,14 @@ pub mod view {
     impl<'a> MOVE_SHAPE<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::MOVE_SHAPE {
@@ -19162,13 +23169,19 @@ pub mod view {
         }
         /// [`MOVE_SHAPE::header`](super::MOVE_SHAPE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`MOVE_SHAPE::events`](super::MOVE_SHAPE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`MOVE_SHAPE::body`](super::MOVE_SHAPE::body), offset 12.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 52] { at::<12, 52, 64>(self.0) }
+        pub fn body(&self) -> &'a [u8; 52] {
+            at::<12, 52, 64>(self.0)
+        }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -19188,16 +23201,24 @@ pub mod view {
     impl<'a> MOVE_SHAPE_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> MOVE_SHAPE<'_> { MOVE_SHAPE::new(&*self.0) }
+        pub fn as_view(&self) -> MOVE_SHAPE<'_> {
+            MOVE_SHAPE::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::MOVE_SHAPE { self.as_view().read() }
+        pub fn read(&self) -> super::MOVE_SHAPE {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::MOVE_SHAPE) -> &mut Self {
@@ -19208,13 +23229,19 @@ pub mod view {
         }
         /// [`MOVE_SHAPE::header`](super::MOVE_SHAPE::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`MOVE_SHAPE::events`](super::MOVE_SHAPE::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`MOVE_SHAPE::body`](super::MOVE_SHAPE::body), offset 12.
         #[inline]
-        pub fn body(&self) -> &[u8; 52] { self.as_view().body() }
+        pub fn body(&self) -> &[u8; 52] {
+            self.as_view().body()
+        }
         /// [`MOVE_SHAPE::header`](super::MOVE_SHAPE::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -19245,7 +23272,9 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 52] { at_mut::<12, 52, 64>(self.0) }
+        pub fn body_mut(&mut self) -> &mut [u8; 52] {
+            at_mut::<12, 52, 64>(self.0)
+        }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -19262,7 +23291,9 @@ pub mod view {
     impl super::MOVE_SHAPE {
         /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
         #[inline]
-        pub fn view(b: &[u8; 64]) -> Result<MOVE_SHAPE<'_>, DecodeError> { MOVE_SHAPE::decode(b) }
+        pub fn view(b: &[u8; 64]) -> Result<MOVE_SHAPE<'_>, DecodeError> {
+            MOVE_SHAPE::decode(b)
+        }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
         pub fn view_mut(b: &mut [u8; 64]) -> Result<MOVE_SHAPE_mut<'_>, DecodeError> {
@@ -19275,10 +23306,14 @@ pub mod view {
     impl<'a> PSEUDO_DMA_DIRECT2D<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_DMA_DIRECT2D {
@@ -19305,23 +23340,36 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_DIRECT2D::header`](super::PSEUDO_DMA_DIRECT2D::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`PSEUDO_DMA_DIRECT2D::events`](super::PSEUDO_DMA_DIRECT2D::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`PSEUDO_DMA_DIRECT2D::dma_configs`](super::PSEUDO_DMA_DIRECT2D::dma_configs), offset 12.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> { DMA_CONFIGS::new(at::<12, 1, 64>(self.0)) }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'a> {
+            DMA_CONFIGS::new(at::<12, 1, 64>(self.0))
+        }
         /// [`PSEUDO_DMA_DIRECT2D::semaphore`](super::PSEUDO_DMA_DIRECT2D::semaphore), offset 13.
         #[inline]
-        pub fn semaphore(&self) -> u8 { u8::from_le_bytes(*at::<13, 1, 64>(self.0)) }
+        pub fn semaphore(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<13, 1, 64>(b))
+        }
         /// [`PSEUDO_DMA_DIRECT2D::sem_increment`](super::PSEUDO_DMA_DIRECT2D::sem_increment), offset 14.
         #[inline]
-        pub fn sem_increment(&self) -> u8 { u8::from_le_bytes(*at::<14, 1, 64>(self.0)) }
+        pub fn sem_increment(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<14, 1, 64>(b))
+        }
         /// [`PSEUDO_DMA_DIRECT2D::dge_op`](super::PSEUDO_DMA_DIRECT2D::dge_op), offset 15.
         #[inline]
         pub fn dge_op(&self) -> super::DGE_OPCODE {
-            super::DGE_OPCODE::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(self.0)))
+            let b = self.0;
+            super::DGE_OPCODE::from_raw(u8::from_le_bytes(*at::<15, 1, 64>(b)))
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_start_addr`](super::PSEUDO_DMA_DIRECT2D::src_start_addr), offset 16.
         #[inline]
@@ -19331,22 +23379,27 @@ pub mod view {
         /// [`PSEUDO_DMA_DIRECT2D::src_step_elem`](super::PSEUDO_DMA_DIRECT2D::src_step_elem), offset 24.
         #[inline]
         pub fn src_step_elem(&self) -> [i32; 2] {
+            let b = self.0;
             [
-                i32::from_le_bytes(*at::<24, 4, 64>(self.0)),
-                i32::from_le_bytes(*at::<28, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<24, 4, 64>(b)),
+                i32::from_le_bytes(*at::<28, 4, 64>(b)),
             ]
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_num_elem`](super::PSEUDO_DMA_DIRECT2D::src_num_elem), offset 32.
         #[inline]
         pub fn src_num_elem(&self) -> [u16; 2] {
+            let b = self.0;
             [
-                u16::from_le_bytes(*at::<32, 2, 64>(self.0)),
-                u16::from_le_bytes(*at::<34, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<32, 2, 64>(b)),
+                u16::from_le_bytes(*at::<34, 2, 64>(b)),
             ]
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_elem_size`](super::PSEUDO_DMA_DIRECT2D::src_elem_size), offset 36.
         #[inline]
-        pub fn src_elem_size(&self) -> u16 { u16::from_le_bytes(*at::<36, 2, 64>(self.0)) }
+        pub fn src_elem_size(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<36, 2, 64>(b))
+        }
         /// [`PSEUDO_DMA_DIRECT2D::src_bound_reg`](super::PSEUDO_DMA_DIRECT2D::src_bound_reg), offset 38.
         #[inline]
         pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'a> {
@@ -19365,31 +23418,38 @@ pub mod view {
         /// [`PSEUDO_DMA_DIRECT2D::dst_step_elem`](super::PSEUDO_DMA_DIRECT2D::dst_step_elem), offset 48.
         #[inline]
         pub fn dst_step_elem(&self) -> [i32; 2] {
+            let b = self.0;
             [
-                i32::from_le_bytes(*at::<48, 4, 64>(self.0)),
-                i32::from_le_bytes(*at::<52, 4, 64>(self.0)),
+                i32::from_le_bytes(*at::<48, 4, 64>(b)),
+                i32::from_le_bytes(*at::<52, 4, 64>(b)),
             ]
         }
         /// [`PSEUDO_DMA_DIRECT2D::dst_num_elem`](super::PSEUDO_DMA_DIRECT2D::dst_num_elem), offset 56.
         #[inline]
         pub fn dst_num_elem(&self) -> [u16; 2] {
+            let b = self.0;
             [
-                u16::from_le_bytes(*at::<56, 2, 64>(self.0)),
-                u16::from_le_bytes(*at::<58, 2, 64>(self.0)),
+                u16::from_le_bytes(*at::<56, 2, 64>(b)),
+                u16::from_le_bytes(*at::<58, 2, 64>(b)),
             ]
         }
         /// [`PSEUDO_DMA_DIRECT2D::dst_elem_size`](super::PSEUDO_DMA_DIRECT2D::dst_elem_size), offset 60.
         #[inline]
-        pub fn dst_elem_size(&self) -> u16 { u16::from_le_bytes(*at::<60, 2, 64>(self.0)) }
+        pub fn dst_elem_size(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<60, 2, 64>(b))
+        }
         /// [`PSEUDO_DMA_DIRECT2D::in_dtype`](super::PSEUDO_DMA_DIRECT2D::in_dtype), offset 62.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<62, 1, 64>(self.0)))
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<62, 1, 64>(b)))
         }
         /// [`PSEUDO_DMA_DIRECT2D::out_dtype`](super::PSEUDO_DMA_DIRECT2D::out_dtype), offset 63.
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<63, 1, 64>(self.0)))
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<63, 1, 64>(b)))
         }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
@@ -19420,16 +23480,24 @@ pub mod view {
     impl<'a> PSEUDO_DMA_DIRECT2D_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_DMA_DIRECT2D<'_> { PSEUDO_DMA_DIRECT2D::new(&*self.0) }
+        pub fn as_view(&self) -> PSEUDO_DMA_DIRECT2D<'_> {
+            PSEUDO_DMA_DIRECT2D::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_DMA_DIRECT2D { self.as_view().read() }
+        pub fn read(&self) -> super::PSEUDO_DMA_DIRECT2D {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_DMA_DIRECT2D) -> &mut Self {
@@ -19455,58 +23523,94 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_DIRECT2D::header`](super::PSEUDO_DMA_DIRECT2D::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::events`](super::PSEUDO_DMA_DIRECT2D::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::dma_configs`](super::PSEUDO_DMA_DIRECT2D::dma_configs), offset 12.
         #[inline]
-        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> { self.as_view().dma_configs() }
+        pub fn dma_configs(&self) -> DMA_CONFIGS<'_> {
+            self.as_view().dma_configs()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::semaphore`](super::PSEUDO_DMA_DIRECT2D::semaphore), offset 13.
         #[inline]
-        pub fn semaphore(&self) -> u8 { self.as_view().semaphore() }
+        pub fn semaphore(&self) -> u8 {
+            self.as_view().semaphore()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::sem_increment`](super::PSEUDO_DMA_DIRECT2D::sem_increment), offset 14.
         #[inline]
-        pub fn sem_increment(&self) -> u8 { self.as_view().sem_increment() }
+        pub fn sem_increment(&self) -> u8 {
+            self.as_view().sem_increment()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::dge_op`](super::PSEUDO_DMA_DIRECT2D::dge_op), offset 15.
         #[inline]
-        pub fn dge_op(&self) -> super::DGE_OPCODE { self.as_view().dge_op() }
+        pub fn dge_op(&self) -> super::DGE_OPCODE {
+            self.as_view().dge_op()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::src_start_addr`](super::PSEUDO_DMA_DIRECT2D::src_start_addr), offset 16.
         #[inline]
-        pub fn src_start_addr(&self) -> PSEUDO_ADDR8<'_> { self.as_view().src_start_addr() }
+        pub fn src_start_addr(&self) -> PSEUDO_ADDR8<'_> {
+            self.as_view().src_start_addr()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::src_step_elem`](super::PSEUDO_DMA_DIRECT2D::src_step_elem), offset 24.
         #[inline]
-        pub fn src_step_elem(&self) -> [i32; 2] { self.as_view().src_step_elem() }
+        pub fn src_step_elem(&self) -> [i32; 2] {
+            self.as_view().src_step_elem()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::src_num_elem`](super::PSEUDO_DMA_DIRECT2D::src_num_elem), offset 32.
         #[inline]
-        pub fn src_num_elem(&self) -> [u16; 2] { self.as_view().src_num_elem() }
+        pub fn src_num_elem(&self) -> [u16; 2] {
+            self.as_view().src_num_elem()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::src_elem_size`](super::PSEUDO_DMA_DIRECT2D::src_elem_size), offset 36.
         #[inline]
-        pub fn src_elem_size(&self) -> u16 { self.as_view().src_elem_size() }
+        pub fn src_elem_size(&self) -> u16 {
+            self.as_view().src_elem_size()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::src_bound_reg`](super::PSEUDO_DMA_DIRECT2D::src_bound_reg), offset 38.
         #[inline]
-        pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().src_bound_reg() }
+        pub fn src_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
+            self.as_view().src_bound_reg()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::dst_bound_reg`](super::PSEUDO_DMA_DIRECT2D::dst_bound_reg), offset 39.
         #[inline]
-        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> { self.as_view().dst_bound_reg() }
+        pub fn dst_bound_reg(&self) -> BOUND_CHECK_REG<'_> {
+            self.as_view().dst_bound_reg()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::dst_start_addr`](super::PSEUDO_DMA_DIRECT2D::dst_start_addr), offset 40.
         #[inline]
-        pub fn dst_start_addr(&self) -> PSEUDO_ADDR8<'_> { self.as_view().dst_start_addr() }
+        pub fn dst_start_addr(&self) -> PSEUDO_ADDR8<'_> {
+            self.as_view().dst_start_addr()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::dst_step_elem`](super::PSEUDO_DMA_DIRECT2D::dst_step_elem), offset 48.
         #[inline]
-        pub fn dst_step_elem(&self) -> [i32; 2] { self.as_view().dst_step_elem() }
+        pub fn dst_step_elem(&self) -> [i32; 2] {
+            self.as_view().dst_step_elem()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::dst_num_elem`](super::PSEUDO_DMA_DIRECT2D::dst_num_elem), offset 56.
         #[inline]
-        pub fn dst_num_elem(&self) -> [u16; 2] { self.as_view().dst_num_elem() }
+        pub fn dst_num_elem(&self) -> [u16; 2] {
+            self.as_view().dst_num_elem()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::dst_elem_size`](super::PSEUDO_DMA_DIRECT2D::dst_elem_size), offset 60.
         #[inline]
-        pub fn dst_elem_size(&self) -> u16 { self.as_view().dst_elem_size() }
+        pub fn dst_elem_size(&self) -> u16 {
+            self.as_view().dst_elem_size()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::in_dtype`](super::PSEUDO_DMA_DIRECT2D::in_dtype), offset 62.
         #[inline]
-        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
+        pub fn in_dtype(&self) -> super::DTYPE {
+            self.as_view().in_dtype()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::out_dtype`](super::PSEUDO_DMA_DIRECT2D::out_dtype), offset 63.
         #[inline]
-        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
+        pub fn out_dtype(&self) -> super::DTYPE {
+            self.as_view().out_dtype()
+        }
         /// [`PSEUDO_DMA_DIRECT2D::header`](super::PSEUDO_DMA_DIRECT2D::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -19543,19 +23647,22 @@ pub mod view {
         /// [`PSEUDO_DMA_DIRECT2D::semaphore`](super::PSEUDO_DMA_DIRECT2D::semaphore), offset 13.
         #[inline]
         pub fn set_semaphore(&mut self, v: u8) -> &mut Self {
-            *at_mut::<13, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<13, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::sem_increment`](super::PSEUDO_DMA_DIRECT2D::sem_increment), offset 14.
         #[inline]
         pub fn set_sem_increment(&mut self, v: u8) -> &mut Self {
-            *at_mut::<14, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<14, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::dge_op`](super::PSEUDO_DMA_DIRECT2D::dge_op), offset 15.
         #[inline]
         pub fn set_dge_op(&mut self, v: super::DGE_OPCODE) -> &mut Self {
-            v.write(at_mut::<15, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<15, 1, 64>(b));
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_start_addr`](super::PSEUDO_DMA_DIRECT2D::src_start_addr), offset 16.
@@ -19572,21 +23679,24 @@ pub mod view {
         /// [`PSEUDO_DMA_DIRECT2D::src_step_elem`](super::PSEUDO_DMA_DIRECT2D::src_step_elem), offset 24.
         #[inline]
         pub fn set_src_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            *at_mut::<24, 4, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<28, 4, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<24, 4, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<28, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_num_elem`](super::PSEUDO_DMA_DIRECT2D::src_num_elem), offset 32.
         #[inline]
         pub fn set_src_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            *at_mut::<32, 2, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<34, 2, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<32, 2, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<34, 2, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_elem_size`](super::PSEUDO_DMA_DIRECT2D::src_elem_size), offset 36.
         #[inline]
         pub fn set_src_elem_size(&mut self, v: u16) -> &mut Self {
-            *at_mut::<36, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<36, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::src_bound_reg`](super::PSEUDO_DMA_DIRECT2D::src_bound_reg), offset 38.
@@ -19625,33 +23735,38 @@ pub mod view {
         /// [`PSEUDO_DMA_DIRECT2D::dst_step_elem`](super::PSEUDO_DMA_DIRECT2D::dst_step_elem), offset 48.
         #[inline]
         pub fn set_dst_step_elem(&mut self, v: [i32; 2]) -> &mut Self {
-            *at_mut::<48, 4, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<52, 4, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<48, 4, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<52, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::dst_num_elem`](super::PSEUDO_DMA_DIRECT2D::dst_num_elem), offset 56.
         #[inline]
         pub fn set_dst_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
-            *at_mut::<56, 2, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<58, 2, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<56, 2, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<58, 2, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::dst_elem_size`](super::PSEUDO_DMA_DIRECT2D::dst_elem_size), offset 60.
         #[inline]
         pub fn set_dst_elem_size(&mut self, v: u16) -> &mut Self {
-            *at_mut::<60, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::in_dtype`](super::PSEUDO_DMA_DIRECT2D::in_dtype), offset 62.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<62, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<62, 1, 64>(b));
             self
         }
         /// [`PSEUDO_DMA_DIRECT2D::out_dtype`](super::PSEUDO_DMA_DIRECT2D::out_dtype), offset 63.
         #[inline]
         pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<63, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<63, 1, 64>(b));
             self
         }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
@@ -19685,7 +23800,9 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(b: &mut [u8; 64]) -> Result<PSEUDO_DMA_DIRECT2D_mut<'_>, DecodeError> {
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<PSEUDO_DMA_DIRECT2D_mut<'_>, DecodeError> {
             PSEUDO_DMA_DIRECT2D_mut::decode(b)
         }
     }
@@ -19695,10 +23812,14 @@ pub mod view {
     impl<'a> PSEUDO_DMA_EXT<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_DMA_EXT {
@@ -19722,7 +23843,8 @@ pub mod view {
         /// [`PSEUDO_DMA_EXT::opcode`](super::PSEUDO_DMA_EXT::opcode), offset 0.
         #[inline]
         pub fn opcode(&self) -> super::OPCODE {
-            super::OPCODE::from_raw(u8::from_le_bytes(*at::<0, 1, 64>(self.0)))
+            let b = self.0;
+            super::OPCODE::from_raw(u8::from_le_bytes(*at::<0, 1, 64>(b)))
         }
         /// [`PSEUDO_DMA_EXT::flags`](super::PSEUDO_DMA_EXT::flags), offset 1.
         #[inline]
@@ -19731,45 +23853,72 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_EXT::idx_num_active_channels`](super::PSEUDO_DMA_EXT::idx_num_active_channels), offset 2.
         #[inline]
-        pub fn idx_num_active_channels(&self) -> u8 { u8::from_le_bytes(*at::<2, 1, 64>(self.0)) }
+        pub fn idx_num_active_channels(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<2, 1, 64>(b))
+        }
         /// [`PSEUDO_DMA_EXT::compute_op`](super::PSEUDO_DMA_EXT::compute_op), offset 3.
         #[inline]
         pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
-            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<3, 1, 64>(self.0)))
+            let b = self.0;
+            super::DGE_COMPUTE_OP::from_raw(u8::from_le_bytes(*at::<3, 1, 64>(b)))
         }
         /// [`PSEUDO_DMA_EXT::src_idx_start_addr`](super::PSEUDO_DMA_EXT::src_idx_start_addr), offset 4.
         #[inline]
-        pub fn src_idx_start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<4, 4, 64>(self.0)) }
+        pub fn src_idx_start_addr(&self) -> ADDR4<'a> {
+            ADDR4::new(at::<4, 4, 64>(self.0))
+        }
         /// [`PSEUDO_DMA_EXT::dst_idx_start_addr`](super::PSEUDO_DMA_EXT::dst_idx_start_addr), offset 8.
         #[inline]
-        pub fn dst_idx_start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<8, 4, 64>(self.0)) }
+        pub fn dst_idx_start_addr(&self) -> ADDR4<'a> {
+            ADDR4::new(at::<8, 4, 64>(self.0))
+        }
         /// [`PSEUDO_DMA_EXT::src_bound_size_bytes`](super::PSEUDO_DMA_EXT::src_bound_size_bytes), offset 12.
         #[inline]
-        pub fn src_bound_size_bytes(&self) -> u32 { u32::from_le_bytes(*at::<12, 4, 64>(self.0)) }
+        pub fn src_bound_size_bytes(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<12, 4, 64>(b))
+        }
         /// [`PSEUDO_DMA_EXT::dst_bound_size_bytes`](super::PSEUDO_DMA_EXT::dst_bound_size_bytes), offset 16.
         #[inline]
-        pub fn dst_bound_size_bytes(&self) -> u32 { u32::from_le_bytes(*at::<16, 4, 64>(self.0)) }
+        pub fn dst_bound_size_bytes(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<16, 4, 64>(b))
+        }
         /// [`PSEUDO_DMA_EXT::tile_src_row_step`](super::PSEUDO_DMA_EXT::tile_src_row_step), offset 20.
         #[inline]
-        pub fn tile_src_row_step(&self) -> i32 { i32::from_le_bytes(*at::<20, 4, 64>(self.0)) }
+        pub fn tile_src_row_step(&self) -> i32 {
+            let b = self.0;
+            i32::from_le_bytes(*at::<20, 4, 64>(b))
+        }
         /// [`PSEUDO_DMA_EXT::tile_src_rows`](super::PSEUDO_DMA_EXT::tile_src_rows), offset 24.
         #[inline]
-        pub fn tile_src_rows(&self) -> u8 { u8::from_le_bytes(*at::<24, 1, 64>(self.0)) }
+        pub fn tile_src_rows(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<24, 1, 64>(b))
+        }
         /// [`PSEUDO_DMA_EXT::tile_src_cols`](super::PSEUDO_DMA_EXT::tile_src_cols), offset 25.
         #[inline]
-        pub fn tile_src_cols(&self) -> u8 { u8::from_le_bytes(*at::<25, 1, 64>(self.0)) }
+        pub fn tile_src_cols(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<25, 1, 64>(b))
+        }
         /// [`PSEUDO_DMA_EXT::reserved1`](super::PSEUDO_DMA_EXT::reserved1), offset 26.
         #[inline]
-        pub fn reserved1(&self) -> &'a [u8; 30] { at::<26, 30, 64>(self.0) }
+        pub fn reserved1(&self) -> &'a [u8; 30] {
+            at::<26, 30, 64>(self.0)
+        }
         /// [`PSEUDO_DMA_EXT::src_bound_size_bytes_upper`](super::PSEUDO_DMA_EXT::src_bound_size_bytes_upper), offset 56.
         #[inline]
         pub fn src_bound_size_bytes_upper(&self) -> u32 {
-            u32::from_le_bytes(*at::<56, 4, 64>(self.0))
+            let b = self.0;
+            u32::from_le_bytes(*at::<56, 4, 64>(b))
         }
         /// [`PSEUDO_DMA_EXT::dst_bound_size_bytes_upper`](super::PSEUDO_DMA_EXT::dst_bound_size_bytes_upper), offset 60.
         #[inline]
         pub fn dst_bound_size_bytes_upper(&self) -> u32 {
-            u32::from_le_bytes(*at::<60, 4, 64>(self.0))
+            let b = self.0;
+            u32::from_le_bytes(*at::<60, 4, 64>(b))
         }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
@@ -19800,16 +23949,24 @@ pub mod view {
     impl<'a> PSEUDO_DMA_EXT_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_DMA_EXT<'_> { PSEUDO_DMA_EXT::new(&*self.0) }
+        pub fn as_view(&self) -> PSEUDO_DMA_EXT<'_> {
+            PSEUDO_DMA_EXT::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_DMA_EXT { self.as_view().read() }
+        pub fn read(&self) -> super::PSEUDO_DMA_EXT {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_DMA_EXT) -> &mut Self {
@@ -19831,40 +23988,64 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_EXT::opcode`](super::PSEUDO_DMA_EXT::opcode), offset 0.
         #[inline]
-        pub fn opcode(&self) -> super::OPCODE { self.as_view().opcode() }
+        pub fn opcode(&self) -> super::OPCODE {
+            self.as_view().opcode()
+        }
         /// [`PSEUDO_DMA_EXT::flags`](super::PSEUDO_DMA_EXT::flags), offset 1.
         #[inline]
-        pub fn flags(&self) -> DMA_INDIRECT_FLAGS<'_> { self.as_view().flags() }
+        pub fn flags(&self) -> DMA_INDIRECT_FLAGS<'_> {
+            self.as_view().flags()
+        }
         /// [`PSEUDO_DMA_EXT::idx_num_active_channels`](super::PSEUDO_DMA_EXT::idx_num_active_channels), offset 2.
         #[inline]
-        pub fn idx_num_active_channels(&self) -> u8 { self.as_view().idx_num_active_channels() }
+        pub fn idx_num_active_channels(&self) -> u8 {
+            self.as_view().idx_num_active_channels()
+        }
         /// [`PSEUDO_DMA_EXT::compute_op`](super::PSEUDO_DMA_EXT::compute_op), offset 3.
         #[inline]
-        pub fn compute_op(&self) -> super::DGE_COMPUTE_OP { self.as_view().compute_op() }
+        pub fn compute_op(&self) -> super::DGE_COMPUTE_OP {
+            self.as_view().compute_op()
+        }
         /// [`PSEUDO_DMA_EXT::src_idx_start_addr`](super::PSEUDO_DMA_EXT::src_idx_start_addr), offset 4.
         #[inline]
-        pub fn src_idx_start_addr(&self) -> ADDR4<'_> { self.as_view().src_idx_start_addr() }
+        pub fn src_idx_start_addr(&self) -> ADDR4<'_> {
+            self.as_view().src_idx_start_addr()
+        }
         /// [`PSEUDO_DMA_EXT::dst_idx_start_addr`](super::PSEUDO_DMA_EXT::dst_idx_start_addr), offset 8.
         #[inline]
-        pub fn dst_idx_start_addr(&self) -> ADDR4<'_> { self.as_view().dst_idx_start_addr() }
+        pub fn dst_idx_start_addr(&self) -> ADDR4<'_> {
+            self.as_view().dst_idx_start_addr()
+        }
         /// [`PSEUDO_DMA_EXT::src_bound_size_bytes`](super::PSEUDO_DMA_EXT::src_bound_size_bytes), offset 12.
         #[inline]
-        pub fn src_bound_size_bytes(&self) -> u32 { self.as_view().src_bound_size_bytes() }
+        pub fn src_bound_size_bytes(&self) -> u32 {
+            self.as_view().src_bound_size_bytes()
+        }
         /// [`PSEUDO_DMA_EXT::dst_bound_size_bytes`](super::PSEUDO_DMA_EXT::dst_bound_size_bytes), offset 16.
         #[inline]
-        pub fn dst_bound_size_bytes(&self) -> u32 { self.as_view().dst_bound_size_bytes() }
+        pub fn dst_bound_size_bytes(&self) -> u32 {
+            self.as_view().dst_bound_size_bytes()
+        }
         /// [`PSEUDO_DMA_EXT::tile_src_row_step`](super::PSEUDO_DMA_EXT::tile_src_row_step), offset 20.
         #[inline]
-        pub fn tile_src_row_step(&self) -> i32 { self.as_view().tile_src_row_step() }
+        pub fn tile_src_row_step(&self) -> i32 {
+            self.as_view().tile_src_row_step()
+        }
         /// [`PSEUDO_DMA_EXT::tile_src_rows`](super::PSEUDO_DMA_EXT::tile_src_rows), offset 24.
         #[inline]
-        pub fn tile_src_rows(&self) -> u8 { self.as_view().tile_src_rows() }
+        pub fn tile_src_rows(&self) -> u8 {
+            self.as_view().tile_src_rows()
+        }
         /// [`PSEUDO_DMA_EXT::tile_src_cols`](super::PSEUDO_DMA_EXT::tile_src_cols), offset 25.
         #[inline]
-        pub fn tile_src_cols(&self) -> u8 { self.as_view().tile_src_cols() }
+        pub fn tile_src_cols(&self) -> u8 {
+            self.as_view().tile_src_cols()
+        }
         /// [`PSEUDO_DMA_EXT::reserved1`](super::PSEUDO_DMA_EXT::reserved1), offset 26.
         #[inline]
-        pub fn reserved1(&self) -> &[u8; 30] { self.as_view().reserved1() }
+        pub fn reserved1(&self) -> &[u8; 30] {
+            self.as_view().reserved1()
+        }
         /// [`PSEUDO_DMA_EXT::src_bound_size_bytes_upper`](super::PSEUDO_DMA_EXT::src_bound_size_bytes_upper), offset 56.
         #[inline]
         pub fn src_bound_size_bytes_upper(&self) -> u32 {
@@ -19878,7 +24059,8 @@ pub mod view {
         /// [`PSEUDO_DMA_EXT::opcode`](super::PSEUDO_DMA_EXT::opcode), offset 0.
         #[inline]
         pub fn set_opcode(&mut self, v: super::OPCODE) -> &mut Self {
-            v.write(at_mut::<0, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<0, 1, 64>(b));
             self
         }
         /// [`PSEUDO_DMA_EXT::flags`](super::PSEUDO_DMA_EXT::flags), offset 1.
@@ -19895,13 +24077,15 @@ pub mod view {
         /// [`PSEUDO_DMA_EXT::idx_num_active_channels`](super::PSEUDO_DMA_EXT::idx_num_active_channels), offset 2.
         #[inline]
         pub fn set_idx_num_active_channels(&mut self, v: u8) -> &mut Self {
-            *at_mut::<2, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<2, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::compute_op`](super::PSEUDO_DMA_EXT::compute_op), offset 3.
         #[inline]
         pub fn set_compute_op(&mut self, v: super::DGE_COMPUTE_OP) -> &mut Self {
-            v.write(at_mut::<3, 1, 64>(self.0));
+            let b = &mut *self.0;
+            v.write(at_mut::<3, 1, 64>(b));
             self
         }
         /// [`PSEUDO_DMA_EXT::src_idx_start_addr`](super::PSEUDO_DMA_EXT::src_idx_start_addr), offset 4.
@@ -19929,31 +24113,36 @@ pub mod view {
         /// [`PSEUDO_DMA_EXT::src_bound_size_bytes`](super::PSEUDO_DMA_EXT::src_bound_size_bytes), offset 12.
         #[inline]
         pub fn set_src_bound_size_bytes(&mut self, v: u32) -> &mut Self {
-            *at_mut::<12, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<12, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::dst_bound_size_bytes`](super::PSEUDO_DMA_EXT::dst_bound_size_bytes), offset 16.
         #[inline]
         pub fn set_dst_bound_size_bytes(&mut self, v: u32) -> &mut Self {
-            *at_mut::<16, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<16, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::tile_src_row_step`](super::PSEUDO_DMA_EXT::tile_src_row_step), offset 20.
         #[inline]
         pub fn set_tile_src_row_step(&mut self, v: i32) -> &mut Self {
-            *at_mut::<20, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<20, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::tile_src_rows`](super::PSEUDO_DMA_EXT::tile_src_rows), offset 24.
         #[inline]
         pub fn set_tile_src_rows(&mut self, v: u8) -> &mut Self {
-            *at_mut::<24, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<24, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::tile_src_cols`](super::PSEUDO_DMA_EXT::tile_src_cols), offset 25.
         #[inline]
         pub fn set_tile_src_cols(&mut self, v: u8) -> &mut Self {
-            *at_mut::<25, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<25, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::reserved1`](super::PSEUDO_DMA_EXT::reserved1), offset 26.
@@ -19964,17 +24153,21 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn reserved1_mut(&mut self) -> &mut [u8; 30] { at_mut::<26, 30, 64>(self.0) }
+        pub fn reserved1_mut(&mut self) -> &mut [u8; 30] {
+            at_mut::<26, 30, 64>(self.0)
+        }
         /// [`PSEUDO_DMA_EXT::src_bound_size_bytes_upper`](super::PSEUDO_DMA_EXT::src_bound_size_bytes_upper), offset 56.
         #[inline]
         pub fn set_src_bound_size_bytes_upper(&mut self, v: u32) -> &mut Self {
-            *at_mut::<56, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<56, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_EXT::dst_bound_size_bytes_upper`](super::PSEUDO_DMA_EXT::dst_bound_size_bytes_upper), offset 60.
         #[inline]
         pub fn set_dst_bound_size_bytes_upper(&mut self, v: u32) -> &mut Self {
-            *at_mut::<60, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<60, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
@@ -20008,7 +24201,9 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(b: &mut [u8; 64]) -> Result<PSEUDO_DMA_EXT_mut<'_>, DecodeError> {
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<PSEUDO_DMA_EXT_mut<'_>, DecodeError> {
             PSEUDO_DMA_EXT_mut::decode(b)
         }
     }
@@ -20018,10 +24213,14 @@ pub mod view {
     impl<'a> PSEUDO_DMA_REARM<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_DMA_REARM {
@@ -20034,16 +24233,25 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_REARM::header`](super::PSEUDO_DMA_REARM::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`PSEUDO_DMA_REARM::events`](super::PSEUDO_DMA_REARM::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`PSEUDO_DMA_REARM::dma_queue_name`](super::PSEUDO_DMA_REARM::dma_queue_name), offset 12.
         #[inline]
-        pub fn dma_queue_name(&self) -> text::AsciiZ<32> { text::AsciiZ(*at::<12, 32, 64>(self.0)) }
+        pub fn dma_queue_name(&self) -> text::AsciiZ<32> {
+            let b = self.0;
+            text::AsciiZ(*at::<12, 32, 64>(b))
+        }
         /// [`PSEUDO_DMA_REARM::unknown_44`](super::PSEUDO_DMA_REARM::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &'a [u8; 20] { at::<44, 20, 64>(self.0) }
+        pub fn unknown_44(&self) -> &'a [u8; 20] {
+            at::<44, 20, 64>(self.0)
+        }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -20073,16 +24281,24 @@ pub mod view {
     impl<'a> PSEUDO_DMA_REARM_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_DMA_REARM<'_> { PSEUDO_DMA_REARM::new(&*self.0) }
+        pub fn as_view(&self) -> PSEUDO_DMA_REARM<'_> {
+            PSEUDO_DMA_REARM::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_DMA_REARM { self.as_view().read() }
+        pub fn read(&self) -> super::PSEUDO_DMA_REARM {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_DMA_REARM) -> &mut Self {
@@ -20094,16 +24310,24 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_REARM::header`](super::PSEUDO_DMA_REARM::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`PSEUDO_DMA_REARM::events`](super::PSEUDO_DMA_REARM::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`PSEUDO_DMA_REARM::dma_queue_name`](super::PSEUDO_DMA_REARM::dma_queue_name), offset 12.
         #[inline]
-        pub fn dma_queue_name(&self) -> text::AsciiZ<32> { self.as_view().dma_queue_name() }
+        pub fn dma_queue_name(&self) -> text::AsciiZ<32> {
+            self.as_view().dma_queue_name()
+        }
         /// [`PSEUDO_DMA_REARM::unknown_44`](super::PSEUDO_DMA_REARM::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &[u8; 20] { self.as_view().unknown_44() }
+        pub fn unknown_44(&self) -> &[u8; 20] {
+            self.as_view().unknown_44()
+        }
         /// [`PSEUDO_DMA_REARM::header`](super::PSEUDO_DMA_REARM::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -20129,7 +24353,8 @@ pub mod view {
         /// [`PSEUDO_DMA_REARM::dma_queue_name`](super::PSEUDO_DMA_REARM::dma_queue_name), offset 12.
         #[inline]
         pub fn set_dma_queue_name(&mut self, v: text::AsciiZ<32>) -> &mut Self {
-            *at_mut::<12, 32, 64>(self.0) = v.0;
+            let b = &mut *self.0;
+            *at_mut::<12, 32, 64>(b) = v.0;
             self
         }
         /// [`PSEUDO_DMA_REARM::unknown_44`](super::PSEUDO_DMA_REARM::unknown_44), offset 44.
@@ -20140,7 +24365,9 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_44_mut(&mut self) -> &mut [u8; 20] { at_mut::<44, 20, 64>(self.0) }
+        pub fn unknown_44_mut(&mut self) -> &mut [u8; 20] {
+            at_mut::<44, 20, 64>(self.0)
+        }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -20172,7 +24399,9 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(b: &mut [u8; 64]) -> Result<PSEUDO_DMA_REARM_mut<'_>, DecodeError> {
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<PSEUDO_DMA_REARM_mut<'_>, DecodeError> {
             PSEUDO_DMA_REARM_mut::decode(b)
         }
     }
@@ -20182,10 +24411,14 @@ pub mod view {
     impl<'a> PSEUDO_DMA_SWAP_QUEUE_SET<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_DMA_SWAP_QUEUE_SET {
@@ -20200,22 +24433,37 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::header`](super::PSEUDO_DMA_SWAP_QUEUE_SET::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::events`](super::PSEUDO_DMA_SWAP_QUEUE_SET::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::dma_queue_name`](super::PSEUDO_DMA_SWAP_QUEUE_SET::dma_queue_name), offset 12.
         #[inline]
-        pub fn dma_queue_name(&self) -> text::AsciiZ<32> { text::AsciiZ(*at::<12, 32, 64>(self.0)) }
+        pub fn dma_queue_name(&self) -> text::AsciiZ<32> {
+            let b = self.0;
+            text::AsciiZ(*at::<12, 32, 64>(b))
+        }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::unknown_44`](super::PSEUDO_DMA_SWAP_QUEUE_SET::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &'a [u8; 15] { at::<44, 15, 64>(self.0) }
+        pub fn unknown_44(&self) -> &'a [u8; 15] {
+            at::<44, 15, 64>(self.0)
+        }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::queue_instance_flag`](super::PSEUDO_DMA_SWAP_QUEUE_SET::queue_instance_flag), offset 59.
         #[inline]
-        pub fn queue_instance_flag(&self) -> u8 { u8::from_le_bytes(*at::<59, 1, 64>(self.0)) }
+        pub fn queue_instance_flag(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<59, 1, 64>(b))
+        }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::swap_marker`](super::PSEUDO_DMA_SWAP_QUEUE_SET::swap_marker), offset 60.
         #[inline]
-        pub fn swap_marker(&self) -> u32 { u32::from_le_bytes(*at::<60, 4, 64>(self.0)) }
+        pub fn swap_marker(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<60, 4, 64>(b))
+        }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -20245,10 +24493,14 @@ pub mod view {
     impl<'a> PSEUDO_DMA_SWAP_QUEUE_SET_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> PSEUDO_DMA_SWAP_QUEUE_SET<'_> {
@@ -20256,7 +24508,9 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_DMA_SWAP_QUEUE_SET { self.as_view().read() }
+        pub fn read(&self) -> super::PSEUDO_DMA_SWAP_QUEUE_SET {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_DMA_SWAP_QUEUE_SET) -> &mut Self {
@@ -20270,22 +24524,34 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::header`](super::PSEUDO_DMA_SWAP_QUEUE_SET::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::events`](super::PSEUDO_DMA_SWAP_QUEUE_SET::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::dma_queue_name`](super::PSEUDO_DMA_SWAP_QUEUE_SET::dma_queue_name), offset 12.
         #[inline]
-        pub fn dma_queue_name(&self) -> text::AsciiZ<32> { self.as_view().dma_queue_name() }
+        pub fn dma_queue_name(&self) -> text::AsciiZ<32> {
+            self.as_view().dma_queue_name()
+        }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::unknown_44`](super::PSEUDO_DMA_SWAP_QUEUE_SET::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &[u8; 15] { self.as_view().unknown_44() }
+        pub fn unknown_44(&self) -> &[u8; 15] {
+            self.as_view().unknown_44()
+        }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::queue_instance_flag`](super::PSEUDO_DMA_SWAP_QUEUE_SET::queue_instance_flag), offset 59.
         #[inline]
-        pub fn queue_instance_flag(&self) -> u8 { self.as_view().queue_instance_flag() }
+        pub fn queue_instance_flag(&self) -> u8 {
+            self.as_view().queue_instance_flag()
+        }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::swap_marker`](super::PSEUDO_DMA_SWAP_QUEUE_SET::swap_marker), offset 60.
         #[inline]
-        pub fn swap_marker(&self) -> u32 { self.as_view().swap_marker() }
+        pub fn swap_marker(&self) -> u32 {
+            self.as_view().swap_marker()
+        }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::header`](super::PSEUDO_DMA_SWAP_QUEUE_SET::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -20311,7 +24577,8 @@ pub mod view {
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::dma_queue_name`](super::PSEUDO_DMA_SWAP_QUEUE_SET::dma_queue_name), offset 12.
         #[inline]
         pub fn set_dma_queue_name(&mut self, v: text::AsciiZ<32>) -> &mut Self {
-            *at_mut::<12, 32, 64>(self.0) = v.0;
+            let b = &mut *self.0;
+            *at_mut::<12, 32, 64>(b) = v.0;
             self
         }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::unknown_44`](super::PSEUDO_DMA_SWAP_QUEUE_SET::unknown_44), offset 44.
@@ -20322,17 +24589,21 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_44_mut(&mut self) -> &mut [u8; 15] { at_mut::<44, 15, 64>(self.0) }
+        pub fn unknown_44_mut(&mut self) -> &mut [u8; 15] {
+            at_mut::<44, 15, 64>(self.0)
+        }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::queue_instance_flag`](super::PSEUDO_DMA_SWAP_QUEUE_SET::queue_instance_flag), offset 59.
         #[inline]
         pub fn set_queue_instance_flag(&mut self, v: u8) -> &mut Self {
-            *at_mut::<59, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<59, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_SWAP_QUEUE_SET::swap_marker`](super::PSEUDO_DMA_SWAP_QUEUE_SET::swap_marker), offset 60.
         #[inline]
         pub fn set_swap_marker(&mut self, v: u32) -> &mut Self {
-            *at_mut::<60, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<60, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
@@ -20366,7 +24637,9 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(b: &mut [u8; 64]) -> Result<PSEUDO_DMA_SWAP_QUEUE_SET_mut<'_>, DecodeError> {
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<PSEUDO_DMA_SWAP_QUEUE_SET_mut<'_>, DecodeError> {
             PSEUDO_DMA_SWAP_QUEUE_SET_mut::decode(b)
         }
     }
@@ -20376,10 +24649,14 @@ pub mod view {
     impl<'a> PSEUDO_DMA_TRIGGER<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_DMA_TRIGGER {
@@ -20394,22 +24671,36 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_TRIGGER::header`](super::PSEUDO_DMA_TRIGGER::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`PSEUDO_DMA_TRIGGER::events`](super::PSEUDO_DMA_TRIGGER::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`PSEUDO_DMA_TRIGGER::dma_queue_name`](super::PSEUDO_DMA_TRIGGER::dma_queue_name), offset 12.
         #[inline]
-        pub fn dma_queue_name(&self) -> text::AsciiZ<32> { text::AsciiZ(*at::<12, 32, 64>(self.0)) }
+        pub fn dma_queue_name(&self) -> text::AsciiZ<32> {
+            let b = self.0;
+            text::AsciiZ(*at::<12, 32, 64>(b))
+        }
         /// [`PSEUDO_DMA_TRIGGER::unknown_44`](super::PSEUDO_DMA_TRIGGER::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &'a [u8; 4] { at::<44, 4, 64>(self.0) }
+        pub fn unknown_44(&self) -> &'a [u8; 4] {
+            at::<44, 4, 64>(self.0)
+        }
         /// [`PSEUDO_DMA_TRIGGER::dma_block_id`](super::PSEUDO_DMA_TRIGGER::dma_block_id), offset 48.
         #[inline]
-        pub fn dma_block_id(&self) -> u32 { u32::from_le_bytes(*at::<48, 4, 64>(self.0)) }
+        pub fn dma_block_id(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<48, 4, 64>(b))
+        }
         /// [`PSEUDO_DMA_TRIGGER::unknown_52`](super::PSEUDO_DMA_TRIGGER::unknown_52), offset 52.
         #[inline]
-        pub fn unknown_52(&self) -> &'a [u8; 12] { at::<52, 12, 64>(self.0) }
+        pub fn unknown_52(&self) -> &'a [u8; 12] {
+            at::<52, 12, 64>(self.0)
+        }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -20439,16 +24730,24 @@ pub mod view {
     impl<'a> PSEUDO_DMA_TRIGGER_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
-        pub fn as_view(&self) -> PSEUDO_DMA_TRIGGER<'_> { PSEUDO_DMA_TRIGGER::new(&*self.0) }
+        pub fn as_view(&self) -> PSEUDO_DMA_TRIGGER<'_> {
+            PSEUDO_DMA_TRIGGER::new(&*self.0)
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_DMA_TRIGGER { self.as_view().read() }
+        pub fn read(&self) -> super::PSEUDO_DMA_TRIGGER {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_DMA_TRIGGER) -> &mut Self {
@@ -20462,22 +24761,34 @@ pub mod view {
         }
         /// [`PSEUDO_DMA_TRIGGER::header`](super::PSEUDO_DMA_TRIGGER::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`PSEUDO_DMA_TRIGGER::events`](super::PSEUDO_DMA_TRIGGER::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`PSEUDO_DMA_TRIGGER::dma_queue_name`](super::PSEUDO_DMA_TRIGGER::dma_queue_name), offset 12.
         #[inline]
-        pub fn dma_queue_name(&self) -> text::AsciiZ<32> { self.as_view().dma_queue_name() }
+        pub fn dma_queue_name(&self) -> text::AsciiZ<32> {
+            self.as_view().dma_queue_name()
+        }
         /// [`PSEUDO_DMA_TRIGGER::unknown_44`](super::PSEUDO_DMA_TRIGGER::unknown_44), offset 44.
         #[inline]
-        pub fn unknown_44(&self) -> &[u8; 4] { self.as_view().unknown_44() }
+        pub fn unknown_44(&self) -> &[u8; 4] {
+            self.as_view().unknown_44()
+        }
         /// [`PSEUDO_DMA_TRIGGER::dma_block_id`](super::PSEUDO_DMA_TRIGGER::dma_block_id), offset 48.
         #[inline]
-        pub fn dma_block_id(&self) -> u32 { self.as_view().dma_block_id() }
+        pub fn dma_block_id(&self) -> u32 {
+            self.as_view().dma_block_id()
+        }
         /// [`PSEUDO_DMA_TRIGGER::unknown_52`](super::PSEUDO_DMA_TRIGGER::unknown_52), offset 52.
         #[inline]
-        pub fn unknown_52(&self) -> &[u8; 12] { self.as_view().unknown_52() }
+        pub fn unknown_52(&self) -> &[u8; 12] {
+            self.as_view().unknown_52()
+        }
         /// [`PSEUDO_DMA_TRIGGER::header`](super::PSEUDO_DMA_TRIGGER::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -20503,7 +24814,8 @@ pub mod view {
         /// [`PSEUDO_DMA_TRIGGER::dma_queue_name`](super::PSEUDO_DMA_TRIGGER::dma_queue_name), offset 12.
         #[inline]
         pub fn set_dma_queue_name(&mut self, v: text::AsciiZ<32>) -> &mut Self {
-            *at_mut::<12, 32, 64>(self.0) = v.0;
+            let b = &mut *self.0;
+            *at_mut::<12, 32, 64>(b) = v.0;
             self
         }
         /// [`PSEUDO_DMA_TRIGGER::unknown_44`](super::PSEUDO_DMA_TRIGGER::unknown_44), offset 44.
@@ -20514,11 +24826,14 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_44_mut(&mut self) -> &mut [u8; 4] { at_mut::<44, 4, 64>(self.0) }
+        pub fn unknown_44_mut(&mut self) -> &mut [u8; 4] {
+            at_mut::<44, 4, 64>(self.0)
+        }
         /// [`PSEUDO_DMA_TRIGGER::dma_block_id`](super::PSEUDO_DMA_TRIGGER::dma_block_id), offset 48.
         #[inline]
         pub fn set_dma_block_id(&mut self, v: u32) -> &mut Self {
-            *at_mut::<48, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<48, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMA_TRIGGER::unknown_52`](super::PSEUDO_DMA_TRIGGER::unknown_52), offset 52.
@@ -20529,7 +24844,9 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_52_mut(&mut self) -> &mut [u8; 12] { at_mut::<52, 12, 64>(self.0) }
+        pub fn unknown_52_mut(&mut self) -> &mut [u8; 12] {
+            at_mut::<52, 12, 64>(self.0)
+        }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -20561,7 +24878,9 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(b: &mut [u8; 64]) -> Result<PSEUDO_DMA_TRIGGER_mut<'_>, DecodeError> {
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<PSEUDO_DMA_TRIGGER_mut<'_>, DecodeError> {
             PSEUDO_DMA_TRIGGER_mut::decode(b)
         }
     }
@@ -20571,10 +24890,14 @@ pub mod view {
     impl<'a> PSEUDO_DMAMEMCPY_FULL_IND<'a> {
         /// Views `b`; nothing is checked or copied.
         #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
         /// Every field through its accessor: the owned value.
         #[inline]
         pub fn read(&self) -> super::PSEUDO_DMAMEMCPY_FULL_IND {
@@ -20597,67 +24920,96 @@ pub mod view {
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::header`](super::PSEUDO_DMAMEMCPY_FULL_IND::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::events`](super::PSEUDO_DMAMEMCPY_FULL_IND::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_start_offset`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_start_offset), offset 12.
         #[inline]
-        pub fn indirect_start_offset(&self) -> u32 { u32::from_le_bytes(*at::<12, 4, 64>(self.0)) }
+        pub fn indirect_start_offset(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<12, 4, 64>(b))
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_step_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_step_elems), offset 16.
         #[inline]
         pub fn indirect_step_elems(&self) -> [u32; 2] {
+            let b = self.0;
             [
-                u32::from_le_bytes(*at::<16, 4, 64>(self.0)),
-                u32::from_le_bytes(*at::<20, 4, 64>(self.0)),
+                u32::from_le_bytes(*at::<16, 4, 64>(b)),
+                u32::from_le_bytes(*at::<20, 4, 64>(b)),
             ]
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_num_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_num_elems), offset 24.
         #[inline]
         pub fn indirect_num_elems(&self) -> [u32; 2] {
+            let b = self.0;
             [
-                u32::from_le_bytes(*at::<24, 4, 64>(self.0)),
-                u32::from_le_bytes(*at::<28, 4, 64>(self.0)),
+                u32::from_le_bytes(*at::<24, 4, 64>(b)),
+                u32::from_le_bytes(*at::<28, 4, 64>(b)),
             ]
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_start_offset`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_start_offset), offset 32.
         #[inline]
-        pub fn direct_start_offset(&self) -> u32 { u32::from_le_bytes(*at::<32, 4, 64>(self.0)) }
+        pub fn direct_start_offset(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<32, 4, 64>(b))
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_step_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_step_elems), offset 36.
         #[inline]
         pub fn direct_step_elems(&self) -> [u32; 2] {
+            let b = self.0;
             [
-                u32::from_le_bytes(*at::<36, 4, 64>(self.0)),
-                u32::from_le_bytes(*at::<40, 4, 64>(self.0)),
+                u32::from_le_bytes(*at::<36, 4, 64>(b)),
+                u32::from_le_bytes(*at::<40, 4, 64>(b)),
             ]
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_num_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_num_elems), offset 44.
         #[inline]
         pub fn direct_num_elems(&self) -> [u32; 2] {
+            let b = self.0;
             [
-                u32::from_le_bytes(*at::<44, 4, 64>(self.0)),
-                u32::from_le_bytes(*at::<48, 4, 64>(self.0)),
+                u32::from_le_bytes(*at::<44, 4, 64>(b)),
+                u32::from_le_bytes(*at::<48, 4, 64>(b)),
             ]
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_elem_size`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_elem_size), offset 52.
         #[inline]
-        pub fn direct_elem_size(&self) -> u32 { u32::from_le_bytes(*at::<52, 4, 64>(self.0)) }
+        pub fn direct_elem_size(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<52, 4, 64>(b))
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_var_id`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_var_id), offset 56.
         #[inline]
-        pub fn direct_var_id(&self) -> u16 { u16::from_le_bytes(*at::<56, 2, 64>(self.0)) }
+        pub fn direct_var_id(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<56, 2, 64>(b))
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value`](super::PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value), offset 58.
         #[inline]
-        pub fn semaphore_wait_value(&self) -> u16 { u16::from_le_bytes(*at::<58, 2, 64>(self.0)) }
+        pub fn semaphore_wait_value(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<58, 2, 64>(b))
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirection_mode`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirection_mode), offset 60.
         #[inline]
-        pub fn indirection_mode(&self) -> u8 { u8::from_le_bytes(*at::<60, 1, 64>(self.0)) }
+        pub fn indirection_mode(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<60, 1, 64>(b))
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::unknown_61`](super::PSEUDO_DMAMEMCPY_FULL_IND::unknown_61), offset 61.
         #[inline]
-        pub fn unknown_61(&self) -> &'a [u8; 1] { at::<61, 1, 64>(self.0) }
+        pub fn unknown_61(&self) -> &'a [u8; 1] {
+            at::<61, 1, 64>(self.0)
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value_hi`](super::PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value_hi), offset 62.
         #[inline]
         pub fn semaphore_wait_value_hi(&self) -> u16 {
-            u16::from_le_bytes(*at::<62, 2, 64>(self.0))
+            let b = self.0;
+            u16::from_le_bytes(*at::<62, 2, 64>(b))
         }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
@@ -20688,10 +25040,14 @@ pub mod view {
     impl<'a> PSEUDO_DMAMEMCPY_FULL_IND_mut<'a> {
         /// Views `b` for writing; nothing is checked or copied.
         #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
         /// The bytes under the view.
         #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
         /// A read-only view of the same bytes.
         #[inline]
         pub fn as_view(&self) -> PSEUDO_DMAMEMCPY_FULL_IND<'_> {
@@ -20699,7 +25055,9 @@ pub mod view {
         }
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_DMAMEMCPY_FULL_IND { self.as_view().read() }
+        pub fn read(&self) -> super::PSEUDO_DMAMEMCPY_FULL_IND {
+            self.as_view().read()
+        }
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_DMAMEMCPY_FULL_IND) -> &mut Self {
@@ -20721,46 +25079,74 @@ pub mod view {
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::header`](super::PSEUDO_DMAMEMCPY_FULL_IND::header), offset 0.
         #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::events`](super::PSEUDO_DMAMEMCPY_FULL_IND::events), offset 4.
         #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_start_offset`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_start_offset), offset 12.
         #[inline]
-        pub fn indirect_start_offset(&self) -> u32 { self.as_view().indirect_start_offset() }
+        pub fn indirect_start_offset(&self) -> u32 {
+            self.as_view().indirect_start_offset()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_step_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_step_elems), offset 16.
         #[inline]
-        pub fn indirect_step_elems(&self) -> [u32; 2] { self.as_view().indirect_step_elems() }
+        pub fn indirect_step_elems(&self) -> [u32; 2] {
+            self.as_view().indirect_step_elems()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_num_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_num_elems), offset 24.
         #[inline]
-        pub fn indirect_num_elems(&self) -> [u32; 2] { self.as_view().indirect_num_elems() }
+        pub fn indirect_num_elems(&self) -> [u32; 2] {
+            self.as_view().indirect_num_elems()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_start_offset`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_start_offset), offset 32.
         #[inline]
-        pub fn direct_start_offset(&self) -> u32 { self.as_view().direct_start_offset() }
+        pub fn direct_start_offset(&self) -> u32 {
+            self.as_view().direct_start_offset()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_step_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_step_elems), offset 36.
         #[inline]
-        pub fn direct_step_elems(&self) -> [u32; 2] { self.as_view().direct_step_elems() }
+        pub fn direct_step_elems(&self) -> [u32; 2] {
+            self.as_view().direct_step_elems()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_num_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_num_elems), offset 44.
         #[inline]
-        pub fn direct_num_elems(&self) -> [u32; 2] { self.as_view().direct_num_elems() }
+        pub fn direct_num_elems(&self) -> [u32; 2] {
+            self.as_view().direct_num_elems()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_elem_size`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_elem_size), offset 52.
         #[inline]
-        pub fn direct_elem_size(&self) -> u32 { self.as_view().direct_elem_size() }
+        pub fn direct_elem_size(&self) -> u32 {
+            self.as_view().direct_elem_size()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_var_id`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_var_id), offset 56.
         #[inline]
-        pub fn direct_var_id(&self) -> u16 { self.as_view().direct_var_id() }
+        pub fn direct_var_id(&self) -> u16 {
+            self.as_view().direct_var_id()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value`](super::PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value), offset 58.
         #[inline]
-        pub fn semaphore_wait_value(&self) -> u16 { self.as_view().semaphore_wait_value() }
+        pub fn semaphore_wait_value(&self) -> u16 {
+            self.as_view().semaphore_wait_value()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirection_mode`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirection_mode), offset 60.
         #[inline]
-        pub fn indirection_mode(&self) -> u8 { self.as_view().indirection_mode() }
+        pub fn indirection_mode(&self) -> u8 {
+            self.as_view().indirection_mode()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::unknown_61`](super::PSEUDO_DMAMEMCPY_FULL_IND::unknown_61), offset 61.
         #[inline]
-        pub fn unknown_61(&self) -> &[u8; 1] { self.as_view().unknown_61() }
+        pub fn unknown_61(&self) -> &[u8; 1] {
+            self.as_view().unknown_61()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value_hi`](super::PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value_hi), offset 62.
         #[inline]
-        pub fn semaphore_wait_value_hi(&self) -> u16 { self.as_view().semaphore_wait_value_hi() }
+        pub fn semaphore_wait_value_hi(&self) -> u16 {
+            self.as_view().semaphore_wait_value_hi()
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::header`](super::PSEUDO_DMAMEMCPY_FULL_IND::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -20786,65 +25172,75 @@ pub mod view {
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_start_offset`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_start_offset), offset 12.
         #[inline]
         pub fn set_indirect_start_offset(&mut self, v: u32) -> &mut Self {
-            *at_mut::<12, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<12, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_step_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_step_elems), offset 16.
         #[inline]
         pub fn set_indirect_step_elems(&mut self, v: [u32; 2]) -> &mut Self {
-            *at_mut::<16, 4, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<20, 4, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<16, 4, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<20, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirect_num_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirect_num_elems), offset 24.
         #[inline]
         pub fn set_indirect_num_elems(&mut self, v: [u32; 2]) -> &mut Self {
-            *at_mut::<24, 4, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<28, 4, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<24, 4, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<28, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_start_offset`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_start_offset), offset 32.
         #[inline]
         pub fn set_direct_start_offset(&mut self, v: u32) -> &mut Self {
-            *at_mut::<32, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<32, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_step_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_step_elems), offset 36.
         #[inline]
         pub fn set_direct_step_elems(&mut self, v: [u32; 2]) -> &mut Self {
-            *at_mut::<36, 4, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<40, 4, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<36, 4, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<40, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_num_elems`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_num_elems), offset 44.
         #[inline]
         pub fn set_direct_num_elems(&mut self, v: [u32; 2]) -> &mut Self {
-            *at_mut::<44, 4, 64>(self.0) = v[0].to_le_bytes();
-            *at_mut::<48, 4, 64>(self.0) = v[1].to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<44, 4, 64>(b) = v[0].to_le_bytes();
+            *at_mut::<48, 4, 64>(b) = v[1].to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_elem_size`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_elem_size), offset 52.
         #[inline]
         pub fn set_direct_elem_size(&mut self, v: u32) -> &mut Self {
-            *at_mut::<52, 4, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<52, 4, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::direct_var_id`](super::PSEUDO_DMAMEMCPY_FULL_IND::direct_var_id), offset 56.
         #[inline]
         pub fn set_direct_var_id(&mut self, v: u16) -> &mut Self {
-            *at_mut::<56, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<56, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value`](super::PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value), offset 58.
         #[inline]
         pub fn set_semaphore_wait_value(&mut self, v: u16) -> &mut Self {
-            *at_mut::<58, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<58, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::indirection_mode`](super::PSEUDO_DMAMEMCPY_FULL_IND::indirection_mode), offset 60.
         #[inline]
         pub fn set_indirection_mode(&mut self, v: u8) -> &mut Self {
-            *at_mut::<60, 1, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<60, 1, 64>(b) = v.to_le_bytes();
             self
         }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::unknown_61`](super::PSEUDO_DMAMEMCPY_FULL_IND::unknown_61), offset 61.
@@ -20855,11 +25251,14 @@ pub mod view {
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_61_mut(&mut self) -> &mut [u8; 1] { at_mut::<61, 1, 64>(self.0) }
+        pub fn unknown_61_mut(&mut self) -> &mut [u8; 1] {
+            at_mut::<61, 1, 64>(self.0)
+        }
         /// [`PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value_hi`](super::PSEUDO_DMAMEMCPY_FULL_IND::semaphore_wait_value_hi), offset 62.
         #[inline]
         pub fn set_semaphore_wait_value_hi(&mut self, v: u16) -> &mut Self {
-            *at_mut::<62, 2, 64>(self.0) = v.to_le_bytes();
+            let b = &mut *self.0;
+            *at_mut::<62, 2, 64>(b) = v.to_le_bytes();
             self
         }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
@@ -20893,7 +25292,9 @@ pub mod view {
         }
         /// A zero-copy writable view of a word; fails only on a wrong opcode.
         #[inline]
-        pub fn view_mut(b: &mut [u8; 64]) -> Result<PSEUDO_DMAMEMCPY_FULL_IND_mut<'_>, DecodeError> {
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<PSEUDO_DMAMEMCPY_FULL_IND_mut<'_>, DecodeError> {
             PSEUDO_DMAMEMCPY_FULL_IND_mut::decode(b)
         }
     }
@@ -20920,20 +25321,64 @@ pub mod view {
         #[inline]
         pub fn new(b: &'a [u8; 64], arch: Arch) -> Option<Self> {
             match b[0] {
-                184 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::DMA_DIRECT2D(DMA_DIRECT2D::new(b))),
-                189 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE::new(b))),
-                241 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::DMA_GATHER_XPOSE(DMA_GATHER_XPOSE::new(b))),
-                187 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::new(b))),
-                214 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK::new(b))),
-                231 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::INDIRECT_COPY(INDIRECT_COPY::new(b))),
-                202 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE::new(b))),
-                178 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::MOVE_SHAPE(MOVE_SHAPE::new(b))),
-                212 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D::new(b))),
-                218 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::PSEUDO_DMA_EXT(PSEUDO_DMA_EXT::new(b))),
-                194 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::PSEUDO_DMA_REARM(PSEUDO_DMA_REARM::new(b))),
-                207 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::PSEUDO_DMA_SWAP_QUEUE_SET(PSEUDO_DMA_SWAP_QUEUE_SET::new(b))),
-                193 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER::new(b))),
-                196 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND::new(b))),
+                184u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::DMA_DIRECT2D(DMA_DIRECT2D::new(b))),
+                189u8 if matches!(
+                    arch, Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE::new(b))),
+                241u8 if matches!(
+                    arch, Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::DMA_GATHER_XPOSE(DMA_GATHER_XPOSE::new(b))),
+                187u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::new(b))),
+                214u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK::new(b))),
+                231u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::INDIRECT_COPY(INDIRECT_COPY::new(b))),
+                202u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => {
+                    Some(
+                        Word::INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE::new(b)),
+                    )
+                }
+                178u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::MOVE_SHAPE(MOVE_SHAPE::new(b))),
+                212u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D::new(b))),
+                218u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::PSEUDO_DMA_EXT(PSEUDO_DMA_EXT::new(b))),
+                194u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::PSEUDO_DMA_REARM(PSEUDO_DMA_REARM::new(b))),
+                207u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => {
+                    Some(
+                        Word::PSEUDO_DMA_SWAP_QUEUE_SET(
+                            PSEUDO_DMA_SWAP_QUEUE_SET::new(b),
+                        ),
+                    )
+                }
+                193u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER::new(b))),
+                196u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => {
+                    Some(
+                        Word::PSEUDO_DMAMEMCPY_FULL_IND(
+                            PSEUDO_DMAMEMCPY_FULL_IND::new(b),
+                        ),
+                    )
+                }
                 _ => None,
             }
         }
@@ -20946,14 +25391,20 @@ pub mod view {
                 Word::DMA_INDIRECT1D(_) => &super::DMA_INDIRECT1D::META,
                 Word::INDIRECT_BOUND_CHECK(_) => &super::INDIRECT_BOUND_CHECK::META,
                 Word::INDIRECT_COPY(_) => &super::INDIRECT_COPY::META,
-                Word::INDIRECT_SAVE_ACCUMULATE(_) => &super::INDIRECT_SAVE_ACCUMULATE::META,
+                Word::INDIRECT_SAVE_ACCUMULATE(_) => {
+                    &super::INDIRECT_SAVE_ACCUMULATE::META
+                }
                 Word::MOVE_SHAPE(_) => &super::MOVE_SHAPE::META,
                 Word::PSEUDO_DMA_DIRECT2D(_) => &super::PSEUDO_DMA_DIRECT2D::META,
                 Word::PSEUDO_DMA_EXT(_) => &super::PSEUDO_DMA_EXT::META,
                 Word::PSEUDO_DMA_REARM(_) => &super::PSEUDO_DMA_REARM::META,
-                Word::PSEUDO_DMA_SWAP_QUEUE_SET(_) => &super::PSEUDO_DMA_SWAP_QUEUE_SET::META,
+                Word::PSEUDO_DMA_SWAP_QUEUE_SET(_) => {
+                    &super::PSEUDO_DMA_SWAP_QUEUE_SET::META
+                }
                 Word::PSEUDO_DMA_TRIGGER(_) => &super::PSEUDO_DMA_TRIGGER::META,
-                Word::PSEUDO_DMAMEMCPY_FULL_IND(_) => &super::PSEUDO_DMAMEMCPY_FULL_IND::META,
+                Word::PSEUDO_DMAMEMCPY_FULL_IND(_) => {
+                    &super::PSEUDO_DMAMEMCPY_FULL_IND::META
+                }
             }
         }
         #[inline]
@@ -20983,16 +25434,26 @@ pub mod view {
                 Word::DMA_DIRECT2D_XPOSE(w) => super::Word::DMA_DIRECT2D_XPOSE(w.read()),
                 Word::DMA_GATHER_XPOSE(w) => super::Word::DMA_GATHER_XPOSE(w.read()),
                 Word::DMA_INDIRECT1D(w) => super::Word::DMA_INDIRECT1D(w.read()),
-                Word::INDIRECT_BOUND_CHECK(w) => super::Word::INDIRECT_BOUND_CHECK(w.read()),
+                Word::INDIRECT_BOUND_CHECK(w) => {
+                    super::Word::INDIRECT_BOUND_CHECK(w.read())
+                }
                 Word::INDIRECT_COPY(w) => super::Word::INDIRECT_COPY(w.read()),
-                Word::INDIRECT_SAVE_ACCUMULATE(w) => super::Word::INDIRECT_SAVE_ACCUMULATE(w.read()),
+                Word::INDIRECT_SAVE_ACCUMULATE(w) => {
+                    super::Word::INDIRECT_SAVE_ACCUMULATE(w.read())
+                }
                 Word::MOVE_SHAPE(w) => super::Word::MOVE_SHAPE(w.read()),
-                Word::PSEUDO_DMA_DIRECT2D(w) => super::Word::PSEUDO_DMA_DIRECT2D(w.read()),
+                Word::PSEUDO_DMA_DIRECT2D(w) => {
+                    super::Word::PSEUDO_DMA_DIRECT2D(w.read())
+                }
                 Word::PSEUDO_DMA_EXT(w) => super::Word::PSEUDO_DMA_EXT(w.read()),
                 Word::PSEUDO_DMA_REARM(w) => super::Word::PSEUDO_DMA_REARM(w.read()),
-                Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => super::Word::PSEUDO_DMA_SWAP_QUEUE_SET(w.read()),
+                Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => {
+                    super::Word::PSEUDO_DMA_SWAP_QUEUE_SET(w.read())
+                }
                 Word::PSEUDO_DMA_TRIGGER(w) => super::Word::PSEUDO_DMA_TRIGGER(w.read()),
-                Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w.read()),
+                Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
+                    super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w.read())
+                }
             }
         }
         /// The word's violations for `arch`, checked on the bytes in place (empty
@@ -21000,20 +25461,48 @@ pub mod view {
         #[inline]
         pub fn check(&self, arch: Arch) -> rules::Violations {
             match self {
-                Word::DMA_DIRECT2D(w) => super::DMA_DIRECT2D::check_rules(w.bytes(), arch),
-                Word::DMA_DIRECT2D_XPOSE(w) => super::DMA_DIRECT2D_XPOSE::check_rules(w.bytes(), arch),
-                Word::DMA_GATHER_XPOSE(w) => super::DMA_GATHER_XPOSE::check_rules(w.bytes(), arch),
-                Word::DMA_INDIRECT1D(w) => super::DMA_INDIRECT1D::check_rules(w.bytes(), arch),
-                Word::INDIRECT_BOUND_CHECK(w) => super::INDIRECT_BOUND_CHECK::check_rules(w.bytes(), arch),
-                Word::INDIRECT_COPY(w) => super::INDIRECT_COPY::check_rules(w.bytes(), arch),
-                Word::INDIRECT_SAVE_ACCUMULATE(w) => super::INDIRECT_SAVE_ACCUMULATE::check_rules(w.bytes(), arch),
-                Word::MOVE_SHAPE(_) => rules::Violations::from_truth("MOVE_SHAPE", &[], 0),
-                Word::PSEUDO_DMA_DIRECT2D(w) => super::PSEUDO_DMA_DIRECT2D::check_rules(w.bytes(), arch),
-                Word::PSEUDO_DMA_EXT(w) => super::PSEUDO_DMA_EXT::check_rules(w.bytes(), arch),
-                Word::PSEUDO_DMA_REARM(w) => super::PSEUDO_DMA_REARM::check_rules(w.bytes(), arch),
-                Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => super::PSEUDO_DMA_SWAP_QUEUE_SET::check_rules(w.bytes(), arch),
-                Word::PSEUDO_DMA_TRIGGER(w) => super::PSEUDO_DMA_TRIGGER::check_rules(w.bytes(), arch),
-                Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => super::PSEUDO_DMAMEMCPY_FULL_IND::check_rules(w.bytes(), arch),
+                Word::DMA_DIRECT2D(w) => {
+                    super::DMA_DIRECT2D::check_rules(w.bytes(), arch)
+                }
+                Word::DMA_DIRECT2D_XPOSE(w) => {
+                    super::DMA_DIRECT2D_XPOSE::check_rules(w.bytes(), arch)
+                }
+                Word::DMA_GATHER_XPOSE(w) => {
+                    super::DMA_GATHER_XPOSE::check_rules(w.bytes(), arch)
+                }
+                Word::DMA_INDIRECT1D(w) => {
+                    super::DMA_INDIRECT1D::check_rules(w.bytes(), arch)
+                }
+                Word::INDIRECT_BOUND_CHECK(w) => {
+                    super::INDIRECT_BOUND_CHECK::check_rules(w.bytes(), arch)
+                }
+                Word::INDIRECT_COPY(w) => {
+                    super::INDIRECT_COPY::check_rules(w.bytes(), arch)
+                }
+                Word::INDIRECT_SAVE_ACCUMULATE(w) => {
+                    super::INDIRECT_SAVE_ACCUMULATE::check_rules(w.bytes(), arch)
+                }
+                Word::MOVE_SHAPE(_) => {
+                    rules::Violations::from_truth("MOVE_SHAPE", &[], 0)
+                }
+                Word::PSEUDO_DMA_DIRECT2D(w) => {
+                    super::PSEUDO_DMA_DIRECT2D::check_rules(w.bytes(), arch)
+                }
+                Word::PSEUDO_DMA_EXT(w) => {
+                    super::PSEUDO_DMA_EXT::check_rules(w.bytes(), arch)
+                }
+                Word::PSEUDO_DMA_REARM(w) => {
+                    super::PSEUDO_DMA_REARM::check_rules(w.bytes(), arch)
+                }
+                Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => {
+                    super::PSEUDO_DMA_SWAP_QUEUE_SET::check_rules(w.bytes(), arch)
+                }
+                Word::PSEUDO_DMA_TRIGGER(w) => {
+                    super::PSEUDO_DMA_TRIGGER::check_rules(w.bytes(), arch)
+                }
+                Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
+                    super::PSEUDO_DMAMEMCPY_FULL_IND::check_rules(w.bytes(), arch)
+                }
             }
         }
         /// Checks the word's rules for `arch`; the error lists every violated rule.
@@ -21045,20 +25534,70 @@ pub mod view {
         #[inline]
         pub fn new(b: &'a mut [u8; 64], arch: Arch) -> Option<Self> {
             match b[0] {
-                184 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::DMA_DIRECT2D(DMA_DIRECT2D_mut::new(b))),
-                189 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE_mut::new(b))),
-                241 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::DMA_GATHER_XPOSE(DMA_GATHER_XPOSE_mut::new(b))),
-                187 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::DMA_INDIRECT1D(DMA_INDIRECT1D_mut::new(b))),
-                214 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK_mut::new(b))),
-                231 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::INDIRECT_COPY(INDIRECT_COPY_mut::new(b))),
-                202 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE_mut::new(b))),
-                178 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::MOVE_SHAPE(MOVE_SHAPE_mut::new(b))),
-                212 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D_mut::new(b))),
-                218 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::PSEUDO_DMA_EXT(PSEUDO_DMA_EXT_mut::new(b))),
-                194 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::PSEUDO_DMA_REARM(PSEUDO_DMA_REARM_mut::new(b))),
-                207 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(PSEUDO_DMA_SWAP_QUEUE_SET_mut::new(b))),
-                193 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER_mut::new(b))),
-                196 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND_mut::new(b))),
+                184u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word_mut::DMA_DIRECT2D(DMA_DIRECT2D_mut::new(b))),
+                189u8 if matches!(
+                    arch, Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word_mut::DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE_mut::new(b))),
+                241u8 if matches!(
+                    arch, Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word_mut::DMA_GATHER_XPOSE(DMA_GATHER_XPOSE_mut::new(b))),
+                187u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word_mut::DMA_INDIRECT1D(DMA_INDIRECT1D_mut::new(b))),
+                214u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => {
+                    Some(
+                        Word_mut::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK_mut::new(b)),
+                    )
+                }
+                231u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word_mut::INDIRECT_COPY(INDIRECT_COPY_mut::new(b))),
+                202u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => {
+                    Some(
+                        Word_mut::INDIRECT_SAVE_ACCUMULATE(
+                            INDIRECT_SAVE_ACCUMULATE_mut::new(b),
+                        ),
+                    )
+                }
+                178u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word_mut::MOVE_SHAPE(MOVE_SHAPE_mut::new(b))),
+                212u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word_mut::PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D_mut::new(b))),
+                218u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word_mut::PSEUDO_DMA_EXT(PSEUDO_DMA_EXT_mut::new(b))),
+                194u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word_mut::PSEUDO_DMA_REARM(PSEUDO_DMA_REARM_mut::new(b))),
+                207u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => {
+                    Some(
+                        Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(
+                            PSEUDO_DMA_SWAP_QUEUE_SET_mut::new(b),
+                        ),
+                    )
+                }
+                193u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word_mut::PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER_mut::new(b))),
+                196u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => {
+                    Some(
+                        Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(
+                            PSEUDO_DMAMEMCPY_FULL_IND_mut::new(b),
+                        ),
+                    )
+                }
                 _ => None,
             }
         }
@@ -21071,14 +25610,20 @@ pub mod view {
                 Word_mut::DMA_INDIRECT1D(_) => &super::DMA_INDIRECT1D::META,
                 Word_mut::INDIRECT_BOUND_CHECK(_) => &super::INDIRECT_BOUND_CHECK::META,
                 Word_mut::INDIRECT_COPY(_) => &super::INDIRECT_COPY::META,
-                Word_mut::INDIRECT_SAVE_ACCUMULATE(_) => &super::INDIRECT_SAVE_ACCUMULATE::META,
+                Word_mut::INDIRECT_SAVE_ACCUMULATE(_) => {
+                    &super::INDIRECT_SAVE_ACCUMULATE::META
+                }
                 Word_mut::MOVE_SHAPE(_) => &super::MOVE_SHAPE::META,
                 Word_mut::PSEUDO_DMA_DIRECT2D(_) => &super::PSEUDO_DMA_DIRECT2D::META,
                 Word_mut::PSEUDO_DMA_EXT(_) => &super::PSEUDO_DMA_EXT::META,
                 Word_mut::PSEUDO_DMA_REARM(_) => &super::PSEUDO_DMA_REARM::META,
-                Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(_) => &super::PSEUDO_DMA_SWAP_QUEUE_SET::META,
+                Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(_) => {
+                    &super::PSEUDO_DMA_SWAP_QUEUE_SET::META
+                }
                 Word_mut::PSEUDO_DMA_TRIGGER(_) => &super::PSEUDO_DMA_TRIGGER::META,
-                Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(_) => &super::PSEUDO_DMAMEMCPY_FULL_IND::META,
+                Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(_) => {
+                    &super::PSEUDO_DMAMEMCPY_FULL_IND::META
+                }
             }
         }
         /// A read-only view of the same bytes.
@@ -21089,28 +25634,40 @@ pub mod view {
                 Word_mut::DMA_DIRECT2D_XPOSE(w) => Word::DMA_DIRECT2D_XPOSE(w.as_view()),
                 Word_mut::DMA_GATHER_XPOSE(w) => Word::DMA_GATHER_XPOSE(w.as_view()),
                 Word_mut::DMA_INDIRECT1D(w) => Word::DMA_INDIRECT1D(w.as_view()),
-                Word_mut::INDIRECT_BOUND_CHECK(w) => Word::INDIRECT_BOUND_CHECK(w.as_view()),
+                Word_mut::INDIRECT_BOUND_CHECK(w) => {
+                    Word::INDIRECT_BOUND_CHECK(w.as_view())
+                }
                 Word_mut::INDIRECT_COPY(w) => Word::INDIRECT_COPY(w.as_view()),
-                Word_mut::INDIRECT_SAVE_ACCUMULATE(w) => Word::INDIRECT_SAVE_ACCUMULATE(w.as_view()),
+                Word_mut::INDIRECT_SAVE_ACCUMULATE(w) => {
+                    Word::INDIRECT_SAVE_ACCUMULATE(w.as_view())
+                }
                 Word_mut::MOVE_SHAPE(w) => Word::MOVE_SHAPE(w.as_view()),
-                Word_mut::PSEUDO_DMA_DIRECT2D(w) => Word::PSEUDO_DMA_DIRECT2D(w.as_view()),
+                Word_mut::PSEUDO_DMA_DIRECT2D(w) => {
+                    Word::PSEUDO_DMA_DIRECT2D(w.as_view())
+                }
                 Word_mut::PSEUDO_DMA_EXT(w) => Word::PSEUDO_DMA_EXT(w.as_view()),
                 Word_mut::PSEUDO_DMA_REARM(w) => Word::PSEUDO_DMA_REARM(w.as_view()),
-                Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(w) => Word::PSEUDO_DMA_SWAP_QUEUE_SET(w.as_view()),
+                Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(w) => {
+                    Word::PSEUDO_DMA_SWAP_QUEUE_SET(w.as_view())
+                }
                 Word_mut::PSEUDO_DMA_TRIGGER(w) => Word::PSEUDO_DMA_TRIGGER(w.as_view()),
-                Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(w) => Word::PSEUDO_DMAMEMCPY_FULL_IND(w.as_view()),
+                Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
+                    Word::PSEUDO_DMAMEMCPY_FULL_IND(w.as_view())
+                }
             }
         }
         /// Writes every field of `w` through the setters; fails (writing nothing)
         /// when `w` is another kind of word.
-        #[inline]
         pub fn write(&mut self, w: &super::Word) -> Result<(), DecodeError> {
             match (self, w) {
                 (Word_mut::DMA_DIRECT2D(v), super::Word::DMA_DIRECT2D(w)) => {
                     v.write(w);
                     Ok(())
                 }
-                (Word_mut::DMA_DIRECT2D_XPOSE(v), super::Word::DMA_DIRECT2D_XPOSE(w)) => {
+                (
+                    Word_mut::DMA_DIRECT2D_XPOSE(v),
+                    super::Word::DMA_DIRECT2D_XPOSE(w),
+                ) => {
                     v.write(w);
                     Ok(())
                 }
@@ -21122,7 +25679,10 @@ pub mod view {
                     v.write(w);
                     Ok(())
                 }
-                (Word_mut::INDIRECT_BOUND_CHECK(v), super::Word::INDIRECT_BOUND_CHECK(w)) => {
+                (
+                    Word_mut::INDIRECT_BOUND_CHECK(v),
+                    super::Word::INDIRECT_BOUND_CHECK(w),
+                ) => {
                     v.write(w);
                     Ok(())
                 }
@@ -21130,7 +25690,10 @@ pub mod view {
                     v.write(w);
                     Ok(())
                 }
-                (Word_mut::INDIRECT_SAVE_ACCUMULATE(v), super::Word::INDIRECT_SAVE_ACCUMULATE(w)) => {
+                (
+                    Word_mut::INDIRECT_SAVE_ACCUMULATE(v),
+                    super::Word::INDIRECT_SAVE_ACCUMULATE(w),
+                ) => {
                     v.write(w);
                     Ok(())
                 }
@@ -21138,7 +25701,10 @@ pub mod view {
                     v.write(w);
                     Ok(())
                 }
-                (Word_mut::PSEUDO_DMA_DIRECT2D(v), super::Word::PSEUDO_DMA_DIRECT2D(w)) => {
+                (
+                    Word_mut::PSEUDO_DMA_DIRECT2D(v),
+                    super::Word::PSEUDO_DMA_DIRECT2D(w),
+                ) => {
                     v.write(w);
                     Ok(())
                 }
@@ -21150,24 +25716,35 @@ pub mod view {
                     v.write(w);
                     Ok(())
                 }
-                (Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(v), super::Word::PSEUDO_DMA_SWAP_QUEUE_SET(w)) => {
+                (
+                    Word_mut::PSEUDO_DMA_SWAP_QUEUE_SET(v),
+                    super::Word::PSEUDO_DMA_SWAP_QUEUE_SET(w),
+                ) => {
                     v.write(w);
                     Ok(())
                 }
-                (Word_mut::PSEUDO_DMA_TRIGGER(v), super::Word::PSEUDO_DMA_TRIGGER(w)) => {
+                (
+                    Word_mut::PSEUDO_DMA_TRIGGER(v),
+                    super::Word::PSEUDO_DMA_TRIGGER(w),
+                ) => {
                     v.write(w);
                     Ok(())
                 }
-                (Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(v), super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w)) => {
+                (
+                    Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(v),
+                    super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w),
+                ) => {
                     v.write(w);
                     Ok(())
                 }
                 #[allow(unreachable_patterns)]
-                (this, w) => Err(DecodeError::WrongOpcode {
-                    expected: this.meta().opcode,
-                    found: w.meta().opcode,
-                    name: this.meta().name,
-                }),
+                (this, w) => {
+                    Err(DecodeError::WrongOpcode {
+                        expected: this.meta().opcode,
+                        found: w.meta().opcode,
+                        name: this.meta().name,
+                    })
+                }
             }
         }
     }

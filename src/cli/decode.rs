@@ -63,10 +63,14 @@ pub fn instruction_json(
             if !mismatches.is_empty() {
                 obj.insert("constant_mismatches".into(), Json::Array(mismatches));
             }
+            let checked = word.check(arch);
             obj.insert(
                 "violations".into(),
-                super::validate::violations_json(&word.check(arch)),
+                super::validate::violations_json(&checked),
             );
+            if let Some(found) = super::validate::compiler_findings_json(&checked) {
+                obj.insert("compiler_findings".into(), found);
+            }
         }
         Decoded::UnknownOpcode => {
             obj.insert("struct".into(), Json::Null);

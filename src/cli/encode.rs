@@ -14,7 +14,7 @@ use dmaspec::json::{self, encode_all};
 use serde_json::Value as Json;
 
 use super::CliError;
-use super::validate::{FaultKind, faults};
+use super::validate::{FaultKind, compiler_findings, faults};
 
 /// Reads an instruction list: `{"instructions": [...]}` (what decode prints), a bare JSON
 /// array, or TOML with `[[instructions]]` tables.
@@ -58,11 +58,13 @@ fn declared(ins: &Json, kind: FaultKind) -> bool {
 }
 
 /// What `validate` would report on the encoded stream: one line per fault the input does
-/// not declare (naming the instruction), and how many declared faults in how many words.
+/// not declare (naming the instruction), how many declared faults in how many words, and
+/// how many words break a compiler rule (a warning: they are valid).
 pub struct Checked {
     pub errors: Vec<String>,
     pub declared: usize,
     pub declared_words: usize,
+    pub compiler_words: usize,
 }
 
 pub fn check(list: &[Json], words: &[[u8; 64]], arch: dmaspec::Arch) -> Checked {
@@ -71,10 +73,13 @@ pub fn check(list: &[Json], words: &[[u8; 64]], arch: dmaspec::Arch) -> Checked 
         errors: Vec::new(),
         declared: 0,
         declared_words: 0,
+        compiler_words: 0,
     };
     for (i, (ins, w)) in list.iter().zip(words).enumerate() {
         let before = c.declared;
-        for f in faults(&decoder.push(w), w, arch) {
+        let d = decoder.push(w);
+        c.compiler_words += usize::from(!compiler_findings(&d, arch).is_empty());
+        for f in faults(&d, w, arch) {
             if declared(ins, f.kind) {
                 c.declared += 1;
             } else {
@@ -114,6 +119,14 @@ pub fn run(input: &Path, hex: bool, arch: dmaspec::Arch, validate: bool) -> Resu
         }
     }
     out.flush()?;
+    if let Some(c) = checked.as_ref().filter(|c| c.compiler_words > 0) {
+        eprintln!(
+            "dmaspec: warning: {} word(s) written that break a compiler rule (words neuronx-cc \
+             does not write, valid all the same); `dmaspec validate --arch {}` lists them",
+            c.compiler_words,
+            arch.name()
+        );
+    }
     if let Some(c) = checked.filter(|c| c.declared > 0) {
         eprintln!(
             "dmaspec: warning: {} word(s) written with {} fault(s) their input already records \

@@ -9,7 +9,7 @@ use dmaspec::json::PathStack;
 use dmaspec::runtime::meta::{
     Alternative, Codec, EnumeratorMeta, Evidence, FieldMeta, LeafMeta, Role,
 };
-use dmaspec::runtime::rules::{RuleKind, RuleMeta};
+use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::words::{WORDS, enumerators, flag_bits};
 
@@ -401,7 +401,11 @@ fn leaf_text(w: &WordMeta, l: &LeafMeta, element: Option<usize>) -> String {
                 (_, Some(e)) => e.to_string(),
                 (_, None) => String::new(),
             };
-            let _ = writeln!(out, "    - {} [{}] {how}", r.id, r.confidence.tag);
+            let by = match r.authority {
+                RuleAuthority::Header => "",
+                RuleAuthority::Compiler => ", compiler rule",
+            };
+            let _ = writeln!(out, "    - {} [{}{by}] {how}", r.id, r.confidence.tag);
             if !r.message.is_empty() {
                 let _ = writeln!(out, "        message: {}", r.message);
             }

@@ -1,13 +1,14 @@
 //! `dmaspec validate`: one line per fault of every word in a stream ([`faults`], which
-//! `encode` checks too), and the violation reports `dmaspec decode` adds to its tables and
-//! JSON.
+//! `encode` checks too) and one warning per compiler finding ([`compiler_findings`]: a
+//! broken compiler rule, which never makes a word invalid), and the reports `dmaspec
+//! decode` adds to its tables and JSON.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
 use dmaspec::Arch;
 use dmaspec::runtime::meta::constant_mismatches;
-use dmaspec::runtime::rules::{RuleMeta, Violations};
+use dmaspec::runtime::rules::{RuleAuthority, RuleMeta, Violations};
 use dmaspec::stream::{Decoded, Decoder, WORD_SIZE};
 use serde_json::{Value as Json, json};
 
@@ -37,10 +38,24 @@ fn failed(v: &Violations) -> impl Iterator<Item = &'static RuleMeta> + '_ {
     v.leaves()
 }
 
+/// What a compiler finding adds to its line: it is no ISA violation.
+const COMPILER_NOTE: &str =
+    "a compiler rule: neuronx-cc does not write such a word, but the ISA sources do not forbid it";
+
 /// `decode --json`: `[{"rule", "message", "fields", "source", ...}]`, empty when valid.
 pub fn violations_json(v: &Violations) -> Json {
+    rules_json(v, failed(v))
+}
+
+/// `decode --json`'s `compiler_findings`, in the shape of its `violations`; None when
+/// there are none.
+pub fn compiler_findings_json(v: &Violations) -> Option<Json> {
+    (v.compiler != 0).then(|| rules_json(v, v.compiler_findings()))
+}
+
+fn rules_json<'v>(v: &'v Violations, rules: impl Iterator<Item = &'static RuleMeta> + 'v) -> Json {
     Json::Array(
-        failed(v)
+        rules
             .map(|r| {
                 let mut o = json!({
                     "rule": r.id,
@@ -59,9 +74,13 @@ pub fn violations_json(v: &Violations) -> Json {
     )
 }
 
-/// One line per failed check: `id: message (in …; fields: …; source: …)`.
+/// One line per failed check: `id: message (in …; fields: …; source: …)`, with
+/// [`COMPILER_NOTE`] first for a compiler rule.
 pub fn violation_text(v: &Violations, r: &RuleMeta) -> String {
     let mut notes = Vec::new();
+    if r.authority == RuleAuthority::Compiler {
+        notes.push(COMPILER_NOTE.to_string());
+    }
     if let Some(c) = context(v, r) {
         notes.push(format!("in {c}"));
     }
@@ -74,27 +93,53 @@ pub fn violation_text(v: &Violations, r: &RuleMeta) -> String {
     format!("{}: {} ({})", r.id, r.message, notes.join("; "))
 }
 
-/// The lines `decode` prints under a word's table.
+/// The lines `decode` prints under a word's table: its verdict (valid, or one `VIOLATION`
+/// per failed check), then one `COMPILER` line per compiler finding.
 pub fn table_lines(v: &Violations, arch: Arch) -> String {
     if v.rules.is_empty() {
         return String::new();
     }
+    let mut out = String::new();
     if v.is_empty() {
-        let n = v.rules.iter().filter(|r| r.parent.is_none()).count();
-        return format!(
-            "  valid for {} ({n} top-level rule{} {})\n",
+        let tops = || (0..v.rules.len()).filter(|&i| v.rules[i].parent.is_none());
+        let n = tops().count();
+        let held = tops().filter(|i| v.truth >> i & 1 == 1).count();
+        let of = if held == n {
+            String::new()
+        } else {
+            format!("{held} of ")
+        };
+        out = format!(
+            "  valid for {} ({of}{n} top-level rule{} {}{})\n",
             arch.name(),
             if n == 1 { "" } else { "s" },
-            if n == 1 { "holds" } else { "hold" }
+            if held == 1 { "holds" } else { "hold" },
+            if held == n {
+                ""
+            } else {
+                "; the others are compiler rules"
+            }
         );
     }
-    let mut out = String::new();
-    for r in failed(v) {
-        out.push_str("  VIOLATION ");
-        out.push_str(&violation_text(v, r));
-        out.push('\n');
+    for (label, r) in failed(v)
+        .map(|r| ("VIOLATION", r))
+        .chain(v.compiler_findings().map(|r| ("COMPILER", r)))
+    {
+        out.push_str(&format!("  {label} {}\n", violation_text(v, r)));
     }
     out
+}
+
+/// The compiler findings of the word `d` in `arch`, one line each (`OWNER id: …`); none
+/// for a word that did not decode.
+pub fn compiler_findings(d: &Decoded, arch: Arch) -> Vec<String> {
+    let Decoded::Word { word, .. } = d else {
+        return Vec::new();
+    };
+    let v = word.check(arch);
+    v.compiler_findings()
+        .map(|r| format!("{} {}", v.owner, violation_text(&v, r)))
+        .collect()
 }
 
 /// What makes a word of a stream invalid.
@@ -160,7 +205,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     let mut decoder = Decoder::new(args.arch);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let (mut total, mut invalid) = (0usize, 0usize);
+    let (mut total, mut invalid, mut flagged) = (0usize, 0usize, 0usize);
     let mut result = Ok(());
     loop {
         let offset = words.offset();
@@ -173,16 +218,28 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
             }
         };
         total += 1;
-        let found = faults(&decoder.push(&bytes), &bytes, args.arch);
+        let d = decoder.push(&bytes);
+        let found = faults(&d, &bytes, args.arch);
         for f in &found {
             writeln!(out, "offset {offset} {}", f.text)?;
         }
-        if !found.is_empty() {
-            invalid += 1;
+        let notes = compiler_findings(&d, args.arch);
+        for n in &notes {
+            writeln!(out, "offset {offset} warning: {n}")?;
         }
+        invalid += usize::from(!found.is_empty());
+        flagged += usize::from(!notes.is_empty());
     }
     out.flush()?;
     result?;
+    if flagged > 0 {
+        eprintln!(
+            "dmaspec: warning: {flagged} of {total} word{} {} a compiler rule (words neuronx-cc \
+             does not write; valid all the same)",
+            if total == 1 { "" } else { "s" },
+            if flagged == 1 { "breaks" } else { "break" }
+        );
+    }
     if invalid > 0 {
         return Err(CliError::Invalid(format!(
             "{invalid} of {total} word{} invalid for {}",

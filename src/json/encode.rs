@@ -30,6 +30,7 @@ const DERIVED_KEYS: &[&str] = &[
     "violations",
     // What the spec says of each leaf shown, not of these bytes.
     "confidence",
+    "compiler_findings",
     "error",
     // `lower --json` adds where each word came from.
     "from",

@@ -4,7 +4,9 @@
 //! arch) -> u64` (bit `i` set when rule `i` holds) and `validate(&self, arch) ->
 //! Result<(), Violations>`. A rule is *violated* when it does not hold and no composite
 //! above it holds either, so a failing alternative of an `any` that another alternative
-//! satisfies is not reported. Everything here is `no_std` and allocation-free.
+//! satisfies is not reported. Only a broken rule of [`RuleAuthority::Header`] is a
+//! violation, which makes the value invalid; a broken [`RuleAuthority::Compiler`] rule is a
+//! compiler finding (`Violations::compiler`). Everything here is `no_std` and allocation-free.
 
 use core::fmt;
 
@@ -23,6 +25,16 @@ pub enum RuleKind {
     NotEnforced,
 }
 
+/// Who forbids a value that breaks a rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleAuthority {
+    /// The shipped ISA header validates it: a value that breaks it is invalid.
+    Header,
+    /// neuronx-cc guarantees it of the words it writes (an assert or FATAL); the ISA sources
+    /// do not forbid a value that breaks it, which is a compiler finding, still valid.
+    Compiler,
+}
+
 /// One rule, as the spec declares it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleMeta {
@@ -35,6 +47,7 @@ pub struct RuleMeta {
     /// True when the sources give this clause no predicate name of its own.
     pub clause: bool,
     pub kind: RuleKind,
+    pub authority: RuleAuthority,
     /// The expression as written in the spec, for `Expr` rules.
     pub expr: Option<&'static str>,
     /// Indices (into the same `RULES`) of a composite's parts.
@@ -58,13 +71,14 @@ pub struct RuleMeta {
 
 impl RuleMeta {
     /// The base the generated records fill in with `..RuleMeta::DEFAULT`: an enforced
-    /// expression rule of no composite, on every architecture, reading no field.
+    /// header expression rule of no composite, on every architecture, reading no field.
     pub const DEFAULT: RuleMeta = RuleMeta {
         id: "",
         name: "",
         args: None,
         clause: false,
         kind: RuleKind::Expr,
+        authority: RuleAuthority::Header,
         expr: None,
         parts: &[],
         parent: None,
@@ -87,7 +101,7 @@ impl RuleMeta {
     }
 }
 
-/// The violated rules of one struct value. Empty means valid.
+/// The violated rules of one struct value (empty means valid), and its compiler findings.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Violations {
     /// The struct's spec name.
@@ -95,17 +109,22 @@ pub struct Violations {
     pub rules: &'static [RuleMeta],
     /// Bit `i` set: rule `i` holds.
     pub truth: u64,
-    /// Bit `i` set: rule `i` is violated.
+    /// Bit `i` set: rule `i`, a header rule, is violated.
     pub mask: u64,
+    /// Bit `i` set: rule `i`, a compiler rule, is broken: a word neuronx-cc would not write.
+    pub compiler: u64,
 }
 
 impl Violations {
-    /// Decides the violations from the truth bits.
+    /// Decides the violations and compiler findings from the truth bits.
     pub fn from_truth(owner: &'static str, rules: &'static [RuleMeta], truth: u64) -> Self {
-        let mut mask = 0u64;
-        for i in 0..rules.len() {
+        let (mut mask, mut compiler) = (0u64, 0u64);
+        for (i, r) in rules.iter().enumerate() {
             if violated(rules, truth, i) {
-                mask |= 1 << i;
+                match r.authority {
+                    RuleAuthority::Header => mask |= 1 << i,
+                    RuleAuthority::Compiler => compiler |= 1 << i,
+                }
             }
         }
         Violations {
@@ -113,7 +132,13 @@ impl Violations {
             rules,
             truth,
             mask,
+            compiler,
         }
+    }
+
+    /// The broken compiler rules that are not composites, in spec order.
+    pub fn compiler_findings(&self) -> impl Iterator<Item = &'static RuleMeta> + '_ {
+        leaves(self.rules, self.compiler)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -131,11 +156,7 @@ impl Violations {
 
     /// The violated rules, in spec order.
     pub fn iter(&self) -> impl Iterator<Item = &'static RuleMeta> + '_ {
-        let rules = self.rules;
-        let mask = self.mask;
-        (0..rules.len())
-            .filter(move |i| mask >> i & 1 == 1)
-            .map(move |i| &rules[i])
+        in_mask(self.rules, self.mask)
     }
 
     /// Whether the rule with this id is violated.
@@ -153,9 +174,18 @@ impl Violations {
 
     /// The violated rules that are not composites: the checks that failed.
     pub fn leaves(&self) -> impl Iterator<Item = &'static RuleMeta> + '_ {
-        self.iter()
-            .filter(|r| matches!(r.kind, RuleKind::Expr | RuleKind::NotEnforced))
+        leaves(self.rules, self.mask)
     }
+}
+
+fn in_mask(rules: &'static [RuleMeta], mask: u64) -> impl Iterator<Item = &'static RuleMeta> {
+    (0..rules.len())
+        .filter(move |i| mask >> i & 1 == 1)
+        .map(move |i| &rules[i])
+}
+
+fn leaves(rules: &'static [RuleMeta], mask: u64) -> impl Iterator<Item = &'static RuleMeta> {
+    in_mask(rules, mask).filter(|r| matches!(r.kind, RuleKind::Expr | RuleKind::NotEnforced))
 }
 
 fn violated(rules: &[RuleMeta], truth: u64, i: usize) -> bool {

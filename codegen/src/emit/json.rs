@@ -11,8 +11,8 @@
 //!   (`path`, `offset`, `size`, `bits`, `type`, `role`, `confidence`, `evidence`,
 //!   `alternatives`), so a consumer can decode a word without walking `types`.
 //! - `rules`: the validity rules — `constants`, `tables`, and `sets` (one per struct with
-//!   rules: each rule's id, shipped name, kind, lowered expression, parent, architectures,
-//!   message, fields, confidence and evidence).
+//!   rules: each rule's id, shipped name, kind, `authority` (`header` or `compiler`),
+//!   lowered expression, parent, architectures, message, fields, confidence and evidence).
 //! - `lowerings`: the pseudo-word lowerings (`spec/lowering/`): per selector value the real
 //!   word, its routes per ABI version and every field mapping (places as byte offset / bit
 //!   range, transform, confidence, `inferred`, note, evidence).

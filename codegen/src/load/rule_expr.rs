@@ -14,6 +14,8 @@ use crate::model::{Model, TypeKind};
 pub(super) struct Checker<'a> {
     pub model: &'a Model,
     pub rules: &'a RuleModel,
+    /// The authority of the rule being checked: a header rule may not call a compiler one.
+    pub authority: Authority,
 }
 
 pub(super) struct Typed {
@@ -677,6 +679,17 @@ impl Checker<'_> {
                             ),
                         ));
                     };
+                    if set.rules[ri].authority == Authority::Compiler
+                        && self.authority == Authority::Header
+                    {
+                        return Err((
+                            c.func.span(),
+                            format!(
+                                "`{name}` is a compiler rule of `{tname}`; a header rule cannot \
+                                 call it (give this rule `authority = \"compiler\"`)"
+                            ),
+                        ));
+                    }
                     let body = set.inline(&self.model.archs, ri);
                     return Ok(Typed {
                         ty: RuleType::Bool,

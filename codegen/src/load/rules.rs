@@ -267,10 +267,6 @@ impl Loader {
             }
             ids.push(id.get_ref().clone());
         }
-        let checker = Checker {
-            model,
-            rules: resolved,
-        };
         let mut rules: Vec<Rule> = Vec::new();
         // A composite's part ids, and whether it is an `all`.
         type Parts<'r> = Option<(&'r Vec<Spanned<String>>, bool)>;
@@ -322,6 +318,12 @@ impl Loader {
                 &format!("`{}`", what.get_ref()),
             );
             let arch = self.arch_list(at, &r.arch, scope);
+            let authority = self.authority(at, r.authority.as_ref());
+            let checker = Checker {
+                model,
+                rules: resolved,
+                authority,
+            };
             let kind = match &r.expr {
                 Some(src) => match self.leaf_expr(at, owner, src, &checker) {
                     Some(expr) => RuleKind::Expr {
@@ -346,6 +348,7 @@ impl Loader {
                 args: r.args.clone(),
                 clause: r.clause,
                 kind,
+                authority,
                 parent: None,
                 arch,
                 message: r.message.trim().to_string(),
@@ -399,6 +402,20 @@ impl Loader {
                         ),
                     );
                     continue;
+                }
+                if rules[j].authority != rules[i].authority {
+                    self.err(
+                        at,
+                        p.span(),
+                        format!(
+                            "rule `{}` is a {} rule, a part of the {} rule `{}`; a composite's \
+                             parts have its authority",
+                            p.get_ref(),
+                            rules[j].authority.name(),
+                            rules[i].authority.name(),
+                            rules[i].id
+                        ),
+                    );
                 }
                 rules[j].parent = Some(i);
                 idx.push(j);
@@ -471,6 +488,28 @@ impl Loader {
             set.rules[i].fields = collapse(fields);
         }
         Some(set)
+    }
+
+    /// A rule's `authority`: `"header"` when absent.
+    fn authority(&mut self, at: FileId, raw: Option<&Spanned<String>>) -> Authority {
+        let Some(raw) = raw else {
+            return Authority::Header;
+        };
+        let names = Authority::NAMES;
+        if let Some((_, a)) = names.iter().find(|(n, _)| n == raw.get_ref()) {
+            return *a;
+        }
+        self.err(
+            at,
+            raw.span(),
+            format!(
+                "unknown authority `{}`: `header` (the shipped ISA header validates the rule) or \
+                 `compiler` (neuronx-cc guarantees it of the words it writes){}",
+                raw.get_ref(),
+                suggest(raw.get_ref(), names.iter().map(|(n, _)| *n))
+            ),
+        );
+        Authority::Header
     }
 
     fn compare_fields(

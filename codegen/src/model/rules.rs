@@ -61,6 +61,7 @@ pub struct Rule {
     pub args: Option<String>,
     pub clause: bool,
     pub kind: RuleKind,
+    pub authority: Authority,
     /// The composite this rule is a part of.
     pub parent: Option<usize>,
     /// Architectures it applies to; empty means all.
@@ -91,6 +92,32 @@ pub enum RuleKind {
     },
     /// Named by the sources without a body: holds.
     NotEnforced,
+}
+
+/// Who forbids a value that breaks a rule (see [`crate::schema::rules`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Authority {
+    /// The shipped ISA header validates it: a value that breaks it is invalid.
+    Header,
+    /// neuronx-cc guarantees it of the words it writes (an assert or FATAL); the ISA
+    /// sources do not forbid a value that breaks it, so it is a finding, not a violation.
+    Compiler,
+}
+
+impl Authority {
+    /// The spec's spelling (`authority = "..."`), also the JSON's.
+    pub const NAMES: [(&'static str, Authority); 2] = [
+        ("header", Authority::Header),
+        ("compiler", Authority::Compiler),
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Authority::Header => "header",
+            Authority::Compiler => "compiler",
+        }
+    }
 }
 
 /// How much of a rule is checked.
@@ -502,9 +529,9 @@ impl RuleSet {
         }
     }
 
-    /// The violated rules, from the truth bits: rules that do not hold inside composites
-    /// that do not hold either.
-    pub fn violations(&self, truth: u64) -> u64 {
+    /// The broken rules, from the truth bits: rules that do not hold inside composites
+    /// that do not hold either, of either authority.
+    pub fn broken(&self, truth: u64) -> u64 {
         let mut v = 0u64;
         for i in self.pre_order() {
             let parent_violated = self.rules[i].parent.is_none_or(|p| v >> p & 1 == 1);
@@ -513,6 +540,25 @@ impl RuleSet {
             }
         }
         v
+    }
+
+    /// The rules of this authority, as a mask.
+    pub fn of_authority(&self, authority: Authority) -> u64 {
+        self.rules
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.authority == authority)
+            .fold(0, |m, (i, _)| m | 1 << i)
+    }
+
+    /// The violations: broken header rules, which make the value invalid.
+    pub fn violations(&self, truth: u64) -> u64 {
+        self.broken(truth) & self.of_authority(Authority::Header)
+    }
+
+    /// The compiler findings: broken compiler rules (the value stays valid).
+    pub fn compiler_findings(&self, truth: u64) -> u64 {
+        self.broken(truth) & self.of_authority(Authority::Compiler)
     }
 }
 

@@ -33,6 +33,14 @@
 //! arithmetic that no operation can overflow and that every divisor is a non-zero constant,
 //! so the Rust and the C evaluation agree bit for bit.
 //!
+//! Every rule has an **authority** (`authority = "header" | "compiler"`, default
+//! `"header"`): who forbids a value that breaks it. A `header` rule is the ISA's: the shipped
+//! header validates it (an `is_valid_*` predicate, a header field's documented range), so a
+//! value that breaks it is invalid. A `compiler` rule is what neuronx-cc guarantees of the
+//! words it writes (an assert, a FATAL, a NeuronAssertion): a value that breaks it is one the
+//! compiler would not emit, which the ISA sources do not forbid, so it is reported as a
+//! finding and never makes the value invalid. A composite's parts have its authority.
+//!
 //! A rule *holds* or not; a rule is *violated* when it does not hold and every composite
 //! above it does not hold either (a failing alternative of an `any` that another
 //! alternative satisfies is not a violation). A rule limited to some architectures
@@ -69,6 +77,8 @@ pub struct RawRule {
     /// `true` when the sources give this clause no predicate name of its own.
     #[serde(default)]
     pub clause: bool,
+    /// `"header"` (the default) or `"compiler"`: who forbids a value that breaks the rule.
+    pub authority: Option<Spanned<String>>,
     pub confidence: Option<Spanned<String>>,
     pub evidence: Vec<RawEvidence>,
 }

@@ -6,8 +6,10 @@
 //!
 //! - `static inline bool S_<rule id>(const S_STRUCT *i[, unsigned nc])` per rule (`nc`, the
 //!   NeuronCore generation, only where the rule depends on the architecture);
-//! - `S_rule_truth(i, nc)` (bit `k` set when rule `k` holds), `S_violations(i, nc)` (bit `k`
-//!   set when rule `k` is violated) and `S_is_valid(i, nc)`;
+//! - `S_rule_truth(i, nc)` (bit `k` set when rule `k` holds), `S_broken(i, nc)` (bit `k` set
+//!   when rule `k` does not hold and no composite above it does), `S_violations(i, nc)` (the
+//!   broken header rules), `S_compiler_findings(i, nc)` (the broken compiler rules) and
+//!   `S_is_valid(i, nc)` (no violation);
 //! - `#define S_RULE_<rule id> k`, the bit of each rule.
 //!
 //! Every value is computed as `int64_t`, as in Rust. Needs C99 `<stdbool.h>` (C) or C++.
@@ -16,7 +18,7 @@ use std::fmt::Write as _;
 
 use super::util::{doc, member, stem};
 use crate::model::path::{Hop, Step, Unions};
-use crate::model::rules::{Enforcement, Expr, RuleKind, RuleSet, arch_condition, not};
+use crate::model::rules::{Authority, Enforcement, Expr, RuleKind, RuleSet, arch_condition, not};
 use crate::model::*;
 
 /// Constants, tables and the validators of nested types, for the common header.
@@ -259,10 +261,11 @@ fn rule_fns(model: &Model, s: &RuleSet, out: &mut String) {
             ));
         }
         paras.push(format!(
-            "Source: {}. Confidence: {} ({}).",
+            "Source: {}. Confidence: {} ({}). Authority: {}.",
             cites(&r.evidence),
             r.confidence.tag,
-            r.confidence.level
+            r.confidence.level,
+            r.authority.name()
         ));
         doc(out, "", &paras);
         let body = match &r.kind {
@@ -325,13 +328,13 @@ fn rule_fns(model: &Model, s: &RuleSet, out: &mut String) {
         out,
         "",
         &[format!(
-            "Bit k set when rule k of {c} is violated: it does not hold, and neither does any \
+            "Bit k set when rule k of {c} is broken: it does not hold, and neither does any \
              composite rule above it."
         )],
     );
     let _ = writeln!(
         out,
-        "static inline uint64_t {st}_violations(const {c} *i, unsigned nc) {{\n    uint64_t t = {st}_rule_truth(i, nc);\n    uint64_t v = 0;"
+        "static inline uint64_t {st}_broken(const {c} *i, unsigned nc) {{\n    uint64_t t = {st}_rule_truth(i, nc);\n    uint64_t v = 0;"
     );
     for k in s.pre_order() {
         let cond = match s.rules[k].parent {
@@ -341,7 +344,35 @@ fn rule_fns(model: &Model, s: &RuleSet, out: &mut String) {
         let _ = writeln!(out, "    if ({cond}) v |= UINT64_C(1) << {k};");
     }
     let _ = writeln!(out, "    return v;\n}}\n");
-    doc(out, "", &[format!("Whether {c} breaks none of its rules.")]);
+    for (name, authority, what) in [
+        (
+            "violations",
+            Authority::Header,
+            "violated: a broken header rule, which makes the value invalid",
+        ),
+        (
+            "compiler_findings",
+            Authority::Compiler,
+            "a compiler finding: a broken compiler rule, a value neuronx-cc would not write \
+             that the ISA sources do not forbid",
+        ),
+    ] {
+        doc(
+            out,
+            "",
+            &[format!("Bit k set when rule k of {c} is {what}.")],
+        );
+        let _ = writeln!(
+            out,
+            "static inline uint64_t {st}_{name}(const {c} *i, unsigned nc) {{\n    return {st}_broken(i, nc) & UINT64_C({:#x});\n}}\n",
+            s.of_authority(authority)
+        );
+    }
+    doc(
+        out,
+        "",
+        &[format!("Whether {c} breaks none of its header rules.")],
+    );
     let _ = writeln!(
         out,
         "static inline bool {st}_is_valid(const {c} *i, unsigned nc) {{\n    return {st}_violations(i, nc) == 0;\n}}"

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::pages::Pages;
 use super::util::{Loc, code, para, prose, text};
-use crate::model::rules::{Enforcement, RuleKind, RuleSet};
+use crate::model::rules::{Authority, Enforcement, RuleKind, RuleSet};
 use crate::model::*;
 
 /// The page's path under `generated/`.
@@ -16,8 +16,13 @@ const HOW: &str = "A rule *holds* or not. It is *violated* when it does not hold
     composite rule above it holds either, so a failing alternative of an `any` that another \
     alternative satisfies is not reported. A rule limited to some architectures holds on the \
     others. A rule the sources name without giving its body is listed as **not enforced** and \
-    holds; a composite with such parts is **partly enforced**. Checked by `validate` / \
-    `rule_truth` in Rust, `<C name>_is_valid` / `_violations` in C, and `dmaspec validate`.";
+    holds; a composite with such parts is **partly enforced**. A rule's *authority* says who \
+    forbids a value that breaks it: **header**, the shipped ISA header validates it, so the \
+    value is invalid; **compiler**, neuronx-cc guarantees it of the words it writes (an assert \
+    or FATAL) while the ISA sources do not forbid it, so breaking it is a *compiler finding*, \
+    reported apart, and the value stays valid. Checked by `validate` / `rule_truth` in Rust \
+    (`Violations::compiler` holds the findings), `<C name>_is_valid` / `_violations` / \
+    `_compiler_findings` in C, and `dmaspec validate` (findings as warnings).";
 
 fn counts(s: &RuleSet) -> (usize, usize) {
     let mut enforced = 0;
@@ -50,6 +55,7 @@ fn table(cx: &Pages<'_>, s: &RuleSet, out: &mut String) {
             "Meaning",
             "Applies",
             "Enforced",
+            "Authority",
             "Confidence",
             "Source",
         ],
@@ -88,6 +94,7 @@ fn table(cx: &Pages<'_>, s: &RuleSet, out: &mut String) {
                 meaning,
                 applies,
                 s.enforcement(i).label().to_string(),
+                r.authority.name().to_string(),
                 cx.confidence_cell(&r.confidence),
                 cx.evidence_cell(&r.evidence),
             ],
@@ -213,6 +220,35 @@ pub(super) fn page(cx: &Pages<'_>) -> String {
                     code(&rule.call(), true),
                     why,
                     reads,
+                    cx.evidence_cell(&rule.evidence),
+                ],
+                &mut out,
+            );
+        }
+    }
+    out.push('\n');
+
+    out.push_str("## Compiler rules\n\n");
+    out.push_str(
+        "What neuronx-cc guarantees of the words it writes, which the ISA sources do not \
+         forbid: a word that breaks one is reported as a compiler finding and stays valid.\n\n",
+    );
+    cx.table_head(
+        &["Struct", "Rule", "Meaning", "Enforced", "Source"],
+        &mut out,
+    );
+    for s in &r.sets {
+        let owner = m.ty(s.owner);
+        for (i, rule) in s.rules.iter().enumerate() {
+            if rule.authority != Authority::Compiler || rule.parent.is_some() {
+                continue;
+            }
+            cx.row(
+                &[
+                    cx.type_link(owner, Loc::Top),
+                    code(&rule.call(), true),
+                    text(&rule.message),
+                    s.enforcement(i).label().to_string(),
                     cx.evidence_cell(&rule.evidence),
                 ],
                 &mut out,

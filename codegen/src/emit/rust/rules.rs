@@ -17,7 +17,7 @@ use quote::quote;
 use super::data::Lit;
 use super::render::Render;
 use super::util::{code, confidence, doc_attr, hex, ident, n, shifted_down};
-use crate::model::rules::{Access, BinOp, Expr, RuleKind, RuleSet, arch_condition, not};
+use crate::model::rules::{Access, Authority, BinOp, Expr, RuleKind, RuleSet, arch_condition, not};
 use crate::model::*;
 
 fn lit(v: i64) -> TokenStream {
@@ -227,6 +227,11 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
                 (
                     "kind",
                     (!matches!(r.kind, RuleKind::Expr { .. })).then(|| Lit::code(kind)),
+                ),
+                (
+                    "authority",
+                    (r.authority == Authority::Compiler)
+                        .then(|| Lit::code("rules::RuleAuthority::Compiler")),
                 ),
                 ("expr", Lit::some(r.expr_source().map(Lit::str))),
                 ("parts", Lit::nonempty(parts.iter().map(Lit::num))),
