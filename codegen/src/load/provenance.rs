@@ -9,7 +9,8 @@ use serde_spanned::Spanned;
 use super::names::check_ident;
 use super::{FileId, Loader, Scope};
 use crate::diagnostics::{join, sorted_keys, suggest};
-use crate::model::{section_key, Arch, Confidence, Evidence, Level, Scale, Source};
+pub(super) use crate::model::source_id;
+use crate::model::{Arch, Confidence, Evidence, Level, Scale, Source, section_key};
 use crate::schema::{RawEvidence, RawFile};
 
 /// What the provenance declarations resolve to.
@@ -198,9 +199,10 @@ impl Loader {
                         format!("unknown confidence scale `{}`", s.scale.get_ref()),
                     );
                 }
-                let sections = s.sections.as_ref().map(|list| {
-                    self.sections(FileId(*fi), s.id.get_ref(), list)
-                });
+                let sections = s
+                    .sections
+                    .as_ref()
+                    .map(|list| self.sections(FileId(*fi), s.id.get_ref(), list));
                 out.push(Source {
                     id: s.id.get_ref().clone(),
                     title: s.title.clone(),
@@ -220,7 +222,11 @@ impl Loader {
         let mut out: Vec<String> = Vec::new();
         for h in list {
             if section_key(h.get_ref()).is_empty() {
-                self.err(at, h.span(), format!("a section of `{id}` needs its heading text"));
+                self.err(
+                    at,
+                    h.span(),
+                    format!("a section of `{id}` needs its heading text"),
+                );
             } else {
                 out.push(h.get_ref().clone());
             }
@@ -417,11 +423,6 @@ fn undeclared_confidence(tag: &str) -> Confidence {
     }
 }
 
-/// The source id a citation starts with (`"seed-004 §2"` -> `seed-004`).
-pub(super) fn source_id(cite: &str) -> &str {
-    cite.split_whitespace().next().unwrap_or("")
-}
-
 /// The heading of `sections` (source `id`'s) that the section part of a citation names,
 /// tried in this order: a heading's key (`§6.5`, `§Static arm`; see [`section_key`]); a
 /// key and then a place inside that section (`§4 Table 4.4a`, `§Static arm
@@ -441,11 +442,7 @@ fn resolve_section(id: &str, sections: &[String], cited: &str) -> Result<Option<
         .filter(|(k, ..)| k == wanted)
         .map(|(.., h)| *h)
         .collect();
-    let inside = |k: &str| {
-        wanted
-            .strip_prefix(k)
-            .is_some_and(|r| r.starts_with(' '))
-    };
+    let inside = |k: &str| wanted.strip_prefix(k).is_some_and(|r| r.starts_with(' '));
     let longest = (keyed.iter())
         .filter(|(k, ..)| inside(k))
         .map(|(k, ..)| k.len())

@@ -49,6 +49,11 @@ pub struct Source {
     pub sections: Option<Vec<String>>,
 }
 
+/// The source id a citation starts with (`"seed-004 §2"` -> `seed-004`).
+pub fn source_id(cite: &str) -> &str {
+    cite.split_whitespace().next().unwrap_or("")
+}
+
 /// What a citation writes to name a heading: its number (`2`, `3.1`) when the heading is
 /// numbered, else its text up to the first ` — `, backticks dropped (`Static arm`,
 /// `assign64bitAddr`).
