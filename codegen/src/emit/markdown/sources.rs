@@ -53,17 +53,22 @@ impl Collector<'_, '_> {
         });
     }
 
-    fn alternatives(&mut self, alts: &[Alternative], site: &str) {
-        let href = format!("conflicts.md#{}", slug(site));
+    /// Alternative readings of `site`, shown at `href`.
+    fn alternatives(&mut self, alts: &[Alternative], site: &str, href: &str) {
         for a in alts {
             let label = format!("{site} as {}", a.name);
-            self.add(&a.evidence, "alternative", &label, &href);
+            self.add(&a.evidence, "alternative", &label, href);
         }
     }
 
+    /// A field of a spec type and its alternatives, which conflicts.md lists.
     fn field(&mut self, f: &Field, site: &str, href: &str) {
         self.add(&f.evidence, "field", site, href);
-        self.alternatives(&f.alternatives, site);
+        self.conflicts(&f.alternatives, site);
+    }
+
+    fn conflicts(&mut self, alts: &[Alternative], site: &str) {
+        self.alternatives(alts, site, &format!("conflicts.md#{}", slug(site)));
     }
 
     fn type_def(&mut self, t: &TypeDef) {
@@ -125,7 +130,7 @@ impl Collector<'_, '_> {
                 for b in fields {
                     let site = format!("{}.{}", t.name, b.name);
                     self.add(&b.evidence, "field", &site, &page);
-                    self.alternatives(&b.alternatives, &site);
+                    self.conflicts(&b.alternatives, &site);
                 }
             }
             TypeKind::Enum { .. } => self.aliases(t, &page),
@@ -205,7 +210,7 @@ impl Collector<'_, '_> {
         for f in &l.fields {
             let site = format!("{}.{}", l.name, f.name);
             self.add(&f.evidence, "klr field", &site, &href);
-            self.alternatives(&f.alternatives, &site);
+            self.alternatives(&f.alternatives, &site, &href);
         }
     }
 
