@@ -149,13 +149,21 @@ fn the_model_and_json_list_the_declared_sections() {
     assert!(json["sources"][1]["sections"].is_null());
 }
 
+/// `E`'s evidence citing `cite` is rejected, at the citation, with `message`.
+#[track_caller]
+fn rejected(cite: &str, message: &str) {
+    SPEC.only(
+        &cited(cite, "doc"),
+        "evidence",
+        &format!("\"{cite}\""),
+        message,
+    );
+}
+
 #[test]
 fn a_citation_of_an_undeclared_section() {
-    let bad = cited("doc §9", "doc");
-    SPEC.only(
-        &bad,
-        "evidence",
-        r#""doc §9""#,
+    rejected(
+        "doc §9",
         "`doc` declares no section `§9`: a citation names a section by its number (`§6.5`) \
          or its heading up to ` — ` (`§Static arm`), then optionally a place in it \
          (`§4 Table 4.4a`) (sections: Abstract, 2, 2.1, 4, Static arm, Form A, \
@@ -166,11 +174,8 @@ fn a_citation_of_an_undeclared_section() {
 
 #[test]
 fn a_misspelt_section_gets_a_suggestion() {
-    let bad = cited("doc §Abstrct", "doc");
-    SPEC.only(
-        &bad,
-        "evidence",
-        r#""doc §Abstrct""#,
+    rejected(
+        "doc §Abstrct",
         "`doc` declares no section `§Abstrct`; did you mean `Abstract`?",
     );
 }
@@ -179,22 +184,16 @@ fn a_misspelt_section_gets_a_suggestion() {
 fn a_heading_that_is_not_a_key_is_not_a_section() {
     // "Conventions" is a bold paragraph of supp-field-tables, not a heading: the spec
     // cited it that way once.
-    let bad = cited("doc Conventions", "doc");
-    SPEC.only(
-        &bad,
-        "evidence",
-        r#""doc Conventions""#,
+    rejected(
+        "doc Conventions",
         "`doc` declares no section `§Conventions`",
     );
 }
 
 #[test]
 fn a_citation_of_a_repeated_heading_is_ambiguous() {
-    let bad = cited("doc §Purpose", "doc");
-    SPEC.only(
-        &bad,
-        "evidence",
-        r#""doc §Purpose""#,
+    rejected(
+        "doc §Purpose",
         "`§Purpose` could be any of 2 sections of `doc` (Purpose, Purpose): cite more of \
          the heading, or the section it is in with this as the place in it",
     );
