@@ -67,6 +67,27 @@ fn a_seed_004_section_lists_the_facts_that_cite_it() {
 }
 
 #[test]
+fn a_fact_shows_the_string_that_names_it_in_that_section() {
+    // seed-000 §Static arm names the pseudo's struct and its semaphore byte
+    // (spec/words/pseudo_dma_direct2d.toml).
+    let p = page();
+    let r = row(
+        &p,
+        "seed-000",
+        "Static arm — DIRECT2D record (op `0xD4` = 212)",
+    );
+    lists(
+        r,
+        &[
+            "word [`PSEUDO_DMA_DIRECT2D`](words/PSEUDO_DMA_DIRECT2D.md#evidence) · names \
+             `NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT`",
+            "field [`PSEUDO_DMA_DIRECT2D.semaphore`](words/PSEUDO_DMA_DIRECT2D.md#layout) · \
+             names `instr.semaphore`",
+        ],
+    );
+}
+
+#[test]
 fn other_kinds_of_fact_are_listed_where_they_cite() {
     let p = page();
     // The enumerator alias DMA_MEMCPY cites seed-004 §1 (spec/types/opcode.toml).

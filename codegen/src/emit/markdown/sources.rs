@@ -29,10 +29,14 @@ struct Collector<'c, 'm> {
 }
 
 impl Collector<'_, '_> {
-    /// `kind` `label` linked to `href`, for each of `evidence`.
+    /// `kind` `label` linked to `href`, for each of `evidence`, with the string the
+    /// record says names it there (an assert, a `_STRUCT`, an `instr.<field>`).
     fn add(&mut self, evidence: &[Evidence], kind: &str, label: &str, href: &str) {
         for e in evidence {
             self.push(&e.source, e.section.as_deref(), &e.cite, kind, label, href);
+            if let (Some(names), Some(c)) = (&e.names, self.out.last_mut()) {
+                let _ = write!(c.fact, " · names {}", code(names, true));
+            }
         }
     }
 
@@ -304,7 +308,7 @@ pub(super) fn page(cx: &Pages<'_>) -> String {
     out.push_str(&para(
         "For every source and every section of it the spec declares (`sections` in \
          `spec/sources.toml`, the page's headings as written), the spec facts whose evidence \
-         cites that section, each linked to where the docs show it. Check a source page against \
+         cites that section, each linked to where the docs show it and followed by the string that record says names it there (`names`: an assert, a `_STRUCT`, an `instr.<field>`). Check a source page against \
          the spec one section at a time; ⚠ marks a declared section nothing cites. A citation \
          names a section by its number (`§6.5`) or its heading up to ` — ` (`§Static arm`), \
          optionally followed by a place in it (`§4 Table 4.4a`); the loader rejects one that \
