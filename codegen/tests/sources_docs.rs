@@ -137,7 +137,7 @@ fn an_uncited_section_stands_out() {
             "seed-004",
             r"⚠ 5. The compiler pseudo + the lowering \[HIGH/OBSERVED\]"
         ),
-        r"| ⚠ 5. The compiler pseudo + the lowering \[HIGH/OBSERVED\] | **nothing cites it directly**; 5 of its subsections are cited |"
+        r"| ⚠ 5. The compiler pseudo + the lowering \[HIGH/OBSERVED\] | **nothing cites it directly**; cited subsections: 5 |"
     );
 }
 

@@ -386,7 +386,7 @@ fn source_section(cx: &Pages<'_>, s: &Source, mine: &[&Citation], out: &mut Stri
                     .count();
                 let why = match subs {
                     0 => "**nothing cites it**".to_string(),
-                    n => format!("**nothing cites it directly**; {n} of its subsections are cited"),
+                    n => format!("**nothing cites it directly**; cited subsections: {n}"),
                 };
                 cx.row(&[format!("⚠ {}", text(h)), why], out);
             }
