@@ -154,6 +154,8 @@ struct Scope {
     tags: HashMap<String, Confidence>,
     /// source id -> the scale its tags are on
     sources: HashMap<String, String>,
+    /// source id -> its declared headings, for the sources that declare them
+    sections: HashMap<String, Vec<String>>,
     archs: Vec<String>,
     types: HashMap<String, usize>,
     /// Pre-computed sizes of named types (0 until known).
@@ -194,6 +196,9 @@ impl Loader {
             sources: sources
                 .iter()
                 .map(|s| (s.id.clone(), s.scale.clone()))
+                .collect(),
+            sections: (sources.iter())
+                .filter_map(|s| Some((s.id.clone(), s.sections.clone()?)))
                 .collect(),
             archs: archs.iter().map(|a| a.name.clone()).collect(),
             types: HashMap::new(),

@@ -9,7 +9,8 @@ use serde_spanned::Spanned;
 use super::names::check_ident;
 use super::{FileId, Loader, Scope};
 use crate::diagnostics::{join, sorted_keys, suggest};
-use crate::model::{Arch, Confidence, Evidence, Level, Scale, Source};
+pub(super) use crate::model::source_id;
+use crate::model::{Arch, Confidence, Evidence, Level, Scale, Source, section_key};
 use crate::schema::{RawEvidence, RawFile};
 
 /// What the provenance declarations resolve to.
@@ -198,13 +199,36 @@ impl Loader {
                         format!("unknown confidence scale `{}`", s.scale.get_ref()),
                     );
                 }
+                let sections = s
+                    .sections
+                    .as_ref()
+                    .map(|list| self.sections(FileId(*fi), s.id.get_ref(), list));
                 out.push(Source {
                     id: s.id.get_ref().clone(),
                     title: s.title.clone(),
                     file: s.file.clone(),
                     scale: s.scale.get_ref().clone(),
                     doc: s.doc.clone(),
+                    sections,
                 });
+            }
+        }
+        out
+    }
+
+    /// A source's declared headings, none empty. A heading may repeat (a page can have a
+    /// `Purpose` under each of its sections); a citation of it is then ambiguous.
+    fn sections(&mut self, at: FileId, id: &str, list: &[Spanned<String>]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for h in list {
+            if section_key(h.get_ref()).is_empty() {
+                self.err(
+                    at,
+                    h.span(),
+                    format!("a section of `{id}` needs its heading text"),
+                );
+            } else {
+                out.push(h.get_ref().clone());
             }
         }
         out
@@ -286,9 +310,30 @@ impl Loader {
                 for (span, msg) in citation_errors(e, &confidence, &sources) {
                     self.err(at, span, msg);
                 }
-                evidence_record(e, confidence)
+                let section = self.cited_section(at, &e.source, scope);
+                evidence_record(e, confidence, section)
             })
             .collect()
+    }
+
+    /// The declared heading a citation names (`None`: the whole document, or a source
+    /// whose sections are not declared); an error when it names none or several.
+    pub(super) fn cited_section(
+        &mut self,
+        at: FileId,
+        cite: &Spanned<String>,
+        scope: &Scope,
+    ) -> Option<String> {
+        let text = cite.get_ref().trim();
+        let id = source_id(text);
+        let sections = scope.sections.get(id)?;
+        match resolve_section(id, sections, text[id.len()..].trim()) {
+            Ok(found) => found,
+            Err(message) => {
+                self.err(at, cite.span(), message);
+                None
+            }
+        }
     }
 
     pub(super) fn arch_list(
@@ -378,13 +423,65 @@ fn undeclared_confidence(tag: &str) -> Confidence {
     }
 }
 
-/// The source id a citation starts with (`"seed-004 §2"` -> `seed-004`).
-pub(super) fn source_id(cite: &str) -> &str {
-    cite.split_whitespace().next().unwrap_or("")
+/// The heading of `sections` (source `id`'s) that the section part of a citation names,
+/// tried in this order: a heading's key (`§6.5`, `§Static arm`; see [`section_key`]); a
+/// key and then a place inside that section (`§4 Table 4.4a`, `§Static arm
+/// (CORRECTION)`), the longest key winning; the opening words of a heading up to ` — `
+/// or ` (` (`§Form A — Pool bound-check indirect`). Backticks are ignored throughout.
+fn resolve_section(id: &str, sections: &[String], cited: &str) -> Result<Option<String>, String> {
+    if cited.is_empty() {
+        return Ok(None);
+    }
+    let wanted = cited.strip_prefix('§').unwrap_or(cited).replace('`', "");
+    let wanted = wanted.trim();
+    let keyed: Vec<(String, String, &String)> = sections
+        .iter()
+        .map(|h| (section_key(h), h.replace('`', ""), h))
+        .collect();
+    let exact: Vec<&String> = (keyed.iter())
+        .filter(|(k, ..)| k == wanted)
+        .map(|(.., h)| *h)
+        .collect();
+    let inside = |k: &str| wanted.strip_prefix(k).is_some_and(|r| r.starts_with(' '));
+    let longest = (keyed.iter())
+        .filter(|(k, ..)| inside(k))
+        .map(|(k, ..)| k.len())
+        .max();
+    let within: Vec<&String> = (keyed.iter())
+        .filter(|(k, ..)| inside(k) && Some(k.len()) == longest)
+        .map(|(.., h)| *h)
+        .collect();
+    let opening: Vec<&String> = (keyed.iter())
+        .filter(|(_, t, _)| {
+            t.strip_prefix(wanted)
+                .is_some_and(|r| r.starts_with(" — ") || r.starts_with(" ("))
+        })
+        .map(|(.., h)| *h)
+        .collect();
+    let found = [exact, within, opening].into_iter().find(|c| !c.is_empty());
+    match found.as_deref() {
+        Some([one]) => Ok(Some((*one).clone())),
+        Some(many) => Err(format!(
+            "`§{wanted}` could be any of {} sections of `{id}` ({}): cite more of the heading, or the section it is in with this as the place in it",
+            many.len(),
+            join(many.iter().map(|h| h.as_str()))
+        )),
+        None => {
+            let keys: Vec<&str> = keyed.iter().map(|(k, ..)| k.as_str()).collect();
+            Err(format!(
+                "`{id}` declares no section `§{wanted}`{}: a citation names a section by its \
+                 number (`§6.5`) or its heading up to ` — ` (`§Static arm`), then optionally a \
+                 place in it (`§4 Table 4.4a`) (sections: {})",
+                suggest(wanted, keys.iter().copied()),
+                join(keys.into_iter())
+            ))
+        }
+    }
 }
 
-/// An evidence record as resolved; the caller checks its source and resolves its tag.
-fn evidence_record(e: &RawEvidence, confidence: Confidence) -> Evidence {
+/// An evidence record as resolved; the caller checks its source and resolves its tag and
+/// section.
+fn evidence_record(e: &RawEvidence, confidence: Confidence, section: Option<String>) -> Evidence {
     let cite = e.source.get_ref().trim().to_string();
     Evidence {
         source: source_id(&cite).to_string(),
@@ -395,6 +492,7 @@ fn evidence_record(e: &RawEvidence, confidence: Confidence) -> Evidence {
         value: e.value.clone(),
         confidence,
         note: e.note.clone(),
+        section,
     }
 }
 

@@ -62,6 +62,7 @@ impl Loader {
                         c_name: format!("{prefix}{}", a.name.get_ref()),
                         source: a.source.get_ref().clone(),
                         note: a.note.clone(),
+                        section: self.cited_section(at, &a.source, scope),
                     }
                 })
                 .collect();

@@ -44,6 +44,30 @@ pub struct Source {
     pub file: String,
     pub scale: String,
     pub doc: Option<String>,
+    /// Its headings in page order (see [`section_key`]); `None` when the spec does not
+    /// declare them, so its citations are not checked.
+    pub sections: Option<Vec<String>>,
+}
+
+/// The source id a citation starts with (`"seed-004 §2"` -> `seed-004`).
+pub fn source_id(cite: &str) -> &str {
+    cite.split_whitespace().next().unwrap_or("")
+}
+
+/// What a citation writes to name a heading: its number (`2`, `3.1`) when the heading is
+/// numbered, else its text up to the first ` — `, backticks dropped (`Static arm`,
+/// `assign64bitAddr`).
+pub fn section_key(heading: &str) -> String {
+    let number: String = heading
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let number = number.trim_end_matches('.');
+    if !number.is_empty() && heading[number.len()..].starts_with(['.', ' ']) {
+        return number.to_string();
+    }
+    let plain = heading.replace('`', "");
+    plain.split(" — ").next().unwrap_or("").trim().to_string()
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -80,4 +104,9 @@ pub struct Evidence {
     pub value: Option<String>,
     pub confidence: Confidence,
     pub note: Option<String>,
+    /// The declared heading `cite` names (see [`Source::sections`]); `None` for a citation
+    /// of the whole document or of a source without declared sections. Not serialized:
+    /// `cite` and the source's `sections` give it.
+    #[serde(skip)]
+    pub section: Option<String>,
 }

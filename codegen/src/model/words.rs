@@ -236,6 +236,9 @@ pub struct Alias {
     pub c_name: String,
     pub source: String,
     pub note: Option<String>,
+    /// The declared heading `source` names, as for [`Evidence::section`].
+    #[serde(skip)]
+    pub section: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]

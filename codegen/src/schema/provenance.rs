@@ -43,6 +43,9 @@ pub struct RawSource {
     /// The confidence scale this document's own tags use.
     pub scale: Spanned<String>,
     pub doc: Option<String>,
+    /// The document's headings below its title, exactly as written, in page order: the
+    /// sections its citations may name. Absent: citations of it are not checked.
+    pub sections: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Debug, Deserialize)]

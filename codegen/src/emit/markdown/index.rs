@@ -60,6 +60,8 @@ impl<'m> Pages<'m> {
              which of them are not enforced.\n\
              - [Lowering](lowering.md): how the runtime turns the pseudo words into real ones, \
              field by field, with the mappings the sources do not state marked INFERRED.\n\
+             - [Sources, section by section](sources.md): for every section of every source, \
+             the facts that cite it; a section nothing cites is marked.\n\
              - [`dmaspec.json`](../dmaspec.json): the whole model for tools in other languages.\n\n",
         );
         out.push_str(&super::klr::index_section(m));
@@ -141,7 +143,10 @@ impl<'m> Pages<'m> {
         out.push('\n');
 
         out.push_str("## Sources\n\n");
-        out.push_str("Evidence cites a source as `<id> <section>`.\n\n");
+        out.push_str(
+            "Evidence cites a source as `<id> <section>`; [sources.md](sources.md) lists the \
+             facts each section backs.\n\n",
+        );
         self.table_head(&["Id", "Title", "File", "Scale", "Notes"], &mut out);
         for s in &m.sources {
             self.row(

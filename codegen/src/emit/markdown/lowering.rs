@@ -73,6 +73,14 @@ fn message(cx: &Pages<'_>, m: &Message, value: Option<&str>, out: &mut String) {
     out.push('\n');
 }
 
+/// The anchor of a kind's section (its heading as [`kind_section`] writes it).
+pub(super) fn kind_anchor(l: &Lowering, k: &Kind) -> String {
+    super::util::slug(&format!(
+        "{} {} ({}) → {} (0x{:02X})",
+        l.selector.path, k.value, k.name, k.to, k.to_opcode
+    ))
+}
+
 fn kind_section(cx: &Pages<'_>, l: &Lowering, k: &Kind, out: &mut String) {
     let _ = writeln!(
         out,
@@ -281,10 +289,7 @@ pub(super) fn page(cx: &Pages<'_>) -> String {
                 format!(
                     "[{}](#{}) `0x{:02X}`",
                     text(&k.to),
-                    super::util::slug(&format!(
-                        "{} {} ({}) → {} (0x{:02X})",
-                        l.selector.path, k.value, k.name, k.to, k.to_opcode
-                    )),
+                    kind_anchor(l, k),
                     k.to_opcode
                 ),
                 match k.extension {

@@ -6,6 +6,7 @@
 //! - `docs/types.md`: every shared type (enums, flags, bitfields, nested structs, unions).
 //! - `docs/conflicts.md`: every member with alternative readings, and where words use it.
 //! - `docs/coverage.md`: bytes per common confidence level, per word.
+//! - `docs/sources.md`: every source section by section, with the facts that cite it.
 //!
 //! Everything is derived from the model in its own order, so the same model renders to the
 //! same bytes.
@@ -19,6 +20,7 @@ mod klr;
 mod lowering;
 mod pages;
 mod rules;
+mod sources;
 mod types;
 mod util;
 mod words;
@@ -38,5 +40,6 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
     out.push((rules::PAGE.to_string(), rules::page(&cx)));
     out.extend(klr::pages(&cx));
     out.push((lowering::PAGE.to_string(), lowering::page(&cx)));
+    out.push((sources::PAGE.to_string(), sources::page(&cx)));
     out
 }
