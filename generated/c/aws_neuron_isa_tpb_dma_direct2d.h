@@ -362,13 +362,17 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_in_dtype_equals_out_dtype(const N
 /**
  * byte_counts_match: the source and destination byte counts must match.
  *
- * A byte count is num_elem[0] × num_elem[1] × elem_size, with an elem_size of 0 meaning 64 KiB.
+ * A byte count is num_elem[0] × num_elem[1] × elem_size, with an elem_size of 0 meaning 64 KiB. The
+ * product is dmaspec's reading: seed 004 says only "byte counts match", and the field tables
+ * (supp-field-tables §2.1) write a sum, "Σ src_num·src_elem == Σ dst_num·dst_elem" (a sum over the
+ * dimensions of num × elem, which is not the product unless one dimension is 1). The enforced
+ * formula is the inference: INFERRED, no surer than MED.
  *
  * Checks: src_num_elem[0] * src_num_elem[1] * value(src_elem_size) == dst_num_elem[0] *
  * dst_num_elem[1] * value(dst_elem_size)
  *
- * Source: seed-004 §2; supp-field-tables §2.1; seed-000 §Static arm. Confidence: HIGH/INFERRED
- * (strong).
+ * Source: seed-004 §2; supp-field-tables §2.1; seed-000 §Static arm. Confidence: MED/INFERRED
+ * (inferred).
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_byte_counts_match(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;

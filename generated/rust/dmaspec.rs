@@ -184,7 +184,7 @@ pub mod confidence {
             rank: 3usize,
         };
     }
-    /// Seed 003 (KlirToBirCodegen leaves) in its own words: BYTE-ANCHORED (a store, compare or call read at a cited address), READ-DIRECTLY (read from the disassembly without a single anchoring store: call targets, string literals, .rodata tables, signatures), READ-OFF-CALL-SITE (read from call-site argument order or splice sites rather than a direct store), \[INFERRED\] (the page's own tag).
+    /// Seed 003 (KlirToBirCodegen leaves). The page has no tag scale of its own: apart from its \[INFERRED\] marker, these labels are dmaspec's, coined from the page's prose ("byte-anchored", "read directly", "read off the call-site argument order"): BYTE-ANCHORED (a store, compare or call read at a cited address), READ-DIRECTLY (read from the disassembly without a single anchoring store: call targets, string literals, .rodata tables, signatures), READ-OFF-CALL-SITE (read from call-site argument order or splice sites rather than a direct store), \[INFERRED\] (the page's own tag).
     pub mod seed003 {
         use crate::runtime::meta::Confidence;
         /// `BYTE-ANCHORED`: common level `confirmed`.
@@ -338,8 +338,8 @@ pub mod evidence {
     pub const E115: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E116: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E117: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E118: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E119: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E118: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E119: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality `Σ src_num·src_elem == Σ dst_num·dst_elem`"), confidence: confidence::wiki::MED_INFERRED, note: Some("A sum over the dimensions; the rule's product is dmaspec's reading of it."), ..meta::Evidence::DEFAULT };
     pub const E120: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
     pub const E121: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E122: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
@@ -789,81 +789,82 @@ pub mod evidence {
     pub const E566: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
     pub const E567: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E568: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E569: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E570: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E571: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E572: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E574: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E575: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E576: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E577: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E578: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E579: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E580: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E581: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E582: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E583: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E584: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E585: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E587: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E589: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E590: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E591: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E598: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E605: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E606: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E607: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E608: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E609: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E610: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E611: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E612: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E613: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E614: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E615: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E616: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E617: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E619: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E620: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E621: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E622: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E623: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E624: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E625: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E626: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E627: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E628: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E629: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E630: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E631: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E632: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E633: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E634: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E635: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E636: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E637: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E638: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E639: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E640: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E641: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E642: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E643: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E569: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E570: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E571: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E572: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E574: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E575: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E576: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E577: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E578: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E579: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E580: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E581: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E582: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E583: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E584: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E585: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E587: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E589: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E590: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E591: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E598: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E605: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E606: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E607: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E608: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E609: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E610: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E611: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E612: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E613: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E614: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E615: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E616: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E617: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E619: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E620: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E621: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E622: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E623: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E624: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E625: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E626: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E627: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E628: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E629: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E630: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E631: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E632: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E633: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E634: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E635: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E636: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E637: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E638: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E639: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E640: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E641: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E642: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E643: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E644: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
 }
 /// 4-byte little-endian address word over the 29-bit SBUF/PSUM window: a union of an immediate PartitionOffset (addr_immediate) and a register (addr_reg), told apart by bit 31. The ADDR4 page reads byte 3 as a two-bit mode nibble (bits 30:29: 0b00 static, 0b01 indirect-gather, 0b10 active/dynamic, 0b11 dead) plus the register-mode flag; the field-tables page reads the same byte as a marker (0x00 IMM, 0x40 SHAPE_REG, 0x80 ADDR_REG, 0xC0 ADDR_SHAPE_REG, 0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -4827,13 +4828,13 @@ impl DMA_DIRECT2D {
             expr: Some("src_num_elem[0] * src_num_elem[1] * value(src_elem_size) == dst_num_elem[0] * dst_num_elem[1] * value(dst_elem_size)"),
             parent: Some(16),
             message: "the source and destination byte counts must match",
-            doc: "A byte count is num_elem[0] × num_elem[1] × elem_size, with an elem_size of 0 meaning 64 KiB.",
+            doc: "A byte count is num_elem[0] × num_elem[1] × elem_size, with an elem_size of 0 meaning 64 KiB. The product is dmaspec's reading: seed 004 says only \"byte counts match\", and the field tables (supp-field-tables §2.1) write a sum, \"Σ src_num·src_elem == Σ dst_num·dst_elem\" (a sum over the dimensions of num × elem, which is not the product unless one dimension is 1). The enforced formula is the inference: INFERRED, no surer than MED.",
             fields: &[
                 "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "src_elem_size", "src_num_elem[0]",
                 "src_num_elem[1]",
             ],
             source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_INFERRED,
+            confidence: confidence::wiki::MED_INFERRED,
             evidence: &[evidence::E118, evidence::E119, evidence::E120],
             ..rules::RuleMeta::DEFAULT
         },
@@ -12239,6 +12240,10 @@ pub const fn dtype_size(x: DTYPE) -> i64 {
         _ => 0i64,
     }
 }
+/// Disagreements between sources that no field's alternatives hold (a table's
+/// value, an enum's width, a range), from the spec's `[[conflict]]`: every reading,
+/// none primary. The code above follows none of them.
+pub const CONFLICTS: &[meta::Conflict] = &[];
 /// Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the enums (`enums`) and tables (`tables`) they use.
 pub mod klr {
     pub use crate::runtime::klr::*;
@@ -16219,10 +16224,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
-                        evidence: &[evidence::E568],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
+                        evidence: &[evidence::E568, evidence::E569],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16240,10 +16245,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
-                        evidence: &[evidence::E569],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
+                        evidence: &[evidence::E570, evidence::E569],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -16259,7 +16264,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -16295,7 +16300,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E571],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -16304,7 +16309,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E571],
+                        evidence: &[evidence::E572],
                     },
                 ],
                 unmapped: &[],
@@ -16322,7 +16327,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::HIGH_OBSERVED,
                     inferred: false,
                     note: None,
-                    evidence: &[evidence::E572],
+                    evidence: &[evidence::E573],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
@@ -16332,7 +16337,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E573],
+                        evidence: &[evidence::E574],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16340,7 +16345,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[evidence::E574, evidence::E575],
+                        evidence: &[evidence::E575, evidence::E576],
                     },
                 ],
                 mappings: &[
@@ -16351,7 +16356,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E576],
+                        evidence: &[evidence::E577],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16387,7 +16392,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E577, evidence::E30],
+                        evidence: &[evidence::E578, evidence::E30],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -16396,7 +16401,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[evidence::E578, evidence::E579],
+                        evidence: &[evidence::E579, evidence::E580],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -16405,7 +16410,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[evidence::E580, evidence::E581],
+                        evidence: &[evidence::E581, evidence::E582],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -16414,16 +16419,16 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[evidence::E582, evidence::E583],
+                        evidence: &[evidence::E583, evidence::E584],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
                         source: lowering::Source::Ext(lowering::Place { path: "flags", offset: 1, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS."),
-                        evidence: &[evidence::E584],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS. INFERRED: the read is observed (322d12), the copy into flags@15 follows from the builder reading the byte and both fields having the one type; the translator body is not decoded (seed-004 §11)."),
+                        evidence: &[evidence::E585, evidence::E569],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -16439,7 +16444,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -16448,7 +16453,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[evidence::E585, evidence::E586],
+                        evidence: &[evidence::E586, evidence::E587],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -16457,7 +16462,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E587],
+                        evidence: &[evidence::E588],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
@@ -16466,7 +16471,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16)."),
-                        evidence: &[evidence::E588],
+                        evidence: &[evidence::E589],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -16482,7 +16487,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -16491,7 +16496,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E589],
+                        evidence: &[evidence::E590],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -16500,7 +16505,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E590],
+                        evidence: &[evidence::E591],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
@@ -16509,7 +16514,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16)."),
-                        evidence: &[evidence::E591],
+                        evidence: &[evidence::E592],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -16518,7 +16523,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[evidence::E592, evidence::E593],
+                        evidence: &[evidence::E593, evidence::E594],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
@@ -16527,7 +16532,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_idx_start_addr."),
-                        evidence: &[evidence::E594],
+                        evidence: &[evidence::E595],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
@@ -16536,7 +16541,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E595],
+                        evidence: &[evidence::E596],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
@@ -16545,7 +16550,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E596],
+                        evidence: &[evidence::E597],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16563,10 +16568,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
-                        evidence: &[evidence::E597],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
+                        evidence: &[evidence::E598, evidence::E569],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16584,10 +16589,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
-                        evidence: &[evidence::E598],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
+                        evidence: &[evidence::E599, evidence::E569],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -16596,7 +16601,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[evidence::E599],
+                        evidence: &[evidence::E600],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16617,7 +16622,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E600, evidence::E601],
+                        evidence: &[evidence::E601, evidence::E602],
                     },
                 ],
                 unmapped: &[],
@@ -16640,7 +16645,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::LOW_INFERRED,
                     inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E602],
+                    evidence: &[evidence::E603],
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -16653,7 +16658,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E603],
+                        evidence: &[evidence::E604],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16661,7 +16666,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E604],
+                        evidence: &[evidence::E605],
                     },
                 ],
                 mappings: &[
@@ -16672,7 +16677,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E605, evidence::E606],
+                        evidence: &[evidence::E606, evidence::E607],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16708,7 +16713,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E607],
+                        evidence: &[evidence::E608],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16726,10 +16731,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
-                        evidence: &[evidence::E569],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
+                        evidence: &[evidence::E570, evidence::E569],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16747,10 +16752,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
-                        evidence: &[evidence::E569],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
+                        evidence: &[evidence::E570, evidence::E569],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -16759,7 +16764,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[evidence::E608],
+                        evidence: &[evidence::E609],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -16768,7 +16773,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[evidence::E609],
+                        evidence: &[evidence::E610],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -16784,7 +16789,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E610, evidence::E570],
+                        evidence: &[evidence::E611, evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -16793,7 +16798,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[evidence::E611],
+                        evidence: &[evidence::E612],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -16802,7 +16807,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E612],
+                        evidence: &[evidence::E613],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -16811,7 +16816,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[evidence::E613],
+                        evidence: &[evidence::E614],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -16827,7 +16832,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -16836,7 +16841,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E614],
+                        evidence: &[evidence::E615],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -16845,7 +16850,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E615],
+                        evidence: &[evidence::E616],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
@@ -16854,7 +16859,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As tile_src_row_step."),
-                        evidence: &[evidence::E616],
+                        evidence: &[evidence::E617],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
@@ -16863,7 +16868,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As tile_src_row_step."),
-                        evidence: &[evidence::E617],
+                        evidence: &[evidence::E618],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -16872,7 +16877,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[evidence::E618],
+                        evidence: &[evidence::E619],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16893,7 +16898,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[evidence::E619, evidence::E620],
+                        evidence: &[evidence::E620, evidence::E621],
                     },
                 ],
                 unmapped: &[],
@@ -16921,7 +16926,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::LOW_INFERRED,
                     inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E621],
+                    evidence: &[evidence::E622],
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -16934,7 +16939,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E622],
+                        evidence: &[evidence::E623],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16942,7 +16947,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E623],
+                        evidence: &[evidence::E624],
                     },
                 ],
                 mappings: &[
@@ -16953,7 +16958,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E624, evidence::E625],
+                        evidence: &[evidence::E625, evidence::E626],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16989,7 +16994,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E626],
+                        evidence: &[evidence::E627],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -16998,7 +17003,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[evidence::E627],
+                        evidence: &[evidence::E628],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17019,7 +17024,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[evidence::E628, evidence::E629],
+                        evidence: &[evidence::E629, evidence::E630],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -17028,7 +17033,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[evidence::E583, evidence::E630],
+                        evidence: &[evidence::E584, evidence::E631],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17049,7 +17054,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[evidence::E631],
+                        evidence: &[evidence::E632],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -17065,7 +17070,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -17074,7 +17079,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E632],
+                        evidence: &[evidence::E633],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -17083,7 +17088,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E633],
+                        evidence: &[evidence::E634],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -17092,7 +17097,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[evidence::E634],
+                        evidence: &[evidence::E635],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -17108,7 +17113,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17129,7 +17134,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[evidence::E635],
+                        evidence: &[evidence::E636],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -17138,7 +17143,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[evidence::E636],
+                        evidence: &[evidence::E637],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -17147,7 +17152,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2])."),
-                        evidence: &[evidence::E637],
+                        evidence: &[evidence::E638],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -17156,7 +17161,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[evidence::E638],
+                        evidence: &[evidence::E639],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -17165,7 +17170,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[evidence::E639, evidence::E640],
+                        evidence: &[evidence::E640, evidence::E641],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -17174,7 +17179,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[evidence::E641],
+                        evidence: &[evidence::E642],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17195,7 +17200,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[evidence::E642, evidence::E643],
+                        evidence: &[evidence::E643, evidence::E644],
                     },
                 ],
                 unmapped: &[],
