@@ -47,3 +47,24 @@ fn wait_mode_reg_variants_and_new_instruction_types() {
     assert_eq!(InstructionType::InstIndirectLoad.raw(), 43);
     assert_eq!(InstructionType::InstRegisterAlu.raw(), 73);
 }
+
+#[test]
+fn the_compilers_gates_are_spec_constants() {
+    use dmaspec::dge::{QosEncoding, is_dst_reduce_dge, qos_encoding};
+    // seed 000 §Static arm: Inferentia (10) and Sunda (20) emit no QoS; arch <= 49 the
+    // ISA class-1 encoding; core_v5 >= 50 raw.
+    assert_eq!(words::QOS_ARCH_INFERENTIA, 10);
+    assert_eq!(words::QOS_ARCH_SUNDA, 20);
+    assert_eq!(words::QOS_ISA_CLASS_MAX_ARCH, 49);
+    assert_eq!(qos_encoding(49), QosEncoding::IsaClass);
+    assert_eq!(qos_encoding(50), QosEncoding::Raw);
+    // seed 000 §Dynamic / DGE / indirect arm (C): isDstReduceDGE when IT == 32 && arch <= 49.
+    assert!(is_dst_reduce_dge(32, 49));
+    assert!(!is_dst_reduce_dge(32, 50));
+    assert!(!is_dst_reduce_dge(44, 30));
+    // seed 000 §The bundle lifecycle: the CodeGenMode arms.
+    use words::CodeGenMode;
+    assert_eq!(CodeGenMode::COLLECT_OPCODES.raw(), 0);
+    assert_eq!(CodeGenMode::GENERATE_ISACODE.raw(), 1);
+    assert_eq!(CodeGenMode::RUN_ISA_CHECKS.raw(), 2);
+}

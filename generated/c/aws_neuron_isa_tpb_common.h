@@ -516,6 +516,36 @@ typedef uint8_t bir_DMAQoSClass;
 DMASPEC_STATIC_ASSERT(sizeof(bir_DMAQoSClass) == 1, "bir_DMAQoSClass is 1 byte");
 
 /**
+ * CodeGenMode (4 bytes): The compiler encoder's sink, read at this+0x270 (*((_DWORD*)a1+156)): the
+ * same field maps serve modes 1 and 2 (offsets identical; INFERRED for mode 2 by the page, from
+ * identical field-writer calls); any other value is reportError "Wrong CodeGenMode…". Not a wire
+ * field.
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §The bundle lifecycle (shared by all ten). Spec: types/dma_qos.toml:105.
+ */
+#ifdef __cplusplus
+enum CodeGenMode : uint32_t {
+#else
+enum CodeGenMode {
+#endif
+    /** Insert the opcode into a DenseMap<Instr*,set<u32>>(this+4) census; emit nothing. */
+    CodeGenMode_COLLECT_OPCODES = 0x00000000,
+    /** Fill the bundle and fwrite it. */
+    CodeGenMode_GENERATE_ISACODE = 0x00000001,
+    /**
+     * Build the byte-identical bundle on a stack frame and feed the ISA checker (vcall *vtbl[0]);
+     * no fwrite.
+     */
+    CodeGenMode_RUN_ISA_CHECKS = 0x00000002,
+};
+#ifndef __cplusplus
+typedef uint32_t CodeGenMode;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(CodeGenMode) == 4, "CodeGenMode is 4 bytes");
+
+/**
  * WAIT_MODE (1 byte): When the instruction may issue, against a semaphore (the field-tables page
  * lists a selection; the _REG variants are 0x81..0x85).
  *
@@ -935,6 +965,64 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_DTYPE) == 1, "N
 
 #ifndef __cplusplus
 #include <stdbool.h>
+#endif
+
+/**
+ * The compiler arch id of Inferentia, which emits no DMA QoS (supportsDMAQoSOnISA is false).
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §Static arm.
+ */
+#ifndef QOS_ARCH_INFERENTIA
+#define QOS_ARCH_INFERENTIA 10
+#endif
+
+/**
+ * The compiler arch id of Sunda, which emits no DMA QoS (supportsDMAQoSOnISA is false).
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §Static arm.
+ */
+#ifndef QOS_ARCH_SUNDA
+#define QOS_ARCH_SUNDA 20
+#endif
+
+/**
+ * supportsDMAQoSOnISA: up to this compiler arch id the QoS is encodeISAOrRuntimeDMAQoS(qosClass,
+ * I), the "ISA class-1 encoding"; above it (core_v5, >= 50) the raw *(u32)(*(I+30q)+0xF0).
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §Static arm.
+ */
+#ifndef QOS_ISA_CLASS_MAX_ARCH
+#define QOS_ISA_CLASS_MAX_ARCH 49
+#endif
+
+/**
+ * isDstReduceDGE(I, dstPAP) (libBIR 0x312240) gates the CCE / reduce compute-op byte when the
+ * instruction type is this (InstDMACopy) and the arch id is at most DST_REDUCE_DGE_MAX_ARCH.
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §Dynamic / DGE / indirect arm.
+ */
+#ifndef DST_REDUCE_DGE_IT
+#define DST_REDUCE_DGE_IT 32
+#endif
+
+/**
+ * isDstReduceDGE's arch bound: arch <= 49; arch >= 50 FATALs "CoreV5 cannot support DGE with
+ * compute op yet".
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §Dynamic / DGE / indirect arm.
+ */
+#ifndef DST_REDUCE_DGE_MAX_ARCH
+#define DST_REDUCE_DGE_MAX_ARCH 49
 #endif
 
 /**

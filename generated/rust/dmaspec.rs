@@ -3039,6 +3039,103 @@ impl DMAQoSClass {
         }
     }
 }
+/// The compiler encoder's sink, read at this+0x270 (*((_DWORD*)a1+156)): the same field maps serve modes 1 and 2 (offsets identical; INFERRED for mode 2 by the page, from identical field-writer calls); any other value is reportError "Wrong CodeGenMode…". Not a wire field. Confidence: CONFIRMED (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum CodeGenMode {
+    /// `CodeGenMode_COLLECT_OPCODES` = 0x0: Insert the opcode into a DenseMap\<Instr*,set\<u32>>(this+4) census; emit nothing.
+    COLLECT_OPCODES = 0u32,
+    /// `CodeGenMode_GENERATE_ISACODE` = 0x1: Fill the bundle and fwrite it.
+    GENERATE_ISACODE = 1u32,
+    /// `CodeGenMode_RUN_ISA_CHECKS` = 0x2: Build the byte-identical bundle on a stack frame and feed the ISA checker (vcall *vtbl\[0\]); no fwrite.
+    RUN_ISA_CHECKS = 2u32,
+    /// A value no source names; kept so that it encodes back unchanged.
+    Other(u32) = 3u32,
+}
+impl Default for CodeGenMode {
+    fn default() -> Self {
+        Self::COLLECT_OPCODES
+    }
+}
+impl CodeGenMode {
+    pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
+        meta::EnumeratorMeta {
+            name: "COLLECT_OPCODES",
+            value: 0,
+            c_name: "CodeGenMode_COLLECT_OPCODES",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GENERATE_ISACODE",
+            value: 1,
+            c_name: "CodeGenMode_GENERATE_ISACODE",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RUN_ISA_CHECKS",
+            value: 2,
+            c_name: "CodeGenMode_RUN_ISA_CHECKS",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+    ];
+    #[inline]
+    pub const fn from_raw(raw: u32) -> Self {
+        match raw {
+            0u32 => Self::COLLECT_OPCODES,
+            1u32 => Self::GENERATE_ISACODE,
+            2u32 => Self::RUN_ISA_CHECKS,
+            other => Self::Other(other),
+        }
+    }
+    #[inline]
+    pub const fn raw(self) -> u32 {
+        if let Self::Other(v) = self {
+            return v;
+        }
+        match self {
+            Self::COLLECT_OPCODES => 0u32,
+            Self::GENERATE_ISACODE => 1u32,
+            Self::RUN_ISA_CHECKS => 2u32,
+            Self::Other(_) => 3u32,
+        }
+    }
+    /// The enumerator's name, or `None` for a value the sources do not name.
+    pub const fn name(self) -> Option<&'static str> {
+        match self {
+            Self::COLLECT_OPCODES => Some("COLLECT_OPCODES"),
+            Self::GENERATE_ISACODE => Some("GENERATE_ISACODE"),
+            Self::RUN_ISA_CHECKS => Some("RUN_ISA_CHECKS"),
+            Self::Other(_) => None,
+        }
+    }
+    /// Whether `arch` has this enumerator (values that are not enumerators: no).
+    pub const fn in_arch(self, arch: Arch) -> bool {
+        let _ = arch;
+        #[allow(unreachable_patterns)]
+        match self {
+            Self::Other(_) => false,
+            _ => true,
+        }
+    }
+    /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+    pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+        if self.in_arch(arch) { self.name() } else { None }
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 4]) -> Self {
+        Self::from_raw(u32::from_le_bytes(*b))
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 4]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn value(self, arch: Arch) -> visit::Value<'static> {
+        visit::Value::Enum {
+            raw: self.raw() as u64,
+            name: self.name_in(arch),
+        }
+    }
+}
 /// When the instruction may issue, against a semaphore (the field-tables page lists a selection; the _REG variants are 0x81..0x85). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -12630,6 +12727,16 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         Self::check_rules(&b, arch).into_result()
     }
 }
+/// The compiler arch id of Inferentia, which emits no DMA QoS (supportsDMAQoSOnISA is false). Confidence: CONFIRMED (confirmed).
+pub const QOS_ARCH_INFERENTIA: i64 = 10i64;
+/// The compiler arch id of Sunda, which emits no DMA QoS (supportsDMAQoSOnISA is false). Confidence: CONFIRMED (confirmed).
+pub const QOS_ARCH_SUNDA: i64 = 20i64;
+/// supportsDMAQoSOnISA: up to this compiler arch id the QoS is encodeISAOrRuntimeDMAQoS(qosClass, I), the "ISA class-1 encoding"; above it (core_v5, >= 50) the raw *(u32)(*(I+30q)+0xF0). Confidence: CONFIRMED (confirmed).
+pub const QOS_ISA_CLASS_MAX_ARCH: i64 = 49i64;
+/// isDstReduceDGE(I, dstPAP) (libBIR 0x312240) gates the CCE / reduce compute-op byte when the instruction type is this (InstDMACopy) and the arch id is at most DST_REDUCE_DGE_MAX_ARCH. Confidence: CONFIRMED (confirmed).
+pub const DST_REDUCE_DGE_IT: i64 = 32i64;
+/// isDstReduceDGE's arch bound: arch \<= 49; arch >= 50 FATALs "CoreV5 cannot support DGE with compute op yet". Confidence: CONFIRMED (confirmed).
+pub const DST_REDUCE_DGE_MAX_ARCH: i64 = 49i64;
 /// Number of pooling channels; check_dma_indirect_indices requires idx_num_active_channels to equal it (128U in common.h). Confidence: HIGH/OBSERVED (confirmed).
 pub const POOLING_NUM_CHANNELS: i64 = 128i64;
 /// The narrowing of a DMAQoSClass into DMA_CONFIGS.priority_class as the consolidated page's worked example states it: "wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)" — the wire QoS is class − 1, then saturated to the device band 0..4. So Default → 0, P0 → 1, P1 → 2, P2 → 3, P3..P14 → 4. INFERRED: the page gives the formula for P2 and the word "saturates", not a row per class; the per-class values are that formula applied. Unassigned (class − 1 = −1) has no value in any source: −1 here marks that, it is not a wire value. The compiler's own store masks instead (`qos&7`, seed 000), which is the recorded conflict `qos_narrowing`. Confidence: MED/INFERRED (inferred). Values not listed give -1.
@@ -18072,6 +18179,7 @@ pub fn enumerators(type_name: &str) -> Option<&'static [meta::EnumeratorMeta]> {
         "INDIRECT_DMA_ADDRESSING_MODE" => Some(INDIRECT_DMA_ADDRESSING_MODE::ENUMERATORS),
         "INDIRECT_DIM" => Some(INDIRECT_DIM::ENUMERATORS),
         "DMAQoSClass" => Some(DMAQoSClass::ENUMERATORS),
+        "CodeGenMode" => Some(CodeGenMode::ENUMERATORS),
         "WAIT_MODE" => Some(WAIT_MODE::ENUMERATORS),
         "UPDATE_MODE" => Some(UPDATE_MODE::ENUMERATORS),
         "OPCODE" => Some(OPCODE::ENUMERATORS),
