@@ -76,3 +76,34 @@ fn the_seed003_scale_says_its_labels_are_coined() {
         .expect("scale");
     assert!(s.doc.contains("coined from the page's prose"), "{}", s.doc);
 }
+
+#[test]
+fn the_direct2d_entry_points_cite_their_qos_sources() {
+    // seed 000 §DMA DIRECT2D, the entry-point table: Load/Save read *(I+0x150), DMACopy
+    // *(I+0x1D8).
+    let m = model();
+    let layout = |n: &str| m.klr.layouts.iter().find(|l| l.name == n).expect(n);
+    for (class, entry) in [("InstLoad", "@0x127a620"), ("InstSave", "@0x127a640")] {
+        let f = layout(class)
+            .fields
+            .iter()
+            .find(|f| f.offset == Some(0x150))
+            .expect(class);
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.names.as_deref().is_some_and(|s| s.contains(entry)))
+        );
+    }
+    let qos = layout("InstDMACopy")
+        .fields
+        .iter()
+        .find(|f| f.offset == Some(0x1D8))
+        .expect("qos");
+    assert_eq!(qos.confidence.tag, "[INFERRED]");
+    assert!(
+        qos.evidence
+            .iter()
+            .any(|e| e.cite == "seed-000 §DMA DIRECT2D")
+    );
+}
