@@ -195,29 +195,43 @@ impl<'m> Pages<'m> {
         for (l, f) in fields {
             let at = f.offset.map_or(String::new(), |o| format!(" +{o:#x}"));
             let place = format!("{}{at} {}", code(&l.qualified, true), code(&f.name, true));
-            self.row(
-                &[
-                    place.clone(),
-                    format!("**primary**<br>{}", code(&f.name, true)),
-                    or_dash(text(&f.doc)),
-                    self.confidence_cell(&f.confidence),
-                    self.evidence_cell(&f.evidence),
-                ],
+            let primary = format!("**primary**<br>{}", code(&f.name, true));
+            self.reading_row(
+                [place.clone(), primary],
+                &f.doc,
+                &f.confidence,
+                &f.evidence,
                 out,
             );
             for a in &f.alternatives {
-                self.row(
-                    &[
-                        place.clone(),
-                        format!("alternative<br>{}", code(&a.name, true)),
-                        or_dash(text(&a.doc)),
-                        self.confidence_cell(&a.confidence),
-                        self.evidence_cell(&a.evidence),
-                    ],
+                let label = format!("alternative<br>{}", code(&a.name, true));
+                self.reading_row(
+                    [place.clone(), label],
+                    &a.doc,
+                    &a.confidence,
+                    &a.evidence,
                     out,
                 );
             }
         }
+    }
+
+    /// One row of a readings table: its leading cells, then meaning, tag and evidence.
+    fn reading_row<const N: usize>(
+        &self,
+        lead: [String; N],
+        doc: &str,
+        confidence: &Confidence,
+        evidence: &[Evidence],
+        out: &mut String,
+    ) {
+        let mut cells = lead.to_vec();
+        cells.extend([
+            or_dash(text(doc)),
+            self.confidence_cell(confidence),
+            self.evidence_cell(evidence),
+        ]);
+        self.row(&cells, out);
     }
 
     /// `[[conflict]]`s: disagreements about tables, enum widths and ranges.
@@ -249,15 +263,8 @@ impl<'m> Pages<'m> {
             );
             self.table_head(&["Reading", "Meaning", "Confidence", "Evidence"], out);
             for r in &c.readings {
-                self.row(
-                    &[
-                        code(&r.name, true),
-                        or_dash(text(&r.doc)),
-                        self.confidence_cell(&r.confidence),
-                        self.evidence_cell(&r.evidence),
-                    ],
-                    out,
-                );
+                let name = code(&r.name, true);
+                self.reading_row([name], &r.doc, &r.confidence, &r.evidence, out);
             }
             out.push('\n');
         }
