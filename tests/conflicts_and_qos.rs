@@ -68,3 +68,17 @@ fn the_compilers_gates_are_spec_constants() {
     assert_eq!(CodeGenMode::GENERATE_ISACODE.raw(), 1);
     assert_eq!(CodeGenMode::RUN_ISA_CHECKS.raw(), 2);
 }
+
+#[test]
+fn a_word_waiting_on_a_register_threshold_decodes_its_mode() {
+    // Hand-built: DMA_DIRECT2D (0xb8, inst_word_len 0x10, seed-004 §2) whose EVENTS
+    // (+4, supp-field-tables Table 4.2) wait_mode is 0x83, one of Table 4.13's
+    // `0x81..0x85 | ..._REG variants (reg threshold)`.
+    let mut word = [0u8; 64];
+    word[0] = 0xb8;
+    word[1] = 0x10;
+    word[4] = 0x83;
+    let w = words::DMA_DIRECT2D::decode(&word).expect("decodes");
+    assert_eq!(w.events.wait_mode, WAIT_MODE::REG_83);
+    assert_eq!(w.encode(), word);
+}
