@@ -5,13 +5,15 @@
 //!   QoS class, applying `getAPStepOnHW` (step × dtype bytes), the element-span rule
 //!   (`dtype bytes × last num`, 0x10000 stored as 0) and the BIR dtype-size LUT;
 //! - [`access_patterns`]: the inverse, from a word back to the access patterns;
-//! - [`qos_encoding`] / [`qos_bits`]: `supportsDMAQoSOnISA` gating by compiler arch id;
+//! - [`qos_encoding`] / [`qos_bits`]: `supportsDMAQoSOnISA` gating by compiler arch id,
+//!   and [`is_dst_reduce_dge`], both from the spec's constants;
 //! - [`indirection_mode`]: IndirectLoad / IndirectSave direction = `isLoad ^ 1` (0xc4 +0x3C).
 //!
 //! Every error that the compiler reports with an assert string carries that string.
 
 use core::fmt;
 
+use crate::words;
 use crate::words::klr::tables::DTYPE_STRIDE_LUT;
 use crate::words::{
     ADDR8_MARKER, DGE_OPCODE, DMA_CONFIGS, DTYPE, EVENTS, PSEUDO_ADDR8, PSEUDO_ADDR8_addr_tbl_offs,
@@ -200,13 +202,24 @@ pub enum QosEncoding {
     Raw,
 }
 
-/// The QoS encoding of a compiler architecture id (10 Inferentia, 20 Sunda, ≥ 50 core_v5).
+/// The QoS encoding of a compiler architecture id (10 Inferentia, 20 Sunda, ≥ 50 core_v5),
+/// from the spec's `QOS_*` constants (spec/types/dma_qos.toml).
 pub const fn qos_encoding(arch: u32) -> QosEncoding {
-    match arch {
-        10 | 20 => QosEncoding::None,
-        0..=49 => QosEncoding::IsaClass,
-        _ => QosEncoding::Raw,
+    let a = arch as i64;
+    if a == words::QOS_ARCH_INFERENTIA || a == words::QOS_ARCH_SUNDA {
+        QosEncoding::None
+    } else if a <= words::QOS_ISA_CLASS_MAX_ARCH {
+        QosEncoding::IsaClass
+    } else {
+        QosEncoding::Raw
     }
+}
+
+/// `isDstReduceDGE`'s gate on the CCE / reduce compute-op byte: instruction type 32
+/// (InstDMACopy) on a compiler arch id ≤ 49 (`DST_REDUCE_DGE_*` in the spec).
+pub const fn is_dst_reduce_dge(instruction_type: u32, arch: u32) -> bool {
+    instruction_type as i64 == words::DST_REDUCE_DGE_IT
+        && arch as i64 <= words::DST_REDUCE_DGE_MAX_ARCH
 }
 
 /// The three QoS bits the compiler stores at +0x0C (`(qos & 7) | (d[12] & 0xF8)`), or

@@ -46,6 +46,10 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_
      * Offset 12, 32 bytes. The queue's name, NUL-padded: at most 31 characters, then at least one
      * NUL (names of 32 bytes or more are refused by checkQueueNameLen). Confidence: CONFIRMED
      * (confirmed).
+     *
+     * Alternative reading `queue_name_asciiz_31` (char[31]): Seed 000's table row reads the slot as
+     * 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B
+     * that the assert's maxSize = 32 implies. [CONFIRMED]
      */
     char dma_queue_name[32];
     /**

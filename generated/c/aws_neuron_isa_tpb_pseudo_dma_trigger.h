@@ -46,6 +46,10 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT 
      * characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed
      * bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always
      * followed by a NUL at +0x2B. Confidence: CONFIRMED (confirmed).
+     *
+     * Alternative reading `queue_name_asciiz_31` (char[31]): Seed 000's table row reads the slot as
+     * 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B
+     * that the assert's maxSize = 32 implies. [CONFIRMED]
      */
     char dma_queue_name[32];
     /**

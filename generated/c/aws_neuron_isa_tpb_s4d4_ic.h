@@ -71,6 +71,12 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_IC_STRUCT {
     /**
      * Offset 32, 1 byte. Source dtype; must equal out_dtype (no cast). Confidence: CERTAIN
      * (confirmed).
+     *
+     * Alternative reading `in_dtype_of_data` (NEURON_ISA_TPB_DTYPE): Which operand in_dtype is read
+     * from. The DVE page binds arg0 = the INDIRECT INDEX src AP and reads in_dtype from
+     * arg0.AP+0x30, so in_dtype is the index's dtype; seeds 000 and 003 bind arg0 = the data AP and
+     * arg1 = the index AP (codegenNcLocalGather adds data_ap, then index_ap), so the same read
+     * gives the data's dtype. [CONFIRMED]
      */
     NEURON_ISA_TPB_DTYPE in_dtype;
     /** Offset 33, 1 byte. Destination dtype. Confidence: CERTAIN (confirmed). */
@@ -110,6 +116,12 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_IC_STRUCT {
     /**
      * Offset 44, 16 bytes. Destination access pattern (TENSOR4D, a plain tensor pattern). Its
      * internal layout is not in this spec. Confidence: CERTAIN (confirmed).
+     *
+     * Alternative reading `dst_mem_pattern_20b` (uint8_t[16]): The destination pattern is 20 bytes,
+     * +0x2C..+0x3F (a MEM_PATTERN4D / TENSOR4D is 4 + 4·4 bytes), not the DVE page's 16
+     * (+0x2C..+0x3B): the gather-scatter page's S4D4_IC header, the instruction-bundle page's
+     * Family C OUT slot and the quick reference's descriptor sizes. This reading's last four bytes
+     * are the spec's unknown_60. [HIGH/OBSERVED]
      */
     uint8_t dst_mem_pattern[16];
     /**

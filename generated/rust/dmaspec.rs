@@ -184,7 +184,7 @@ pub mod confidence {
             rank: 3usize,
         };
     }
-    /// Seed 003 (KlirToBirCodegen leaves) in its own words: BYTE-ANCHORED (a store, compare or call read at a cited address), READ-DIRECTLY (read from the disassembly without a single anchoring store: call targets, string literals, .rodata tables, signatures), READ-OFF-CALL-SITE (read from call-site argument order or splice sites rather than a direct store), \[INFERRED\] (the page's own tag).
+    /// Seed 003 (KlirToBirCodegen leaves). The page has no tag scale of its own: apart from its \[INFERRED\] marker, these labels are dmaspec's, coined from the page's prose ("byte-anchored", "read directly", "read off the call-site argument order"): BYTE-ANCHORED (a store, compare or call read at a cited address), READ-DIRECTLY (read from the disassembly without a single anchoring store: call targets, string literals, .rodata tables, signatures), READ-OFF-CALL-SITE (read from call-site argument order or splice sites rather than a direct store), \[INFERRED\] (the page's own tag).
     pub mod seed003 {
         use crate::runtime::meta::Confidence;
         /// `BYTE-ANCHORED`: common level `confirmed`.
@@ -224,646 +224,672 @@ pub mod evidence {
     pub const E1: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", name: Some("Region class (bits 25..28)"), pin: Some("0x136edca: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
     pub const E2: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", name: Some("Register id (bits 0..7, RM=1 only)"), pin: Some("0x1508fca: mov byte [rbx], r15b; 0x136ee0a: cmp dil, 40h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
     pub const E3: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §6.1", names: Some("partOffset[17:0] / partOffset[22:18] / partOffset[24:23] / partOffset[25]"), pin: Some("aws_neuron_isa_tpb_common.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E4: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 0 (0x20000000)"), pin: Some("0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E5: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E6: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 1 (0x40000000)"), pin: Some("0x136f221: test edi, 40000000h"), confidence: confidence::certainty::CERTAIN, note: Some("The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string)."), ..meta::Evidence::DEFAULT };
-    pub const E7: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"), pin: Some("common.h:532"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E8: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", name: Some("Register-mode flag (RM, 0x80000000)"), pin: Some("0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E9: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", name: Some("addr_reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E10: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("ADDR_REG (marker 0x80)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E11: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("core_v3::tensor_start_addr_valid"), pin: Some("0x136ee02: test edi, 0FFFF00h (bits 8..23 MUST be zero); 0x136ee0a: cmp dil, 40h; setb al (regid < 0x40)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E12: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Arch-universality", confidence: confidence::certainty::CERTAIN, note: Some("v2/v3/v4 share the register branch: bit 31 + bits 8..23 zero + regid < 0x40"), ..meta::Evidence::DEFAULT };
-    pub const E13: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E14: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2]"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E15: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E16: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), ..meta::Evidence::DEFAULT };
-    pub const E17: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("host-gated valid range P0..P4, ucode-capped at 4"), ..meta::Evidence::DEFAULT };
-    pub const E18: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", names: Some("reserved_bitfield:5 must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E19: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("REG_NUM bc_reg : 6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E20: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E21: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_bound_check_reg(bc, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E22: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E23: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the predicate accepts either a fully inert or a fully armed register"), ..meta::Evidence::DEFAULT };
-    pub const E24: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 0 && bc.bc_reg == 0 && bc.bc_disable_oob_error_notif == 0 ) /* fully inert */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E25: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 1 && is_valid_register_read_with_marker(bc.bc_reg, marker) ) /* fully armed */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E26: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("bc.bc_enabled == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E27: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("is_valid_register_read_with_marker(bc.bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E28: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", names: Some("is_valid_register_read_with_marker(bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E29: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E30: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E31: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E32: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E33: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E34: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_lo:4 (src)"), pin: Some("b0..3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E35: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_hi:4 (dst)"), pin: Some("b4..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E36: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", pin: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E37: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E38: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E39: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E40: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b0..1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E41: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E42: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E43: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E44: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b4..5"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E45: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b6..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E46: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E47: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E48: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Provenance and confidence (Conventions)", value: Some("0x10 (16 dwords = 64 B) in every 64-B word"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E49: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", value: Some("setupHeader const 0x10"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E50: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", names: Some("uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E51: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E52: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E53: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), value: Some("setupHeader writes 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E54: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle", confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E55: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E56: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E57: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncWait mode"), value: Some("setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E58: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.wait_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E59: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncUpdate mode"), value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E60: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.update_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E61: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync wait/update value"), value: Some("Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E62: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm)"), value: Some("v26"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E63: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::seed000::CONFIRMED, note: Some("names the arm's two parts, without offsets"), ..meta::Evidence::DEFAULT };
-    pub const E64: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), value: Some("v16 = *(memloc+141); 0 if memloc space == 16 (SB)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E65: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E66: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), value: Some("BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E67: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E68: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E69: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("ADDRESS-MODE byte (a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E70: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", pin: Some("movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E71: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", names: Some("The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E72: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), value: Some("v26 (AP mode 1, IMMEDIATE) / RegId (AP mode 3, REGISTER)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E73: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E74: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E75: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", pin: Some("common.h:589"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E76: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x10 16-bit physical var-id (static DMA)"), pin: Some("movb $0x10,0x7(%r13) @126059a"), value: Some("taken when the DGE table-entry id < 0 or a5 is clear"), confidence: confidence::seed000::CONFIRMED, note: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\"; \"physical Var Id is not assigned yet\""), ..meta::Evidence::DEFAULT };
-    pub const E77: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x20 32-bit immediate (DGE) / 0x28 40-bit offset-register (DGE)"), pin: Some("movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8"), value: Some("taken when the DGE table-entry id >= 0 and a5; AP mode 1 (IMMEDIATE) -> 0x20, 3 (REGISTER) -> 0x28, | 0x04 when the register has more than one physical register"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E78: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E79: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", pin: Some("common.h:418"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E80: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E81: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a8c: movzbl 0xc(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E82: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: compute_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E83: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"), ..meta::Evidence::DEFAULT };
-    pub const E84: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E85: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E86: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E87: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E88: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E89: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E90: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_direct2d = _general ∧ _arith"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
-    pub const E91: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E92: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", names: Some("is_valid_dma_memcpy_direct_general"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E93: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("is_valid_dma_memcpy_direct"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E94: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E95: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E96: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("i.header.opcode == Opcode::DMAMemcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E97: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(src_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E98: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(dst_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E99: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E100: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E101: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E102: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E103: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("addr8_shape_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"), ..meta::Evidence::DEFAULT };
-    pub const E104: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E105: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"), ..meta::Evidence::DEFAULT };
-    pub const E106: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E107: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E108: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E109: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E110: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_configs(dma_configs)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E111: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E112: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E113: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"), ..meta::Evidence::DEFAULT };
-    pub const E114: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E115: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E116: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E117: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E118: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E119: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E120: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E121: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E122: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
-    pub const E123: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E124: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E125: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("address bound for DmaTranspose"), ..meta::Evidence::DEFAULT };
-    pub const E126: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E127: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."), ..meta::Evidence::DEFAULT };
-    pub const E128: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("+15 field: out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E129: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E130: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E131: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E132: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E133: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E134: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t dst_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E135: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E136: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E137: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E138: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E139: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E140: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E141: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E142: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E143: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E144: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DIRECT2D_XPOSE @63"), ..meta::Evidence::DEFAULT };
-    pub const E145: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E146: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E147: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("NC ≥ V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E148: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_rows: must be 16 (current uCode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E149: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E150: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E151: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E152: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("out_dtype: DTYPE (must equal in_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E153: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("in_dtype == out_dtype and 2-B for the transpose proper"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E154: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_start_addr % 32 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E155: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("dst start + step 32-B aligned"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E156: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E157: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dma_configs@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E158: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE @13"), ..meta::Evidence::DEFAULT };
-    pub const E159: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E160: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E161: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E162: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is src_idx_bound_reg in 0xf1"), ..meta::Evidence::DEFAULT };
-    pub const E163: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E164: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E165: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_start_addr@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E166: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E167: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint8_t reserved[3]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E168: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must be 0"), ..meta::Evidence::DEFAULT };
-    pub const E169: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t dst_step_elem_1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E170: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_step_elem_1@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E171: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E172: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: elem_size@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E173: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E174: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E175: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: flags@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E176: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("is_valid_dma_gather_transpose"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
-    pub const E177: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E178: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E179: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E180: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E181: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E182: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E183: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src %2==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E184: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR8 (HBM or SBUF; immediate %2==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E185: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("dst %32==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E186: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR8 (SBUF, must be 32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E187: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E188: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E189: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", confidence: confidence::certainty::CERTAIN, note: Some("register mode: bits 0..7 hold a register id"), ..meta::Evidence::DEFAULT };
-    pub const E190: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E191: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("\"for now to simplify uCode\""), ..meta::Evidence::DEFAULT };
-    pub const E192: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E194: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E196: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E197: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E198: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"), ..meta::Evidence::DEFAULT };
-    pub const E199: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E200: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("reserved[3]: must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E201: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("reserved[3]: must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E202: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E203: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E204: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E205: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: flags@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E206: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"), ..meta::Evidence::DEFAULT };
-    pub const E207: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t src_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E208: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint16_t src_num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E209: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t dst_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: src_idx_start_addr@48"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E211: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E212: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dst_idx_start_addr@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E213: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: compute_op@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E214: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dma_configs@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E215: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint8_t reserved[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E217: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: reserved@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E218: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E219: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_indirect"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the top-level predicate chains these checks"), ..meta::Evidence::DEFAULT };
-    pub const E220: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"), ..meta::Evidence::DEFAULT };
-    pub const E221: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_addr8 on both start addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E222: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E223: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("zero_num_elem_shape_reg_mode"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"), ..meta::Evidence::DEFAULT };
-    pub const E224: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", names: Some("0x40 SHAPE_REG: num_elem must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E225: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E226: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E227: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E228: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("has_dma_indirect_valid_idx_start_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E229: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E230: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("valid memcpy dtypes"), ..meta::Evidence::DEFAULT };
-    pub const E231: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E232: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E233: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E234: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"), ..meta::Evidence::DEFAULT };
-    pub const E235: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E236: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E237: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"), ..meta::Evidence::DEFAULT };
-    pub const E238: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E239: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E240: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E241: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E242: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."), ..meta::Evidence::DEFAULT };
-    pub const E243: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E244: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E245: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"), ..meta::Evidence::DEFAULT };
-    pub const E246: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E247: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"), ..meta::Evidence::DEFAULT };
-    pub const E248: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E249: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("only the active index vector(s) are checked"), ..meta::Evidence::DEFAULT };
-    pub const E250: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E251: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("bit31 = REGISTER-MODE flag"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E252: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E253: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E254: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::MED_INFERRED, note: Some("in SBUF partition 0 implies in SBUF"), ..meta::Evidence::DEFAULT };
-    pub const E255: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E256: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E257: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("reserved[2] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E258: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E259: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E260: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E261: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E262: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E263: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E264: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
-    pub const E265: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E266: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E267: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E268: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E269: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E270: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E271: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E272: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E273: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E274: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E275: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E276: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
-    pub const E277: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E278: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
-    pub const E279: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E280: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E281: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E282: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E283: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E284: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E285: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E286: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E287: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E288: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E289: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E290: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E291: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E292: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E293: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E294: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E295: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E296: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E297: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E298: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E299: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E300: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E301: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
-    pub const E302: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E303: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E304: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E305: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E306: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E307: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E308: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E309: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
-    pub const E310: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E311: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E312: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E313: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E314: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E315: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E316: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E317: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E318: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E319: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E320: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E321: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E322: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E323: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E324: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
-    pub const E325: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E326: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E327: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E328: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E329: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E330: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E331: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E332: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E333: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E334: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E335: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E336: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E337: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E338: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E339: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E340: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E341: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E342: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E343: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E344: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
-    pub const E345: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E346: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E347: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E348: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E349: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E350: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E351: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E352: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E353: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E354: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E355: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E356: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E357: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E358: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E359: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E360: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E361: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E362: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E363: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E364: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E365: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E366: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E367: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E368: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E369: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E371: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E372: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E373: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
-    pub const E374: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E375: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E376: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E377: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E378: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E379: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E380: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E381: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E382: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E383: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E384: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E385: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E386: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E387: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E388: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E389: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E390: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E391: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
-    pub const E392: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E393: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E394: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
-    pub const E395: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E396: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
-    pub const E397: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
-    pub const E398: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E399: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
-    pub const E400: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E401: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
-    pub const E402: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E403: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E404: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E405: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E406: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E407: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E408: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
-    pub const E409: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E410: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
-    pub const E411: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E412: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E413: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
-    pub const E414: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E415: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E416: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E417: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E418: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E419: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E420: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E421: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E422: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E423: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E424: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E425: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E426: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E427: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E428: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E429: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E430: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E431: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E433: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E434: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
-    pub const E435: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E436: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E437: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E439: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E440: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
-    pub const E441: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E442: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E443: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E444: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E445: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
-    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
-    pub const E447: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E448: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E449: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E450: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E451: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E452: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
-    pub const E453: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E454: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E456: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E457: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E458: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E459: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
-    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E461: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E463: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
-    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E465: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
-    pub const E466: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E469: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E470: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E471: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E472: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E473: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E474: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E475: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E476: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E477: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E478: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E479: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E480: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E481: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E482: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E483: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E484: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E485: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E486: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E487: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E488: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E489: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E490: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E491: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E492: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E493: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E494: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E495: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E496: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E497: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E498: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E499: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E500: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E501: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E502: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E503: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E504: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E505: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E506: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E507: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E508: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E509: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E510: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E511: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E512: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E513: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E514: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E515: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E516: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
-    pub const E517: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E518: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E519: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E520: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E521: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E522: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E523: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E524: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E525: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E526: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E527: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E528: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E529: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E530: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E531: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E532: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
-    pub const E533: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E534: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E535: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E536: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E537: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E538: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E539: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E540: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E541: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
-    pub const E542: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E543: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E544: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E545: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
-    pub const E546: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E547: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E548: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E549: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E550: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E551: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E552: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E553: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E554: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E555: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E556: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E557: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E558: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E559: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E560: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E561: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E562: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E563: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E564: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E565: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E566: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E567: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E568: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E569: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E570: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E571: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E572: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E574: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E575: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E576: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E577: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E578: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E579: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E580: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E581: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E582: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E583: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E584: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E585: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E587: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E589: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E590: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E591: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E598: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E605: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E606: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E607: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E608: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E609: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E610: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E611: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E612: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E613: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E614: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E615: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E616: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E617: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E619: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E620: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E621: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E622: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E623: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E624: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E625: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E626: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E627: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E628: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E629: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E630: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E631: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E632: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E633: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E634: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E635: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E636: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E637: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E638: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E639: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E640: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E641: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E642: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E643: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E4: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §4.1", names: Some("SBUF lives in `[0, 0x2000000)`, PSUM in `[0x2000000, 0x2400000)` — **PSUM detection is a pure magnitude test** (`addr >= 0x2000000`; no bank bit, no region register)."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E5: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 0 (0x20000000)"), pin: Some("0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E6: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E7: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 1 (0x40000000)"), pin: Some("0x136f221: test edi, 40000000h"), confidence: confidence::certainty::CERTAIN, note: Some("The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string)."), ..meta::Evidence::DEFAULT };
+    pub const E8: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"), pin: Some("common.h:532"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E9: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", name: Some("Register-mode flag (RM, 0x80000000)"), pin: Some("0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E10: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", name: Some("addr_reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E11: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("ADDR_REG (marker 0x80)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E12: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("core_v3::tensor_start_addr_valid"), pin: Some("0x136ee02: test edi, 0FFFF00h (bits 8..23 MUST be zero); 0x136ee0a: cmp dil, 40h; setb al (regid < 0x40)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E13: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Arch-universality", confidence: confidence::certainty::CERTAIN, note: Some("v2/v3/v4 share the register branch: bit 31 + bits 8..23 zero + regid < 0x40"), ..meta::Evidence::DEFAULT };
+    pub const E14: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E15: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2]"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E16: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", names: Some("| b3..7 | `reserved_bitfield:5` | must be zero |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E17: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("| `+0x0C` | 1 | **QoS bits[0:2] + flags** | `encodeISAOrRuntimeDMAQoS` / raw `@+0xF0` | `(qos&7)|(d[12]&0xF8)` | CONFIRMED |"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E18: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), ..meta::Evidence::DEFAULT };
+    pub const E19: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("host-gated valid range P0..P4, ucode-capped at 4"), ..meta::Evidence::DEFAULT };
+    pub const E20: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", names: Some("reserved_bitfield:5 must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E21: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("REG_NUM bc_reg : 6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E22: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E23: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_bound_check_reg(bc, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E24: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E25: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the predicate accepts either a fully inert or a fully armed register"), ..meta::Evidence::DEFAULT };
+    pub const E26: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 0 && bc.bc_reg == 0 && bc.bc_disable_oob_error_notif == 0 ) /* fully inert */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E27: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 1 && is_valid_register_read_with_marker(bc.bc_reg, marker) ) /* fully armed */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E28: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("bc.bc_enabled == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E29: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("is_valid_register_read_with_marker(bc.bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E30: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", names: Some("is_valid_register_read_with_marker(bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E31: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E32: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E33: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E34: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E35: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E36: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_lo:4 (src)"), pin: Some("b0..3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E37: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_hi:4 (dst)"), pin: Some("b4..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E38: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", pin: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E39: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E40: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E41: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E42: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b0..1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E43: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E44: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E45: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E46: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b4..5"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E47: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b6..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E48: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E49: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E50: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Conventions", value: Some("0x10 (16 dwords = 64 B) in every 64-B word"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E51: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", value: Some("setupHeader const 0x10"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E52: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", names: Some("uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E53: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E54: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E55: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), value: Some("setupHeader writes 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E56: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle", confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E57: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E58: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E59: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncWait mode"), value: Some("setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E60: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.wait_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E61: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncUpdate mode"), value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E62: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.update_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E63: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync wait/update value"), value: Some("Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E64: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm)"), value: Some("v26"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E65: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::seed000::CONFIRMED, note: Some("names the arm's two parts, without offsets"), ..meta::Evidence::DEFAULT };
+    pub const E66: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), value: Some("v16 = *(memloc+141); 0 if memloc space == 16 (SB)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E67: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E68: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), value: Some("BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E69: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E70: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E71: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("ADDRESS-MODE byte (a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E72: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", pin: Some("movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E73: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", names: Some("The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E74: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), value: Some("v26 (AP mode 1, IMMEDIATE) / RegId (AP mode 3, REGISTER)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E75: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E76: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E77: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", pin: Some("common.h:589"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E78: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x10 16-bit physical var-id (static DMA)"), pin: Some("movb $0x10,0x7(%r13) @126059a"), value: Some("taken when the DGE table-entry id < 0 or a5 is clear"), confidence: confidence::seed000::CONFIRMED, note: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\"; \"physical Var Id is not assigned yet\""), ..meta::Evidence::DEFAULT };
+    pub const E79: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x20 32-bit immediate (DGE) / 0x28 40-bit offset-register (DGE)"), pin: Some("movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8"), value: Some("taken when the DGE table-entry id >= 0 and a5; AP mode 1 (IMMEDIATE) -> 0x20, 3 (REGISTER) -> 0x28, | 0x04 when the register has more than one physical register"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E80: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E81: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", pin: Some("common.h:418"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E82: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E83: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a8c: movzbl 0xc(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E84: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: compute_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E85: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"), ..meta::Evidence::DEFAULT };
+    pub const E86: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E87: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E88: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E89: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E90: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E91: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E92: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_direct2d = _general ∧ _arith"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E93: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E94: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", names: Some("is_valid_dma_memcpy_direct_general"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E95: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("is_valid_dma_memcpy_direct"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E96: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E97: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E98: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("i.header.opcode == Opcode::DMAMemcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E99: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(src_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E100: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(dst_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E101: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E102: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E103: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E104: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E105: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("addr8_shape_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"), ..meta::Evidence::DEFAULT };
+    pub const E106: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E107: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"), ..meta::Evidence::DEFAULT };
+    pub const E108: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E109: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E110: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E111: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E112: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_configs(dma_configs)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E113: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E114: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E115: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"), ..meta::Evidence::DEFAULT };
+    pub const E116: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E117: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E118: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E119: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E120: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E121: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality `Σ src_num·src_elem == Σ dst_num·dst_elem`"), confidence: confidence::wiki::MED_INFERRED, note: Some("A sum over the dimensions; the rule's product is dmaspec's reading of it."), ..meta::Evidence::DEFAULT };
+    pub const E122: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E123: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E124: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
+    pub const E125: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E126: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E127: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("address bound for DmaTranspose"), ..meta::Evidence::DEFAULT };
+    pub const E128: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E129: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."), ..meta::Evidence::DEFAULT };
+    pub const E130: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("+15 field: out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E131: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E132: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E133: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E134: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E135: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E136: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t dst_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E137: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E138: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E139: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E140: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E141: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E142: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E143: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E144: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E145: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E146: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DIRECT2D_XPOSE @63"), ..meta::Evidence::DEFAULT };
+    pub const E147: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E148: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E149: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E150: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("NC ≥ V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E151: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_rows: must be 16 (current uCode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E152: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E153: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E154: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E155: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("out_dtype: DTYPE (must equal in_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E156: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("in_dtype == out_dtype and 2-B for the transpose proper"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E157: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_start_addr % 32 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E158: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("dst start + step 32-B aligned"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E159: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E160: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dma_configs@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E161: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE @13"), ..meta::Evidence::DEFAULT };
+    pub const E162: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E163: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E164: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E165: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is src_idx_bound_reg in 0xf1"), ..meta::Evidence::DEFAULT };
+    pub const E166: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E167: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E168: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_start_addr@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E169: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E170: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint8_t reserved[3]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E171: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must be 0"), ..meta::Evidence::DEFAULT };
+    pub const E172: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t dst_step_elem_1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E173: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_step_elem_1@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E174: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E175: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: elem_size@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E176: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E177: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E178: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: flags@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E179: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("is_valid_dma_gather_transpose"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E180: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E181: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E182: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E183: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E184: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E185: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E186: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src %2==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E187: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR8 (HBM or SBUF; immediate %2==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E188: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("dst %32==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E189: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR8 (SBUF, must be 32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E190: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E191: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E192: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", confidence: confidence::certainty::CERTAIN, note: Some("register mode: bits 0..7 hold a register id"), ..meta::Evidence::DEFAULT };
+    pub const E193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E194: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("\"for now to simplify uCode\""), ..meta::Evidence::DEFAULT };
+    pub const E195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E196: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E197: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E198: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E199: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E200: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E201: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"), ..meta::Evidence::DEFAULT };
+    pub const E202: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E203: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("reserved[3]: must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E204: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("reserved[3]: must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E205: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E206: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E207: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E208: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: flags@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E209: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"), ..meta::Evidence::DEFAULT };
+    pub const E210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t src_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E211: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint16_t src_num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E212: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t dst_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E213: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: src_idx_start_addr@48"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E214: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E215: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dst_idx_start_addr@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: compute_op@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E217: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dma_configs@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E218: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E219: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint8_t reserved[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E220: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: reserved@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E221: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E222: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_indirect"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the top-level predicate chains these checks"), ..meta::Evidence::DEFAULT };
+    pub const E223: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"), ..meta::Evidence::DEFAULT };
+    pub const E224: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_addr8 on both start addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E225: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E226: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("zero_num_elem_shape_reg_mode"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"), ..meta::Evidence::DEFAULT };
+    pub const E227: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", names: Some("0x40 SHAPE_REG: num_elem must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E228: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E229: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E230: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E231: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("has_dma_indirect_valid_idx_start_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E232: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E233: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("valid memcpy dtypes"), ..meta::Evidence::DEFAULT };
+    pub const E234: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E235: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E236: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E237: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"), ..meta::Evidence::DEFAULT };
+    pub const E238: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E239: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E240: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"), ..meta::Evidence::DEFAULT };
+    pub const E241: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E242: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E243: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E244: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E245: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."), ..meta::Evidence::DEFAULT };
+    pub const E246: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E247: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E248: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"), ..meta::Evidence::DEFAULT };
+    pub const E249: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E250: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"), ..meta::Evidence::DEFAULT };
+    pub const E251: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E252: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("only the active index vector(s) are checked"), ..meta::Evidence::DEFAULT };
+    pub const E253: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E254: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("bit31 = REGISTER-MODE flag"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E255: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E256: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E257: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::MED_INFERRED, note: Some("in SBUF partition 0 implies in SBUF"), ..meta::Evidence::DEFAULT };
+    pub const E258: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E259: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E260: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("reserved[2] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E261: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E262: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E263: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E264: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E265: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E266: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E267: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
+    pub const E268: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E269: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E270: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E271: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E272: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E273: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E274: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E275: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E276: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E277: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E278: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E279: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
+    pub const E280: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E281: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E282: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E283: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E284: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E285: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E286: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E287: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E288: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E289: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E290: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E291: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E292: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E293: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E294: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E295: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E296: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Args: `arg0`=data AP, `arg1`=index AP, `out0`=dst AP."), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E297: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", names: Some("ic.addArgument(data_ap); // arg0 = data source / ic.addArgument(index_ap); // arg1 = u16 offset vector"), pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E298: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("`arg0 = getArgument<PhysicalAccessPattern>(0)` = **INDIRECT INDEX src AP** (`r15`)"), confidence: confidence::certainty::CERTAIN, note: Some("the primary reading's binding"), ..meta::Evidence::DEFAULT };
+    pub const E299: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E300: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E301: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E302: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E303: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E304: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E305: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E306: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E307: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
+    pub const E308: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E309: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E310: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E311: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E312: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E313: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E314: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E315: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
+    pub const E316: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("44 dst_mem_pattern MEM_PATTERN4D (20 B, a plain tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E317: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle §Family C — \"4D 2-slot\" (in `+0x0C`, out `+0x2C`)", names: Some("| `+0x2C` | **(Family C)** OUT TENSOR4D slot START (20 B → `+0x2C..+0x3F`) | `assignAccess<4D>` | Copy/Pool/Reduce/BN out; Memset (1D); PE grp | CONFIRMED |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E318: meta::Evidence = meta::Evidence { source: "supp-quick-reference", cite: "supp-quick-reference §4", names: Some("| `TENSOR4D` / `MEM_PATTERN4D` | 4 | **20 B** |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E319: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E320: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E321: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E322: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E323: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E324: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E325: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E326: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E327: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E328: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E329: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E330: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E331: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E332: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E333: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
+    pub const E334: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E335: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E336: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E337: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E338: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E339: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E340: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E341: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E342: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E343: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E344: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E345: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E346: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E347: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E348: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E349: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E350: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E351: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E352: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E353: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
+    pub const E354: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E355: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E356: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E357: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E358: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E359: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E360: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E361: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E362: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E363: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E364: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E365: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E366: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E367: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E368: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E369: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E371: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E372: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E373: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E374: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E375: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E376: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E377: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E378: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E379: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E380: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E381: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E382: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
+    pub const E383: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E384: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E385: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E386: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E387: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E388: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E389: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E390: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E391: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E392: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E393: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E394: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E395: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E396: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E397: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E398: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E399: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E400: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
+    pub const E401: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E402: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E403: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
+    pub const E404: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E405: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
+    pub const E406: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
+    pub const E407: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E408: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
+    pub const E409: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E410: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
+    pub const E411: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E412: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E413: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E414: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E415: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E416: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E417: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
+    pub const E418: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E419: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
+    pub const E420: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E421: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E422: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
+    pub const E423: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E424: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E425: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E426: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E427: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E428: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E429: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E430: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E431: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E433: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E434: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E435: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E436: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E437: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E439: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E440: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | — | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E441: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E442: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E443: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E444: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E445: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
+    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E447: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E448: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E449: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E450: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E451: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E452: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
+    pub const E453: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E454: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E456: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E457: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
+    pub const E458: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
+    pub const E459: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E461: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E463: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
+    pub const E465: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E466: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E468: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E469: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E470: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E471: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
+    pub const E472: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E473: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E474: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E475: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
+    pub const E476: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E477: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
+    pub const E478: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E479: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E480: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E481: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("The store is `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E482: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("The compiler-IR `DMAQoSClass` is a wider `0..14`; the host `add_dma_configs_priority_class_v3` lowering narrows it into the 3-bit field."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E483: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E484: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §3.4", names: Some("The compiler's `DMAQoSClass` is a **17-value** enum (`Unassigned=0`, `Default=1`, `P0..P14 = 2..16`)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E485: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("DMAQoSClass=P2 -> wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E486: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The 4-bit `NEURON_ISA_TPB_DTYPE` (`common.h:722`)"), pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E487: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4b", names: Some("`DTYPE` additionally encodes `FP4_EXP2=0x10` and the CPTC trellis dtypes `0x19..0x1F` (5-bit), which do **not** fit a `DTYPE_PAIR` nibble."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E488: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("wireTag 16 = FP4-x4 (gen4-only; see delta)"), pin: Some("0x144642d: cmp dl, 3 (v4) / 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E489: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("Validator `has_valid_xpose_tile_size`: `tile_src_rows ∈ {16, 0}`, `tile_src_cols ∈ {128, 0}`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E490: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("| 61 | 1 | `tile_src_cols` | `uint8` — `1..128` for 2-B `out_dtype`, `1..64` for 4-B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E491: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("addr_aligned_dtype(unsigned addr, DTYPE wireTag)"), pin: Some("core_v3 0x136ed10: {2,3,13,14,15} align 1; {4,5,6,7} &1; {8,9,10,11} &3; {1,12} &7; else false"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E492: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("**GOTCHA — `sdma_data_type_size[fp32r] == 0`.** The device size table reports **0** bytes for `FP32R`, not 4"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E493: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The device size table reports `0` bytes for `FP32R` (`0xB`), **not** 4."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E494: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E495: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E496: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E497: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E498: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E499: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E500: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E501: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E502: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E503: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E504: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E505: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E506: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E507: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E508: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E509: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E510: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E511: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E512: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E513: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E514: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E515: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E516: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E517: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E518: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E519: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E520: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E521: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E522: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E523: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E524: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E525: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E526: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E527: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E528: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E529: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E530: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E531: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E532: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E533: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E534: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E535: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E536: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E537: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E538: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E539: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E540: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E541: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E542: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E543: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E544: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E545: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E546: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E547: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E548: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E549: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E550: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E551: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E552: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E553: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E554: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E555: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E556: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E557: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E558: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E559: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E560: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E561: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E562: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E563: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E564: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E565: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E566: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E567: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E568: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E569: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E570: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E571: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E572: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E574: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E575: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E576: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E577: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E578: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E579: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E580: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E581: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E582: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E583: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E584: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E585: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E587: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E589: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E590: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E591: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E596: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E598: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E605: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E606: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E607: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E608: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E609: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E610: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E611: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E612: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E613: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E614: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E615: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E616: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E617: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E619: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E620: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E621: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E622: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E623: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E624: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E625: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E626: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E627: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E628: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E629: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E630: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E631: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E632: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E633: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E634: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E635: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E636: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E637: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E638: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E639: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E640: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E641: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E642: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E643: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E644: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E645: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E646: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E647: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E648: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E649: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E650: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E651: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E652: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E653: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E654: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E655: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E656: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E657: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E658: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E659: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E660: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E661: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E662: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E663: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E664: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E665: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E666: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E667: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E668: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E669: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
 }
 /// 4-byte little-endian address word over the 29-bit SBUF/PSUM window: a union of an immediate PartitionOffset (addr_immediate) and a register (addr_reg), told apart by bit 31. The ADDR4 page reads byte 3 as a two-bit mode nibble (bits 30:29: 0b00 static, 0b01 indirect-gather, 0b10 active/dynamic, 0b11 dead) plus the register-mode flag; the field-tables page reads the same byte as a marker (0x00 IMM, 0x40 SHAPE_REG, 0x80 ADDR_REG, 0xC0 ADDR_SHAPE_REG, 0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -897,6 +923,13 @@ impl ADDR4 {
                     confidence: confidence::wiki::HIGH_OBSERVED,
                     evidence: &[evidence::E3],
                 },
+                meta::Alternative {
+                    name: "psum_magnitude_test",
+                    type_name: "u29",
+                    doc: "The consolidated page's split: SBUF is [0, 0x2000000), PSUM [0x2000000, 0x2400000), and PSUM detection is a pure magnitude test, addr >= 0x2000000, with no bank bit and no region register. A third reading beside the ADDR4 page's region class (bits 25..28 nonzero = PSUM) and the descriptor model's PartitionOffset bit 25: an address with bit 26, 27 or 28 set and bit 25 clear is PSUM here and by the region class, SBUF by bit 25.",
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    evidence: &[evidence::E4],
+                },
             ],
             ..meta::FieldMeta::DEFAULT
         },
@@ -908,7 +941,7 @@ impl ADDR4 {
             type_name: "u1",
             doc: "Mode bit 0: INDIRECT-gather (the index/offset slot of a gather). The only mode bit the compiler's encoder stamps.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E4, evidence::E5],
+            evidence: &[evidence::E5, evidence::E6],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -919,14 +952,14 @@ impl ADDR4 {
             type_name: "u1",
             doc: "Mode bit 1: ACTIVE / dynamic-AP marker (stamped upstream into the descriptor template, never by the ADDR4 encoder). Mode nibble 0b11 (0x60 in byte 3) has no producer and no consumer.",
             confidence: confidence::certainty::MEDIUM,
-            evidence: &[evidence::E6],
+            evidence: &[evidence::E7],
             alternatives: &[
                 meta::Alternative {
                     name: "shape_reg",
                     type_name: "u1",
                     doc: "ADDR4 marker 0x40 = SHAPE_REG (shape from register); with bit 31 set, 0xC0 = ADDR_SHAPE_REG (README conflict #10).",
                     confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E7],
+                    evidence: &[evidence::E8],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -939,7 +972,7 @@ impl ADDR4 {
             type_name: "u1",
             doc: "Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E8, evidence::E9, evidence::E10],
+            evidence: &[evidence::E9, evidence::E10, evidence::E11],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -992,14 +1025,13 @@ impl ADDR4 {
         id: "tensor_start_addr_valid_register",
         name: "tensor_start_addr_valid",
         args: Some("addr (register branch)"),
-        authority: rules::RuleAuthority::Compiler,
         expr: Some("register_mode == 0 || ((address & 0xFFFF00) == 0 && (address & 0xFF) < 64)"),
         message: "in register mode (bit 31) bits 8..23 must be zero and the register id in bits 0..7 must be below 0x40",
-        doc: "The register branch of the compiler's ADDR4 decoder check, which v2, v3 and v4 share. The page also reports a stricter gen2 mask (bits 8..30 zero); that is not enforced here. No source says which instruction validators apply this check to the DMA index addresses, so the words' rules do not call it; it is available on ADDR4 itself (ADDR4's check in Rust, NEURON_ISA_TPB_ADDR4_compiler_findings in C). A compiler rule: the check is a libwalrus decoder body (supp-addr4 §Function roster), and no header source states it.",
+        doc: "The register branch of the compiler's ADDR4 decoder check, which v2, v3 and v4 share. The page also reports a stricter gen2 mask (bits 8..30 zero); that is not enforced here. No source says which instruction validators apply this check to the DMA index addresses, so the words' rules do not call it; it is available on ADDR4 itself (ADDR4::validate in Rust, NEURON_ISA_TPB_ADDR4_is_valid in C).",
         fields: &["address", "register_mode"],
         source: "supp-addr4 §Register mode",
         confidence: confidence::certainty::CERTAIN,
-        evidence: &[evidence::E11, evidence::E12],
+        evidence: &[evidence::E12, evidence::E13],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `ADDR4`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -1612,7 +1644,7 @@ impl DMA_CONFIGS {
         type_name: "u3",
         doc: "Device DGE priority class; usable 0..4 (ucode cap), 0 = unused/default packet size.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E13, evidence::E14],
+        evidence: &[evidence::E14, evidence::E15],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "reserved_bitfield",
@@ -1623,7 +1655,16 @@ impl DMA_CONFIGS {
         role: meta::Role::Reserved,
         doc: "Must be zero.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E13, evidence::E15],
+        evidence: &[evidence::E14, evidence::E16],
+        alternatives: &[
+            meta::Alternative {
+                name: "flags",
+                type_name: "u5",
+                doc: "Seed 000: +0x0C is \"QoS bits[0:2] + flags\"; the compiler keeps whatever bits 3..7 already hold, (qos&7)|(d[12]&0xF8), rather than writing them zero. Against seed 004 and the field tables, which name them reserved_bitfield and require zero (is_valid_dma_configs).",
+                confidence: confidence::seed000::CONFIRMED,
+                evidence: &[evidence::E17],
+            },
+        ],
         ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
@@ -1680,7 +1721,7 @@ impl DMA_CONFIGS {
         fields: &["priority_class", "reserved_bitfield"],
         source: "supp-gather-scatter §1",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E16, evidence::E17, evidence::E18],
+        evidence: &[evidence::E18, evidence::E19, evidence::E20],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `DMA_CONFIGS`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -1734,7 +1775,7 @@ impl BOUND_CHECK_REG {
             type_name: "u6",
             doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E19],
+            evidence: &[evidence::E21],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -1745,7 +1786,7 @@ impl BOUND_CHECK_REG {
             type_name: "u1",
             doc: "Suppress the out-of-bounds notification.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E20],
+            evidence: &[evidence::E22],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -1756,7 +1797,7 @@ impl BOUND_CHECK_REG {
             type_name: "u1",
             doc: "1 = armed; 0 = inert.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E20],
+            evidence: &[evidence::E22],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -1815,7 +1856,7 @@ impl BOUND_CHECK_REG {
             fields: &["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E21, evidence::E22, evidence::E23],
+            evidence: &[evidence::E23, evidence::E24, evidence::E25],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1829,7 +1870,7 @@ impl BOUND_CHECK_REG {
             fields: &["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E24],
+            evidence: &[evidence::E26],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1844,7 +1885,7 @@ impl BOUND_CHECK_REG {
             fields: &["bc_enabled", "bc_reg"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E25],
+            evidence: &[evidence::E27],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1858,7 +1899,7 @@ impl BOUND_CHECK_REG {
             fields: &["bc_enabled"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E26],
+            evidence: &[evidence::E28],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1872,7 +1913,7 @@ impl BOUND_CHECK_REG {
             fields: &["bc_reg"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E27, evidence::E28],
+            evidence: &[evidence::E29, evidence::E30],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -1947,7 +1988,7 @@ impl ADDR8_addr_reg {
         type_name: "ADDR8_MARKER",
         doc: "Addressing form.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E29, evidence::E30],
+        evidence: &[evidence::E31, evidence::E32],
         ..meta::FieldMeta::DEFAULT
     }];
     /// Logical values stored across several fields.
@@ -2017,7 +2058,7 @@ impl ADDR8_addr_tbl_offs {
         type_name: "ADDR8_MARKER",
         doc: "Addressing form.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E29, evidence::E30],
+        evidence: &[evidence::E31, evidence::E32],
         ..meta::FieldMeta::DEFAULT
     }];
     /// Logical values stored across several fields.
@@ -2087,7 +2128,7 @@ impl ADDR8_addr_immediate {
         type_name: "ADDR8_MARKER",
         doc: "Addressing form.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E29, evidence::E30],
+        evidence: &[evidence::E31, evidence::E32],
         ..meta::FieldMeta::DEFAULT
     }];
     /// Logical values stored across several fields.
@@ -2149,7 +2190,7 @@ impl ADDR8 {
         type_name: "ADDR8_MARKER",
         doc: "Addressing form.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E29, evidence::E30],
+        evidence: &[evidence::E31, evidence::E32],
         ..meta::FieldMeta::DEFAULT
     };
     pub const VARIANTS: &'static [meta::FieldMeta] = &[
@@ -2160,7 +2201,7 @@ impl ADDR8 {
             type_name: "addr_reg",
             doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E31],
+            evidence: &[evidence::E33],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -2170,7 +2211,7 @@ impl ADDR8 {
             type_name: "addr_tbl_offs",
             doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E31],
+            evidence: &[evidence::E33],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -2180,7 +2221,7 @@ impl ADDR8 {
             type_name: "addr_immediate",
             doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32],
+            evidence: &[evidence::E34],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -2273,7 +2314,7 @@ impl DTYPE_PAIR {
         type_name: "DTYPE",
         doc: "Source dtype.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E33, evidence::E34],
+        evidence: &[evidence::E35, evidence::E36],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "dtype_hi",
@@ -2283,7 +2324,7 @@ impl DTYPE_PAIR {
         type_name: "DTYPE",
         doc: "Destination dtype; the implicit dst dim-0 step is sizeof(dtype_hi).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E33, evidence::E35],
+        evidence: &[evidence::E35, evidence::E37],
         ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
@@ -2338,7 +2379,7 @@ impl DMA_GATHER_TRANSPOSE_FLAGS {
         type_name: "INDIRECT_DIM",
         doc: "Axis the index permutes; must be Y (has_valid_gather_transpose_flags).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E36, evidence::E37],
+        evidence: &[evidence::E38, evidence::E39],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "reserved",
@@ -2349,7 +2390,7 @@ impl DMA_GATHER_TRANSPOSE_FLAGS {
         role: meta::Role::Reserved,
         doc: "Reserved.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E33, evidence::E38],
+        evidence: &[evidence::E35, evidence::E40],
         ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
@@ -2636,7 +2677,7 @@ impl DMA_INDIRECT_FLAGS {
             type_name: "INDIRECT_DMA_ADDRESSING_MODE",
             doc: "SRC (gather) / DST (scatter) / SRC_DST (both).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E40],
+            evidence: &[evidence::E41, evidence::E42],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -2647,7 +2688,7 @@ impl DMA_INDIRECT_FLAGS {
             type_name: "u1",
             doc: "1 = an out-of-bounds index is a hard error; 0 = handled per the bound register's bc_disable_oob_error_notif.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E41, evidence::E42],
+            evidence: &[evidence::E41, evidence::E43, evidence::E44],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -2658,7 +2699,7 @@ impl DMA_INDIRECT_FLAGS {
             type_name: "u1",
             doc: "Allow duplicate scatter targets (scatter-add with compute_op = ADD).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E43],
+            evidence: &[evidence::E41, evidence::E45],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -2669,7 +2710,7 @@ impl DMA_INDIRECT_FLAGS {
             type_name: "INDIRECT_DIM",
             doc: "Axis the source index walks.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E44],
+            evidence: &[evidence::E41, evidence::E46],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -2680,7 +2721,7 @@ impl DMA_INDIRECT_FLAGS {
             type_name: "INDIRECT_DIM",
             doc: "Axis the destination index walks.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E45],
+            evidence: &[evidence::E41, evidence::E47],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -2737,6 +2778,364 @@ impl DMA_INDIRECT_FLAGS {
         v.leave(visit::Group::Bitfield);
     }
 }
+/// The compiler's DMA QoS class (bir::InstDMACopy's QoS): 17 values, Unassigned, Default and the 15 priority classes P0..P14. Not a wire field (a C++ enum, bir::DMAQoSClass, spelt bir_DMAQoSClass in C): a descriptor byte holds DMA_CONFIGS.priority_class (0..4), never a DMAQoSClass. The consolidated page tags the 17-value enum CARRIED (from host-cc). Confidence: HIGH/CARRIED (strong).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum DMAQoSClass {
+    /// `bir_DMAQoSClass_Unassigned` = 0x0: The InstDMACopy ctor default (seed 003 §3.4).
+    Unassigned = 0u8,
+    /// `bir_DMAQoSClass_Default` = 0x1
+    Default = 1u8,
+    /// `bir_DMAQoSClass_P0` = 0x2
+    P0 = 2u8,
+    /// `bir_DMAQoSClass_P1` = 0x3
+    P1 = 3u8,
+    /// `bir_DMAQoSClass_P2` = 0x4
+    P2 = 4u8,
+    /// `bir_DMAQoSClass_P3` = 0x5
+    P3 = 5u8,
+    /// `bir_DMAQoSClass_P4` = 0x6
+    P4 = 6u8,
+    /// `bir_DMAQoSClass_P5` = 0x7
+    P5 = 7u8,
+    /// `bir_DMAQoSClass_P6` = 0x8
+    P6 = 8u8,
+    /// `bir_DMAQoSClass_P7` = 0x9
+    P7 = 9u8,
+    /// `bir_DMAQoSClass_P8` = 0xa
+    P8 = 10u8,
+    /// `bir_DMAQoSClass_P9` = 0xb
+    P9 = 11u8,
+    /// `bir_DMAQoSClass_P10` = 0xc
+    P10 = 12u8,
+    /// `bir_DMAQoSClass_P11` = 0xd
+    P11 = 13u8,
+    /// `bir_DMAQoSClass_P12` = 0xe
+    P12 = 14u8,
+    /// `bir_DMAQoSClass_P13` = 0xf
+    P13 = 15u8,
+    /// `bir_DMAQoSClass_P14` = 0x10
+    P14 = 16u8,
+    /// A value no source names; kept so that it encodes back unchanged.
+    Other(u8) = 17u8,
+}
+impl Default for DMAQoSClass {
+    fn default() -> Self {
+        Self::Unassigned
+    }
+}
+impl DMAQoSClass {
+    pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
+        meta::EnumeratorMeta {
+            name: "Unassigned",
+            value: 0,
+            c_name: "bir_DMAQoSClass_Unassigned",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Default",
+            value: 1,
+            c_name: "bir_DMAQoSClass_Default",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P0",
+            value: 2,
+            c_name: "bir_DMAQoSClass_P0",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P1",
+            value: 3,
+            c_name: "bir_DMAQoSClass_P1",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P2",
+            value: 4,
+            c_name: "bir_DMAQoSClass_P2",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P3",
+            value: 5,
+            c_name: "bir_DMAQoSClass_P3",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P4",
+            value: 6,
+            c_name: "bir_DMAQoSClass_P4",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P5",
+            value: 7,
+            c_name: "bir_DMAQoSClass_P5",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P6",
+            value: 8,
+            c_name: "bir_DMAQoSClass_P6",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P7",
+            value: 9,
+            c_name: "bir_DMAQoSClass_P7",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P8",
+            value: 10,
+            c_name: "bir_DMAQoSClass_P8",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P9",
+            value: 11,
+            c_name: "bir_DMAQoSClass_P9",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P10",
+            value: 12,
+            c_name: "bir_DMAQoSClass_P10",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P11",
+            value: 13,
+            c_name: "bir_DMAQoSClass_P11",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P12",
+            value: 14,
+            c_name: "bir_DMAQoSClass_P12",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P13",
+            value: 15,
+            c_name: "bir_DMAQoSClass_P13",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "P14",
+            value: 16,
+            c_name: "bir_DMAQoSClass_P14",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+    ];
+    /// `from_raw` of every byte.
+    const FROM_RAW: [Self; 256] = {
+        let mut t = [Self::Other(0); 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = Self::from_raw(i as u8);
+            i += 1;
+        }
+        t
+    };
+    #[inline]
+    pub const fn from_raw(raw: u8) -> Self {
+        match raw {
+            0u8 => Self::Unassigned,
+            1u8 => Self::Default,
+            2u8 => Self::P0,
+            3u8 => Self::P1,
+            4u8 => Self::P2,
+            5u8 => Self::P3,
+            6u8 => Self::P4,
+            7u8 => Self::P5,
+            8u8 => Self::P6,
+            9u8 => Self::P7,
+            10u8 => Self::P8,
+            11u8 => Self::P9,
+            12u8 => Self::P10,
+            13u8 => Self::P11,
+            14u8 => Self::P12,
+            15u8 => Self::P13,
+            16u8 => Self::P14,
+            other => Self::Other(other),
+        }
+    }
+    #[inline]
+    pub const fn raw(self) -> u8 {
+        if let Self::Other(v) = self {
+            return v;
+        }
+        match self {
+            Self::Unassigned => 0u8,
+            Self::Default => 1u8,
+            Self::P0 => 2u8,
+            Self::P1 => 3u8,
+            Self::P2 => 4u8,
+            Self::P3 => 5u8,
+            Self::P4 => 6u8,
+            Self::P5 => 7u8,
+            Self::P6 => 8u8,
+            Self::P7 => 9u8,
+            Self::P8 => 10u8,
+            Self::P9 => 11u8,
+            Self::P10 => 12u8,
+            Self::P11 => 13u8,
+            Self::P12 => 14u8,
+            Self::P13 => 15u8,
+            Self::P14 => 16u8,
+            Self::Other(_) => 17u8,
+        }
+    }
+    /// The enumerator's name, or `None` for a value the sources do not name.
+    pub const fn name(self) -> Option<&'static str> {
+        match self {
+            Self::Unassigned => Some("Unassigned"),
+            Self::Default => Some("Default"),
+            Self::P0 => Some("P0"),
+            Self::P1 => Some("P1"),
+            Self::P2 => Some("P2"),
+            Self::P3 => Some("P3"),
+            Self::P4 => Some("P4"),
+            Self::P5 => Some("P5"),
+            Self::P6 => Some("P6"),
+            Self::P7 => Some("P7"),
+            Self::P8 => Some("P8"),
+            Self::P9 => Some("P9"),
+            Self::P10 => Some("P10"),
+            Self::P11 => Some("P11"),
+            Self::P12 => Some("P12"),
+            Self::P13 => Some("P13"),
+            Self::P14 => Some("P14"),
+            Self::Other(_) => None,
+        }
+    }
+    /// Whether `arch` has this enumerator (values that are not enumerators: no).
+    pub const fn in_arch(self, arch: Arch) -> bool {
+        let _ = arch;
+        #[allow(unreachable_patterns)]
+        match self {
+            Self::Other(_) => false,
+            _ => true,
+        }
+    }
+    /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+    pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+        if self.in_arch(arch) { self.name() } else { None }
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::FROM_RAW[b[0] as usize]
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 1]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn value(self, arch: Arch) -> visit::Value<'static> {
+        visit::Value::Enum {
+            raw: self.raw() as u64,
+            name: self.name_in(arch),
+        }
+    }
+}
+/// The compiler encoder's sink, read at this+0x270 (*((_DWORD*)a1+156)): the same field maps serve modes 1 and 2 (offsets identical; INFERRED for mode 2 by the page, from identical field-writer calls); any other value is reportError "Wrong CodeGenMode…". Not a wire field. Confidence: CONFIRMED (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum CodeGenMode {
+    /// `CodeGenMode_COLLECT_OPCODES` = 0x0: Insert the opcode into a DenseMap\<Instr*,set\<u32>>(this+4) census; emit nothing.
+    COLLECT_OPCODES = 0u32,
+    /// `CodeGenMode_GENERATE_ISACODE` = 0x1: Fill the bundle and fwrite it.
+    GENERATE_ISACODE = 1u32,
+    /// `CodeGenMode_RUN_ISA_CHECKS` = 0x2: Build the byte-identical bundle on a stack frame and feed the ISA checker (vcall *vtbl\[0\]); no fwrite.
+    RUN_ISA_CHECKS = 2u32,
+    /// A value no source names; kept so that it encodes back unchanged.
+    Other(u32) = 3u32,
+}
+impl Default for CodeGenMode {
+    fn default() -> Self {
+        Self::COLLECT_OPCODES
+    }
+}
+impl CodeGenMode {
+    pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
+        meta::EnumeratorMeta {
+            name: "COLLECT_OPCODES",
+            value: 0,
+            c_name: "CodeGenMode_COLLECT_OPCODES",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GENERATE_ISACODE",
+            value: 1,
+            c_name: "CodeGenMode_GENERATE_ISACODE",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RUN_ISA_CHECKS",
+            value: 2,
+            c_name: "CodeGenMode_RUN_ISA_CHECKS",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+    ];
+    #[inline]
+    pub const fn from_raw(raw: u32) -> Self {
+        match raw {
+            0u32 => Self::COLLECT_OPCODES,
+            1u32 => Self::GENERATE_ISACODE,
+            2u32 => Self::RUN_ISA_CHECKS,
+            other => Self::Other(other),
+        }
+    }
+    #[inline]
+    pub const fn raw(self) -> u32 {
+        if let Self::Other(v) = self {
+            return v;
+        }
+        match self {
+            Self::COLLECT_OPCODES => 0u32,
+            Self::GENERATE_ISACODE => 1u32,
+            Self::RUN_ISA_CHECKS => 2u32,
+            Self::Other(_) => 3u32,
+        }
+    }
+    /// The enumerator's name, or `None` for a value the sources do not name.
+    pub const fn name(self) -> Option<&'static str> {
+        match self {
+            Self::COLLECT_OPCODES => Some("COLLECT_OPCODES"),
+            Self::GENERATE_ISACODE => Some("GENERATE_ISACODE"),
+            Self::RUN_ISA_CHECKS => Some("RUN_ISA_CHECKS"),
+            Self::Other(_) => None,
+        }
+    }
+    /// Whether `arch` has this enumerator (values that are not enumerators: no).
+    pub const fn in_arch(self, arch: Arch) -> bool {
+        let _ = arch;
+        #[allow(unreachable_patterns)]
+        match self {
+            Self::Other(_) => false,
+            _ => true,
+        }
+    }
+    /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+    pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+        if self.in_arch(arch) { self.name() } else { None }
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 4]) -> Self {
+        Self::from_raw(u32::from_le_bytes(*b))
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 4]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn value(self, arch: Arch) -> visit::Value<'static> {
+        visit::Value::Enum {
+            raw: self.raw() as u64,
+            name: self.name_in(arch),
+        }
+    }
+}
 /// When the instruction may issue, against a semaphore (the field-tables page lists a selection; the _REG variants are 0x81..0x85). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -2749,6 +3148,16 @@ pub enum WAIT_MODE {
     WAIT_FOR_SEM_GT_IMM = 4u8,
     /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM` = 0x5
     WAIT_FOR_SEM_GE_IMM = 5u8,
+    /// `NEURON_ISA_TPB_WAIT_MODE_REG_81` = 0x81: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
+    REG_81 = 129u8,
+    /// `NEURON_ISA_TPB_WAIT_MODE_REG_82` = 0x82: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
+    REG_82 = 130u8,
+    /// `NEURON_ISA_TPB_WAIT_MODE_REG_83` = 0x83: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
+    REG_83 = 131u8,
+    /// `NEURON_ISA_TPB_WAIT_MODE_REG_84` = 0x84: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
+    REG_84 = 132u8,
+    /// `NEURON_ISA_TPB_WAIT_MODE_REG_85` = 0x85: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
+    REG_85 = 133u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 2u8,
 }
@@ -2783,6 +3192,36 @@ impl WAIT_MODE {
             c_name: "NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM",
             ..meta::EnumeratorMeta::DEFAULT
         },
+        meta::EnumeratorMeta {
+            name: "REG_81",
+            value: 129,
+            c_name: "NEURON_ISA_TPB_WAIT_MODE_REG_81",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "REG_82",
+            value: 130,
+            c_name: "NEURON_ISA_TPB_WAIT_MODE_REG_82",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "REG_83",
+            value: 131,
+            c_name: "NEURON_ISA_TPB_WAIT_MODE_REG_83",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "REG_84",
+            value: 132,
+            c_name: "NEURON_ISA_TPB_WAIT_MODE_REG_84",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "REG_85",
+            value: 133,
+            c_name: "NEURON_ISA_TPB_WAIT_MODE_REG_85",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
     ];
     /// `from_raw` of every byte.
     const FROM_RAW: [Self; 256] = {
@@ -2801,6 +3240,11 @@ impl WAIT_MODE {
             1u8 => Self::WAIT_FOR_SEM_EQ_IMM,
             4u8 => Self::WAIT_FOR_SEM_GT_IMM,
             5u8 => Self::WAIT_FOR_SEM_GE_IMM,
+            129u8 => Self::REG_81,
+            130u8 => Self::REG_82,
+            131u8 => Self::REG_83,
+            132u8 => Self::REG_84,
+            133u8 => Self::REG_85,
             other => Self::Other(other),
         }
     }
@@ -2814,6 +3258,11 @@ impl WAIT_MODE {
             Self::WAIT_FOR_SEM_EQ_IMM => 1u8,
             Self::WAIT_FOR_SEM_GT_IMM => 4u8,
             Self::WAIT_FOR_SEM_GE_IMM => 5u8,
+            Self::REG_81 => 129u8,
+            Self::REG_82 => 130u8,
+            Self::REG_83 => 131u8,
+            Self::REG_84 => 132u8,
+            Self::REG_85 => 133u8,
             Self::Other(_) => 2u8,
         }
     }
@@ -2824,6 +3273,11 @@ impl WAIT_MODE {
             Self::WAIT_FOR_SEM_EQ_IMM => Some("WAIT_FOR_SEM_EQ_IMM"),
             Self::WAIT_FOR_SEM_GT_IMM => Some("WAIT_FOR_SEM_GT_IMM"),
             Self::WAIT_FOR_SEM_GE_IMM => Some("WAIT_FOR_SEM_GE_IMM"),
+            Self::REG_81 => Some("REG_81"),
+            Self::REG_82 => Some("REG_82"),
+            Self::REG_83 => Some("REG_83"),
+            Self::REG_84 => Some("REG_84"),
+            Self::REG_85 => Some("REG_85"),
             Self::Other(_) => None,
         }
     }
@@ -3012,7 +3466,7 @@ impl HEADER {
             type_name: "OPCODE",
             doc: "Selects the word's struct.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E46, evidence::E47],
+            evidence: &[evidence::E48, evidence::E49],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3022,14 +3476,14 @@ impl HEADER {
             type_name: "u8",
             doc: "Word length; 0x10 = 16 dwords = 64 bytes.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E48, evidence::E49],
+            evidence: &[evidence::E50, evidence::E51],
             alternatives: &[
                 meta::Alternative {
                     name: "inst_word_len_16b_records",
                     type_name: "u8",
                     doc: "Length in 16-byte records (DMA words = 4).",
                     confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E50],
+                    evidence: &[evidence::E52],
                 },
             ],
             constant: Some(16),
@@ -3042,14 +3496,14 @@ impl HEADER {
             type_name: "u8",
             doc: "Debug command.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E51, evidence::E52],
+            evidence: &[evidence::E53, evidence::E54],
             alternatives: &[
                 meta::Alternative {
                     name: "format_reserved",
                     type_name: "u8",
                     doc: "Bytes +0x02..+0x03 are one reserved/format word, always 0x0000.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E53, evidence::E54],
+                    evidence: &[evidence::E55, evidence::E56],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -3061,14 +3515,14 @@ impl HEADER {
             type_name: "u8",
             doc: "Debug hint.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E51, evidence::E52],
+            evidence: &[evidence::E53, evidence::E54],
             alternatives: &[
                 meta::Alternative {
                     name: "format_reserved_hi",
                     type_name: "u8",
                     doc: "High byte of the reserved/format word, always 0.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E55],
+                    evidence: &[evidence::E57],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -3154,7 +3608,7 @@ impl EVENTS {
             type_name: "WAIT_MODE",
             doc: "",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E57],
+            evidence: &[evidence::E58, evidence::E59],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3164,7 +3618,7 @@ impl EVENTS {
             type_name: "u8",
             doc: "Semaphore to wait on.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E58],
+            evidence: &[evidence::E58, evidence::E60],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3174,7 +3628,7 @@ impl EVENTS {
             type_name: "UPDATE_MODE",
             doc: "",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E59],
+            evidence: &[evidence::E58, evidence::E61],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3184,7 +3638,7 @@ impl EVENTS {
             type_name: "u8",
             doc: "Semaphore to update.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E60],
+            evidence: &[evidence::E58, evidence::E62],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3194,7 +3648,7 @@ impl EVENTS {
             type_name: "u32",
             doc: "Wait threshold / update value.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E56, evidence::E61],
+            evidence: &[evidence::E58, evidence::E63],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -3516,7 +3970,7 @@ impl PSEUDO_ADDR8_addr_var {
             type_name: "u32",
             doc: "The address immediate (v26): the offset within the variable.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E62, evidence::E63],
+            evidence: &[evidence::E64, evidence::E65],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3526,7 +3980,7 @@ impl PSEUDO_ADDR8_addr_var {
             type_name: "u16",
             doc: "Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16). With var_id_hi it is one 24-bit id.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E64, evidence::E65],
+            evidence: &[evidence::E66, evidence::E67],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3536,7 +3990,7 @@ impl PSEUDO_ADDR8_addr_var {
             type_name: "u8",
             doc: "Physical variable id, bits 16..23.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E66],
+            evidence: &[evidence::E68],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3546,14 +4000,14 @@ impl PSEUDO_ADDR8_addr_var {
             type_name: "ADDR8_MARKER",
             doc: "Addressing form (mask 0xFC).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E67, evidence::E68, evidence::E69],
+            evidence: &[evidence::E69, evidence::E70, evidence::E71],
             alternatives: &[
                 meta::Alternative {
                     name: "address_mode",
                     type_name: "u8",
                     doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E70, evidence::E71],
+                    evidence: &[evidence::E72, evidence::E73],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -3636,14 +4090,14 @@ impl PSEUDO_ADDR8_addr_reg {
         type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E67, evidence::E68, evidence::E69],
+        evidence: &[evidence::E69, evidence::E70, evidence::E71],
         alternatives: &[
             meta::Alternative {
                 name: "address_mode",
                 type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E70, evidence::E71],
+                evidence: &[evidence::E72, evidence::E73],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -3711,7 +4165,7 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
             type_name: "u32",
             doc: "Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker 0x28, AP mode REGISTER), the RegId of the offset register (\"DGE's RegisterAP must be offset register\"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E72],
+            evidence: &[evidence::E74],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3721,7 +4175,7 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
             type_name: "u16",
             doc: "DGE table-entry id (*(memloc+142)); \"DGE table entry ID too large\" when it does not fit.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E73],
+            evidence: &[evidence::E75],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3741,14 +4195,14 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
             type_name: "ADDR8_MARKER",
             doc: "Addressing form (mask 0xFC).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E67, evidence::E68, evidence::E69],
+            evidence: &[evidence::E69, evidence::E70, evidence::E71],
             alternatives: &[
                 meta::Alternative {
                     name: "address_mode",
                     type_name: "u8",
                     doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E70, evidence::E71],
+                    evidence: &[evidence::E72, evidence::E73],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -3835,14 +4289,14 @@ impl PSEUDO_ADDR8_addr_immediate {
         type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E67, evidence::E68, evidence::E69],
+        evidence: &[evidence::E69, evidence::E70, evidence::E71],
         alternatives: &[
             meta::Alternative {
                 name: "address_mode",
                 type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E70, evidence::E71],
+                evidence: &[evidence::E72, evidence::E73],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -3908,14 +4362,14 @@ impl PSEUDO_ADDR8 {
         type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E67, evidence::E68, evidence::E69],
+        evidence: &[evidence::E69, evidence::E70, evidence::E71],
         alternatives: &[
             meta::Alternative {
                 name: "address_mode",
                 type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E70, evidence::E71],
+                evidence: &[evidence::E72, evidence::E73],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -3928,7 +4382,7 @@ impl PSEUDO_ADDR8 {
             type_name: "addr_var",
             doc: "Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E74, evidence::E75, evidence::E76],
+            evidence: &[evidence::E76, evidence::E77, evidence::E78],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3938,7 +4392,7 @@ impl PSEUDO_ADDR8 {
             type_name: "addr_reg",
             doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E31],
+            evidence: &[evidence::E32, evidence::E33],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3948,7 +4402,7 @@ impl PSEUDO_ADDR8 {
             type_name: "addr_tbl_offs",
             doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E31, evidence::E77],
+            evidence: &[evidence::E32, evidence::E33, evidence::E79],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3958,7 +4412,7 @@ impl PSEUDO_ADDR8 {
             type_name: "addr_immediate",
             doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E32],
+            evidence: &[evidence::E32, evidence::E34],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -4101,7 +4555,7 @@ impl DMA_DIRECT2D {
             type_name: "HEADER",
             doc: "opcode == 0xb8",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            evidence: &[evidence::E80],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4111,7 +4565,7 @@ impl DMA_DIRECT2D {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E79],
+            evidence: &[evidence::E81],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4121,7 +4575,7 @@ impl DMA_DIRECT2D {
             type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E80, evidence::E81],
+            evidence: &[evidence::E80, evidence::E82, evidence::E83],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4131,7 +4585,7 @@ impl DMA_DIRECT2D {
             type_name: "u8",
             doc: "Completion semaphore index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            evidence: &[evidence::E80],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4141,7 +4595,7 @@ impl DMA_DIRECT2D {
             type_name: "u8",
             doc: "Semaphore increment; bounds the number of DMAs used.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            evidence: &[evidence::E80],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4151,7 +4605,7 @@ impl DMA_DIRECT2D {
             type_name: "DGE_COMPUTE_OP",
             doc: "Reduce-on-copy op (§6.4).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E82, evidence::E83],
+            evidence: &[evidence::E80, evidence::E84, evidence::E85],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4161,7 +4615,7 @@ impl DMA_DIRECT2D {
             type_name: "ADDR8",
             doc: "Source base (immediate / register / table).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E84],
+            evidence: &[evidence::E80, evidence::E86],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4171,7 +4625,7 @@ impl DMA_DIRECT2D {
             type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E85],
+            evidence: &[evidence::E87],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4181,7 +4635,7 @@ impl DMA_DIRECT2D {
             type_name: "u16[2]",
             doc: "2-D shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E86],
+            evidence: &[evidence::E88],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4191,7 +4645,7 @@ impl DMA_DIRECT2D {
             type_name: "u16",
             doc: "Bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            evidence: &[evidence::E80],
             codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
@@ -4202,7 +4656,7 @@ impl DMA_DIRECT2D {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            evidence: &[evidence::E80],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4212,7 +4666,7 @@ impl DMA_DIRECT2D {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            evidence: &[evidence::E80],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4222,7 +4676,7 @@ impl DMA_DIRECT2D {
             type_name: "ADDR8",
             doc: "Destination base.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E87],
+            evidence: &[evidence::E80, evidence::E89],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4232,7 +4686,7 @@ impl DMA_DIRECT2D {
             type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            evidence: &[evidence::E80],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4242,7 +4696,7 @@ impl DMA_DIRECT2D {
             type_name: "u16[2]",
             doc: "2-D shape.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            evidence: &[evidence::E80],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4252,7 +4706,7 @@ impl DMA_DIRECT2D {
             type_name: "u16",
             doc: "Bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78],
+            evidence: &[evidence::E80],
             codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
@@ -4263,7 +4717,7 @@ impl DMA_DIRECT2D {
             type_name: "DTYPE",
             doc: "Source dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E88],
+            evidence: &[evidence::E80, evidence::E90],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4273,7 +4727,7 @@ impl DMA_DIRECT2D {
             type_name: "DTYPE",
             doc: "Destination dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E78, evidence::E89],
+            evidence: &[evidence::E80, evidence::E91],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -4538,7 +4992,7 @@ impl DMA_DIRECT2D {
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E90],
+            evidence: &[evidence::E92],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -4560,7 +5014,7 @@ impl DMA_DIRECT2D {
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E91, evidence::E92, evidence::E93],
+            evidence: &[evidence::E93, evidence::E94, evidence::E95],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -4574,7 +5028,7 @@ impl DMA_DIRECT2D {
             fields: &["header"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E94],
+            evidence: &[evidence::E96],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -4589,7 +5043,7 @@ impl DMA_DIRECT2D {
             fields: &["events"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E95],
+            evidence: &[evidence::E97],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -4604,7 +5058,7 @@ impl DMA_DIRECT2D {
             fields: &["header.opcode"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E96],
+            evidence: &[evidence::E98],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -4618,7 +5072,7 @@ impl DMA_DIRECT2D {
             fields: &["src_start_addr"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E97],
+            evidence: &[evidence::E99],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -4633,7 +5087,7 @@ impl DMA_DIRECT2D {
             fields: &["dst_start_addr"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E98],
+            evidence: &[evidence::E100],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -4648,7 +5102,7 @@ impl DMA_DIRECT2D {
             fields: &["src_start_addr", "src_step_elem[0]"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E99],
+            evidence: &[evidence::E101],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -4663,7 +5117,7 @@ impl DMA_DIRECT2D {
             fields: &["dst_start_addr", "dst_step_elem[0]"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E100],
+            evidence: &[evidence::E102],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -4681,7 +5135,7 @@ impl DMA_DIRECT2D {
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E101, evidence::E102, evidence::E103],
+            evidence: &[evidence::E103, evidence::E104, evidence::E105],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -4695,7 +5149,7 @@ impl DMA_DIRECT2D {
             fields: &["compute_op", "in_dtype", "out_dtype"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E104, evidence::E105],
+            evidence: &[evidence::E106, evidence::E107],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -4710,7 +5164,7 @@ impl DMA_DIRECT2D {
             fields: &["src_bound_reg.bc_disable_oob_error_notif", "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E106, evidence::E107],
+            evidence: &[evidence::E108, evidence::E109],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -4724,7 +5178,7 @@ impl DMA_DIRECT2D {
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E108, evidence::E107],
+            evidence: &[evidence::E110, evidence::E109],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -4738,7 +5192,7 @@ impl DMA_DIRECT2D {
             fields: &["compute_op", "src_num_elem", "dst_num_elem", "src_start_addr", "dst_start_addr"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109],
+            evidence: &[evidence::E111],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -4753,7 +5207,7 @@ impl DMA_DIRECT2D {
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E110, evidence::E111],
+            evidence: &[evidence::E112, evidence::E113],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -4772,7 +5226,7 @@ impl DMA_DIRECT2D {
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E112, evidence::E113],
+            evidence: &[evidence::E114, evidence::E115],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -4790,7 +5244,7 @@ impl DMA_DIRECT2D {
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E114, evidence::E115],
+            evidence: &[evidence::E116, evidence::E117],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -4804,7 +5258,7 @@ impl DMA_DIRECT2D {
             fields: &["compute_op"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E116],
+            evidence: &[evidence::E118],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -4818,7 +5272,7 @@ impl DMA_DIRECT2D {
             fields: &["in_dtype", "out_dtype"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E117],
+            evidence: &[evidence::E119],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -4828,14 +5282,14 @@ impl DMA_DIRECT2D {
             expr: Some("src_num_elem[0] * src_num_elem[1] * value(src_elem_size) == dst_num_elem[0] * dst_num_elem[1] * value(dst_elem_size)"),
             parent: Some(16),
             message: "the source and destination byte counts must match",
-            doc: "A byte count is num_elem[0] × num_elem[1] × elem_size, with an elem_size of 0 meaning 64 KiB.",
+            doc: "A byte count is num_elem[0] × num_elem[1] × elem_size, with an elem_size of 0 meaning 64 KiB. The product is dmaspec's reading: seed 004 says only \"byte counts match\", and the field tables (supp-field-tables §2.1) write a sum, \"Σ src_num·src_elem == Σ dst_num·dst_elem\" (a sum over the dimensions of num × elem, which is not the product unless one dimension is 1). The enforced formula is the inference: INFERRED, no surer than MED.",
             fields: &[
                 "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "src_elem_size", "src_num_elem[0]",
                 "src_num_elem[1]",
             ],
             source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_INFERRED,
-            evidence: &[evidence::E118, evidence::E119, evidence::E120],
+            confidence: confidence::wiki::MED_INFERRED,
+            evidence: &[evidence::E120, evidence::E121, evidence::E122],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -4852,7 +5306,7 @@ impl DMA_DIRECT2D {
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E121, evidence::E122],
+            evidence: &[evidence::E123, evidence::E124],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5004,7 +5458,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "HEADER",
             doc: "opcode == 0xbd",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124],
+            evidence: &[evidence::E125, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5014,7 +5468,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124],
+            evidence: &[evidence::E125, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5024,7 +5478,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124, evidence::E125],
+            evidence: &[evidence::E125, evidence::E126, evidence::E127],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5034,7 +5488,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124],
+            evidence: &[evidence::E125, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5044,7 +5498,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "DTYPE",
             doc: "Source dtype (2-byte or 4-byte only).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124, evidence::E126],
+            evidence: &[evidence::E125, evidence::E126, evidence::E128],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5054,7 +5508,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "DTYPE",
             doc: "Destination dtype; must equal in_dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E127, evidence::E128],
+            evidence: &[evidence::E125, evidence::E129, evidence::E130],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5064,7 +5518,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "ADDR8",
             doc: "Source base.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124],
+            evidence: &[evidence::E125, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5074,7 +5528,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "i32[2]",
             doc: "2-D signed source strides, in elements (X, Y).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E129, evidence::E124],
+            evidence: &[evidence::E131, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5084,7 +5538,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E130, evidence::E124],
+            evidence: &[evidence::E132, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5094,7 +5548,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "i32",
             doc: "Signed per-row source step inside a tile.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E131, evidence::E132, evidence::E133, evidence::E124],
+            evidence: &[evidence::E133, evidence::E134, evidence::E135, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5104,7 +5558,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "ADDR8",
             doc: "Destination base; must be 32-byte aligned.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124],
+            evidence: &[evidence::E125, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5114,7 +5568,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "i32[2]",
             doc: "2-D signed destination strides (each % 32 == 0 unless that dim's num == 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E134, evidence::E124],
+            evidence: &[evidence::E136, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5124,7 +5578,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "u16[2]",
             doc: "2-D destination shape.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E135, evidence::E124],
+            evidence: &[evidence::E137, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5134,7 +5588,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "u8",
             doc: "Tile rows; must be 16 (current uCode).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E136, evidence::E137, evidence::E124],
+            evidence: &[evidence::E138, evidence::E139, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5144,7 +5598,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "u8",
             doc: "Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E138, evidence::E139, evidence::E124],
+            evidence: &[evidence::E140, evidence::E141, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5154,7 +5608,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "u8",
             doc: "Completion semaphore index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E140, evidence::E141, evidence::E124],
+            evidence: &[evidence::E142, evidence::E143, evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5164,7 +5618,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E142, evidence::E143, evidence::E144, evidence::E15],
+            evidence: &[evidence::E144, evidence::E145, evidence::E146, evidence::E147],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -5413,7 +5867,7 @@ impl DMA_DIRECT2D_XPOSE {
             ],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E145],
+            evidence: &[evidence::E148],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5426,7 +5880,7 @@ impl DMA_DIRECT2D_XPOSE {
             doc: "",
             source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E146, evidence::E147],
+            evidence: &[evidence::E149, evidence::E150],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5440,7 +5894,7 @@ impl DMA_DIRECT2D_XPOSE {
             fields: &["tile_src_rows"],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E148, evidence::E149],
+            evidence: &[evidence::E151, evidence::E152],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5454,7 +5908,7 @@ impl DMA_DIRECT2D_XPOSE {
             fields: &["out_dtype", "tile_src_cols"],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E150, evidence::E151],
+            evidence: &[evidence::E153, evidence::E154],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5468,7 +5922,7 @@ impl DMA_DIRECT2D_XPOSE {
             fields: &["in_dtype", "out_dtype"],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E152],
+            evidence: &[evidence::E155],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5482,7 +5936,7 @@ impl DMA_DIRECT2D_XPOSE {
             fields: &["in_dtype", "out_dtype"],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E153],
+            evidence: &[evidence::E156],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5497,7 +5951,7 @@ impl DMA_DIRECT2D_XPOSE {
             fields: &["dst_start_addr"],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E154, evidence::E155],
+            evidence: &[evidence::E157, evidence::E158],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5512,7 +5966,7 @@ impl DMA_DIRECT2D_XPOSE {
             fields: &["dst_num_elem[0]", "dst_num_elem[1]", "dst_step_elem[0]", "dst_step_elem[1]"],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E156, evidence::E155],
+            evidence: &[evidence::E159, evidence::E158],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -5630,7 +6084,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "HEADER",
             doc: "opcode == 0xf1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33],
+            evidence: &[evidence::E35],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5640,7 +6094,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33],
+            evidence: &[evidence::E35],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5650,7 +6104,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "u8",
             doc: "Completion semaphore index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33],
+            evidence: &[evidence::E35],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5660,7 +6114,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E157, evidence::E158],
+            evidence: &[evidence::E35, evidence::E160, evidence::E161],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5670,7 +6124,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E159, evidence::E160],
+            evidence: &[evidence::E35, evidence::E162, evidence::E163],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5680,7 +6134,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (checked without flags coupling).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E161, evidence::E162],
+            evidence: &[evidence::E35, evidence::E164, evidence::E165],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5690,7 +6144,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "ADDR8",
             doc: "Gather source base (HBM or SBUF); 2-byte aligned.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33],
+            evidence: &[evidence::E35],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5700,7 +6154,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E163],
+            evidence: &[evidence::E166],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5710,7 +6164,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "u16[2]",
             doc: "2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E164],
+            evidence: &[evidence::E167],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5720,7 +6174,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "ADDR4",
             doc: "Gather index tensor (UINT32, 4-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E165],
+            evidence: &[evidence::E35, evidence::E168],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5730,7 +6184,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "ADDR8",
             doc: "Destination base (SBUF, 32-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E166],
+            evidence: &[evidence::E35, evidence::E169],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5741,7 +6195,7 @@ impl DMA_GATHER_XPOSE {
             role: meta::Role::Reserved,
             doc: "Pad; must be zero.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E167, evidence::E168],
+            evidence: &[evidence::E170, evidence::E171],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5751,7 +6205,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address (keyed on the dst ADDR8 marker).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33],
+            evidence: &[evidence::E35],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5761,7 +6215,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "i32",
             doc: "Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E169, evidence::E170],
+            evidence: &[evidence::E172, evidence::E173],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5771,7 +6225,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "u16[2]",
             doc: "2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E171],
+            evidence: &[evidence::E174],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5781,7 +6235,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "u16",
             doc: "Bytes per transpose row: 2..256, even.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E172],
+            evidence: &[evidence::E35, evidence::E175],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5791,7 +6245,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "DTYPE_PAIR",
             doc: "dtype_lo (src) / dtype_hi (dst); equal and 2-byte.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E173, evidence::E174],
+            evidence: &[evidence::E176, evidence::E177],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5801,7 +6255,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "DMA_GATHER_TRANSPOSE_FLAGS",
             doc: "gather_dim (must be Y) + reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E175],
+            evidence: &[evidence::E35, evidence::E178],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -6058,7 +6512,7 @@ impl DMA_GATHER_XPOSE {
             ],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E177],
+            evidence: &[evidence::E179, evidence::E180],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6071,7 +6525,7 @@ impl DMA_GATHER_XPOSE {
             doc: "",
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E178, evidence::E146],
+            evidence: &[evidence::E181, evidence::E149],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6085,7 +6539,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["dtype.dtype_hi", "dtype.dtype_lo"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E179, evidence::E180],
+            evidence: &[evidence::E182, evidence::E183],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6099,7 +6553,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["elem_size"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E181],
+            evidence: &[evidence::E184],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6117,7 +6571,7 @@ impl DMA_GATHER_XPOSE {
             ],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E182],
+            evidence: &[evidence::E185],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6131,7 +6585,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["src_start_addr"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E183, evidence::E184],
+            evidence: &[evidence::E186, evidence::E187],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -6146,7 +6600,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["dst_start_addr"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E185, evidence::E186],
+            evidence: &[evidence::E188, evidence::E189],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -6161,7 +6615,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["src_idx_start_addr.address", "src_idx_start_addr.register_mode"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E187, evidence::E188, evidence::E189],
+            evidence: &[evidence::E190, evidence::E191, evidence::E192],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6175,7 +6629,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["flags.gather_dim"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E190, evidence::E191],
+            evidence: &[evidence::E193, evidence::E194],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6189,7 +6643,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["src_num_elem[1]"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E192],
+            evidence: &[evidence::E195],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6203,7 +6657,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["dst_num_elem[0]", "src_num_elem[1]"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E193],
+            evidence: &[evidence::E196],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6217,7 +6671,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["dst_num_elem[1]", "dst_step_elem_1"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E194],
+            evidence: &[evidence::E197],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6231,7 +6685,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["idx_num_active_channels"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E195, evidence::E196],
+            evidence: &[evidence::E198, evidence::E199],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6248,7 +6702,7 @@ impl DMA_GATHER_XPOSE {
             ],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E197, evidence::E198],
+            evidence: &[evidence::E200, evidence::E201],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6261,7 +6715,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E199],
+            evidence: &[evidence::E202],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6274,7 +6728,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["reserved[0]", "reserved[1]", "reserved[2]"],
             source: "supp-gather-scatter §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E200, evidence::E201],
+            evidence: &[evidence::E203, evidence::E204],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -6453,7 +6907,7 @@ impl DMA_INDIRECT1D {
             type_name: "HEADER",
             doc: "opcode == 0xbb",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            evidence: &[evidence::E205],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6463,7 +6917,7 @@ impl DMA_INDIRECT1D {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            evidence: &[evidence::E205],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6473,7 +6927,7 @@ impl DMA_INDIRECT1D {
             type_name: "u8",
             doc: "Completion semaphore index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E111],
+            evidence: &[evidence::E205, evidence::E113],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6483,7 +6937,7 @@ impl DMA_INDIRECT1D {
             type_name: "u8",
             doc: "Semaphore increment.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            evidence: &[evidence::E205],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6493,7 +6947,7 @@ impl DMA_INDIRECT1D {
             type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E203, evidence::E204],
+            evidence: &[evidence::E205, evidence::E206, evidence::E207],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6503,7 +6957,7 @@ impl DMA_INDIRECT1D {
             type_name: "DMA_INDIRECT_FLAGS",
             doc: "Gather/scatter mode and dims (§3.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E205, evidence::E206],
+            evidence: &[evidence::E205, evidence::E208, evidence::E209],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6513,7 +6967,7 @@ impl DMA_INDIRECT1D {
             type_name: "ADDR8",
             doc: "Source base (the gather table / source tensor).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            evidence: &[evidence::E205],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6523,7 +6977,7 @@ impl DMA_INDIRECT1D {
             type_name: "i32",
             doc: "1-D signed source stride, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E207],
+            evidence: &[evidence::E210],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6533,7 +6987,7 @@ impl DMA_INDIRECT1D {
             type_name: "u16",
             doc: "Source element count (<= 4096 unless shape-from-register, when it must be 0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E208, evidence::E31],
+            evidence: &[evidence::E211, evidence::E33],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6543,7 +6997,7 @@ impl DMA_INDIRECT1D {
             type_name: "u16",
             doc: "Source bytes per element.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            evidence: &[evidence::E205],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6553,7 +7007,7 @@ impl DMA_INDIRECT1D {
             type_name: "ADDR8",
             doc: "Destination base (the scatter base / destination tensor).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            evidence: &[evidence::E205],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6563,7 +7017,7 @@ impl DMA_INDIRECT1D {
             type_name: "i32",
             doc: "1-D signed destination stride, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E209],
+            evidence: &[evidence::E212],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6573,7 +7027,7 @@ impl DMA_INDIRECT1D {
             type_name: "u16",
             doc: "Destination element count (<= 4096 unless shape-from-register).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            evidence: &[evidence::E205],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6583,7 +7037,7 @@ impl DMA_INDIRECT1D {
             type_name: "u16",
             doc: "Destination bytes per element.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            evidence: &[evidence::E205],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6593,7 +7047,7 @@ impl DMA_INDIRECT1D {
             type_name: "ADDR4",
             doc: "Gather index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E210, evidence::E211],
+            evidence: &[evidence::E205, evidence::E213, evidence::E214],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6603,7 +7057,7 @@ impl DMA_INDIRECT1D {
             type_name: "ADDR4",
             doc: "Scatter index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E212],
+            evidence: &[evidence::E205, evidence::E215],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6613,7 +7067,7 @@ impl DMA_INDIRECT1D {
             type_name: "DTYPE",
             doc: "Source dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            evidence: &[evidence::E205],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6623,7 +7077,7 @@ impl DMA_INDIRECT1D {
             type_name: "DTYPE",
             doc: "Destination dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            evidence: &[evidence::E205],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6633,7 +7087,7 @@ impl DMA_INDIRECT1D {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (not the data address) (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E20],
+            evidence: &[evidence::E205, evidence::E22],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6643,7 +7097,7 @@ impl DMA_INDIRECT1D {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E20],
+            evidence: &[evidence::E205, evidence::E22],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6653,7 +7107,7 @@ impl DMA_INDIRECT1D {
             type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E213],
+            evidence: &[evidence::E205, evidence::E216],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6663,7 +7117,7 @@ impl DMA_INDIRECT1D {
             type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E214, evidence::E215],
+            evidence: &[evidence::E205, evidence::E217, evidence::E218],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6674,7 +7128,7 @@ impl DMA_INDIRECT1D {
             role: meta::Role::Reserved,
             doc: "Must be zero (has_dma_indirect_check_reserved_zero).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E216, evidence::E217, evidence::E218],
+            evidence: &[evidence::E219, evidence::E220, evidence::E221],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -6943,7 +7397,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E219, evidence::E220],
+            evidence: &[evidence::E222, evidence::E223],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6957,7 +7411,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_start_addr"],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221],
+            evidence: &[evidence::E224],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -6972,7 +7426,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_start_addr"],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221],
+            evidence: &[evidence::E224],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -6987,7 +7441,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E222],
+            evidence: &[evidence::E225],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7002,7 +7456,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_start_addr", "dst_step_elem"],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E222],
+            evidence: &[evidence::E225],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7017,7 +7471,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_num_elem", "dst_start_addr.marker", "src_num_elem", "src_start_addr.marker"],
             source: "supp-gather-scatter §1.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E223, evidence::E224],
+            evidence: &[evidence::E226, evidence::E227],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7031,7 +7485,7 @@ impl DMA_INDIRECT1D {
             fields: &["idx_num_active_channels"],
             source: "seed-004 §6.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E225, evidence::E226, evidence::E227],
+            evidence: &[evidence::E228, evidence::E229, evidence::E230],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7045,7 +7499,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_idx_start_addr", "dst_idx_start_addr"],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E228],
+            evidence: &[evidence::E231],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7060,7 +7514,7 @@ impl DMA_INDIRECT1D {
             fields: &["compute_op", "in_dtype", "out_dtype"],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E229, evidence::E230],
+            evidence: &[evidence::E232, evidence::E233],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7076,7 +7530,7 @@ impl DMA_INDIRECT1D {
             fields: &["compute_op", "dst_start_addr", "dst_step_elem", "src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1.4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E231],
+            evidence: &[evidence::E234],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7089,7 +7543,7 @@ impl DMA_INDIRECT1D {
             fields: &["compute_op"],
             source: "supp-gather-scatter §1.4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E232],
+            evidence: &[evidence::E235],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7103,7 +7557,7 @@ impl DMA_INDIRECT1D {
             fields: &["compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem"],
             source: "supp-gather-scatter §1.4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E233],
+            evidence: &[evidence::E236],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7122,7 +7576,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E234],
+            evidence: &[evidence::E237],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7139,7 +7593,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E235],
+            evidence: &[evidence::E238],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7153,7 +7607,7 @@ impl DMA_INDIRECT1D {
             fields: &["flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E236, evidence::E237],
+            evidence: &[evidence::E239, evidence::E240],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7171,7 +7625,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E238],
+            evidence: &[evidence::E241],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7188,7 +7642,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E239],
+            evidence: &[evidence::E242],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7202,7 +7656,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_bound_reg.bc_disable_oob_error_notif", "flags.idx_bound_is_err"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E236],
+            evidence: &[evidence::E239],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7219,7 +7673,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "seed-004 §3.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E240, evidence::E241, evidence::E242],
+            evidence: &[evidence::E243, evidence::E244, evidence::E245],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7236,7 +7690,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "seed-004 §3.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E243, evidence::E244, evidence::E245],
+            evidence: &[evidence::E246, evidence::E247, evidence::E248],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7251,7 +7705,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_start_addr", "flags.indirect_mode", "src_idx_start_addr"],
             source: "seed-004 §3.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E246, evidence::E247],
+            evidence: &[evidence::E249, evidence::E250],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7266,7 +7720,7 @@ impl DMA_INDIRECT1D {
             fields: &["flags.indirect_mode", "src_idx_start_addr"],
             source: "seed-004 §3.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E248],
+            evidence: &[evidence::E251],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7280,7 +7734,7 @@ impl DMA_INDIRECT1D {
             fields: &["flags.indirect_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E249],
+            evidence: &[evidence::E252],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7294,7 +7748,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E250, evidence::E251],
+            evidence: &[evidence::E253, evidence::E254],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7309,7 +7763,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_idx_start_addr"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E252],
+            evidence: &[evidence::E255],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7323,7 +7777,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
             confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E253, evidence::E254],
+            evidence: &[evidence::E256, evidence::E257],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7337,7 +7791,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_idx_start_addr"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E252],
+            evidence: &[evidence::E255],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7353,7 +7807,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_start_addr", "flags.indirect_mode"],
             source: "seed-004 §3.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E248],
+            evidence: &[evidence::E251],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7367,7 +7821,7 @@ impl DMA_INDIRECT1D {
             fields: &["flags.indirect_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E249],
+            evidence: &[evidence::E252],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7381,7 +7835,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E250, evidence::E251],
+            evidence: &[evidence::E253, evidence::E254],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7396,7 +7850,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_start_addr"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E252],
+            evidence: &[evidence::E255],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7410,7 +7864,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
             confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E255, evidence::E254],
+            evidence: &[evidence::E258, evidence::E257],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7424,7 +7878,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_start_addr"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E252],
+            evidence: &[evidence::E255],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7439,7 +7893,7 @@ impl DMA_INDIRECT1D {
             fields: &["reserved[0]", "reserved[1]"],
             source: "supp-field-tables §2.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E256, evidence::E257],
+            evidence: &[evidence::E259, evidence::E260],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7453,7 +7907,7 @@ impl DMA_INDIRECT1D {
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
             source: "seed-004 §3.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E258, evidence::E259],
+            evidence: &[evidence::E261, evidence::E262],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7467,7 +7921,7 @@ impl DMA_INDIRECT1D {
             fields: &["compute_op"],
             source: "seed-004 §3.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E260],
+            evidence: &[evidence::E263],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7633,7 +8087,7 @@ impl INDIRECT_BOUND_CHECK_DTYPE {
         type_name: "DTYPE",
         doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E261],
+        evidence: &[evidence::E264],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "tag",
@@ -7643,7 +8097,7 @@ impl INDIRECT_BOUND_CHECK_DTYPE {
         type_name: "u4",
         doc: "Always 0x3 (the | 0x30).",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E262],
+        evidence: &[evidence::E265],
         constant: Some(3),
         ..meta::FieldMeta::DEFAULT
     }];
@@ -7729,7 +8183,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "HEADER",
             doc: "opcode == 0xd6.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E263, evidence::E264],
+            evidence: &[evidence::E266, evidence::E267],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7739,7 +8193,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E265],
+            evidence: &[evidence::E268],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7759,7 +8213,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "u32",
             doc: "Register that receives the bound-check result.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E266],
+            evidence: &[evidence::E269],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7779,7 +8233,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "u64",
             doc: "The byte bound: the data AP's memory-location size product.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E267],
+            evidence: &[evidence::E270],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7789,7 +8243,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "u8",
             doc: "Always 17 (0x11).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E268],
+            evidence: &[evidence::E271],
             constant: Some(17),
             ..meta::FieldMeta::DEFAULT
         },
@@ -7800,7 +8254,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "INDIRECT_BOUND_CHECK_DTYPE",
             doc: "Index dtype wire tag | 0x30.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E269],
+            evidence: &[evidence::E272],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7810,7 +8264,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "u16",
             doc: "Always 1.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E270],
+            evidence: &[evidence::E273],
             constant: Some(1),
             ..meta::FieldMeta::DEFAULT
         },
@@ -7831,7 +8285,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "u8",
             doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E271],
+            evidence: &[evidence::E274],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7851,7 +8305,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "u32",
             doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E272],
+            evidence: &[evidence::E275],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8078,12 +8532,11 @@ impl INDIRECT_BOUND_CHECK {
         name: "bound_check_on_pool",
         clause: true,
         kind: rules::RuleKind::NotEnforced,
-        authority: rules::RuleAuthority::Compiler,
         message: "Indirect DMA bound-check can only be on Pool engine",
         doc: "Which engine runs the instruction is not in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E273],
+        evidence: &[evidence::E276],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
@@ -8091,12 +8544,11 @@ impl INDIRECT_BOUND_CHECK {
         name: "bound_check_operands",
         clause: true,
         kind: rules::RuleKind::NotEnforced,
-        authority: rules::RuleAuthority::Compiler,
         message: "must have 3 args and 2 outputs for bound-check",
         doc: "An operand-count check on the compiler's instruction; not visible in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E274],
+        evidence: &[evidence::E277],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -8176,7 +8628,7 @@ impl INDIRECT_COPY {
             type_name: "HEADER",
             doc: "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E275, evidence::E276],
+            evidence: &[evidence::E278, evidence::E279],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8186,7 +8638,7 @@ impl INDIRECT_COPY {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.",
             confidence: confidence::certainty::MEDIUM,
-            evidence: &[evidence::E277, evidence::E278],
+            evidence: &[evidence::E280, evidence::E281],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8196,7 +8648,7 @@ impl INDIRECT_COPY {
             type_name: "ADDR4",
             doc: "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E279, evidence::E280, evidence::E281, evidence::E282],
+            evidence: &[evidence::E282, evidence::E283, evidence::E284, evidence::E285],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8206,7 +8658,7 @@ impl INDIRECT_COPY {
             type_name: "ADDR4",
             doc: "The gathered data's ADDR4.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E283, evidence::E284, evidence::E285],
+            evidence: &[evidence::E286, evidence::E287, evidence::E288],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8216,14 +8668,14 @@ impl INDIRECT_COPY {
             type_name: "u32",
             doc: "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E286, evidence::E287],
+            evidence: &[evidence::E289, evidence::E290],
             alternatives: &[
                 meta::Alternative {
                     name: "num_elem_u16",
                     type_name: "u16",
                     doc: "The INDIRECT20B payload the S4D4_IC source pattern is: NUM is a u16 at pattern +8 (= +0x14), not a u32 (README conflict #8).",
                     confidence: confidence::certainty::CERTAIN,
-                    evidence: &[evidence::E288, evidence::E289],
+                    evidence: &[evidence::E291, evidence::E292],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -8245,7 +8697,16 @@ impl INDIRECT_COPY {
             type_name: "DTYPE",
             doc: "Source dtype; must equal out_dtype (no cast).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E290, evidence::E291, evidence::E292],
+            evidence: &[evidence::E293, evidence::E294, evidence::E295],
+            alternatives: &[
+                meta::Alternative {
+                    name: "in_dtype_of_data",
+                    type_name: "DTYPE",
+                    doc: "Which operand in_dtype is read from. The DVE page binds arg0 = the INDIRECT INDEX src AP and reads in_dtype from arg0.AP+0x30, so in_dtype is the index's dtype; seeds 000 and 003 bind arg0 = the data AP and arg1 = the index AP (codegenNcLocalGather adds data_ap, then index_ap), so the same read gives the data's dtype.",
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E296, evidence::E297, evidence::E298],
+                },
+            ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8255,7 +8716,7 @@ impl INDIRECT_COPY {
             type_name: "DTYPE",
             doc: "Destination dtype.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E293, evidence::E294, evidence::E295],
+            evidence: &[evidence::E299, evidence::E300, evidence::E301],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8265,7 +8726,7 @@ impl INDIRECT_COPY {
             type_name: "u8",
             doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E296, evidence::E297, evidence::E298],
+            evidence: &[evidence::E302, evidence::E303, evidence::E304],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8275,7 +8736,7 @@ impl INDIRECT_COPY {
             type_name: "u8",
             doc: "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E299, evidence::E300, evidence::E295],
+            evidence: &[evidence::E305, evidence::E306, evidence::E301],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8285,7 +8746,7 @@ impl INDIRECT_COPY {
             type_name: "u8",
             doc: "Must be 0 (only the gather case is implemented). The DVE page lists no store here.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E301],
+            evidence: &[evidence::E307],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8296,7 +8757,7 @@ impl INDIRECT_COPY {
             role: meta::Role::Reserved,
             doc: "Reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E302],
+            evidence: &[evidence::E308],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8306,14 +8767,14 @@ impl INDIRECT_COPY {
             type_name: "u32",
             doc: "Source buffer size (getNumElementsPerPartition of the index AP).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E303, evidence::E304],
+            evidence: &[evidence::E309, evidence::E310],
             alternatives: &[
                 meta::Alternative {
                     name: "src_buffer_size_u16",
                     type_name: "u16",
                     doc: "The gather-scatter page: src_buffer_size is a uint16 (> 1) at 38, followed by dst_buffer_size, a uint16 at 40 (+0x28) that must be 0 — bytes the DVE page counts as the high half of src_buffer_size (README conflict #8).",
                     confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E305],
+                    evidence: &[evidence::E311],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -8326,7 +8787,7 @@ impl INDIRECT_COPY {
             role: meta::Role::Reserved,
             doc: "Reserved. The DVE page lists no store here.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E306],
+            evidence: &[evidence::E312],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8336,7 +8797,16 @@ impl INDIRECT_COPY {
             type_name: "u8[16]",
             doc: "Destination access pattern (TENSOR4D, a plain tensor pattern). Its internal layout is not in this spec.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E307, evidence::E308, evidence::E309],
+            evidence: &[evidence::E313, evidence::E314, evidence::E315],
+            alternatives: &[
+                meta::Alternative {
+                    name: "dst_mem_pattern_20b",
+                    type_name: "u8[16]",
+                    doc: "The destination pattern is 20 bytes, +0x2C..+0x3F (a MEM_PATTERN4D / TENSOR4D is 4 + 4·4 bytes), not the DVE page's 16 (+0x2C..+0x3B): the gather-scatter page's S4D4_IC header, the instruction-bundle page's Family C OUT slot and the quick reference's descriptor sizes. This reading's last four bytes are the spec's unknown_60.",
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    evidence: &[evidence::E316, evidence::E317, evidence::E318],
+                },
+            ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8572,12 +9042,11 @@ impl INDIRECT_COPY {
         name: "no_tensor_indirect_ap",
         clause: true,
         kind: rules::RuleKind::NotEnforced,
-        authority: rules::RuleAuthority::Compiler,
         message: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.",
         doc: "A check on the compiler's access pattern kind; not visible in the word.",
         source: "seed-000 §IndirectCopy / MoveShape",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E310],
+        evidence: &[evidence::E319],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -8649,7 +9118,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "HEADER",
             doc: "opcode == 0xca.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E311, evidence::E264],
+            evidence: &[evidence::E320, evidence::E267],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8659,7 +9128,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E312],
+            evidence: &[evidence::E321],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8669,7 +9138,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "DTYPE",
             doc: "Wire tag of the index list's dtype.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E313],
+            evidence: &[evidence::E322],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8689,7 +9158,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "u32",
             doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E314],
+            evidence: &[evidence::E323],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8699,7 +9168,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "u16",
             doc: "Row width: elements per embedding entry.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E315],
+            evidence: &[evidence::E324],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8709,7 +9178,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "u16",
             doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E316],
+            evidence: &[evidence::E325],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8719,7 +9188,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "u16",
             doc: "Number of indices.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E317],
+            evidence: &[evidence::E326],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8739,7 +9208,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "u32",
             doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E318],
+            evidence: &[evidence::E327],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8749,7 +9218,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "u16",
             doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E319],
+            evidence: &[evidence::E328],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8769,7 +9238,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
         parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
         doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E320],
+        evidence: &[evidence::E329],
     }];
     /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
     pub const fn embed_entry_size_bytes(&self) -> u64 {
@@ -8966,27 +9435,25 @@ impl INDIRECT_SAVE_ACCUMULATE {
         id: "scratch_address_aligned_64",
         name: "scratch_address_aligned_64",
         clause: true,
-        authority: rules::RuleAuthority::Compiler,
         expr: Some("embedding_table_base_addr % 64 == 0"),
         message: "IndirectSaveAccumulate scratch space address must be 64-byte aligned",
         doc: "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).",
         fields: &["embedding_table_base_addr"],
         source: "seed-000 §IndirectSaveAccumulate",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E321, evidence::E322],
+        evidence: &[evidence::E330, evidence::E331],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "embedding_entry_fits_16_bits",
         name: "embedding_entry_fits_16_bits",
         clause: true,
         kind: rules::RuleKind::NotEnforced,
-        authority: rules::RuleAuthority::Compiler,
         message: "embedding entry too large for 16-bit field",
         doc: "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.",
         fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
         source: "seed-000 §IndirectSaveAccumulate",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E323],
+        evidence: &[evidence::E332],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -9043,7 +9510,7 @@ impl MOVE_SHAPE {
             type_name: "HEADER",
             doc: "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E324],
+            evidence: &[evidence::E333],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9053,7 +9520,7 @@ impl MOVE_SHAPE {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E265],
+            evidence: &[evidence::E268],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9228,7 +9695,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "HEADER",
             doc: "opcode == 0xd4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E325],
+            evidence: &[evidence::E32, evidence::E334],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9238,7 +9705,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E326],
+            evidence: &[evidence::E32, evidence::E335],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9248,7 +9715,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DMA_CONFIGS",
             doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E327, evidence::E328, evidence::E329],
+            evidence: &[evidence::E336, evidence::E337, evidence::E338],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9258,7 +9725,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u8",
             doc: "Completion semaphore index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E330, evidence::E331],
+            evidence: &[evidence::E339, evidence::E340],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9268,7 +9735,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u8",
             doc: "Semaphore increment.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E332, evidence::E333],
+            evidence: &[evidence::E341, evidence::E342],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9278,14 +9745,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DGE_OPCODE",
             doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E334, evidence::E335, evidence::E336, evidence::E337, evidence::E338, evidence::E339],
+            evidence: &[evidence::E343, evidence::E344, evidence::E345, evidence::E346, evidence::E347, evidence::E348],
             alternatives: &[
                 meta::Alternative {
                     name: "sync_command_byte",
                     type_name: "u8",
                     doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E340, evidence::E341],
+                    evidence: &[evidence::E349, evidence::E350],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9297,7 +9764,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "PSEUDO_ADDR8",
             doc: "Source base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E342, evidence::E343],
+            evidence: &[evidence::E32, evidence::E351, evidence::E352],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9307,14 +9774,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E344, evidence::E345],
+            evidence: &[evidence::E353, evidence::E354],
             alternatives: &[
                 meta::Alternative {
                     name: "src_step_bytes",
                     type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E346],
+                    evidence: &[evidence::E355],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9326,7 +9793,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E347],
+            evidence: &[evidence::E32, evidence::E356],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9336,7 +9803,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16",
             doc: "Source bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E348],
+            evidence: &[evidence::E32, evidence::E357],
             codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
@@ -9347,14 +9814,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "BOUND_CHECK_REG",
             doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E349, evidence::E350, evidence::E351],
+            evidence: &[evidence::E358, evidence::E359, evidence::E360],
             alternatives: &[
                 meta::Alternative {
                     name: "src_offset_reg",
                     type_name: "u8",
                     doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E352],
+                    evidence: &[evidence::E361],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9366,14 +9833,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "BOUND_CHECK_REG",
             doc: "Destination bound (address or index, as src_bound_reg).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E353, evidence::E20],
+            evidence: &[evidence::E362, evidence::E22],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_offset_reg",
                     type_name: "u8",
                     doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E354],
+                    evidence: &[evidence::E363],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9385,7 +9852,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "PSEUDO_ADDR8",
             doc: "Destination base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E355, evidence::E356],
+            evidence: &[evidence::E32, evidence::E364, evidence::E365],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9395,14 +9862,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "i32[2]",
             doc: "2-D signed destination strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E357],
+            evidence: &[evidence::E32, evidence::E366],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_step_bytes",
                     type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E346],
+                    evidence: &[evidence::E355],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9414,7 +9881,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16[2]",
             doc: "2-D destination shape.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E358],
+            evidence: &[evidence::E32, evidence::E367],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9424,7 +9891,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16",
             doc: "Destination bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E359],
+            evidence: &[evidence::E32, evidence::E368],
             codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
@@ -9435,7 +9902,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DTYPE",
             doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E360, evidence::E361, evidence::E362, evidence::E363],
+            evidence: &[evidence::E369, evidence::E370, evidence::E371, evidence::E372],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9445,7 +9912,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DTYPE",
             doc: "Destination dtype (UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E364, evidence::E362, evidence::E365],
+            evidence: &[evidence::E373, evidence::E371, evidence::E374],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -9712,7 +10179,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["dma_configs.priority_class"],
             source: "seed-004 §5.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E366, evidence::E367],
+            evidence: &[evidence::E375, evidence::E376],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9725,7 +10192,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["dge_op"],
             source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E368, evidence::E369],
+            evidence: &[evidence::E377, evidence::E378],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9738,7 +10205,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["in_dtype"],
             source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E370],
+            evidence: &[evidence::E379],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9751,7 +10218,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["in_dtype", "out_dtype"],
             source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E371],
+            evidence: &[evidence::E380],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9765,7 +10232,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["in_dtype", "out_dtype"],
             source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E372, evidence::E373],
+            evidence: &[evidence::E381, evidence::E382],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9774,13 +10241,12 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dge_table_entry_id_fits",
             clause: true,
             kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
             message: "DGE table entry ID too large",
             doc: "The compiler's error when a DGE table-entry id does not fit the 16-bit field at ADDR8+4 (seed 000's reading of the address bytes). A word cannot hold a larger id, and this spec keeps the ADDR8 arms raw.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E374],
+            evidence: &[evidence::E383],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9789,12 +10255,11 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dge_assert_queue_assigned",
             clause: true,
             kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
             message: "must have assigned DMA queue already",
             doc: "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E375],
+            evidence: &[evidence::E384],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9803,12 +10268,11 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dge_assert_dynamic",
             clause: true,
             kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
             message: "must be dynamic DMA",
             doc: "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).",
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E376],
+            evidence: &[evidence::E385],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9817,12 +10281,11 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dge_assert_args_outputs",
             clause: true,
             kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
             message: "DGE's number of args/outputs is wrong",
             doc: "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E377],
+            evidence: &[evidence::E386],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9831,13 +10294,12 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dge_assert_in_out_dimensions",
             clause: true,
             kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
             message: "DGE in/out dimensions must match",
             doc: "A NeuronAssertion on the compiler's access patterns (their rank), which the word's 2-D num/step pairs do not carry.",
             fields: &["src_num_elem", "dst_num_elem"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E378],
+            evidence: &[evidence::E387],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9846,13 +10308,12 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dge_assert_fastest_dim_continuous",
             clause: true,
             kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
             message: "DGE fastest moving dim must be continuous",
             doc: "A NeuronAssertion on the compiler's access patterns; the word folds the fastest dim into elem_size, so its step is not visible.",
             fields: &["src_elem_size", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E379],
+            evidence: &[evidence::E388],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9861,13 +10322,12 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dge_assert_same_element_count",
             clause: true,
             kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
             message: "DMA instruction must read and write same number of elements",
             doc: "A NeuronAssertion on element counts of the compiler's access patterns; elem_size folds dtype bytes into the word's count, so the element count is not recoverable without the dtypes' sizes in the compiler's sense.",
             fields: &["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E380],
+            evidence: &[evidence::E389],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9876,13 +10336,12 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "one_side_dynamic",
             clause: true,
             kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
             message: "Only one of the src and dst can contain dynamic access.",
             doc: "The KLR dma_copy codegen check; which ADDR8 markers mean \"dynamic access\" is one of the sources' conflicts (README conflict #3), so the word cannot be checked for it.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-003 §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E381],
+            evidence: &[evidence::E390],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9975,7 +10434,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "OPCODE",
             doc: "== 0xda (PSEUDO_EXTENSION).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E382, evidence::E383],
+            evidence: &[evidence::E391, evidence::E392],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9985,14 +10444,14 @@ impl PSEUDO_DMA_EXT {
             type_name: "DMA_INDIRECT_FLAGS",
             doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E385, evidence::E386],
+            evidence: &[evidence::E393, evidence::E394, evidence::E395],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_lo",
                     type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). Bit by bit against DMA_INDIRECT_FLAGS: bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E387],
+                    evidence: &[evidence::E396],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10004,14 +10463,14 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E388],
+            evidence: &[evidence::E393, evidence::E397],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_hi",
                     type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2). Its only bit, 0x8000, is bit 7 here: the byte reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires, so the two readings give the same value for an indirect word.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E389],
+                    evidence: &[evidence::E398],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10023,7 +10482,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode for the lowered word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E390, evidence::E391, evidence::E392],
+            evidence: &[evidence::E393, evidence::E399, evidence::E400, evidence::E401],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10033,14 +10492,14 @@ impl PSEUDO_DMA_EXT {
             type_name: "ADDR4",
             doc: "Gather index vector.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E393, evidence::E394, evidence::E395],
+            evidence: &[evidence::E393, evidence::E402, evidence::E403, evidence::E404],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word",
                     type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
                     confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E396],
+                    evidence: &[evidence::E405],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10052,7 +10511,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "ADDR4",
             doc: "Scatter index vector.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E397, evidence::E398],
+            evidence: &[evidence::E393, evidence::E406, evidence::E407],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10062,7 +10521,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E399, evidence::E400],
+            evidence: &[evidence::E393, evidence::E408, evidence::E409],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10072,7 +10531,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Destination byte bound (low 32 bits).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E401, evidence::E402],
+            evidence: &[evidence::E393, evidence::E410, evidence::E411],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10082,7 +10541,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "i32",
             doc: "Transpose kinds: signed per-row source step inside a tile.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E403],
+            evidence: &[evidence::E412],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10092,7 +10551,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E404],
+            evidence: &[evidence::E393, evidence::E413],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10102,7 +10561,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E405],
+            evidence: &[evidence::E393, evidence::E414],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10113,7 +10572,7 @@ impl PSEUDO_DMA_EXT {
             role: meta::Role::Reserved,
             doc: "Reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E406],
+            evidence: &[evidence::E415],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10123,7 +10582,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Source byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E407, evidence::E408, evidence::E409],
+            evidence: &[evidence::E393, evidence::E416, evidence::E417, evidence::E418],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10133,7 +10592,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Destination byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E410, evidence::E411],
+            evidence: &[evidence::E393, evidence::E419, evidence::E420],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -10143,13 +10602,13 @@ impl PSEUDO_DMA_EXT {
         parts: &[("src_bound_size_bytes", 32), ("src_bound_size_bytes_upper", 32)],
         doc: "The 64-bit source byte bound: low half at +12, high half at +56.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E412, evidence::E413],
+        evidence: &[evidence::E421, evidence::E422],
     }, meta::JoinMeta {
         name: "dst_bound_size_bytes_full",
         parts: &[("dst_bound_size_bytes", 32), ("dst_bound_size_bytes_upper", 32)],
         doc: "The 64-bit destination byte bound: low half at +16, high half at +60.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E414, evidence::E413],
+        evidence: &[evidence::E423, evidence::E422],
     }];
     /// The 64-bit source byte bound: low half at +12, high half at +56. (joined from src_bound_size_bytes + src_bound_size_bytes_upper).
     pub const fn src_bound_size_bytes_full(&self) -> u64 {
@@ -10368,7 +10827,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["tile_src_cols", "tile_src_rows"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E415],
+            evidence: &[evidence::E424],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10382,7 +10841,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E416],
+            evidence: &[evidence::E425],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10396,7 +10855,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["idx_num_active_channels"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E417],
+            evidence: &[evidence::E426],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10410,7 +10869,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E418],
+            evidence: &[evidence::E427],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10418,29 +10877,27 @@ impl PSEUDO_DMA_EXT {
             id: "compute_op_none_or_add",
             name: "compute_op_none_or_add",
             clause: true,
-            authority: rules::RuleAuthority::Compiler,
             expr: Some("compute_op in [NONE, ADD]"),
             message: "the compiler writes only NONE or ADD here (KLR: \"Unsupported DMA compute_op <n>\")",
-            doc: "A property of the compiler's words: AluOpType2DGEComputeOp yields 0 (none) or 1 (add), and KLR codegen rejects every other compute_op. The ISA's DGE_COMPUTE_OP also has MULTIPLY, MAX and MIN, and seed 004 §5.2 states no check of compute_op here, so a word with one of them is a compiler finding, not invalid.",
+            doc: "A property of the compiler's words: AluOpType2DGEComputeOp yields 0 (none) or 1 (add), and KLR codegen rejects every other compute_op.",
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E419, evidence::E420],
+            evidence: &[evidence::E428, evidence::E429],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "core_v5_no_dge_compute_op",
             name: "core_v5_no_dge_compute_op",
             clause: true,
-            authority: rules::RuleAuthority::Compiler,
             expr: Some("compute_op == DGE_COMPUTE_OP::NONE"),
             arch: &["maverick"],
             message: "CoreV5 cannot support DGE with compute op yet",
-            doc: "A compiler FATAL (arch >= 50) before it writes the word, not a header validator.",
+            doc: "",
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E421],
+            evidence: &[evidence::E430],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -10509,7 +10966,7 @@ impl PSEUDO_DMA_REARM {
             type_name: "HEADER",
             doc: "opcode == 0xc2, inst_word_len == 0x10.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E422, evidence::E264],
+            evidence: &[evidence::E431, evidence::E267],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10519,7 +10976,7 @@ impl PSEUDO_DMA_REARM {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E423],
+            evidence: &[evidence::E432],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10529,7 +10986,16 @@ impl PSEUDO_DMA_REARM {
             type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E424],
+            evidence: &[evidence::E433],
+            alternatives: &[
+                meta::Alternative {
+                    name: "queue_name_asciiz_31",
+                    type_name: "ascii[31]",
+                    doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E434],
+                },
+            ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10658,7 +11124,6 @@ impl PSEUDO_DMA_REARM {
         id: "queue_name_shorter_than_32",
         name: "queue_name_shorter_than_32",
         clause: true,
-        authority: rules::RuleAuthority::Compiler,
         expr: Some("text_len(dma_queue_name) < 32"),
         message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
         doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
@@ -10674,19 +11139,18 @@ impl PSEUDO_DMA_REARM {
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E425],
+        evidence: &[evidence::E435],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "sqi_no_rearm_feature",
         name: "sqi_no_rearm_feature",
         clause: true,
         kind: rules::RuleKind::NotEnforced,
-        authority: rules::RuleAuthority::Compiler,
         message: "a ResetQueue bundle is legal only when the module carries neff_feature_SQI_no_rearm (NeuronAssertion, errcode 1106)",
         doc: "A property of the module, not of the word.",
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E426],
+        evidence: &[evidence::E436],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -10904,7 +11368,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "HEADER",
             doc: "opcode == 0xcf, inst_word_len == 0x10.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E427, evidence::E264],
+            evidence: &[evidence::E437, evidence::E267],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10914,7 +11378,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E428],
+            evidence: &[evidence::E438],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10924,7 +11388,16 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E429],
+            evidence: &[evidence::E439],
+            alternatives: &[
+                meta::Alternative {
+                    name: "queue_name_asciiz_31",
+                    type_name: "ascii[31]",
+                    doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E440],
+                },
+            ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10944,7 +11417,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "u8",
             doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E430],
+            evidence: &[evidence::E441],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10954,7 +11427,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "u32",
             doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E431],
+            evidence: &[evidence::E442],
             constant: Some(1),
             ..meta::FieldMeta::DEFAULT
         },
@@ -11090,7 +11563,6 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         id: "queue_name_shorter_than_32",
         name: "queue_name_shorter_than_32",
         clause: true,
-        authority: rules::RuleAuthority::Compiler,
         expr: Some("text_len(dma_queue_name) < 32"),
         message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
         doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
@@ -11106,7 +11578,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E425],
+        evidence: &[evidence::E435],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -11323,7 +11795,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "HEADER",
             doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E432],
+            evidence: &[evidence::E443],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11333,7 +11805,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E433],
+            evidence: &[evidence::E444],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11343,7 +11815,16 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "ascii[32]",
             doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E434],
+            evidence: &[evidence::E445],
+            alternatives: &[
+                meta::Alternative {
+                    name: "queue_name_asciiz_31",
+                    type_name: "ascii[31]",
+                    doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
+                    confidence: confidence::seed000::CONFIRMED,
+                    evidence: &[evidence::E446],
+                },
+            ],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11363,7 +11844,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "u32",
             doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E435],
+            evidence: &[evidence::E447],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11513,7 +11994,6 @@ impl PSEUDO_DMA_TRIGGER {
             id: "queue_name_shorter_than_32",
             name: "queue_name_shorter_than_32",
             clause: true,
-            authority: rules::RuleAuthority::Compiler,
             expr: Some("text_len(dma_queue_name) < 32"),
             message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
             doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
@@ -11529,7 +12009,7 @@ impl PSEUDO_DMA_TRIGGER {
             ],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E436],
+            evidence: &[evidence::E448],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11537,13 +12017,12 @@ impl PSEUDO_DMA_TRIGGER {
             name: "known_queue_name",
             clause: true,
             kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
             message: "DmaTrigger Instr: bad queue name",
             doc: "The queue must be registered (DenseMap lookup) before any trigger names it; a property of the module, not of the word.",
             fields: &["dma_queue_name"],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E437],
+            evidence: &[evidence::E449],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -11552,13 +12031,12 @@ impl PSEUDO_DMA_TRIGGER {
             name: "dma_block_id_in_range",
             clause: true,
             kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
             message: "id < DmaBlocks.size()",
             doc: "The block id must name one of the module's DMA blocks; how many there are is not in the word.",
             fields: &["dma_block_id"],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E438],
+            evidence: &[evidence::E450],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -11793,7 +12271,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "HEADER",
             doc: "opcode == 0xc4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E439, evidence::E264, evidence::E440],
+            evidence: &[evidence::E451, evidence::E267, evidence::E452],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11803,7 +12281,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E441, evidence::E440],
+            evidence: &[evidence::E453, evidence::E452],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11813,7 +12291,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Start of the indirect leg: the index access pattern (one address per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E442, evidence::E443],
+            evidence: &[evidence::E454, evidence::E455],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11823,14 +12301,14 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E444, evidence::E445],
+            evidence: &[evidence::E456, evidence::E457],
             alternatives: &[
                 meta::Alternative {
                     name: "const_one_and_engine_config",
                     type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
                     confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E446],
+                    evidence: &[evidence::E458],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11842,7 +12320,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Indirect-leg counts (2-D: partitions x 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E447, evidence::E448],
+            evidence: &[evidence::E459, evidence::E460],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11852,7 +12330,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Start of the direct / static leg: the data access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E449, evidence::E450],
+            evidence: &[evidence::E461, evidence::E462],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11862,14 +12340,14 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E451, evidence::E452],
+            evidence: &[evidence::E463, evidence::E464],
             alternatives: &[
                 meta::Alternative {
                     name: "step0_and_engine_config",
                     type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
                     confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E453],
+                    evidence: &[evidence::E465],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11881,7 +12359,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Direct-leg counts (2-D: partitions x elements).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E454, evidence::E455],
+            evidence: &[evidence::E466, evidence::E467],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11891,7 +12369,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E456, evidence::E457],
+            evidence: &[evidence::E468, evidence::E469],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11901,14 +12379,14 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "Variable id of the direct leg.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E458, evidence::E459],
+            evidence: &[evidence::E470, evidence::E471],
             alternatives: &[
                 meta::Alternative {
                     name: "reserved",
                     type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E460],
+                    evidence: &[evidence::E472],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11920,7 +12398,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "Low word of the completion value the trigger semaphore must reach.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E461, evidence::E462],
+            evidence: &[evidence::E473, evidence::E474],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11930,7 +12408,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u8",
             doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E463, evidence::E464],
+            evidence: &[evidence::E475, evidence::E476],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11950,7 +12428,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E465],
+            evidence: &[evidence::E477],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -11960,7 +12438,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         parts: &[("semaphore_wait_value", 16), ("semaphore_wait_value_hi", 16)],
         doc: "The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute.",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E466],
+        evidence: &[evidence::E478],
     }];
     /// The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute. (joined from semaphore_wait_value + semaphore_wait_value_hi).
     pub const fn semaphore_wait_value_full(&self) -> u64 {
@@ -12203,13 +12681,12 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         name: "one_address_per_partition",
         clause: true,
         kind: rules::RuleKind::NotEnforced,
-        authority: rules::RuleAuthority::Compiler,
         message: "Currently only support 1 address per partition for Indirect DMA",
         doc: "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.",
         fields: &["indirect_num_elems"],
         source: "seed-000 §Form B — main indirect gather/scatter",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E467],
+        evidence: &[evidence::E479],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
@@ -12217,13 +12694,12 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         name: "two_d_data_ap",
         clause: true,
         kind: rules::RuleKind::NotEnforced,
-        authority: rules::RuleAuthority::Compiler,
         message: "Currently only support 2D DataAP for Indirect DMA",
         doc: "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.",
         fields: &["direct_num_elems", "direct_step_elems"],
         source: "seed-000 §Form B — main indirect gather/scatter",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E468],
+        evidence: &[evidence::E480],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -12251,8 +12727,32 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         Self::check_rules(&b, arch).into_result()
     }
 }
+/// The compiler arch id of Inferentia, which emits no DMA QoS (supportsDMAQoSOnISA is false). Confidence: CONFIRMED (confirmed).
+pub const QOS_ARCH_INFERENTIA: i64 = 10i64;
+/// The compiler arch id of Sunda, which emits no DMA QoS (supportsDMAQoSOnISA is false). Confidence: CONFIRMED (confirmed).
+pub const QOS_ARCH_SUNDA: i64 = 20i64;
+/// supportsDMAQoSOnISA: up to this compiler arch id the QoS is encodeISAOrRuntimeDMAQoS(qosClass, I), the "ISA class-1 encoding"; above it (core_v5, >= 50) the raw *(u32)(*(I+30q)+0xF0). Confidence: CONFIRMED (confirmed).
+pub const QOS_ISA_CLASS_MAX_ARCH: i64 = 49i64;
+/// isDstReduceDGE(I, dstPAP) (libBIR 0x312240) gates the CCE / reduce compute-op byte when the instruction type is this (InstDMACopy) and the arch id is at most DST_REDUCE_DGE_MAX_ARCH. Confidence: CONFIRMED (confirmed).
+pub const DST_REDUCE_DGE_IT: i64 = 32i64;
+/// isDstReduceDGE's arch bound: arch \<= 49; arch >= 50 FATALs "CoreV5 cannot support DGE with compute op yet". Confidence: CONFIRMED (confirmed).
+pub const DST_REDUCE_DGE_MAX_ARCH: i64 = 49i64;
 /// Number of pooling channels; check_dma_indirect_indices requires idx_num_active_channels to equal it (128U in common.h). Confidence: HIGH/OBSERVED (confirmed).
 pub const POOLING_NUM_CHANNELS: i64 = 128i64;
+/// The narrowing of a DMAQoSClass into DMA_CONFIGS.priority_class as the consolidated page's worked example states it: "wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)" — the wire QoS is class − 1, then saturated to the device band 0..4. So Default → 0, P0 → 1, P1 → 2, P2 → 3, P3..P14 → 4. INFERRED: the page gives the formula for P2 and the word "saturates", not a row per class; the per-class values are that formula applied. Unassigned (class − 1 = −1) has no value in any source: −1 here marks that, it is not a wire value. The compiler's own store masks instead (`qos&7`, seed 000), which is the recorded conflict `qos_narrowing`. Confidence: MED/INFERRED (inferred). Values not listed give -1.
+pub const fn dma_qos_priority_class(x: DMAQoSClass) -> i64 {
+    match x.raw() {
+        0u8 => -1i64,
+        1u8 => 0i64,
+        2u8 => 1i64,
+        3u8 => 2i64,
+        4u8 => 3i64,
+        5u8 | 6u8 | 7u8 | 8u8 | 9u8 | 10u8 | 11u8 | 12u8 | 13u8 | 14u8 | 15u8 | 16u8 => {
+            4i64
+        }
+        _ => -1i64,
+    }
+}
 /// Element byte size of a DTYPE wire tag: the size of its wire container, which the ADDR4 aligner uses as the required start-address alignment (1 / 2 / 4 / 8). INVALID and values no source sizes give 0. The header predicates call this type_size_check(dtype, N) / sizeof(dtype). Conflict: the device's sdma_data_type_size table reports 0 bytes for FP32R, not 4 (supp-consolidated, supp-field-tables §7); this table follows the container size. Confidence: CERTAIN (confirmed). Values not listed give 0.
 pub const fn dtype_size(x: DTYPE) -> i64 {
     match x.raw() {
@@ -12263,6 +12763,109 @@ pub const fn dtype_size(x: DTYPE) -> i64 {
         _ => 0i64,
     }
 }
+/// Disagreements between sources that no field's alternatives hold (a table's
+/// value, an enum's width, a range), from the spec's `[[conflict]]`: every reading,
+/// none primary. The code above follows none of them.
+pub const CONFLICTS: &[meta::Conflict] = &[
+    meta::Conflict {
+        name: "qos_narrowing",
+        doc: "Who narrows a DMA QoS class into DMA_CONFIGS.priority_class (bits 0..2), and over what range. The compiler stores three bits of its QoS value itself; the host lowering narrows a 0..14 class; the consolidated page counts 17 DMAQoSClass values and saturates class − 1 into 0..4. A mask (`&7`) and a saturation give different bytes for every class above P3.",
+        about: &["DMA_CONFIGS", "DMAQoSClass", "dma_qos_priority_class"],
+        readings: &[
+            meta::Alternative {
+                name: "compiler_masks_qos_and_7",
+                type_name: "",
+                doc: "Seed 000: the compiler writes the class itself at +0x0C, `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`: on arch <= 49 the value of encodeISAOrRuntimeDMAQoS (the \"ISA class-1 encoding\"), on core_v5 the raw u32 at *(I+30q)+0xF0; Inferentia and Sunda write no QoS. Three bits, masked, not saturated.",
+                confidence: confidence::seed000::CONFIRMED,
+                evidence: &[evidence::E481],
+            },
+            meta::Alternative {
+                name: "host_narrows_0_to_14",
+                type_name: "",
+                doc: "Seed 004: the compiler-IR DMAQoSClass is 0..14 and the host's add_dma_configs_priority_class_v3 lowering narrows it into the 3-bit field, whose host-gated valid range is P0..P4.",
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                evidence: &[evidence::E482, evidence::E483],
+            },
+            meta::Alternative {
+                name: "seventeen_classes_saturated",
+                type_name: "",
+                doc: "The consolidated page: DMAQoSClass has 17 values (Unassigned = 0, Default = 1, P0..P14 = 2..16), the wire QoS is class − 1 and saturates into priority_class 0..4 (the table dma_qos_priority_class).",
+                confidence: confidence::wiki::HIGH_CARRIED,
+                evidence: &[evidence::E484, evidence::E485],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "dtype_width",
+        doc: "How wide a DTYPE wire tag is. Seed 004 calls NEURON_ISA_TPB_DTYPE 4-bit (and DTYPE_PAIR packs two in one byte); the field tables give values that do not fit four bits; the ADDR4 page's gen4 aligner handles wire tag 16. The spec's DTYPE keeps the sixteen 4-bit values; the wider ones are these readings.",
+        about: &["DTYPE", "DTYPE_PAIR"],
+        readings: &[
+            meta::Alternative {
+                name: "four_bit",
+                type_name: "",
+                doc: "Seed 004: the 4-bit DTYPE, INVALID = 0 .. FP8_EXP5 = 0xF; GATHER_XPOSE packs two as dtype_lo:4 / dtype_hi:4.",
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                evidence: &[evidence::E486],
+            },
+            meta::Alternative {
+                name: "five_bit_fp4_and_trellis",
+                type_name: "",
+                doc: "The field tables: DTYPE additionally encodes FP4_EXP2 = 0x10 and the CPTC trellis dtypes 0x19..0x1F (5-bit), which do not fit a DTYPE_PAIR nibble.",
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                evidence: &[evidence::E487],
+            },
+            meta::Alternative {
+                name: "wire_tag_16_fp4_x4",
+                type_name: "",
+                doc: "The ADDR4 page: wire tag 16 is FP4-x4 (BIR float4_e2m1fn_x4), gen4 only; the gen4 aligner adds it to the no-alignment set (cmp dl, 3 against gen2/3's cmp dl, 2).",
+                confidence: confidence::certainty::CERTAIN,
+                evidence: &[evidence::E488],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "extension_tile_cols",
+        doc: "Which tile_src_cols a transpose may have. The 0xda extension's validator allows 128 or 0; the 0xbd word allows 1..128 for a 2-byte out_dtype and 1..64 for a 4-byte one; the lowering copies ext.tile_src_cols into DMA_DIRECT2D_XPOSE.tile_src_cols (spec/lowering/pseudo_dma_direct2d.toml). So a valid 4-byte transpose (cols <= 64) cannot come from a valid extension (cols 128 or 0, and 0 is outside 1..64): one of the two validators, or the copy, is not what the sources say.",
+        about: &["PSEUDO_DMA_EXT", "DMA_DIRECT2D_XPOSE"],
+        readings: &[
+            meta::Alternative {
+                name: "extension_128_or_0",
+                type_name: "",
+                doc: "Seed 004: has_valid_xpose_tile_size requires tile_src_rows ∈ {16, 0} and tile_src_cols ∈ {128, 0} on the 0xda extension.",
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                evidence: &[evidence::E489],
+            },
+            meta::Alternative {
+                name: "xpose_1_to_128_or_64",
+                type_name: "",
+                doc: "The field tables: 0xbd's tile_src_cols is a uint8, 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                evidence: &[evidence::E490],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "fp32r_size",
+        doc: "The byte size of FP32R (0xB). The ADDR4 aligner treats it as a 4-byte container (the table dtype_size follows it); the device's sdma_data_type_size table gives 0, so a reduce-packet sizer computing dtype_size·N must special-case it.",
+        about: &["DTYPE", "dtype_size"],
+        readings: &[
+            meta::Alternative {
+                name: "container_4_bytes",
+                type_name: "",
+                doc: "The ADDR4 page: the aligner puts wire tags {8, 9, 10, 11} (INT32, UINT32, FP32, FP32R) in the &3 group, a 4-byte container.",
+                confidence: confidence::certainty::CERTAIN,
+                evidence: &[evidence::E491],
+            },
+            meta::Alternative {
+                name: "device_table_0_bytes",
+                type_name: "",
+                doc: "The consolidated page and the field tables: the device size table sdma_data_type_size reports 0 bytes for FP32R, not 4 (a round/replicated accumulation tag that does not ride the I/O-length path); both pages tag it CARRIED.",
+                confidence: confidence::wiki::HIGH_CARRIED,
+                evidence: &[evidence::E492, evidence::E493],
+            },
+        ],
+    },
+];
 /// Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the enums (`enums`) and tables (`tables`) they use.
 pub mod klr {
     pub use crate::runtime::klr::*;
@@ -13016,6 +13619,10 @@ pub mod klr {
             InstStreamTranspose = 40u32,
             /// `bir::InstructionType::ReadVarAddr` = 0x29: H06 expansion of IT 44 (§7), not built here
             ReadVarAddr = 41u32,
+            /// `bir::InstructionType::InstGenericIndirectLoad` = 0x2a: not built here; the indirect-descriptors page: InstGenericIndirectLoad/Save (42/44) (HIGH)
+            InstGenericIndirectLoad = 42u32,
+            /// `bir::InstructionType::InstIndirectLoad` = 0x2b: not built here; the indirect-descriptors page: InstIndirectLoad/Save (43/45) (HIGH)
+            InstIndirectLoad = 43u32,
             /// `bir::InstructionType::InstGenericIndirectSave` = 0x2c
             InstGenericIndirectSave = 44u32,
             /// `bir::InstructionType::InstIndirectSave` = 0x2d: H06 expansion of IT 44 (§7), not built here
@@ -13028,6 +13635,8 @@ pub mod klr {
             InstCopyPredicated = 52u32,
             /// `bir::InstructionType::InstRangeSelect` = 0x3f
             InstRangeSelect = 63u32,
+            /// `bir::InstructionType::InstRegisterAlu` = 0x49: not built here: lower_ap (convertSymAP @0x11b7f80, lowerAffineExpr → InstRegisterAlu) emits it downstream for a dynamic AP's register address, before lower_dynamic_dma (seed 000 §The sibling)
+            InstRegisterAlu = 73u32,
             /// `bir::InstructionType::InstTensorLoad` = 0x4b
             InstTensorLoad = 75u32,
             /// `bir::InstructionType::InstTensorSave` = 0x4c
@@ -13125,6 +13734,18 @@ pub mod klr {
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
+                    name: "InstGenericIndirectLoad",
+                    value: 42,
+                    c_name: "bir::InstructionType::InstGenericIndirectLoad",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "InstIndirectLoad",
+                    value: 43,
+                    c_name: "bir::InstructionType::InstIndirectLoad",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
                     name: "InstGenericIndirectSave",
                     value: 44,
                     c_name: "bir::InstructionType::InstGenericIndirectSave",
@@ -13158,6 +13779,12 @@ pub mod klr {
                     name: "InstRangeSelect",
                     value: 63,
                     c_name: "bir::InstructionType::InstRangeSelect",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "InstRegisterAlu",
+                    value: 73,
+                    c_name: "bir::InstructionType::InstRegisterAlu",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
@@ -13195,12 +13822,15 @@ pub mod klr {
                     39u32 => Self::InstStreamShuffle,
                     40u32 => Self::InstStreamTranspose,
                     41u32 => Self::ReadVarAddr,
+                    42u32 => Self::InstGenericIndirectLoad,
+                    43u32 => Self::InstIndirectLoad,
                     44u32 => Self::InstGenericIndirectSave,
                     45u32 => Self::InstIndirectSave,
                     46u32 => Self::IndirectSaveAccumulate,
                     51u32 => Self::Select,
                     52u32 => Self::InstCopyPredicated,
                     63u32 => Self::InstRangeSelect,
+                    73u32 => Self::InstRegisterAlu,
                     75u32 => Self::InstTensorLoad,
                     76u32 => Self::InstTensorSave,
                     92u32 => Self::InstGather,
@@ -13226,12 +13856,15 @@ pub mod klr {
                     Self::InstStreamShuffle => 39u32,
                     Self::InstStreamTranspose => 40u32,
                     Self::ReadVarAddr => 41u32,
+                    Self::InstGenericIndirectLoad => 42u32,
+                    Self::InstIndirectLoad => 43u32,
                     Self::InstGenericIndirectSave => 44u32,
                     Self::InstIndirectSave => 45u32,
                     Self::IndirectSaveAccumulate => 46u32,
                     Self::Select => 51u32,
                     Self::InstCopyPredicated => 52u32,
                     Self::InstRangeSelect => 63u32,
+                    Self::InstRegisterAlu => 73u32,
                     Self::InstTensorLoad => 75u32,
                     Self::InstTensorSave => 76u32,
                     Self::InstGather => 92u32,
@@ -13254,12 +13887,15 @@ pub mod klr {
                     Self::InstStreamShuffle => Some("InstStreamShuffle"),
                     Self::InstStreamTranspose => Some("InstStreamTranspose"),
                     Self::ReadVarAddr => Some("ReadVarAddr"),
+                    Self::InstGenericIndirectLoad => Some("InstGenericIndirectLoad"),
+                    Self::InstIndirectLoad => Some("InstIndirectLoad"),
                     Self::InstGenericIndirectSave => Some("InstGenericIndirectSave"),
                     Self::InstIndirectSave => Some("InstIndirectSave"),
                     Self::IndirectSaveAccumulate => Some("IndirectSaveAccumulate"),
                     Self::Select => Some("Select"),
                     Self::InstCopyPredicated => Some("InstCopyPredicated"),
                     Self::InstRangeSelect => Some("InstRangeSelect"),
+                    Self::InstRegisterAlu => Some("InstRegisterAlu"),
                     Self::InstTensorLoad => Some("InstTensorLoad"),
                     Self::InstTensorSave => Some("InstTensorSave"),
                     Self::InstGather => Some("InstGather"),
@@ -13599,7 +14235,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E469],
+            evidence: &[evidence::E494],
         },
         FieldMeta {
             name: "src",
@@ -13609,7 +14245,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Source.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E469],
+            evidence: &[evidence::E494],
         },
         FieldMeta {
             name: "dtype",
@@ -13619,7 +14255,7 @@ pub mod klr {
             offset: Some(32),
             doc: "Optional output dtype; the leaf does not branch on it.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E469],
+            evidence: &[evidence::E494],
         },
         FieldMeta {
             name: "engine",
@@ -13629,7 +14265,7 @@ pub mod klr {
             offset: Some(40),
             doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E470],
+            evidence: &[evidence::E495],
         },
     ];
     /// The input fields of `klr::NcDmaCopy`.
@@ -13643,7 +14279,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E471, evidence::E472],
+            evidence: &[evidence::E496, evidence::E497],
         },
         FieldMeta {
             name: "src",
@@ -13653,7 +14289,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Source; the data being scattered on the GenericIndirectSave path.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E471, evidence::E472],
+            evidence: &[evidence::E496, evidence::E497],
         },
         FieldMeta {
             name: "compute_op",
@@ -13663,7 +14299,7 @@ pub mod klr {
             offset: Some(32),
             doc: "1 = none (plain copy), 2 = add (accumulate).",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E473],
+            evidence: &[evidence::E498],
         },
         FieldMeta {
             name: "oobMode",
@@ -13673,7 +14309,7 @@ pub mod klr {
             offset: Some(40),
             doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E474],
+            evidence: &[evidence::E499],
         },
         FieldMeta {
             name: "dgeMode",
@@ -13683,7 +14319,7 @@ pub mod klr {
             offset: Some(56),
             doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E471, evidence::E475],
+            evidence: &[evidence::E496, evidence::E500],
         },
         FieldMeta {
             name: "uniqueIndices",
@@ -13693,7 +14329,7 @@ pub mod klr {
             offset: Some(60),
             doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E476],
+            evidence: &[evidence::E501],
         },
         FieldMeta {
             name: "engine",
@@ -13703,7 +14339,7 @@ pub mod klr {
             offset: Some(64),
             doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E477],
+            evidence: &[evidence::E502],
         },
     ];
     /// The input fields of `klr::DmaCompute`.
@@ -13717,7 +14353,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E478],
+            evidence: &[evidence::E503],
         },
         FieldMeta {
             name: "srcs",
@@ -13727,7 +14363,7 @@ pub mod klr {
             offset: Some(16),
             doc: "The sources.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E478],
+            evidence: &[evidence::E503],
         },
         FieldMeta {
             name: "scales",
@@ -13737,7 +14373,7 @@ pub mod klr {
             offset: Some(40),
             doc: "One scale per source; each must be a float immediate.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E478],
+            evidence: &[evidence::E503],
         },
         FieldMeta {
             name: "reduceOp",
@@ -13747,7 +14383,7 @@ pub mod klr {
             offset: Some(64),
             doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E479],
+            evidence: &[evidence::E504],
         },
     ];
     /// The input fields of `klr::DmaTranspose`.
@@ -13761,7 +14397,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination; must be rank 4.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480],
+            evidence: &[evidence::E505],
         },
         FieldMeta {
             name: "src",
@@ -13771,7 +14407,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Source; must be rank 4; dynamic or static.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480],
+            evidence: &[evidence::E505],
         },
         FieldMeta {
             name: "dgeMode",
@@ -13781,7 +14417,7 @@ pub mod klr {
             offset: Some(44),
             doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480],
+            evidence: &[evidence::E505],
         },
         FieldMeta {
             name: "oobMode",
@@ -13791,7 +14427,7 @@ pub mod klr {
             offset: Some(48),
             doc: "`oob_is_err` (+0x130) is `oobMode != 1`.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E481],
+            evidence: &[evidence::E506],
         },
     ];
     /// The input fields of `klr::TensorLoad`.
@@ -13804,7 +14440,7 @@ pub mod klr {
         offset: None,
         doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E482],
+        evidence: &[evidence::E507],
     }, FieldMeta {
         name: "srcRef",
         input: Input::Ap,
@@ -13813,7 +14449,7 @@ pub mod klr {
         offset: None,
         doc: "The region read; bound with addArgument.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E483],
+        evidence: &[evidence::E508],
     }];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
@@ -13825,7 +14461,7 @@ pub mod klr {
         offset: None,
         doc: "The named scalar register holding the runtime address.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E484],
+        evidence: &[evidence::E509],
     }, FieldMeta {
         name: "dstRef",
         input: Input::Ap,
@@ -13834,7 +14470,7 @@ pub mod klr {
         offset: None,
         doc: "The region written; bound with addOutput.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E485],
+        evidence: &[evidence::E510],
     }];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
@@ -13847,7 +14483,7 @@ pub mod klr {
             offset: Some(0),
             doc: "The gathered rows (out0).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486],
+            evidence: &[evidence::E511],
         },
         FieldMeta {
             name: "data",
@@ -13857,7 +14493,7 @@ pub mod klr {
             offset: Some(16),
             doc: "The data source (arg0).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486],
+            evidence: &[evidence::E511],
         },
         FieldMeta {
             name: "index",
@@ -13867,7 +14503,7 @@ pub mod klr {
             offset: Some(32),
             doc: "The index/offset vector, u16 (arg1); 16-partition blocks.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486],
+            evidence: &[evidence::E511],
         },
         FieldMeta {
             name: "num_valid_indices",
@@ -13877,7 +14513,7 @@ pub mod klr {
             offset: Some(48),
             doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486],
+            evidence: &[evidence::E511],
         },
     ];
     /// The input fields of `klr::NcNGather`.
@@ -13891,7 +14527,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Output.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E487],
+            evidence: &[evidence::E512],
         },
         FieldMeta {
             name: "data",
@@ -13901,7 +14537,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Params / data source.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E488],
+            evidence: &[evidence::E513],
         },
         FieldMeta {
             name: "index",
@@ -13911,7 +14547,7 @@ pub mod klr {
             offset: Some(32),
             doc: "int32 indices.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E489],
+            evidence: &[evidence::E514],
         },
     ];
     /// The input fields of `klr::NcRangeSelect`.
@@ -13925,7 +14561,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E490],
+            evidence: &[evidence::E515],
         },
         FieldMeta {
             name: "rangeT",
@@ -13935,7 +14571,7 @@ pub mod klr {
             offset: Some(24),
             doc: "The range tensor.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E491],
+            evidence: &[evidence::E516],
         },
         FieldMeta {
             name: "cmp0",
@@ -13945,7 +14581,7 @@ pub mod klr {
             offset: Some(48),
             doc: "First bound's compare op (through codegenAluOp; the op description carries the result).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E492],
+            evidence: &[evidence::E517],
         },
         FieldMeta {
             name: "cmp1",
@@ -13955,7 +14591,7 @@ pub mod klr {
             offset: Some(56),
             doc: "Second bound's compare op.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E493],
+            evidence: &[evidence::E518],
         },
         FieldMeta {
             name: "redOp",
@@ -13965,7 +14601,7 @@ pub mod klr {
             offset: Some(64),
             doc: "The reduce op.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E494],
+            evidence: &[evidence::E519],
         },
         FieldMeta {
             name: "bound0",
@@ -13975,7 +14611,7 @@ pub mod klr {
             offset: None,
             doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E495],
+            evidence: &[evidence::E520],
         },
         FieldMeta {
             name: "bound1",
@@ -13985,7 +14621,7 @@ pub mod klr {
             offset: None,
             doc: "Upper bound.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E496],
+            evidence: &[evidence::E521],
         },
         FieldMeta {
             name: "fill",
@@ -13995,7 +14631,7 @@ pub mod klr {
             offset: None,
             doc: "Fill value outside the band.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E497],
+            evidence: &[evidence::E522],
         },
         FieldMeta {
             name: "mode",
@@ -14005,7 +14641,7 @@ pub mod klr {
             offset: None,
             doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E498],
+            evidence: &[evidence::E523],
         },
     ];
     /// The input fields of `klr::SelectReduce`.
@@ -14019,7 +14655,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination of the predicated copy (t0).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E499],
+            evidence: &[evidence::E524],
         },
         FieldMeta {
             name: "onTrue",
@@ -14029,7 +14665,7 @@ pub mod klr {
             offset: Some(16),
             doc: "The source taken where the predicate holds (t1).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E500],
+            evidence: &[evidence::E525],
         },
         FieldMeta {
             name: "predicate",
@@ -14039,7 +14675,7 @@ pub mod klr {
             offset: Some(32),
             doc: "The predicate (t2).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E501],
+            evidence: &[evidence::E526],
         },
     ];
     /// The input fields of `klr::BatchNormStats`.
@@ -14053,7 +14689,7 @@ pub mod klr {
             offset: None,
             doc: "Output (6 elements per partition, [INFERRED] from the wire schema).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E527],
         },
         FieldMeta {
             name: "src",
@@ -14063,7 +14699,7 @@ pub mod klr {
             offset: None,
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E527],
         },
         FieldMeta {
             name: "dtype",
@@ -14073,7 +14709,7 @@ pub mod klr {
             offset: None,
             doc: "Not branched on by the leaf.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E527],
         },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
@@ -14087,7 +14723,7 @@ pub mod klr {
             offset: None,
             doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E527],
         },
         FieldMeta {
             name: "src",
@@ -14097,7 +14733,7 @@ pub mod klr {
             offset: None,
             doc: "Input (K Welford triples).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E527],
         },
         FieldMeta {
             name: "dtype",
@@ -14107,7 +14743,7 @@ pub mod klr {
             offset: None,
             doc: "Not branched on by the leaf.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E527],
         },
     ];
     /// The input fields of `klr::Shuffle`.
@@ -14121,7 +14757,7 @@ pub mod klr {
             offset: None,
             doc: "Output (addOutput).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E503],
+            evidence: &[evidence::E528],
         },
         FieldMeta {
             name: "src",
@@ -14131,7 +14767,7 @@ pub mod klr {
             offset: None,
             doc: "Input (addArgument).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E504],
+            evidence: &[evidence::E529],
         },
         FieldMeta {
             name: "shuffleMask",
@@ -14141,7 +14777,7 @@ pub mod klr {
             offset: Some(32),
             doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E505],
+            evidence: &[evidence::E530],
         },
     ];
     /// The input fields of `klr::Transpose`.
@@ -14155,7 +14791,7 @@ pub mod klr {
             offset: None,
             doc: "Output; its dtype picks the path.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E506],
+            evidence: &[evidence::E531],
         },
         FieldMeta {
             name: "src",
@@ -14165,7 +14801,7 @@ pub mod klr {
             offset: None,
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E507],
+            evidence: &[evidence::E532],
         },
         FieldMeta {
             name: "engine",
@@ -14175,7 +14811,7 @@ pub mod klr {
             offset: Some(40),
             doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E508],
+            evidence: &[evidence::E533],
         },
     ];
     /// The paths of `codegenNcCopy`.
@@ -14189,7 +14825,7 @@ pub mod klr {
             prefix: Some("TensorCopy_"),
             build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E509],
+            evidence: &[evidence::E534],
         },
         PathInfo {
             name: "dynamic dst",
@@ -14199,7 +14835,7 @@ pub mod klr {
             prefix: Some("TensorCopyDynamicSrc_"),
             build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E510],
+            evidence: &[evidence::E535],
         },
         PathInfo {
             name: "dynamic src",
@@ -14209,7 +14845,7 @@ pub mod klr {
             prefix: Some("TensorCopyDynamicDst_"),
             build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E511],
+            evidence: &[evidence::E536],
         },
     ];
     /// The paths of `codegenNcDmaCopy`.
@@ -14222,7 +14858,7 @@ pub mod klr {
         prefix: Some("dma_copy_"),
         build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E512, evidence::E513],
+        evidence: &[evidence::E537, evidence::E538],
     }, PathInfo {
         name: "dynamic",
         when: None,
@@ -14231,7 +14867,7 @@ pub mod klr {
         prefix: Some("DynamicDMACopy-"),
         build: "insertElement<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E514],
+        evidence: &[evidence::E539],
     }];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
@@ -14243,7 +14879,7 @@ pub mod klr {
         prefix: Some("DMACompute"),
         build: "InstBuilder::addDmaCopyFma @0xf1e054",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E515],
+        evidence: &[evidence::E540],
     }];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
@@ -14255,7 +14891,7 @@ pub mod klr {
         prefix: Some("DMATranspose-"),
         build: "InstBuilder::addInstruction<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E480],
+        evidence: &[evidence::E505],
     }, PathInfo {
         name: "dynamic",
         when: None,
@@ -14264,7 +14900,7 @@ pub mod klr {
         prefix: Some("DMATranspose-"),
         build: "insertElement<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E480],
+        evidence: &[evidence::E505],
     }];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
@@ -14276,7 +14912,7 @@ pub mod klr {
         prefix: Some("IndirectSaveAccumulate-"),
         build: "insertElement<InstGenericIndirectSave>",
         confidence: confidence::seed003::READ_OFF_CALL_SITE,
-        evidence: &[evidence::E516],
+        evidence: &[evidence::E541],
     }];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
@@ -14288,7 +14924,7 @@ pub mod klr {
         prefix: Some("TensorLoad-"),
         build: "insertElement<InstTensorLoad>",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E517],
+        evidence: &[evidence::E542],
     }];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
@@ -14300,7 +14936,7 @@ pub mod klr {
         prefix: Some("TensorStore-"),
         build: "insertElement<InstTensorSave>",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E517],
+        evidence: &[evidence::E542],
     }];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
@@ -14312,7 +14948,7 @@ pub mod klr {
         prefix: Some("LocalGather-"),
         build: "insertElement<InstIndirectCopy> @0xf2abda",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E486],
+        evidence: &[evidence::E511],
     }];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
@@ -14324,7 +14960,7 @@ pub mod klr {
         prefix: Some("Gather-"),
         build: "insertElement<InstGather> @0xf2a6d7",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E518],
+        evidence: &[evidence::E543],
     }];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
@@ -14336,7 +14972,7 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addRangeSelectReduce @0xf1c633",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E519],
+        evidence: &[evidence::E544],
     }];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
@@ -14348,7 +14984,7 @@ pub mod klr {
         prefix: Some("SelectReduce-"),
         build: "insertElement<InstCopyPredicated> @0xf271ef",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E520],
+        evidence: &[evidence::E545],
     }];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
@@ -14360,7 +14996,7 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addBNStats @0xf1af6f",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E521],
+        evidence: &[evidence::E546],
     }];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
@@ -14372,7 +15008,7 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addBNAggr @0xf1b26f",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E502],
+        evidence: &[evidence::E527],
     }];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
@@ -14384,7 +15020,7 @@ pub mod klr {
         prefix: Some("StreamShuffle-"),
         build: "insertElement<InstStreamShuffle>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E522],
+        evidence: &[evidence::E547],
     }];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
@@ -14396,7 +15032,7 @@ pub mod klr {
         prefix: Some("StreamTranspose-"),
         build: "insertElement<InstStreamTranspose> @0xf2947d",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E523],
+        evidence: &[evidence::E548],
     }, PathInfo {
         name: "matmult",
         when: None,
@@ -14405,7 +15041,7 @@ pub mod klr {
         prefix: Some("matmult_TP_"),
         build: "InstBuilder::addMatmult @0xf292f9",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E524],
+        evidence: &[evidence::E549],
     }];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
@@ -14419,7 +15055,7 @@ pub mod klr {
             fields: &FIELDS_NcCopy,
             paths: &PATHS_NcCopy,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E525],
+            evidence: &[evidence::E550],
         },
         LeafMeta {
             name: "NcDmaCopy",
@@ -14431,7 +15067,7 @@ pub mod klr {
             fields: &FIELDS_NcDmaCopy,
             paths: &PATHS_NcDmaCopy,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E526, evidence::E527],
+            evidence: &[evidence::E551, evidence::E552],
         },
         LeafMeta {
             name: "DmaCompute",
@@ -14443,7 +15079,7 @@ pub mod klr {
             fields: &FIELDS_DmaCompute,
             paths: &PATHS_DmaCompute,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E478, evidence::E528],
+            evidence: &[evidence::E503, evidence::E553],
         },
         LeafMeta {
             name: "DmaTranspose",
@@ -14455,7 +15091,7 @@ pub mod klr {
             fields: &FIELDS_DmaTranspose,
             paths: &PATHS_DmaTranspose,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E529],
+            evidence: &[evidence::E554],
         },
         LeafMeta {
             name: "GenericIndirectSave",
@@ -14467,7 +15103,7 @@ pub mod klr {
             fields: &FIELDS_NcDmaCopy,
             paths: &PATHS_GenericIndirectSave,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E530],
+            evidence: &[evidence::E555],
         },
         LeafMeta {
             name: "TensorLoad",
@@ -14479,7 +15115,7 @@ pub mod klr {
             fields: &FIELDS_TensorLoad,
             paths: &PATHS_TensorLoad,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E517, evidence::E531],
+            evidence: &[evidence::E542, evidence::E556],
         },
         LeafMeta {
             name: "TensorStore",
@@ -14491,7 +15127,7 @@ pub mod klr {
             fields: &FIELDS_TensorStore,
             paths: &PATHS_TensorStore,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E532],
+            evidence: &[evidence::E557],
         },
         LeafMeta {
             name: "NcLocalGather",
@@ -14503,7 +15139,7 @@ pub mod klr {
             fields: &FIELDS_NcLocalGather,
             paths: &PATHS_NcLocalGather,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486, evidence::E533],
+            evidence: &[evidence::E511, evidence::E558],
         },
         LeafMeta {
             name: "NcNGather",
@@ -14515,7 +15151,7 @@ pub mod klr {
             fields: &FIELDS_NcNGather,
             paths: &PATHS_NcNGather,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E518, evidence::E534],
+            evidence: &[evidence::E543, evidence::E559],
         },
         LeafMeta {
             name: "NcRangeSelect",
@@ -14527,7 +15163,7 @@ pub mod klr {
             fields: &FIELDS_NcRangeSelect,
             paths: &PATHS_NcRangeSelect,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E535, evidence::E536],
+            evidence: &[evidence::E560, evidence::E561],
         },
         LeafMeta {
             name: "SelectReduce",
@@ -14539,7 +15175,7 @@ pub mod klr {
             fields: &FIELDS_SelectReduce,
             paths: &PATHS_SelectReduce,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E520, evidence::E537],
+            evidence: &[evidence::E545, evidence::E562],
         },
         LeafMeta {
             name: "BatchNormStats",
@@ -14551,7 +15187,7 @@ pub mod klr {
             fields: &FIELDS_BatchNormStats,
             paths: &PATHS_BatchNormStats,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502, evidence::E538],
+            evidence: &[evidence::E527, evidence::E563],
         },
         LeafMeta {
             name: "BatchNormAggregate",
@@ -14563,7 +15199,7 @@ pub mod klr {
             fields: &FIELDS_BatchNormAggregate,
             paths: &PATHS_BatchNormAggregate,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502, evidence::E539],
+            evidence: &[evidence::E527, evidence::E564],
         },
         LeafMeta {
             name: "Shuffle",
@@ -14575,7 +15211,7 @@ pub mod klr {
             fields: &FIELDS_Shuffle,
             paths: &PATHS_Shuffle,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E522],
+            evidence: &[evidence::E547],
         },
         LeafMeta {
             name: "Transpose",
@@ -14587,7 +15223,7 @@ pub mod klr {
             fields: &FIELDS_Transpose,
             paths: &PATHS_Transpose,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E540, evidence::E541],
+            evidence: &[evidence::E565, evidence::E566],
         },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
@@ -16030,15 +16666,15 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         selector_type: "DGE_OPCODE",
         extension: Some("PSEUDO_DMA_EXT"),
         extension_opcode: Some(218u8),
-        doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite).",
+        doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite). The sources disagree on the transpose tile (conflict `extension_tile_cols`): the extension's validator allows tile_src_cols 128 or 0 (seed 004 §5.2), 0xbd's allows 1..128 for a 2-byte and 1..64 for a 4-byte out_dtype (field tables §2.3), and dge_op 2 copies the one into the other, so a valid 4-byte transpose is unreachable through a valid extension.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E542, evidence::E543, evidence::E544, evidence::E545, evidence::E546],
+        evidence: &[evidence::E567, evidence::E568, evidence::E569, evidence::E570, evidence::E571],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
             confidence: confidence::wiki::HIGH_OBSERVED,
             inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
-            evidence: &[evidence::E547, evidence::E548],
+            evidence: &[evidence::E572, evidence::E573],
         },
         abis: &[
             lowering::AbiMeta {
@@ -16049,7 +16685,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 confidence: confidence::wiki::HIGH_OBSERVED,
                 inferred: false,
                 note: None,
-                evidence: &[evidence::E549],
+                evidence: &[evidence::E574],
             },
             lowering::AbiMeta {
                 name: "v3",
@@ -16059,7 +16695,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 confidence: confidence::wiki::HIGH_OBSERVED,
                 inferred: false,
                 note: None,
-                evidence: &[evidence::E550, evidence::E551],
+                evidence: &[evidence::E575, evidence::E576],
             },
         ],
         kinds: &[
@@ -16079,7 +16715,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E552],
+                        evidence: &[evidence::E577],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16087,7 +16723,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
-                        evidence: &[evidence::E553, evidence::E554],
+                        evidence: &[evidence::E578, evidence::E579],
                     },
                 ],
                 mappings: &[
@@ -16098,7 +16734,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E555, evidence::E556],
+                        evidence: &[evidence::E580, evidence::E581],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16107,7 +16743,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E557],
+                        evidence: &[evidence::E582],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -16116,7 +16752,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E558, evidence::E559],
+                        evidence: &[evidence::E583, evidence::E584],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -16125,7 +16761,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E583],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -16134,7 +16770,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558, evidence::E560],
+                        evidence: &[evidence::E583, evidence::E585],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16155,7 +16791,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E561, evidence::E562],
+                        evidence: &[evidence::E586, evidence::E587],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -16164,7 +16800,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E563],
+                        evidence: &[evidence::E588],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -16173,7 +16809,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E563],
+                        evidence: &[evidence::E588],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -16182,7 +16818,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
-                        evidence: &[evidence::E564, evidence::E565],
+                        evidence: &[evidence::E589, evidence::E590],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -16198,7 +16834,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
-                        evidence: &[evidence::E566, evidence::E567],
+                        evidence: &[evidence::E591, evidence::E592],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -16207,7 +16843,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E583],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -16216,7 +16852,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E583],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
@@ -16225,7 +16861,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E583],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16243,10 +16879,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
-                        evidence: &[evidence::E568],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
+                        evidence: &[evidence::E593, evidence::E594],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16264,10 +16900,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
-                        evidence: &[evidence::E569],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
+                        evidence: &[evidence::E595, evidence::E594],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -16283,7 +16919,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E596],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -16292,7 +16928,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E583],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -16301,7 +16937,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E583],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -16310,7 +16946,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E583],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
@@ -16319,7 +16955,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E571],
+                        evidence: &[evidence::E597],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -16328,7 +16964,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E571],
+                        evidence: &[evidence::E597],
                     },
                 ],
                 unmapped: &[],
@@ -16346,7 +16982,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::HIGH_OBSERVED,
                     inferred: false,
                     note: None,
-                    evidence: &[evidence::E572],
+                    evidence: &[evidence::E598],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
@@ -16356,7 +16992,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E573],
+                        evidence: &[evidence::E599],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16364,7 +17000,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[evidence::E574, evidence::E575],
+                        evidence: &[evidence::E600, evidence::E601],
                     },
                 ],
                 mappings: &[
@@ -16375,7 +17011,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E576],
+                        evidence: &[evidence::E602],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16384,7 +17020,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E557],
+                        evidence: &[evidence::E582],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -16393,7 +17029,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E585],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -16402,7 +17038,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E585],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -16411,7 +17047,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E577, evidence::E30],
+                        evidence: &[evidence::E603, evidence::E32],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -16420,7 +17056,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[evidence::E578, evidence::E579],
+                        evidence: &[evidence::E604, evidence::E605],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -16429,7 +17065,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[evidence::E580, evidence::E581],
+                        evidence: &[evidence::E606, evidence::E607],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -16438,16 +17074,16 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[evidence::E582, evidence::E583],
+                        evidence: &[evidence::E608, evidence::E609],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
                         source: lowering::Source::Ext(lowering::Place { path: "flags", offset: 1, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS."),
-                        evidence: &[evidence::E584],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS. INFERRED: the read is observed (322d12), the copy into flags@15 follows from the builder reading the byte and both fields having the one type; the translator body is not decoded (seed-004 §11)."),
+                        evidence: &[evidence::E610, evidence::E594],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -16463,7 +17099,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E596],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -16472,7 +17108,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[evidence::E585, evidence::E586],
+                        evidence: &[evidence::E611, evidence::E612],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -16481,7 +17117,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E587],
+                        evidence: &[evidence::E613],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
@@ -16490,7 +17126,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16)."),
-                        evidence: &[evidence::E588],
+                        evidence: &[evidence::E614],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -16506,7 +17142,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E596],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -16515,7 +17151,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E589],
+                        evidence: &[evidence::E615],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -16524,7 +17160,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E590],
+                        evidence: &[evidence::E616],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
@@ -16533,7 +17169,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16)."),
-                        evidence: &[evidence::E591],
+                        evidence: &[evidence::E617],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -16542,7 +17178,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[evidence::E592, evidence::E593],
+                        evidence: &[evidence::E618, evidence::E619],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
@@ -16551,7 +17187,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_idx_start_addr."),
-                        evidence: &[evidence::E594],
+                        evidence: &[evidence::E620],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
@@ -16560,7 +17196,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E595],
+                        evidence: &[evidence::E621],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
@@ -16569,7 +17205,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E596],
+                        evidence: &[evidence::E622],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16587,10 +17223,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
-                        evidence: &[evidence::E597],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
+                        evidence: &[evidence::E623, evidence::E594],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16608,10 +17244,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
-                        evidence: &[evidence::E598],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
+                        evidence: &[evidence::E624, evidence::E594],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -16620,7 +17256,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[evidence::E599],
+                        evidence: &[evidence::E625],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16641,7 +17277,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E600, evidence::E601],
+                        evidence: &[evidence::E626, evidence::E627],
                     },
                 ],
                 unmapped: &[],
@@ -16664,7 +17300,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::LOW_INFERRED,
                     inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E602],
+                    evidence: &[evidence::E628],
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -16677,7 +17313,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E603],
+                        evidence: &[evidence::E629],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16685,7 +17321,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E604],
+                        evidence: &[evidence::E630],
                     },
                 ],
                 mappings: &[
@@ -16696,7 +17332,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E605, evidence::E606],
+                        evidence: &[evidence::E631, evidence::E632],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16705,7 +17341,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E557],
+                        evidence: &[evidence::E582],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -16714,7 +17350,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E585],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -16723,7 +17359,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E585],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -16732,7 +17368,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E607],
+                        evidence: &[evidence::E633],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16750,10 +17386,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
-                        evidence: &[evidence::E569],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
+                        evidence: &[evidence::E595, evidence::E594],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16771,10 +17407,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::HIGH_OBSERVED,
-                        inferred: false,
-                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
-                        evidence: &[evidence::E569],
+                        confidence: confidence::wiki::MED_INFERRED,
+                        inferred: true,
+                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
+                        evidence: &[evidence::E595, evidence::E594],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -16783,7 +17419,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[evidence::E608],
+                        evidence: &[evidence::E634],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -16792,7 +17428,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[evidence::E609],
+                        evidence: &[evidence::E635],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -16808,7 +17444,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E610, evidence::E570],
+                        evidence: &[evidence::E636, evidence::E596],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -16817,7 +17453,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[evidence::E611],
+                        evidence: &[evidence::E637],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -16826,7 +17462,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E612],
+                        evidence: &[evidence::E638],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -16835,7 +17471,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[evidence::E613],
+                        evidence: &[evidence::E639],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -16851,7 +17487,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E596],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -16860,7 +17496,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E614],
+                        evidence: &[evidence::E640],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -16869,7 +17505,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E615],
+                        evidence: &[evidence::E641],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
@@ -16878,7 +17514,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As tile_src_row_step."),
-                        evidence: &[evidence::E616],
+                        evidence: &[evidence::E642],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
@@ -16887,7 +17523,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As tile_src_row_step."),
-                        evidence: &[evidence::E617],
+                        evidence: &[evidence::E643],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -16896,7 +17532,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[evidence::E618],
+                        evidence: &[evidence::E644],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16917,7 +17553,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[evidence::E619, evidence::E620],
+                        evidence: &[evidence::E645, evidence::E646],
                     },
                 ],
                 unmapped: &[],
@@ -16945,7 +17581,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::LOW_INFERRED,
                     inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E621],
+                    evidence: &[evidence::E647],
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -16958,7 +17594,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E622],
+                        evidence: &[evidence::E648],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16966,7 +17602,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E623],
+                        evidence: &[evidence::E649],
                     },
                 ],
                 mappings: &[
@@ -16977,7 +17613,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E624, evidence::E625],
+                        evidence: &[evidence::E650, evidence::E651],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16986,7 +17622,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E557],
+                        evidence: &[evidence::E582],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -16995,7 +17631,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E585],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -17004,7 +17640,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E585],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -17013,7 +17649,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E626],
+                        evidence: &[evidence::E652],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -17022,7 +17658,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[evidence::E627],
+                        evidence: &[evidence::E653],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17043,7 +17679,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[evidence::E628, evidence::E629],
+                        evidence: &[evidence::E654, evidence::E655],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -17052,7 +17688,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[evidence::E583, evidence::E630],
+                        evidence: &[evidence::E609, evidence::E656],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17073,7 +17709,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[evidence::E631],
+                        evidence: &[evidence::E657],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -17089,7 +17725,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E596],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -17098,7 +17734,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E632],
+                        evidence: &[evidence::E658],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -17107,7 +17743,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E633],
+                        evidence: &[evidence::E659],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -17116,7 +17752,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[evidence::E634],
+                        evidence: &[evidence::E660],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -17132,7 +17768,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E596],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17153,7 +17789,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[evidence::E635],
+                        evidence: &[evidence::E661],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -17162,7 +17798,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[evidence::E636],
+                        evidence: &[evidence::E662],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -17171,7 +17807,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2])."),
-                        evidence: &[evidence::E637],
+                        evidence: &[evidence::E663],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -17180,7 +17816,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[evidence::E638],
+                        evidence: &[evidence::E664],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -17189,7 +17825,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[evidence::E639, evidence::E640],
+                        evidence: &[evidence::E665, evidence::E666],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -17198,7 +17834,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[evidence::E641],
+                        evidence: &[evidence::E667],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17219,7 +17855,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[evidence::E642, evidence::E643],
+                        evidence: &[evidence::E668, evidence::E669],
                     },
                 ],
                 unmapped: &[],
@@ -17542,6 +18178,8 @@ pub fn enumerators(type_name: &str) -> Option<&'static [meta::EnumeratorMeta]> {
         "DTYPE" => Some(DTYPE::ENUMERATORS),
         "INDIRECT_DMA_ADDRESSING_MODE" => Some(INDIRECT_DMA_ADDRESSING_MODE::ENUMERATORS),
         "INDIRECT_DIM" => Some(INDIRECT_DIM::ENUMERATORS),
+        "DMAQoSClass" => Some(DMAQoSClass::ENUMERATORS),
+        "CodeGenMode" => Some(CodeGenMode::ENUMERATORS),
         "WAIT_MODE" => Some(WAIT_MODE::ENUMERATORS),
         "UPDATE_MODE" => Some(UPDATE_MODE::ENUMERATORS),
         "OPCODE" => Some(OPCODE::ENUMERATORS),

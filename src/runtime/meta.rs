@@ -77,6 +77,17 @@ pub struct Alternative {
     pub evidence: &'static [Evidence],
 }
 
+/// A recorded disagreement between sources that is not one field's bytes read two ways
+/// (a table's value, an enum's width, a range). Its readings' `type_name` is empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Conflict {
+    pub name: &'static str,
+    pub doc: &'static str,
+    /// The types and tables it is about.
+    pub about: &'static [&'static str],
+    pub readings: &'static [Alternative],
+}
+
 /// A member of a struct, bitfield container or union arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldMeta {

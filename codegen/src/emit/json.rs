@@ -39,6 +39,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
         rules: rules(model),
         lowerings: &model.lowerings,
         klr: &model.klr,
+        conflicts: &model.conflicts,
     };
     let mut text = serde_json::to_string_pretty(&doc).expect("the model serializes");
     text.push('\n');
@@ -62,6 +63,9 @@ struct Doc<'m> {
     lowerings: &'m [crate::model::lowering::Lowering],
     /// Seed 003's KLR→BIR leaves, their layouts, enums, tables and provenance.
     klr: &'m crate::model::klr::KlrModel,
+    /// Disagreements no field's alternatives hold (`[[conflict]]`), every reading with
+    /// its confidence and evidence.
+    conflicts: &'m [Conflict],
 }
 
 #[derive(Serialize)]

@@ -14,6 +14,7 @@ use crate::model::*;
 use crate::schema::*;
 
 mod cascade;
+mod conflicts;
 mod files;
 mod klr;
 mod klr_expr;
@@ -279,12 +280,14 @@ impl Loader {
             rules: Default::default(),
             klr: Default::default(),
             lowerings: Vec::new(),
+            conflicts: Vec::new(),
         };
         self.check_words(&decls, &mut model);
         self.check_names(&raws, &decls);
         model.rules = self.rules(&raws, &scope, &model);
         model.klr = self.klr(&raws, &scope);
         model.lowerings = self.lowerings(&raws, &scope, &model);
+        model.conflicts = self.conflicts(&raws, &scope, &model);
         model
     }
 

@@ -33,4 +33,6 @@ pub struct Model {
     pub klr: klr::KlrModel,
     /// Pseudo-word lowerings (see [`lowering`]).
     pub lowerings: Vec<lowering::Lowering>,
+    /// Recorded disagreements that no member's alternatives hold (`[[conflict]]`).
+    pub conflicts: Vec<Conflict>,
 }

@@ -128,6 +128,19 @@ pub struct Alternative {
     pub evidence: Vec<Evidence>,
 }
 
+/// A `[[conflict]]`: sources that disagree about a table's value, an enum's width or
+/// a range, with every reading (their `ty` is always `None`) and none primary.
+#[derive(Debug, Clone, Serialize)]
+pub struct Conflict {
+    pub name: String,
+    pub doc: String,
+    /// The types and tables it is about.
+    pub about: Vec<String>,
+    pub readings: Vec<Alternative>,
+    /// The spec file that declares it, relative to the spec root.
+    pub file: String,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Field {
     pub name: String,

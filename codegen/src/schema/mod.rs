@@ -50,6 +50,9 @@ pub struct RawFile {
     /// How a runtime lowers a pseudo word to real ones (see [`lowering`]).
     #[serde(default)]
     pub lowering: Vec<lowering::RawLowering>,
+    /// Disagreements between sources that no member's `alternatives` can hold.
+    #[serde(default)]
+    pub conflict: Vec<RawConflict>,
 }
 
 impl RawFile {
@@ -69,6 +72,7 @@ impl RawFile {
             table,
             klr,
             lowering,
+            conflict,
         } = self;
         confidence.is_none()
             && klr.is_none()
@@ -83,5 +87,6 @@ impl RawFile {
             && constant.is_empty()
             && table.is_empty()
             && lowering.is_empty()
+            && conflict.is_empty()
     }
 }

@@ -76,6 +76,19 @@ pub struct RawEvidence {
     pub note: Option<String>,
 }
 
+/// A disagreement between sources about something other than one member's bytes (a
+/// table's value, an enum's width, who narrows a value): every reading, none primary.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawConflict {
+    pub name: Spanned<String>,
+    pub doc: String,
+    /// The types and tables the readings are about.
+    pub about: Vec<Spanned<String>>,
+    /// Each source's reading (no `type`: they read facts, not bytes).
+    pub readings: Vec<RawAlternative>,
+}
+
 /// A reading of the same bytes that another source gives and that disagrees with the
 /// primary one. Never dropped: decoders show it, docs list it on the conflicts page.
 #[derive(Debug, Deserialize)]

@@ -209,6 +209,7 @@ impl Headers<'_> {
             self.type_def(&mut out, self.model.ty(i));
         }
         out.push_str(&rules::common(self.model));
+        out.push_str(&rules::conflicts(self.model));
         let _ = writeln!(out, "\n#endif /* {g} */");
         out
     }

@@ -96,6 +96,37 @@ pub(super) fn common(model: &Model) -> String {
     out
 }
 
+/// The `[[conflict]]` records, as one comment each: the C code follows no reading.
+pub(super) fn conflicts(model: &Model) -> String {
+    let mut out = String::new();
+    if model.conflicts.is_empty() {
+        return out;
+    }
+    out.push_str(
+        "\n/* ---- Recorded conflicts ---------------------------------------------------------- */\n",
+    );
+    for c in &model.conflicts {
+        out.push('\n');
+        let mut paras = vec![format!(
+            "Conflict `{}` (about {}): {}",
+            c.name,
+            c.about.join(", "),
+            c.doc
+        )];
+        paras.extend(c.readings.iter().map(|r| {
+            format!(
+                "Reading `{}`: {} [{}] Evidence: {}.",
+                r.name,
+                r.doc,
+                r.confidence.tag,
+                cites(&r.evidence)
+            )
+        }));
+        doc(&mut out, "", &paras);
+    }
+    out
+}
+
 /// The validators of one word, for its header.
 pub(super) fn word(model: &Model, w: &TypeDef) -> String {
     let mut out = String::new();

@@ -1,4 +1,5 @@
-//! `docs/conflicts.md`: every member with alternative readings, and where words use it.
+//! `docs/conflicts.md`: every member with alternative readings, and where words use it;
+//! then the klr layout fields with alternatives and the `[[conflict]]` records.
 
 use std::fmt::Write as _;
 
@@ -168,7 +169,105 @@ impl<'m> Pages<'m> {
         out.push('\n');
         out.push_str(&sections);
         self.whole_word_readings(&mut out);
+        self.layout_readings(&mut out);
+        self.recorded_conflicts(&mut out);
         out
+    }
+
+    /// Fields of the compiler's klr / BIR node layouts that sources read differently.
+    fn layout_readings(&self, out: &mut String) {
+        let fields: Vec<_> = (self.model.klr.layouts.iter())
+            .flat_map(|l| l.fields.iter().map(move |f| (l, f)))
+            .filter(|(_, f)| !f.alternatives.is_empty())
+            .collect();
+        if fields.is_empty() {
+            return;
+        }
+        out.push_str("\n## Compiler node layouts\n\n");
+        out.push_str(
+            "Fields of the klr / BIR nodes (`spec/klr/`, [klr layouts](klr/layouts.md)) that \
+             sources read differently.\n\n",
+        );
+        self.table_head(
+            &["Field", "Reading", "Meaning", "Confidence", "Evidence"],
+            out,
+        );
+        for (l, f) in fields {
+            let at = f.offset.map_or(String::new(), |o| format!(" +{o:#x}"));
+            let place = format!("{}{at} {}", code(&l.qualified, true), code(&f.name, true));
+            let primary = format!("**primary**<br>{}", code(&f.name, true));
+            self.reading_row(
+                [place.clone(), primary],
+                &f.doc,
+                &f.confidence,
+                &f.evidence,
+                out,
+            );
+            for a in &f.alternatives {
+                let label = format!("alternative<br>{}", code(&a.name, true));
+                self.reading_row(
+                    [place.clone(), label],
+                    &a.doc,
+                    &a.confidence,
+                    &a.evidence,
+                    out,
+                );
+            }
+        }
+    }
+
+    /// One row of a readings table: its leading cells, then meaning, tag and evidence.
+    fn reading_row<const N: usize>(
+        &self,
+        lead: [String; N],
+        doc: &str,
+        confidence: &Confidence,
+        evidence: &[Evidence],
+        out: &mut String,
+    ) {
+        let mut cells = lead.to_vec();
+        cells.extend([
+            or_dash(text(doc)),
+            self.confidence_cell(confidence),
+            self.evidence_cell(evidence),
+        ]);
+        self.row(&cells, out);
+    }
+
+    /// `[[conflict]]`s: disagreements about tables, enum widths and ranges.
+    fn recorded_conflicts(&self, out: &mut String) {
+        let m = self.model;
+        if m.conflicts.is_empty() {
+            return;
+        }
+        out.push_str("\n## Other recorded conflicts\n\n");
+        out.push_str(
+            "Disagreements that are not one field's bytes read two ways (a table's value, an \
+             enum's width, who narrows a value over what range), declared as `[[conflict]]`. \
+             No reading is primary.\n\n",
+        );
+        for c in &m.conflicts {
+            let _ = writeln!(out, "### {}\n", text(&c.name));
+            let _ = writeln!(out, "{}\n", text(&c.doc));
+            let about: Vec<String> = (c.about.iter())
+                .map(|a| match m.types.iter().find(|t| &t.name == a) {
+                    Some(t) => self.type_link(t, Loc::Top),
+                    None => code(a, true),
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "- **About:** {} (`spec/{}`)\n",
+                about.join(", "),
+                c.file
+            );
+            self.table_head(&["Reading", "Meaning", "Confidence", "Evidence"], out);
+            for r in &c.readings {
+                let name = code(&r.name, true);
+                self.reading_row([name], &r.doc, &r.confidence, &r.evidence, out);
+            }
+            out.push('\n');
+        }
     }
 
     /// Words that some source reads as a different word altogether.

@@ -201,7 +201,8 @@ impl Render<'_> {
             Piece::Tables => {
                 let tables = tables::items(self.model);
                 let consts = rules::constants(self.model);
-                quote!(#consts #tables)
+                let conflicts = tables::conflicts(self);
+                quote!(#consts #tables #conflicts)
             }
             Piece::Klr => klr::items(self, rt),
             Piece::Lowerings => lowering::items(self),

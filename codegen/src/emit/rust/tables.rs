@@ -4,8 +4,32 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
+use super::data::Lit;
+use super::render::Render;
 use super::util::{doc_text, ident};
 use crate::model::*;
+
+/// `CONFLICTS`: the `[[conflict]]` records, each reading with its confidence and evidence.
+pub(super) fn conflicts(cx: &Render) -> TokenStream {
+    let records = Lit::slice(cx.model.conflicts.iter().map(|c| {
+        Lit::record(
+            "meta::Conflict",
+            [
+                ("name", Lit::str(&c.name)),
+                ("doc", Lit::str(&c.doc)),
+                ("about", Lit::slice(c.about.iter().map(|a| Lit::str(a)))),
+                ("readings", cx.alternatives(&c.readings, "")),
+            ],
+        )
+    }));
+    let records = cx.lits.embed(records);
+    quote! {
+        /// Disagreements between sources that no field's alternatives hold (a table's
+        /// value, an enum's width, a range), from the spec's `[[conflict]]`: every reading,
+        /// none primary. The code above follows none of them.
+        pub const CONFLICTS: &[meta::Conflict] = #records;
+    }
+}
 
 /// One `pub const fn <table>(x: <Enum>) -> i64` per table, plus `TABLES` for tools.
 pub(super) fn items(model: &Model) -> TokenStream {

@@ -1,0 +1,111 @@
+//! Issue 13 §5: each of the nine conflicts the sources disagree on is in the spec with both
+//! readings and both sources, so conflicts.md and dmaspec.json list it.
+
+use dmaspec_codegen::emit::{json, markdown};
+use dmaspec_testkit::model;
+
+/// (conflict, what conflicts.md must show for it, a source each side cites).
+const NINE: [(&str, &str, [&str; 2]); 9] = [
+    (
+        "1 DMACopy I+304",
+        "`cce/transpose mode`",
+        ["seed-000 §DMA DIRECT2D", "seed-003 §3.4"],
+    ),
+    (
+        "2 DMA_CONFIGS bits 3..7",
+        "## DMA_CONFIGS.reserved_bitfield",
+        ["seed-000 §Static arm", "supp-field-tables §4 Table 4.12"],
+    ),
+    (
+        "3 QoS narrowing",
+        "### qos_narrowing",
+        ["seed-004 §6.1", "supp-consolidated §3.4"],
+    ),
+    (
+        "4 DTYPE width",
+        "### dtype_width",
+        ["seed-004 §6.5", "supp-field-tables §4 Table 4.4b"],
+    ),
+    (
+        "5 0xE7 operand roles",
+        "`in_dtype_of_data`",
+        ["seed-003 §9.1", "supp-dve-datamove §IndirectCopy"],
+    ),
+    (
+        "6 0xE7 dst pattern",
+        "`dst_mem_pattern_20b`",
+        [
+            "supp-instruction-bundle §Family C",
+            "supp-quick-reference §4",
+        ],
+    ),
+    (
+        "7 extension tile cols",
+        "### extension_tile_cols",
+        ["seed-004 §5.2", "supp-field-tables §2.3"],
+    ),
+    (
+        "8 PSUM split",
+        "`psum_magnitude_test`",
+        ["supp-consolidated §4.1", "supp-descriptor-model §6.1"],
+    ),
+    (
+        "9 FP32R size",
+        "### fp32r_size",
+        [
+            "supp-addr4 §Per-dtype byte alignment",
+            "supp-consolidated §1.3",
+        ],
+    ),
+];
+
+#[test]
+fn conflicts_page_lists_each_of_the_nine() {
+    let m = model();
+    let docs = markdown::render(&m);
+    let page = &docs
+        .iter()
+        .find(|(p, _)| p == "docs/conflicts.md")
+        .expect("page")
+        .1;
+    for (what, marker, sources) in NINE {
+        let at = page
+            .rfind(marker)
+            .unwrap_or_else(|| panic!("{what}: {marker} on conflicts.md"));
+        // Both sides' sources are cited in the section (or subsection) that holds it.
+        let start = page[..at + 1].rfind("\n#").unwrap_or(0);
+        let next = |h: &str| page[at + 1..].find(h).map_or(page.len(), |e| at + 1 + e);
+        let end = next("\n## ").min(next("\n### "));
+        for s in sources {
+            assert!(
+                page[start..end].contains(s),
+                "{what}: {s} cited next to {marker}"
+            );
+        }
+    }
+}
+
+#[test]
+fn json_carries_the_conflict_records() {
+    let m = model();
+    let (_, text) = &json::render(&m)[0];
+    let doc: serde_json::Value = serde_json::from_str(text).expect("json");
+    let names: Vec<&str> = (doc["conflicts"].as_array().expect("conflicts"))
+        .iter()
+        .map(|c| c["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "qos_narrowing",
+            "dtype_width",
+            "extension_tile_cols",
+            "fp32r_size"
+        ]
+    );
+    // Item 9 is data: the device reading carries the consolidated page's CARRIED tag.
+    let fp32r = &doc["conflicts"][3]["readings"];
+    assert_eq!(fp32r[1]["name"], "device_table_0_bytes");
+    assert_eq!(fp32r[1]["confidence"]["tag"], "HIGH/CARRIED");
+    assert_eq!(fp32r[0]["confidence"]["tag"], "CERTAIN");
+}
