@@ -250,7 +250,9 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_BOUND_CHECK_REG) == 1, "NEURON_ISA_T
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_ADDR8_addr_reg {
     /**
      * Offset 0, 7 bytes. Unknown: no source gives a meaning; kept raw. addr_reg{reg_lo, reg_hi,
-     * ...}: no byte layout in the sources. Confidence: HIGH/OBSERVED (confirmed).
+     * ...}: no byte layout in the sources, and the chain that gives the other arms theirs does not
+     * reach this one (the compiler never writes ADDR_REG, so seed 000 shows no writer of it).
+     * Confidence: HIGH/OBSERVED (confirmed).
      */
     uint8_t body[7];
     /** Offset 7, 1 byte. Addressing form. Confidence: HIGH/OBSERVED (confirmed). */
@@ -267,15 +269,31 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_reg, marker) == 7, "NEU
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_ADDR8_addr_tbl_offs {
     /**
-     * Offset 0, 7 bytes. Unknown: no source gives a meaning; kept raw. addr_tbl_offs: no byte
-     * layout in the sources. Confidence: HIGH/OBSERVED (confirmed).
+     * Offset 0, 4 bytes. Table offset: an immediate, or with OFFSET_REG the RegId of the offset
+     * register (two registers with OFFSET_WIDE too). dmaspec's inference: this is
+     * PSEUDO_ADDR8.addr_tbl_offs.offset, the +0 word the compiler writes under marker 0x20 / 0x28,
+     * and a table arm carries no variable id for the runtime to resolve, so it reaches the real
+     * word as written. Confidence: INFERRED (inferred).
      */
-    uint8_t body[7];
+    uint32_t offset;
+    /**
+     * Offset 4, 2 bytes. DGE table-entry id. dmaspec's inference, as for offset:
+     * PSEUDO_ADDR8.addr_tbl_offs.dge_table_entry_id carried into the real word. Confidence:
+     * INFERRED (inferred).
+     */
+    uint16_t dge_table_entry_id;
+    /**
+     * Offset 6, 1 byte. Unknown: no source gives a meaning; kept raw. Not written by the table arm
+     * of assign64bitAddr; no source names it. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    uint8_t unknown_6[1];
     /** Offset 7, 1 byte. Addressing form. Confidence: HIGH/OBSERVED (confirmed). */
     NEURON_ISA_TPB_ADDR8_MARKER marker;
 } NEURON_ISA_TPB_ADDR8_addr_tbl_offs;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_ADDR8_addr_tbl_offs) == 8, "NEURON_ISA_TPB_ADDR8_addr_tbl_offs is 8 bytes");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_tbl_offs, body) == 0, "NEURON_ISA_TPB_ADDR8_addr_tbl_offs.body is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_tbl_offs, offset) == 0, "NEURON_ISA_TPB_ADDR8_addr_tbl_offs.offset is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_tbl_offs, dge_table_entry_id) == 4, "NEURON_ISA_TPB_ADDR8_addr_tbl_offs.dge_table_entry_id is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_tbl_offs, unknown_6) == 6, "NEURON_ISA_TPB_ADDR8_addr_tbl_offs.unknown_6 is at offset 6");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_tbl_offs, marker) == 7, "NEURON_ISA_TPB_ADDR8_addr_tbl_offs.marker is at offset 7");
 
 /**
@@ -285,21 +303,47 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_tbl_offs, marker) == 7,
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_ADDR8_addr_immediate {
     /**
-     * Offset 0, 7 bytes. Unknown: no source gives a meaning; kept raw. NeuronAddr: no byte layout
-     * in the sources. Confidence: HIGH/OBSERVED (confirmed).
+     * Offset 0, 4 bytes. Absolute address, bits 0..31. dmaspec's inference: the runtime resolves a
+     * PSEUDO_ADDR8.addr_var (a 4-byte immediate offset at +0, the variable id at +4..+6) into this
+     * arm, adding the variable's base to the immediate in place; the address's low bits are where
+     * the compiler's immediate is (so an alignment check reads them here). Confidence: INFERRED
+     * (inferred).
      */
-    uint8_t body[7];
+    uint32_t address_lo;
+    /**
+     * Offset 4, 2 bytes. Absolute address, bits 32..47. dmaspec's inference: ADDR8 reaches the full
+     * SoC space (wider than 32 bits), and the only bytes below the marker the address can continue
+     * into are those that held the variable id the runtime resolves; no source gives the address's
+     * width. Confidence: INFERRED (inferred).
+     */
+    uint16_t address_mid;
+    /**
+     * Offset 6, 1 byte. Absolute address, bits 48..55. dmaspec's inference, as for address_mid.
+     * Confidence: INFERRED (inferred).
+     */
+    uint8_t address_hi;
     /** Offset 7, 1 byte. Addressing form. Confidence: HIGH/OBSERVED (confirmed). */
     NEURON_ISA_TPB_ADDR8_MARKER marker;
 } NEURON_ISA_TPB_ADDR8_addr_immediate;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_ADDR8_addr_immediate) == 8, "NEURON_ISA_TPB_ADDR8_addr_immediate is 8 bytes");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_immediate, body) == 0, "NEURON_ISA_TPB_ADDR8_addr_immediate.body is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_immediate, address_lo) == 0, "NEURON_ISA_TPB_ADDR8_addr_immediate.address_lo is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_immediate, address_mid) == 4, "NEURON_ISA_TPB_ADDR8_addr_immediate.address_mid is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_immediate, address_hi) == 6, "NEURON_ISA_TPB_ADDR8_addr_immediate.address_hi is at offset 6");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_immediate, marker) == 7, "NEURON_ISA_TPB_ADDR8_addr_immediate.marker is at offset 7");
 
 /**
  * ADDR8 (8 bytes): 8-byte DMA address (full SoC reach). A union keyed by the marker in its high
  * byte; the sources name the arms (immediate NeuronAddr / addr_reg / addr_table8 / addr_tbl_offs)
- * but give no byte layout for them, so their low seven bytes are kept raw.
+ * but give no byte layout for them (reference README: "Not found"). The immediate and table arms
+ * are read here by dmaspec's inference, tagged INFERRED, from this chain: (1) the compiler writes
+ * PSEUDO_ADDR8 with known per-mode layouts (seed 000 §assign64bitAddr: a 4-byte address immediate
+ * at +0, a 16-bit DGE table-entry id or the variable id at +4, the mode byte at +7); (2)
+ * PSEUDO_ADDR8 is ADDR8 plus one addr_var arm under the same marker (seed 004 §8), so the arms both
+ * unions have are the same members; (3) the runtime uses only the variable ids to populate the
+ * absolute address (seed 004 §5.1 header doc; supp-consolidated §2.1 / §7 "runtime relocation
+ * resolves the var-ids -> absolute ADDR8"). The addr_reg arm stays raw: the compiler never writes
+ * it, so no writer gives its layout, and seed 004 names its members (reg_lo, reg_hi, …) without
+ * offsets.
  *
  * Every arm holds the discriminator `marker` (NEURON_ISA_TPB_ADDR8_MARKER) at offset 7; read it
  * through any arm. Arms, tried in this order (the first match wins): `addr_reg` when `(marker &
@@ -308,7 +352,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_immediate, marker) == 7
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §8; supp-field-tables §5. Spec: types/dma_common.toml:157.
+ * Evidence: seed-004 §8; supp-field-tables §5. Spec: types/dma_common.toml:158.
  */
 typedef union __attribute__((packed)) NEURON_ISA_TPB_ADDR8 {
     NEURON_ISA_TPB_ADDR8_addr_reg addr_reg;
@@ -655,20 +699,30 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EVENTS, semaphore_value) == 4, "NE
 /**
  * The `addr_var` arm of NEURON_ISA_TPB_PSEUDO_ADDR8, selected when `(marker & 0x10) == 0x10`.
  * Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime.
- * Confidence: HIGH/OBSERVED (confirmed).
+ * Its byte layout is seed 000's mode 0x10, by dmaspec's inference (see the fields). Confidence:
+ * HIGH/OBSERVED (confirmed).
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var {
     /**
-     * Offset 0, 4 bytes. The address immediate (v26): the offset within the variable. Confidence:
-     * CONFIRMED (confirmed).
+     * Offset 0, 4 bytes. The address immediate (v26): the offset within the variable. The bytes are
+     * what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's "imm
+     * offset" is dmaspec's inference: mode 0x10 sets VAR_ID_BIT, the bit that selects addr_var, and
+     * holds an immediate next to a variable id, the two parts seed 004 gives addr_var. Confidence:
+     * INFERRED (inferred).
      */
     uint32_t immediate;
     /**
      * Offset 4, 2 bytes. Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16).
-     * With var_id_hi it is one 24-bit id. Confidence: CONFIRMED (confirmed).
+     * With var_id_hi it is one 24-bit id. The bytes are what assign64bitAddr writes under mode 0x10
+     * (CONFIRMED); that they are addr_var's "neff variable id" is dmaspec's inference, as for
+     * immediate. Confidence: INFERRED (inferred).
      */
     uint16_t var_id_lo;
-    /** Offset 6, 1 byte. Physical variable id, bits 16..23. Confidence: CONFIRMED (confirmed). */
+    /**
+     * Offset 6, 1 byte. Physical variable id, bits 16..23. The byte is what assign64bitAddr writes
+     * under mode 0x10 (CONFIRMED); its place in addr_var is dmaspec's inference, as for immediate.
+     * Confidence: INFERRED (inferred).
+     */
     uint8_t var_id_hi;
     /**
      * Offset 7, 1 byte. Addressing form (mask 0xFC). Confidence: HIGH/OBSERVED (confirmed).
@@ -676,13 +730,9 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var {
      * Alternative reading `address_mode` (uint8_t): Seed 000's address-mode byte: 0x10 = 16-bit
      * physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE);
      * | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example
-     * is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair =
-     * OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28,
-     * offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit
-     * 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of
-     * assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a
-     * register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so
-     * both describe the same writes (README conflict #3). [CONFIRMED]
+     * is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the
+     * move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker
+     * as SHAPE_REG (shape from a register) (README conflict #3). [CONFIRMED]
      */
     NEURON_ISA_TPB_ADDR8_MARKER marker;
 } NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var;
@@ -708,13 +758,9 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_reg {
      * Alternative reading `address_mode` (uint8_t): Seed 000's address-mode byte: 0x10 = 16-bit
      * physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE);
      * | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example
-     * is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair =
-     * OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28,
-     * offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit
-     * 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of
-     * assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a
-     * register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so
-     * both describe the same writes (README conflict #3). [CONFIRMED]
+     * is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the
+     * move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker
+     * as SHAPE_REG (shape from a register) (README conflict #3). [CONFIRMED]
      */
     NEURON_ISA_TPB_ADDR8_MARKER marker;
 } NEURON_ISA_TPB_PSEUDO_ADDR8_addr_reg;
@@ -724,20 +770,25 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_reg, marker) == 
 
 /**
  * The `addr_tbl_offs` arm of NEURON_ISA_TPB_PSEUDO_ADDR8, selected when `(marker & 0xa0) == 0x20`.
- * Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Confidence:
- * HIGH/OBSERVED (confirmed).
+ * Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Its byte layout is seed
+ * 000's modes 0x20 / 0x28, by dmaspec's inference (see the fields). Confidence: HIGH/OBSERVED
+ * (confirmed).
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs {
     /**
      * Offset 0, 4 bytes. Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker
      * 0x28, AP mode REGISTER), the RegId of the offset register ("DGE's RegisterAP must be offset
-     * register"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair.
-     * Confidence: CONFIRMED (confirmed).
+     * register"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair. The
+     * bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); that they are the
+     * addr_tbl_offs arm's is dmaspec's inference: both modes set ADDR_TBL_BIT, the bit that selects
+     * the table arm, and carry a DGE table-entry id. Confidence: INFERRED (inferred).
      */
     uint32_t offset;
     /**
      * Offset 4, 2 bytes. DGE table-entry id (*(memloc+142)); "DGE table entry ID too large" when it
-     * does not fit. Confidence: CONFIRMED (confirmed).
+     * does not fit. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED);
+     * their place in addr_tbl_offs is dmaspec's inference, as for offset. Confidence: INFERRED
+     * (inferred).
      */
     uint16_t dge_table_entry_id;
     /**
@@ -752,13 +803,9 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs
      * Alternative reading `address_mode` (uint8_t): Seed 000's address-mode byte: 0x10 = 16-bit
      * physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE);
      * | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example
-     * is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair =
-     * OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28,
-     * offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit
-     * 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of
-     * assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a
-     * register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so
-     * both describe the same writes (README conflict #3). [CONFIRMED]
+     * is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the
+     * move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker
+     * as SHAPE_REG (shape from a register) (README conflict #3). [CONFIRMED]
      */
     NEURON_ISA_TPB_ADDR8_MARKER marker;
 } NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs;
@@ -785,13 +832,9 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_immediat
      * Alternative reading `address_mode` (uint8_t): Seed 000's address-mode byte: 0x10 = 16-bit
      * physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE);
      * | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example
-     * is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair =
-     * OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28,
-     * offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit
-     * 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of
-     * assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a
-     * register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so
-     * both describe the same writes (README conflict #3). [CONFIRMED]
+     * is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the
+     * move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker
+     * as SHAPE_REG (shape from a register) (README conflict #3). [CONFIRMED]
      */
     NEURON_ISA_TPB_ADDR8_MARKER marker;
 } NEURON_ISA_TPB_PSEUDO_ADDR8_addr_immediate;
@@ -803,10 +846,15 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_immediate, marke
  * PSEUDO_ADDR8 (8 bytes): 8-byte pseudo address: an ADDR8 whose marker may also set VAR_ID (0x10),
  * selecting the addr_var arm (a neff variable id + immediate offset, resolved by the runtime at
  * model load). The sources also name an addr_unknown member but give no marker that selects it.
- * Seed 004 gives no byte layout for any arm; seed 000's writer (assign64bitAddr) gives the layouts
- * of the two arms the compiler emits: physical var-id (marker 0x10: immediate at +0, var-id low 16
- * bits at +4, var-id high byte at +6) and DGE table (marker 0x20 / 0x28: immediate or
- * offset-register RegId at +0, DGE table-entry id at +4). The addr_reg and addr_immediate arms,
+ * Seed 004 gives no byte layout for any arm; seed 000's writer (assign64bitAddr) gives the bytes it
+ * writes under its three address modes (CONFIRMED): physical var-id (mode 0x10: immediate at +0,
+ * var-id low 16 bits at +4, var-id high byte at +6) and DGE (mode 0x20 / 0x28: immediate or
+ * offset-register RegId at +0, DGE table-entry id at +4). Reading mode 0x10 as seed 004's addr_var
+ * arm and 0x20 / 0x28 as its addr_tbl_offs arm is dmaspec's inference (INFERRED): seed 000 names
+ * modes, not arms, and no source gives an arm layout. Its chain: each mode byte sets exactly the
+ * marker bit that selects the arm (0x10 = VAR_ID_BIT, 0x20 = ADDR_TBL_BIT, common.h:586); seed
+ * 000's 0x10 holds a variable id plus an immediate, which is what seed 004 says addr_var holds; its
+ * 0x20 / 0x28 hold a DGE table-entry id, the table arm's. The addr_reg and addr_immediate arms,
  * which the compiler never writes, stay raw. Arms are tried in order: addr_var, addr_reg,
  * addr_tbl_offs, then addr_immediate.
  *

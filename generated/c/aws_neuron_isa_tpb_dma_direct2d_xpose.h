@@ -203,16 +203,19 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_two_byte_dtype(const NEURON
 }
 
 /**
- * dst_start_addr_aligned_32: dst_start_addr must be 32-byte aligned; the spec has no byte layout
- * for ADDR8's arms, so the address cannot be read.
+ * dst_start_addr_aligned_32: an immediate dst_start_addr must be 32-byte aligned.
  *
- * Not enforced: the sources name this predicate without its body, so it holds.
+ * The rule is the field tables'; reading the address is dmaspec's inference: ADDR8's immediate arm
+ * layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register
+ * or table address is not in the word.
  *
- * Source: supp-field-tables §2.3; supp-gather-scatter §4. Confidence: HIGH/OBSERVED (confirmed).
+ * Checks: dst_start_addr.addr_immediate.address_lo % 32 == 0
+ *
+ * Source: supp-field-tables §2.3; supp-gather-scatter §4. Confidence: INFERRED (inferred).
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_dst_start_addr_aligned_32(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
     (void)i;
-    return true;
+    return ((!((!((((int64_t)i->dst_start_addr.addr_reg.marker) & INT64_C(128)) == INT64_C(128))) && (!((((int64_t)i->dst_start_addr.addr_reg.marker) & INT64_C(160)) == INT64_C(32))))) || ((((int64_t)i->dst_start_addr.addr_immediate.address_lo) % INT64_C(32)) == INT64_C(0)));
 }
 
 /**

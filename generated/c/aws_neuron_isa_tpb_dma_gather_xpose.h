@@ -197,29 +197,37 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_el
 }
 
 /**
- * src_start_addr_aligned_2: src_start_addr must be 2-byte aligned; the spec has no byte layout for
- * ADDR8's arms, so the address cannot be read.
+ * src_start_addr_aligned_2: an immediate src_start_addr must be 2-byte aligned.
  *
- * Not enforced: the sources name this predicate without its body, so it holds.
+ * The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm
+ * layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only (the field
+ * tables state it for the immediate); a register or table address is not in the word.
  *
- * Source: seed-004 §4.1; supp-field-tables §2.4. Confidence: HIGH/OBSERVED (confirmed).
+ * Checks: src_start_addr.addr_immediate.address_lo % 2 == 0
+ *
+ * Source: seed-004 §4.1; supp-field-tables §2.4; supp-gather-scatter §2. Confidence: INFERRED
+ * (inferred).
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_src_start_addr_aligned_2(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
-    return true;
+    return ((!((!((((int64_t)i->src_start_addr.addr_reg.marker) & INT64_C(128)) == INT64_C(128))) && (!((((int64_t)i->src_start_addr.addr_reg.marker) & INT64_C(160)) == INT64_C(32))))) || ((((int64_t)i->src_start_addr.addr_immediate.address_lo) % INT64_C(2)) == INT64_C(0)));
 }
 
 /**
- * dst_start_addr_aligned_32: dst_start_addr must be 32-byte aligned; the spec has no byte layout
- * for ADDR8's arms, so the address cannot be read.
+ * dst_start_addr_aligned_32: an immediate dst_start_addr must be 32-byte aligned.
  *
- * Not enforced: the sources name this predicate without its body, so it holds.
+ * The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm
+ * layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register
+ * or table address is not in the word.
  *
- * Source: seed-004 §4.1; supp-field-tables §2.4. Confidence: HIGH/OBSERVED (confirmed).
+ * Checks: dst_start_addr.addr_immediate.address_lo % 32 == 0
+ *
+ * Source: seed-004 §4.1; supp-field-tables §2.4; supp-gather-scatter §2. Confidence: INFERRED
+ * (inferred).
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_dst_start_addr_aligned_32(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
-    return true;
+    return ((!((!((((int64_t)i->dst_start_addr.addr_reg.marker) & INT64_C(128)) == INT64_C(128))) && (!((((int64_t)i->dst_start_addr.addr_reg.marker) & INT64_C(160)) == INT64_C(32))))) || ((((int64_t)i->dst_start_addr.addr_immediate.address_lo) % INT64_C(32)) == INT64_C(0)));
 }
 
 /**
@@ -245,8 +253,6 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_src_idx_start_addr_aligned_4(
  *
  * Holds when all of src_start_addr_aligned_2, dst_start_addr_aligned_32,
  * src_idx_start_addr_aligned_4 hold.
- *
- * Partly enforced: some parts are not enforced and hold.
  *
  * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -344,8 +350,6 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_idx_bound_check_reg
  * has_valid_gather_transpose_flags, has_valid_gather_transpose_src_dimensions,
  * has_valid_gather_transpose_cross_field_consistency, has_valid_gather_transpose_dst_steps,
  * check_dma_indirect_indices, has_valid_idx_bound_check_reg_no_flags hold.
- *
- * Partly enforced: some parts are not enforced and hold.
  *
  * Source: seed-004 §4.1; supp-gather-scatter §2. Confidence: HIGH/OBSERVED (confirmed).
  */

@@ -58,9 +58,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT {
      *
      * Alternative reading `mode_word_hi` (uint8_t): Seed 000 (Markdown revision): byte +2 is the
      * high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count
-     * (README conflict #2). Its only bit, 0x8000, is bit 7 here: the byte reads 0x80 = 128, the
-     * channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires, so the two
-     * readings give the same value for an indirect word. [CONFIRMED]
+     * (README conflict #2). [CONFIRMED]
      */
     uint8_t idx_num_active_channels;
     /**
