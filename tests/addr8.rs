@@ -218,3 +218,149 @@ fn decode_table_shows_the_addresses_at_inferred() {
     assert!(row.contains("+0x10") && row.contains("INFERRED"), "{row}");
     assert!(row.contains("1073745920"), "{row}");
 }
+
+// ---- PSEUDO_ADDR8: the bytes confirmed, the arm identification inferred (§2) ----------
+
+/// The evidence record of `l` citing `cite` whose own tag is `tag`.
+fn has_record(l: &dmaspec::runtime::meta::LeafMeta, cite: &str, tag: &str) -> bool {
+    l.field
+        .evidence
+        .iter()
+        .any(|e| e.cite == cite && e.confidence.tag == tag)
+}
+
+#[test]
+fn pseudo_addr8_arm_identification_is_inferred_over_confirmed_bytes() {
+    let m = &PSEUDO_DMA_DIRECT2D::META;
+    for path in [
+        "src_start_addr.addr_var.immediate",
+        "src_start_addr.addr_var.var_id_lo",
+        "src_start_addr.addr_var.var_id_hi",
+        "dst_start_addr.addr_tbl_offs.offset",
+        "dst_start_addr.addr_tbl_offs.dge_table_entry_id",
+    ] {
+        let l = leaf(m, path);
+        // Reading seed 000's mode 0x10 as addr_var, 0x20 / 0x28 as addr_tbl_offs: ours.
+        assert_eq!(l.field.confidence.tag, "INFERRED", "{path}");
+        // The bytes assign64bitAddr writes stay CONFIRMED as evidence.
+        assert!(
+            has_record(l, "seed-000 §assign64bitAddr", "CONFIRMED"),
+            "{path}"
+        );
+        // Seed 004 tags its supporting types HIGH/OBSERVED (§8, §5.1), not CONFIRMED.
+        assert!(
+            l.field
+                .evidence
+                .iter()
+                .filter(|e| e.source == "seed-004")
+                .all(|e| e.confidence.tag == "HIGH/OBSERVED"),
+            "{path}"
+        );
+    }
+    assert!(has_record(
+        leaf(m, "src_start_addr.addr_var.immediate"),
+        "seed-004 §8",
+        "HIGH/OBSERVED"
+    ));
+}
+
+/// The alternative `name` of the word field or leaf at `path`.
+fn alternative(
+    m: &WordMeta,
+    path: &str,
+    name: &str,
+) -> &'static dmaspec::runtime::meta::Alternative {
+    let field = match m.fields.iter().find(|f| f.name == path) {
+        Some(f) => f,
+        None => leaf(m, path).field,
+    };
+    field
+        .alternatives
+        .iter()
+        .find(|a| a.name == name)
+        .unwrap_or_else(|| panic!("{path}: no alternative {name}"))
+}
+
+#[test]
+fn bit_reconciliations_are_inferred_records_of_confirmed_readings() {
+    for (m, path, name) in [
+        (
+            &PSEUDO_DMA_DIRECT2D::META,
+            "src_start_addr.marker",
+            "address_mode",
+        ),
+        (
+            &PSEUDO_DMA_EXT::META,
+            "idx_num_active_channels",
+            "mode_word_hi",
+        ),
+        (&PSEUDO_DMA_EXT::META, "flags", "mode_word_lo"),
+    ] {
+        let a = alternative(m, path, name);
+        // The page's reading stays as sure as the page says.
+        assert_eq!(a.confidence.tag, "CONFIRMED", "{name}");
+        // dmaspec's reconciliation with the headers' bits is its own, INFERRED, record.
+        let r: Vec<_> = a
+            .evidence
+            .iter()
+            .filter(|e| e.confidence.tag == "INFERRED")
+            .collect();
+        assert_eq!(r.len(), 1, "{name}");
+        assert!(
+            r[0].note.unwrap().starts_with("dmaspec's reconciliation"),
+            "{name}"
+        );
+        assert!(!a.doc.contains("line up"), "{name}: {}", a.doc);
+        assert!(!a.doc.contains("same value"), "{name}: {}", a.doc);
+    }
+}
+
+// ---- the other outputs agree: JSON dictionary and Markdown -----------------------------
+
+#[test]
+fn json_and_markdown_show_the_addresses_at_inferred() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let json: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("generated/dmaspec.json")).unwrap(),
+    )
+    .unwrap();
+    let word = json["words"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["name"] == "DMA_GATHER_XPOSE")
+        .unwrap();
+    let leaf = word["leaves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["path"] == "dst_start_addr.addr_immediate.address_lo")
+        .unwrap();
+    assert_eq!(leaf["offset"], 40);
+    assert_eq!(leaf["confidence"]["tag"], "INFERRED");
+    let rule = json["rules"]["sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["owner_name"] == "DMA_GATHER_XPOSE")
+        .and_then(|s| {
+            s["rules"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["id"] == "dst_start_addr_aligned_32")
+        })
+        .unwrap();
+    assert_eq!(rule["confidence"]["tag"], "INFERRED");
+
+    let page =
+        std::fs::read_to_string(root.join("generated/docs/words/DMA_GATHER_XPOSE.md")).unwrap();
+    let row = page
+        .lines()
+        .find(|l| l.contains("`dst_start_addr.addr_immediate.address_lo`"))
+        .unwrap();
+    assert!(
+        row.starts_with("| 40 (0x28) | 4 |") && row.contains("INFERRED"),
+        "{row}"
+    );
+}
