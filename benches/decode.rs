@@ -49,11 +49,19 @@ fn words(stream: &[u8]) -> impl Iterator<Item = &[u8; 64]> {
 fn fold_view(v: view::DMA_DIRECT2D<'_>) -> u64 {
     let addr = |a: view::ADDR8<'_>| -> u64 {
         let body = match a.arm() {
-            view::ADDR8_arm::addr_reg(x) => x.body(),
-            view::ADDR8_arm::addr_tbl_offs(x) => x.body(),
-            view::ADDR8_arm::addr_immediate(x) => x.body(),
+            view::ADDR8_arm::addr_reg(x) => u64::from(x.body()[0]) | u64::from(x.body()[6]) << 48,
+            view::ADDR8_arm::addr_tbl_offs(x) => {
+                u64::from(x.offset())
+                    | u64::from(x.dge_table_entry_id()) << 32
+                    | u64::from(x.unknown_6()[0]) << 48
+            }
+            view::ADDR8_arm::addr_immediate(x) => {
+                u64::from(x.address_lo())
+                    | u64::from(x.address_mid()) << 32
+                    | u64::from(x.address_hi()) << 48
+            }
         };
-        u64::from(a.marker().raw()) << 56 | u64::from(body[0]) | u64::from(body[6]) << 48
+        u64::from(a.marker().raw()) << 56 | body
     };
     let bound = |r: view::BOUND_CHECK_REG<'_>| -> u64 {
         u64::from(r.bc_reg())

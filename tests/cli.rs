@@ -159,11 +159,12 @@ fn table_output_names_fields_values_and_confidence() {
         .find(|l| l.contains("src_bound_reg.bc_reg"))
         .unwrap();
     assert!(row.contains("+0x26 b0..5") && row.contains(" 3 "), "{row}");
+    // ADDR8's table arm, read by dmaspec's inference (issue 13 §6).
     let row = text
         .lines()
-        .find(|l| l.contains("addr_tbl_offs.body"))
+        .find(|l| l.contains("addr_tbl_offs.offset"))
         .unwrap();
-    assert!(row.contains("UNKNOWN"), "{row}");
+    assert!(row.contains("+0x10") && row.contains("INFERRED"), "{row}");
     let row = text.lines().find(|l| l.contains("inst_word_len")).unwrap();
     assert!(row.contains("CONFLICT"), "{row}");
 }

@@ -451,11 +451,36 @@ fn gather_xpose_imm_idx() -> DMA_GATHER_XPOSE {
     w
 }
 
+/// The hand-built gather-transpose with immediate src / dst addresses.
+fn gather_xpose_imm() -> DMA_GATHER_XPOSE {
+    DMA_GATHER_XPOSE::decode(&vector("dma_gather_xpose_imm.hex")).unwrap()
+}
+
+/// An immediate ADDR8 whose low word is `lo` (the arm layout is INFERRED, see ADDR8).
+fn imm_addr(lo: u32) -> ADDR8 {
+    ADDR8::addr_immediate(ADDR8_addr_immediate {
+        address_lo: lo,
+        ..Default::default()
+    })
+}
+
 #[test]
 fn gather_xpose_rules() {
     word_cases!(
         DMA_GATHER_XPOSE,
         [
+            case(
+                "src_start_addr_aligned_2",
+                "seed-004 §4.1: src %2==0 (immediate, supp-field-tables §2.4)",
+                gather_xpose_imm,
+                |w| w.src_start_addr = imm_addr(0x4000_1001)
+            ),
+            case(
+                "dst_start_addr_aligned_32",
+                "seed-004 §4.1: dst %32==0",
+                gather_xpose_imm,
+                |w| w.dst_start_addr = imm_addr(0x50)
+            ),
             case(
                 "has_valid_dma_gather_transpose_nc",
                 "seed-004 §4.1: nc >= NeuronCoreVersion::V3",
@@ -557,6 +582,12 @@ fn direct2d_xpose_rules() {
     word_cases!(
         DMA_DIRECT2D_XPOSE,
         [
+            case(
+                "dst_start_addr_aligned_32",
+                "supp-field-tables §2.3: dst_start_addr % 32 == 0",
+                direct2d_xpose,
+                |w| w.dst_start_addr = imm_addr(0x2000_0010)
+            ),
             case(
                 "has_valid_dma_transpose_nc",
                 "seed-004 §10: has_valid_dma_transpose_nc = (nc >= V3)",
@@ -815,6 +846,10 @@ fn golden_vectors_are_valid_where_they_ship() {
                         "PSEUDO_DMA_DIRECT2D",
                         Arch::sunda,
                     ) => &["dge_op_valid_for_arch"],
+                    // Built to break seed-004 §4.1's src %2 / dst %32 (read at INFERRED).
+                    ("dma_gather_xpose_misaligned", "DMA_GATHER_XPOSE", _) => {
+                        &["src_start_addr_aligned_2", "dst_start_addr_aligned_32"]
+                    }
                     _ => &[],
                 };
                 let got: Vec<&str> = v.leaves().map(|r| r.id).collect();

@@ -207,7 +207,7 @@ fn direct2d_page() {
             .position(|r| t.cell(r, "Field").starts_with(f))
             .unwrap()
     };
-    assert!(pos("`src_start_addr.addr_immediate.body`") < pos("`src_start_addr.marker`"));
+    assert!(pos("`src_start_addr.addr_immediate.address_lo`") < pos("`src_start_addr.marker`"));
 
     // Header facts.
     let op = w.opcode().unwrap();

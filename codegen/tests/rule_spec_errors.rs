@@ -435,10 +435,8 @@ fn unknown_source_in_rule_evidence() {
     only(r, "evidence", "\"nowhere", "unknown source `nowhere`");
 }
 
-#[test]
-fn unions_are_read_through_their_discriminator() {
-    // A union's arm members depend on the discriminator; rules may only read the
-    // discriminator (this prelude has no union, so check the message on the real spec).
+/// The real spec with `rule` added to DMA_DIRECT2D, loaded.
+fn direct2d_with(rule: &str) -> Result<Model, SpecErrors> {
     let spec = dmaspec_testkit::root().join("spec");
     let mut files: Vec<(PathBuf, String)> = dmaspec_codegen::spec_files(&spec)
         .into_iter()
@@ -451,19 +449,72 @@ fn unions_are_read_through_their_discriminator() {
         .iter_mut()
         .find(|(p, _)| p.ends_with("words/dma_direct2d.toml"))
         .unwrap();
-    word.1.push_str(
-        "\n[[struct.rule]]\nname = \"arm_read\"\nexpr = \"src_start_addr.addr_reg.body[0] == 0\"\nmessage = \"m\"\nevidence = [{ source = \"seed-004 §2\" }]\n",
+    word.1.push_str(rule);
+    load_files(&spec, files)
+}
+
+#[test]
+fn a_rule_reading_a_union_arm_holds_where_another_arm_is_selected() {
+    // Which arm holds depends on the discriminator, so a rule reading an arm's field is
+    // checked only where the discriminator selects that arm (the loader adds the guard).
+    let m = direct2d_with(
+        "\n[[struct.rule]]\nname = \"arm_read\"\nexpr = \"src_start_addr.addr_immediate.address_lo % 2 == 0\"\nmessage = \"m\"\nevidence = [{ source = \"seed-004 §2\" }]\n",
+    )
+    .unwrap();
+    let owner = m
+        .types
+        .iter()
+        .position(|t| t.name == "DMA_DIRECT2D")
+        .unwrap();
+    let set = m.rules.sets.iter().find(|s| s.owner == owner).unwrap();
+    let rule = &set.rules[set.by_id("arm_read").unwrap()];
+    assert_eq!(
+        rule.fields,
+        [
+            "src_start_addr.addr_immediate.address_lo",
+            "src_start_addr.marker"
+        ]
     );
-    let errs = load_files(&spec, files).unwrap_err().0;
+    let RuleKind::Expr { expr, .. } = &rule.kind else {
+        panic!("{:?}", rule.kind)
+    };
+    let holds = |marker: u8, lo: u8| {
+        let mut b = [0u8; 64];
+        b[16] = lo; // src_start_addr @16, its low byte
+        b[23] = marker; // the marker, @16 + 7
+        expr.eval(&m.rules, &b, 3) == 1
+    };
+    assert!(
+        holds(0x00, 2) && !holds(0x00, 3),
+        "the immediate arm is checked"
+    );
+    assert!(!holds(0x40, 3), "SHAPE_REG keeps the immediate arm");
+    assert!(
+        holds(0x20, 3) && holds(0x28, 3),
+        "a table arm is not checked"
+    );
+    assert!(
+        holds(0x80, 3) && holds(0xC0, 3),
+        "a register arm is not checked"
+    );
+}
+
+#[test]
+fn a_rule_names_a_field_of_an_arm_not_the_arm() {
+    let errs = direct2d_with(
+        "\n[[struct.rule]]\nname = \"arm_read\"\nexpr = \"src_start_addr.addr_reg == 0\"\nmessage = \"m\"\nevidence = [{ source = \"seed-004 §2\" }]\n",
+    )
+    .unwrap_err()
+    .0;
     assert_eq!(errs.len(), 1, "{}", SpecErrors(errs.clone()));
     assert!(
-        errs[0].message.contains("only through its discriminator"),
+        errs[0]
+            .message
+            .contains("`addr_reg` is an arm of `ADDR8`; name one of its fields"),
         "{}",
         errs[0].message
     );
-    assert!(errs[0].source_line.contains("src_start_addr.addr_reg.body"));
-    let col = errs[0].source_line.find("addr_reg").unwrap() + 1;
-    assert_eq!(errs[0].column, col);
+    assert!(errs[0].source_line.contains("src_start_addr.addr_reg"));
 }
 
 #[test]

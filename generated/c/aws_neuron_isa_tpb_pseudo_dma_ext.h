@@ -43,13 +43,8 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT {
      *
      * Alternative reading `mode_word_lo` (uint8_t): Seed 000 (Markdown revision): byte +1 is the
      * low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the
-     * index dtype packed into bits [4:5] (README conflict #2). Bit by bit against
-     * DMA_INDIRECT_FLAGS: bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC
-     * / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where
-     * the header has idx_bound_is_err (conflict of meaning); bit 3 not written
-     * (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of
-     * meaning); bits 6..7 not written (scatter_dim). The newer .txt moves the mode word to +0x04
-     * (see src_idx_start_addr). [CONFIRMED]
+     * index dtype packed into bits [4:5] (README conflict #2). The newer .txt moves the mode word
+     * to +0x04 (see src_idx_start_addr). [CONFIRMED]
      */
     NEURON_ISA_TPB_DMA_INDIRECT_FLAGS flags;
     /**
@@ -58,9 +53,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT {
      *
      * Alternative reading `mode_word_hi` (uint8_t): Seed 000 (Markdown revision): byte +2 is the
      * high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count
-     * (README conflict #2). Its only bit, 0x8000, is bit 7 here: the byte reads 0x80 = 128, the
-     * channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires, so the two
-     * readings give the same value for an indirect word. [CONFIRMED]
+     * (README conflict #2). [CONFIRMED]
      */
     uint8_t idx_num_active_channels;
     /**

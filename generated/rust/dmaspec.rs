@@ -184,7 +184,7 @@ pub mod confidence {
             rank: 3usize,
         };
     }
-    /// Seed 003 (KlirToBirCodegen leaves). The page has no tag scale of its own: apart from its \[INFERRED\] marker, these labels are dmaspec's, coined from the page's prose ("byte-anchored", "read directly", "read off the call-site argument order"): BYTE-ANCHORED (a store, compare or call read at a cited address), READ-DIRECTLY (read from the disassembly without a single anchoring store: call targets, string literals, .rodata tables, signatures), READ-OFF-CALL-SITE (read from call-site argument order or splice sites rather than a direct store), \[INFERRED\] (the page's own tag).
+    /// Seed 003 (KlirToBirCodegen leaves) in its own words: BYTE-ANCHORED (a store, compare or call read at a cited address), READ-DIRECTLY (read from the disassembly without a single anchoring store: call targets, string literals, .rodata tables, signatures), READ-OFF-CALL-SITE (read from call-site argument order or splice sites rather than a direct store), \[INFERRED\] (the page's own tag).
     pub mod seed003 {
         use crate::runtime::meta::Confidence;
         /// `BYTE-ANCHORED`: common level `confirmed`.
@@ -224,672 +224,667 @@ pub mod evidence {
     pub const E1: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", name: Some("Region class (bits 25..28)"), pin: Some("0x136edca: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
     pub const E2: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", name: Some("Register id (bits 0..7, RM=1 only)"), pin: Some("0x1508fca: mov byte [rbx], r15b; 0x136ee0a: cmp dil, 40h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
     pub const E3: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §6.1", names: Some("partOffset[17:0] / partOffset[22:18] / partOffset[24:23] / partOffset[25]"), pin: Some("aws_neuron_isa_tpb_common.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E4: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §4.1", names: Some("SBUF lives in `[0, 0x2000000)`, PSUM in `[0x2000000, 0x2400000)` — **PSUM detection is a pure magnitude test** (`addr >= 0x2000000`; no bank bit, no region register)."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E5: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 0 (0x20000000)"), pin: Some("0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E6: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E7: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 1 (0x40000000)"), pin: Some("0x136f221: test edi, 40000000h"), confidence: confidence::certainty::CERTAIN, note: Some("The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string)."), ..meta::Evidence::DEFAULT };
-    pub const E8: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"), pin: Some("common.h:532"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E9: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", name: Some("Register-mode flag (RM, 0x80000000)"), pin: Some("0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E10: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", name: Some("addr_reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E11: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("ADDR_REG (marker 0x80)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E12: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("core_v3::tensor_start_addr_valid"), pin: Some("0x136ee02: test edi, 0FFFF00h (bits 8..23 MUST be zero); 0x136ee0a: cmp dil, 40h; setb al (regid < 0x40)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E13: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Arch-universality", confidence: confidence::certainty::CERTAIN, note: Some("v2/v3/v4 share the register branch: bit 31 + bits 8..23 zero + regid < 0x40"), ..meta::Evidence::DEFAULT };
-    pub const E14: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E15: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2]"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E16: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", names: Some("| b3..7 | `reserved_bitfield:5` | must be zero |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E17: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("| `+0x0C` | 1 | **QoS bits[0:2] + flags** | `encodeISAOrRuntimeDMAQoS` / raw `@+0xF0` | `(qos&7)|(d[12]&0xF8)` | CONFIRMED |"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E18: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), ..meta::Evidence::DEFAULT };
-    pub const E19: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("host-gated valid range P0..P4, ucode-capped at 4"), ..meta::Evidence::DEFAULT };
-    pub const E20: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", names: Some("reserved_bitfield:5 must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E21: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("REG_NUM bc_reg : 6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E22: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E23: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_bound_check_reg(bc, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E24: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E25: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the predicate accepts either a fully inert or a fully armed register"), ..meta::Evidence::DEFAULT };
-    pub const E26: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 0 && bc.bc_reg == 0 && bc.bc_disable_oob_error_notif == 0 ) /* fully inert */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E27: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 1 && is_valid_register_read_with_marker(bc.bc_reg, marker) ) /* fully armed */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E28: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("bc.bc_enabled == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E29: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("is_valid_register_read_with_marker(bc.bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E30: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", names: Some("is_valid_register_read_with_marker(bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E31: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E32: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E33: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E34: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E35: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E36: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_lo:4 (src)"), pin: Some("b0..3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E37: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_hi:4 (dst)"), pin: Some("b4..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E38: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", pin: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E39: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E40: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E41: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E42: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b0..1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E43: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E44: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E45: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E46: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b4..5"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E47: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b6..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E48: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E49: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E50: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Conventions", value: Some("0x10 (16 dwords = 64 B) in every 64-B word"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E51: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", value: Some("setupHeader const 0x10"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E52: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", names: Some("uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E53: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E54: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E55: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), value: Some("setupHeader writes 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E56: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle", confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E57: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E58: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E59: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncWait mode"), value: Some("setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E60: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.wait_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E61: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncUpdate mode"), value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E62: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.update_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E63: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync wait/update value"), value: Some("Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E64: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm)"), value: Some("v26"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E65: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::seed000::CONFIRMED, note: Some("names the arm's two parts, without offsets"), ..meta::Evidence::DEFAULT };
-    pub const E66: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), value: Some("v16 = *(memloc+141); 0 if memloc space == 16 (SB)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E67: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E68: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), value: Some("BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E69: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E70: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E71: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("ADDRESS-MODE byte (a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E72: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", pin: Some("movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E73: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", names: Some("The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E74: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), value: Some("v26 (AP mode 1, IMMEDIATE) / RegId (AP mode 3, REGISTER)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E75: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E76: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E77: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", pin: Some("common.h:589"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E78: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x10 16-bit physical var-id (static DMA)"), pin: Some("movb $0x10,0x7(%r13) @126059a"), value: Some("taken when the DGE table-entry id < 0 or a5 is clear"), confidence: confidence::seed000::CONFIRMED, note: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\"; \"physical Var Id is not assigned yet\""), ..meta::Evidence::DEFAULT };
-    pub const E79: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x20 32-bit immediate (DGE) / 0x28 40-bit offset-register (DGE)"), pin: Some("movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8"), value: Some("taken when the DGE table-entry id >= 0 and a5; AP mode 1 (IMMEDIATE) -> 0x20, 3 (REGISTER) -> 0x28, | 0x04 when the register has more than one physical register"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E80: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E81: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", pin: Some("common.h:418"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E82: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E83: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a8c: movzbl 0xc(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E84: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: compute_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E85: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"), ..meta::Evidence::DEFAULT };
-    pub const E86: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E87: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E88: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E89: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E90: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E91: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E92: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_direct2d = _general ∧ _arith"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
-    pub const E93: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E94: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", names: Some("is_valid_dma_memcpy_direct_general"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E95: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("is_valid_dma_memcpy_direct"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E96: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E97: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E98: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("i.header.opcode == Opcode::DMAMemcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E99: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(src_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E100: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(dst_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E101: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E102: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E103: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E104: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E105: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("addr8_shape_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"), ..meta::Evidence::DEFAULT };
-    pub const E106: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E107: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"), ..meta::Evidence::DEFAULT };
-    pub const E108: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E109: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E110: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E111: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E112: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_configs(dma_configs)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E113: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E114: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E115: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"), ..meta::Evidence::DEFAULT };
-    pub const E116: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E117: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E118: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E119: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E120: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E121: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality `Σ src_num·src_elem == Σ dst_num·dst_elem`"), confidence: confidence::wiki::MED_INFERRED, note: Some("A sum over the dimensions; the rule's product is dmaspec's reading of it."), ..meta::Evidence::DEFAULT };
-    pub const E122: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E123: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E124: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
-    pub const E125: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E126: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E127: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("address bound for DmaTranspose"), ..meta::Evidence::DEFAULT };
-    pub const E128: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E129: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."), ..meta::Evidence::DEFAULT };
-    pub const E130: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("+15 field: out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E131: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E132: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E133: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E134: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E135: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E136: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t dst_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E137: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E138: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E139: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E140: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E141: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E142: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E143: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E144: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E145: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E146: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DIRECT2D_XPOSE @63"), ..meta::Evidence::DEFAULT };
-    pub const E147: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E148: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E149: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E150: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("NC ≥ V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E151: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_rows: must be 16 (current uCode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E152: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E153: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E154: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E155: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("out_dtype: DTYPE (must equal in_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E156: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("in_dtype == out_dtype and 2-B for the transpose proper"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E157: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_start_addr % 32 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E158: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("dst start + step 32-B aligned"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E159: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E160: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dma_configs@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E161: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE @13"), ..meta::Evidence::DEFAULT };
-    pub const E162: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E163: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E164: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E165: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is src_idx_bound_reg in 0xf1"), ..meta::Evidence::DEFAULT };
-    pub const E166: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E167: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E168: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_start_addr@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E169: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E170: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint8_t reserved[3]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E171: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must be 0"), ..meta::Evidence::DEFAULT };
-    pub const E172: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t dst_step_elem_1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E173: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_step_elem_1@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E174: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E175: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: elem_size@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E176: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E177: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E178: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: flags@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E179: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("is_valid_dma_gather_transpose"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
-    pub const E180: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E181: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E182: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E183: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E184: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E185: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E186: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src %2==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E187: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR8 (HBM or SBUF; immediate %2==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E188: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("dst %32==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E189: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR8 (SBUF, must be 32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E190: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E191: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E192: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", confidence: confidence::certainty::CERTAIN, note: Some("register mode: bits 0..7 hold a register id"), ..meta::Evidence::DEFAULT };
-    pub const E193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E194: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("\"for now to simplify uCode\""), ..meta::Evidence::DEFAULT };
-    pub const E195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E196: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E197: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E198: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E199: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E200: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E201: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"), ..meta::Evidence::DEFAULT };
-    pub const E202: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E203: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("reserved[3]: must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E204: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("reserved[3]: must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E205: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E206: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E207: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E208: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: flags@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E209: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"), ..meta::Evidence::DEFAULT };
-    pub const E210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t src_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E211: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint16_t src_num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E212: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t dst_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E213: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: src_idx_start_addr@48"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E214: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E215: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dst_idx_start_addr@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: compute_op@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E217: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dma_configs@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E218: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E219: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint8_t reserved[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E220: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: reserved@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E221: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E222: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_indirect"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the top-level predicate chains these checks"), ..meta::Evidence::DEFAULT };
-    pub const E223: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"), ..meta::Evidence::DEFAULT };
-    pub const E224: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_addr8 on both start addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E225: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E226: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("zero_num_elem_shape_reg_mode"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"), ..meta::Evidence::DEFAULT };
-    pub const E227: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", names: Some("0x40 SHAPE_REG: num_elem must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E228: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E229: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E230: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E231: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("has_dma_indirect_valid_idx_start_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E232: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E233: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("valid memcpy dtypes"), ..meta::Evidence::DEFAULT };
-    pub const E234: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E235: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E236: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E237: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"), ..meta::Evidence::DEFAULT };
-    pub const E238: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E239: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E240: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"), ..meta::Evidence::DEFAULT };
-    pub const E241: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E242: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E243: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E244: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E245: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."), ..meta::Evidence::DEFAULT };
-    pub const E246: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E247: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E248: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"), ..meta::Evidence::DEFAULT };
-    pub const E249: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E250: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"), ..meta::Evidence::DEFAULT };
-    pub const E251: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E252: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("only the active index vector(s) are checked"), ..meta::Evidence::DEFAULT };
-    pub const E253: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E254: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("bit31 = REGISTER-MODE flag"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E255: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E256: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E257: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::MED_INFERRED, note: Some("in SBUF partition 0 implies in SBUF"), ..meta::Evidence::DEFAULT };
-    pub const E258: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E259: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E260: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("reserved[2] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E261: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E262: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E263: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E264: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E265: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E266: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E267: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
-    pub const E268: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E269: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E270: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E271: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E272: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E273: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E274: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E275: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E276: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E277: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E278: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E279: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
-    pub const E280: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E281: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
-    pub const E282: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E283: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E284: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E285: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E286: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E287: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E288: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E289: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E290: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E291: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E292: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E293: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E294: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E295: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E296: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Args: `arg0`=data AP, `arg1`=index AP, `out0`=dst AP."), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E297: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", names: Some("ic.addArgument(data_ap); // arg0 = data source / ic.addArgument(index_ap); // arg1 = u16 offset vector"), pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E298: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("`arg0 = getArgument<PhysicalAccessPattern>(0)` = **INDIRECT INDEX src AP** (`r15`)"), confidence: confidence::certainty::CERTAIN, note: Some("the primary reading's binding"), ..meta::Evidence::DEFAULT };
-    pub const E299: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E300: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E301: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E302: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E303: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E304: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E305: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E306: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E307: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
-    pub const E308: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E309: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E310: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E311: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E312: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E313: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E314: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E315: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
-    pub const E316: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("44 dst_mem_pattern MEM_PATTERN4D (20 B, a plain tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E317: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle §Family C — \"4D 2-slot\" (in `+0x0C`, out `+0x2C`)", names: Some("| `+0x2C` | **(Family C)** OUT TENSOR4D slot START (20 B → `+0x2C..+0x3F`) | `assignAccess<4D>` | Copy/Pool/Reduce/BN out; Memset (1D); PE grp | CONFIRMED |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E318: meta::Evidence = meta::Evidence { source: "supp-quick-reference", cite: "supp-quick-reference §4", names: Some("| `TENSOR4D` / `MEM_PATTERN4D` | 4 | **20 B** |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E319: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E320: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E321: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E322: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E323: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E324: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E325: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E326: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E327: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E328: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E329: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E330: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E331: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E332: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E333: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
-    pub const E334: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E335: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E336: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E337: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E338: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E339: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E340: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E341: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E342: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E343: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E344: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E345: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E346: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E347: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E348: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E349: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E350: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E351: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E352: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E353: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
-    pub const E354: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E355: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E356: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E357: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E358: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E359: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E360: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E361: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E362: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E363: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E364: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E365: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E366: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E367: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E368: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E369: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E371: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E372: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E373: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E374: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E375: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E376: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E377: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E378: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E379: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E380: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E381: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E382: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
-    pub const E383: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E384: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E385: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E386: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E387: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E388: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E389: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E390: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E391: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E392: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E393: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E394: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E395: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E396: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E397: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E398: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E399: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E400: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
-    pub const E401: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E402: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E403: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
-    pub const E404: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E405: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
-    pub const E406: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
-    pub const E407: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E408: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
-    pub const E409: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E410: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
-    pub const E411: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E412: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E413: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E414: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E415: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E416: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E417: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
-    pub const E418: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E419: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
-    pub const E420: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E421: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E422: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
-    pub const E423: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E424: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E425: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E426: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E427: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E428: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E429: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E430: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E431: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E433: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E434: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E435: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E436: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E437: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E439: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E440: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | — | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E441: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E442: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E443: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E444: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E445: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
-    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E447: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E448: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E449: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E450: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E451: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E452: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
-    pub const E453: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E454: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E456: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E457: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
-    pub const E458: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
-    pub const E459: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E461: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E463: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
-    pub const E465: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E466: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E468: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E469: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E470: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E471: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
-    pub const E472: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E473: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E474: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E475: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
-    pub const E476: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E477: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
-    pub const E478: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E479: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E480: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E481: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("The store is `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E482: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("The compiler-IR `DMAQoSClass` is a wider `0..14`; the host `add_dma_configs_priority_class_v3` lowering narrows it into the 3-bit field."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E483: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E484: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §3.4", names: Some("The compiler's `DMAQoSClass` is a **17-value** enum (`Unassigned=0`, `Default=1`, `P0..P14 = 2..16`)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E485: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("DMAQoSClass=P2 -> wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E486: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The 4-bit `NEURON_ISA_TPB_DTYPE` (`common.h:722`)"), pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E487: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4b", names: Some("`DTYPE` additionally encodes `FP4_EXP2=0x10` and the CPTC trellis dtypes `0x19..0x1F` (5-bit), which do **not** fit a `DTYPE_PAIR` nibble."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E488: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("wireTag 16 = FP4-x4 (gen4-only; see delta)"), pin: Some("0x144642d: cmp dl, 3 (v4) / 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E489: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("Validator `has_valid_xpose_tile_size`: `tile_src_rows ∈ {16, 0}`, `tile_src_cols ∈ {128, 0}`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E490: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("| 61 | 1 | `tile_src_cols` | `uint8` — `1..128` for 2-B `out_dtype`, `1..64` for 4-B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E491: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("addr_aligned_dtype(unsigned addr, DTYPE wireTag)"), pin: Some("core_v3 0x136ed10: {2,3,13,14,15} align 1; {4,5,6,7} &1; {8,9,10,11} &3; {1,12} &7; else false"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E492: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("**GOTCHA — `sdma_data_type_size[fp32r] == 0`.** The device size table reports **0** bytes for `FP32R`, not 4"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E493: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The device size table reports `0` bytes for `FP32R` (`0xB`), **not** 4."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E494: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E495: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E496: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E497: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E498: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E499: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E500: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E501: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E502: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E503: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E504: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E505: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E506: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E507: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E508: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E509: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E510: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E511: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E512: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E513: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E514: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E515: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E516: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E517: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E518: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E519: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E520: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E521: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E522: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E523: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E524: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E525: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E526: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E527: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E528: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E529: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E530: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E531: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E532: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E533: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E534: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E535: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E536: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E537: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E538: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E539: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E540: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E541: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
-    pub const E542: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E543: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E544: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E545: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E546: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E547: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E548: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E549: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E550: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E551: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E552: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E553: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E554: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E555: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E556: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E557: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
-    pub const E558: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E559: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E560: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E561: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E562: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E563: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E564: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E565: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E566: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
-    pub const E567: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E568: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E569: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E570: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
-    pub const E571: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E572: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E574: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E575: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E576: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E577: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E578: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E579: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E580: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E581: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E582: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E583: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E584: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E585: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E587: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E589: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E590: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E591: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E596: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E598: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E605: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E606: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E607: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E608: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E609: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E610: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E611: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E612: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E613: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E614: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E615: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E616: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E617: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E619: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E620: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E621: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E622: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E623: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E624: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E625: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E626: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E627: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E628: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E629: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E630: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E631: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E632: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E633: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E634: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E635: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E636: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E637: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E638: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E639: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E640: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E641: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E642: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E643: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E644: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E645: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E646: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E647: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E648: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E649: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E650: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E651: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E652: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E653: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E654: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E655: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E656: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E657: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E658: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E659: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E660: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E661: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E662: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E663: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E664: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E665: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E666: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E667: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E668: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E669: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E4: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 0 (0x20000000)"), pin: Some("0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E5: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E6: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 1 (0x40000000)"), pin: Some("0x136f221: test edi, 40000000h"), confidence: confidence::certainty::CERTAIN, note: Some("The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string)."), ..meta::Evidence::DEFAULT };
+    pub const E7: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"), pin: Some("common.h:532"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E8: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", name: Some("Register-mode flag (RM, 0x80000000)"), pin: Some("0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E9: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", name: Some("addr_reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E10: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("ADDR_REG (marker 0x80)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E11: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("core_v3::tensor_start_addr_valid"), pin: Some("0x136ee02: test edi, 0FFFF00h (bits 8..23 MUST be zero); 0x136ee0a: cmp dil, 40h; setb al (regid < 0x40)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E12: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Arch-universality", confidence: confidence::certainty::CERTAIN, note: Some("v2/v3/v4 share the register branch: bit 31 + bits 8..23 zero + regid < 0x40"), ..meta::Evidence::DEFAULT };
+    pub const E13: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E14: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2]"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E15: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E16: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), ..meta::Evidence::DEFAULT };
+    pub const E17: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("host-gated valid range P0..P4, ucode-capped at 4"), ..meta::Evidence::DEFAULT };
+    pub const E18: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", names: Some("reserved_bitfield:5 must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E19: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("REG_NUM bc_reg : 6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E20: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E21: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_bound_check_reg(bc, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E22: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E23: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the predicate accepts either a fully inert or a fully armed register"), ..meta::Evidence::DEFAULT };
+    pub const E24: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 0 && bc.bc_reg == 0 && bc.bc_disable_oob_error_notif == 0 ) /* fully inert */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E25: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 1 && is_valid_register_read_with_marker(bc.bc_reg, marker) ) /* fully armed */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E26: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("bc.bc_enabled == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E27: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("is_valid_register_read_with_marker(bc.bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E28: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", names: Some("is_valid_register_read_with_marker(bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E29: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E30: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E31: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), confidence: confidence::seed000::CONFIRMED, note: Some("the bytes the compiler writes into the PSEUDO_ADDR8 table arm"), ..meta::Evidence::DEFAULT };
+    pub const E32: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("PSEUDO_ADDR8 8 B adds an addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the pseudo union is this union plus addr_var: addr_tbl_offs is the same member in both"), ..meta::Evidence::DEFAULT };
+    pub const E33: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E34: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E35: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("The runtime relocation pass resolves the var-ids to absolute ADDR8"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E36: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, note: Some("the bytes the compiler writes into the PSEUDO_ADDR8 table arm"), ..meta::Evidence::DEFAULT };
+    pub const E37: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("PSEUDO_ADDR8 8 B adds an addr_var"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E38: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm, movb $0x10,0x7(%r13) @126059a)"), confidence: confidence::seed000::CONFIRMED, note: Some("the compiler's immediate: the low word of every arm it writes"), ..meta::Evidence::DEFAULT };
+    pub const E39: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("PSEUDO_ADDR8 8 B adds an addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E40: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("runtime relocation resolves the var-ids -> absolute ADDR8"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E41: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2", names: Some("ADDR8 (8 B, full SoC reach) for the data buffers a device DMA touches, vs ADDR4 (4 B, the 29-bit SBUF/PSUM window)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E42: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), confidence: confidence::seed000::CONFIRMED, note: Some("what the pseudo holds here before the runtime resolves it"), ..meta::Evidence::DEFAULT };
+    pub const E43: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2", names: Some("ADDR8 (8 B, full SoC reach)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E44: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, note: Some("what the pseudo holds here before the runtime resolves it"), ..meta::Evidence::DEFAULT };
+    pub const E45: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E46: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E47: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E48: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_lo:4 (src)"), pin: Some("b0..3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E49: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_hi:4 (dst)"), pin: Some("b4..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E50: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", pin: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E51: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E52: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E53: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E54: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b0..1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E55: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E56: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E57: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E58: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b4..5"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E59: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b6..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E60: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E61: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E62: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Conventions", value: Some("0x10 (16 dwords = 64 B) in every 64-B word"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E63: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", value: Some("setupHeader const 0x10"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E64: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", names: Some("uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E65: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E66: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E67: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), value: Some("setupHeader writes 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E68: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle", confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E69: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E70: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E71: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncWait mode"), value: Some("setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E72: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.wait_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E73: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncUpdate mode"), value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E74: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.update_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E75: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync wait/update value"), value: Some("Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E76: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm)"), value: Some("v26"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E77: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("names the arm's two parts, without offsets"), ..meta::Evidence::DEFAULT };
+    pub const E78: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("…VAR_ID_BIT (1<<4)"), pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E79: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), value: Some("v16 = *(memloc+141); 0 if memloc space == 16 (SB)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E80: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E81: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), value: Some("BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E82: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E83: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E84: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("ADDRESS-MODE byte (a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E85: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", pin: Some("movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E86: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", names: Some("The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E87: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode values set bits that line up with the marker's (seed-004 §5.1, common.h:586): 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. For bit 6, the transpose path is the one that loads the shape register (MoveShape 0xB2), so the move/transpose flag and SHAPE_REG would describe the same writes."), ..meta::Evidence::DEFAULT };
+    pub const E88: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), value: Some("v26 (AP mode 1, IMMEDIATE) / RegId (AP mode 3, REGISTER)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E89: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("…ADDR_TBL_BIT (1<<5)"), pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E90: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("0x60 ADDR_TBL_SHAPE_REG (tbl, reg) addr_tbl_offs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E91: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E92: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E93: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", pin: Some("common.h:589"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E94: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x10 16-bit physical var-id (static DMA)"), pin: Some("movb $0x10,0x7(%r13) @126059a"), value: Some("taken when the DGE table-entry id < 0 or a5 is clear"), confidence: confidence::seed000::CONFIRMED, note: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\"; \"physical Var Id is not assigned yet\""), ..meta::Evidence::DEFAULT };
+    pub const E95: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x20 32-bit immediate (DGE) / 0x28 40-bit offset-register (DGE)"), pin: Some("movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8"), value: Some("taken when the DGE table-entry id >= 0 and a5; AP mode 1 (IMMEDIATE) -> 0x20, 3 (REGISTER) -> 0x28, | 0x04 when the register has more than one physical register"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E96: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E97: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", pin: Some("common.h:418"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E98: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E99: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a8c: movzbl 0xc(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E100: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: compute_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E101: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"), ..meta::Evidence::DEFAULT };
+    pub const E102: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E103: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E104: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E105: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E106: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E107: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E108: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_direct2d = _general ∧ _arith"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E109: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E110: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", names: Some("is_valid_dma_memcpy_direct_general"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E111: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("is_valid_dma_memcpy_direct"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E112: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E113: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E114: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("i.header.opcode == Opcode::DMAMemcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E115: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(src_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E116: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(dst_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E117: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E118: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E119: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E120: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E121: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("addr8_shape_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"), ..meta::Evidence::DEFAULT };
+    pub const E122: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E123: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"), ..meta::Evidence::DEFAULT };
+    pub const E124: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E125: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E126: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E127: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E128: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_configs(dma_configs)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E129: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E130: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E131: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"), ..meta::Evidence::DEFAULT };
+    pub const E132: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E133: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E134: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E135: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E136: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E137: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E138: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E139: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E140: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
+    pub const E141: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E142: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E143: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("address bound for DmaTranspose"), ..meta::Evidence::DEFAULT };
+    pub const E144: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E145: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."), ..meta::Evidence::DEFAULT };
+    pub const E146: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("+15 field: out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E147: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E148: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E149: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E150: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E151: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E152: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t dst_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E153: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E154: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E155: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E156: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E157: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E158: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E159: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E160: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E161: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E162: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DIRECT2D_XPOSE @63"), ..meta::Evidence::DEFAULT };
+    pub const E163: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E164: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E165: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("NC ≥ V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E166: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_rows: must be 16 (current uCode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E167: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E168: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E169: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E170: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("out_dtype: DTYPE (must equal in_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E171: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("in_dtype == out_dtype and 2-B for the transpose proper"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E172: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_start_addr % 32 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E173: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("dst start + step 32-B aligned"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E174: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E175: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dma_configs@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E176: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE @13"), ..meta::Evidence::DEFAULT };
+    pub const E177: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E178: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E179: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E180: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is src_idx_bound_reg in 0xf1"), ..meta::Evidence::DEFAULT };
+    pub const E181: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E182: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E183: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_start_addr@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E184: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E185: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint8_t reserved[3]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E186: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must be 0"), ..meta::Evidence::DEFAULT };
+    pub const E187: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t dst_step_elem_1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E188: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_step_elem_1@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E189: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E190: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: elem_size@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E191: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E192: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: flags@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E194: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("is_valid_dma_gather_transpose"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E195: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E196: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E197: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E198: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E199: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E200: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E201: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E202: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("16 8 src_start_addr ADDR8 (HBM or SBUF; immediate %2==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E203: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("16 8 src_start_addr ADDR8 — HBM or SBUF gather source (2-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E204: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: dst %32==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E205: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("40 8 dst_start_addr ADDR8 (SBUF, must be 32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E206: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("40 8 dst_start_addr ADDR8 — SBUF destination (32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E207: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E208: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E209: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", confidence: confidence::certainty::CERTAIN, note: Some("register mode: bits 0..7 hold a register id"), ..meta::Evidence::DEFAULT };
+    pub const E210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E211: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("\"for now to simplify uCode\""), ..meta::Evidence::DEFAULT };
+    pub const E212: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E213: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E214: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E215: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E217: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E218: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"), ..meta::Evidence::DEFAULT };
+    pub const E219: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E220: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("reserved[3]: must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E221: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("reserved[3]: must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E222: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E223: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E224: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E225: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: flags@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E226: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"), ..meta::Evidence::DEFAULT };
+    pub const E227: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t src_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E228: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint16_t src_num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E229: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t dst_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E230: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: src_idx_start_addr@48"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E231: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E232: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dst_idx_start_addr@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E233: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: compute_op@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E234: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dma_configs@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E235: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E236: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint8_t reserved[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E237: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: reserved@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E238: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E239: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_indirect"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the top-level predicate chains these checks"), ..meta::Evidence::DEFAULT };
+    pub const E240: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"), ..meta::Evidence::DEFAULT };
+    pub const E241: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_addr8 on both start addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E242: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E243: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("zero_num_elem_shape_reg_mode"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"), ..meta::Evidence::DEFAULT };
+    pub const E244: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", names: Some("0x40 SHAPE_REG: num_elem must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E245: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E246: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E247: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E248: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("has_dma_indirect_valid_idx_start_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E249: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E250: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("valid memcpy dtypes"), ..meta::Evidence::DEFAULT };
+    pub const E251: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E252: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E253: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E254: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"), ..meta::Evidence::DEFAULT };
+    pub const E255: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E256: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E257: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"), ..meta::Evidence::DEFAULT };
+    pub const E258: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E259: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E260: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E261: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E262: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."), ..meta::Evidence::DEFAULT };
+    pub const E263: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E264: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E265: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"), ..meta::Evidence::DEFAULT };
+    pub const E266: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E267: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"), ..meta::Evidence::DEFAULT };
+    pub const E268: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E269: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("only the active index vector(s) are checked"), ..meta::Evidence::DEFAULT };
+    pub const E270: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E271: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("bit31 = REGISTER-MODE flag"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E272: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E273: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E274: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::MED_INFERRED, note: Some("in SBUF partition 0 implies in SBUF"), ..meta::Evidence::DEFAULT };
+    pub const E275: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E276: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E277: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("reserved[2] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E278: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E279: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E280: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E281: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E282: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E283: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E284: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
+    pub const E285: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E286: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E287: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E288: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E289: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E290: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E291: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E292: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E293: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E294: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E295: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E296: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
+    pub const E297: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E298: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E299: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E300: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E301: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E302: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E303: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E304: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E305: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E306: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E307: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E308: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E309: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E310: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E311: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E312: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E313: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E314: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E315: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E316: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E317: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E318: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E319: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E320: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E321: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
+    pub const E322: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E323: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E324: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E325: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E326: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E327: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E328: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E329: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
+    pub const E330: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E331: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E332: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E333: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E334: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E335: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E336: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E337: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E338: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E339: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E340: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E341: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E342: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E343: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E344: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
+    pub const E345: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E346: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E347: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E348: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E349: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E350: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E351: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E352: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E353: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E354: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E355: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E356: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E357: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E358: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E359: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E360: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E361: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E362: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E363: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E364: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
+    pub const E365: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E366: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E367: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E368: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E369: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E371: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E372: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E373: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E374: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E375: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E376: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E377: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E378: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E379: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E380: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E381: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E382: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E383: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E384: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E385: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E386: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E387: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E388: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E389: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E390: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E391: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E392: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E393: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
+    pub const E394: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E395: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E396: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E397: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E398: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E399: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E400: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E401: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E402: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E403: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E404: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E405: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E406: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E407: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E408: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's, bit by bit against DMA_INDIRECT_FLAGS (seed-004 §3.1): bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim)."), ..meta::Evidence::DEFAULT };
+    pub const E409: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E410: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E411: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode word's only high bit, 0x8000, is bit 7 of this byte, which then reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires (seed-004 §6.2), so the two readings give the same value for an indirect word."), ..meta::Evidence::DEFAULT };
+    pub const E412: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E413: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
+    pub const E414: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E415: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E416: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
+    pub const E417: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E418: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
+    pub const E419: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
+    pub const E420: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E421: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
+    pub const E422: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E423: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
+    pub const E424: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E425: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E426: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E427: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E428: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E429: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E430: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
+    pub const E431: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
+    pub const E433: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E434: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E435: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
+    pub const E436: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E437: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E438: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E439: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E440: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E441: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E442: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E443: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E444: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E445: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E447: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E448: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E449: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E450: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E451: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E452: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E453: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E454: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E456: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
+    pub const E457: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E458: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E459: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E461: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E462: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
+    pub const E463: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E464: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E465: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E466: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
+    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
+    pub const E469: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E470: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E471: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E472: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E473: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E474: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
+    pub const E475: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E476: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E477: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E478: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E479: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E480: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E481: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
+    pub const E482: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E483: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E484: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E485: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
+    pub const E486: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E487: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
+    pub const E488: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E489: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E490: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E491: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E492: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E493: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E494: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E495: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E496: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E497: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E498: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E499: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E500: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E501: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E502: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E503: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E504: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E505: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E506: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E507: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E508: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E509: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E510: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E511: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E512: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E513: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E514: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E515: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E516: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E517: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E518: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E519: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E520: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E521: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E522: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E523: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E524: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E525: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E526: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E527: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E528: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E529: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E530: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E531: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E532: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E533: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E534: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E535: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E536: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E537: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E538: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E539: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E540: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E541: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E542: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E543: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E544: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E545: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E546: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E547: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E548: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E549: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E550: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E551: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E552: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E553: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E554: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E555: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E556: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E557: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E558: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E559: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E560: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E561: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E562: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E563: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E564: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E565: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E566: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E567: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E568: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E569: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E570: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E571: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E572: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E574: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E575: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E576: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E577: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E578: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E579: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E580: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E581: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E582: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E583: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E584: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E585: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E586: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E587: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E589: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E590: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E591: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E598: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E605: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E606: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E607: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E608: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E609: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E610: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E611: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E612: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E613: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E614: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E615: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E616: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E617: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E619: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E620: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E621: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E622: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E623: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E624: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E625: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E626: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E627: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E628: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E629: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E630: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E631: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E632: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E633: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E634: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E635: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E636: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E637: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E638: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E639: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E640: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E641: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E642: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E643: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E644: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E645: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E646: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E647: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E648: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E649: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E650: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E651: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E652: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E653: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E654: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E655: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E656: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E657: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E658: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E659: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E660: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E661: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E662: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E663: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E664: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
 }
 /// 4-byte little-endian address word over the 29-bit SBUF/PSUM window: a union of an immediate PartitionOffset (addr_immediate) and a register (addr_reg), told apart by bit 31. The ADDR4 page reads byte 3 as a two-bit mode nibble (bits 30:29: 0b00 static, 0b01 indirect-gather, 0b10 active/dynamic, 0b11 dead) plus the register-mode flag; the field-tables page reads the same byte as a marker (0x00 IMM, 0x40 SHAPE_REG, 0x80 ADDR_REG, 0xC0 ADDR_SHAPE_REG, 0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -923,13 +918,6 @@ impl ADDR4 {
                     confidence: confidence::wiki::HIGH_OBSERVED,
                     evidence: &[evidence::E3],
                 },
-                meta::Alternative {
-                    name: "psum_magnitude_test",
-                    type_name: "u29",
-                    doc: "The consolidated page's split: SBUF is [0, 0x2000000), PSUM [0x2000000, 0x2400000), and PSUM detection is a pure magnitude test, addr >= 0x2000000, with no bank bit and no region register. A third reading beside the ADDR4 page's region class (bits 25..28 nonzero = PSUM) and the descriptor model's PartitionOffset bit 25: an address with bit 26, 27 or 28 set and bit 25 clear is PSUM here and by the region class, SBUF by bit 25.",
-                    confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E4],
-                },
             ],
             ..meta::FieldMeta::DEFAULT
         },
@@ -941,7 +929,7 @@ impl ADDR4 {
             type_name: "u1",
             doc: "Mode bit 0: INDIRECT-gather (the index/offset slot of a gather). The only mode bit the compiler's encoder stamps.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E5, evidence::E6],
+            evidence: &[evidence::E4, evidence::E5],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -952,14 +940,14 @@ impl ADDR4 {
             type_name: "u1",
             doc: "Mode bit 1: ACTIVE / dynamic-AP marker (stamped upstream into the descriptor template, never by the ADDR4 encoder). Mode nibble 0b11 (0x60 in byte 3) has no producer and no consumer.",
             confidence: confidence::certainty::MEDIUM,
-            evidence: &[evidence::E7],
+            evidence: &[evidence::E6],
             alternatives: &[
                 meta::Alternative {
                     name: "shape_reg",
                     type_name: "u1",
                     doc: "ADDR4 marker 0x40 = SHAPE_REG (shape from register); with bit 31 set, 0xC0 = ADDR_SHAPE_REG (README conflict #10).",
                     confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E8],
+                    evidence: &[evidence::E7],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -972,7 +960,7 @@ impl ADDR4 {
             type_name: "u1",
             doc: "Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E9, evidence::E10, evidence::E11],
+            evidence: &[evidence::E8, evidence::E9, evidence::E10],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -1031,7 +1019,7 @@ impl ADDR4 {
         fields: &["address", "register_mode"],
         source: "supp-addr4 §Register mode",
         confidence: confidence::certainty::CERTAIN,
-        evidence: &[evidence::E12, evidence::E13],
+        evidence: &[evidence::E11, evidence::E12],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `ADDR4`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -1644,7 +1632,7 @@ impl DMA_CONFIGS {
         type_name: "u3",
         doc: "Device DGE priority class; usable 0..4 (ucode cap), 0 = unused/default packet size.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E14, evidence::E15],
+        evidence: &[evidence::E13, evidence::E14],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "reserved_bitfield",
@@ -1655,16 +1643,7 @@ impl DMA_CONFIGS {
         role: meta::Role::Reserved,
         doc: "Must be zero.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E14, evidence::E16],
-        alternatives: &[
-            meta::Alternative {
-                name: "flags",
-                type_name: "u5",
-                doc: "Seed 000: +0x0C is \"QoS bits[0:2] + flags\"; the compiler keeps whatever bits 3..7 already hold, (qos&7)|(d[12]&0xF8), rather than writing them zero. Against seed 004 and the field tables, which name them reserved_bitfield and require zero (is_valid_dma_configs).",
-                confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E17],
-            },
-        ],
+        evidence: &[evidence::E13, evidence::E15],
         ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
@@ -1721,7 +1700,7 @@ impl DMA_CONFIGS {
         fields: &["priority_class", "reserved_bitfield"],
         source: "supp-gather-scatter §1",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E18, evidence::E19, evidence::E20],
+        evidence: &[evidence::E16, evidence::E17, evidence::E18],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `DMA_CONFIGS`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -1775,7 +1754,7 @@ impl BOUND_CHECK_REG {
             type_name: "u6",
             doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E21],
+            evidence: &[evidence::E19],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -1786,7 +1765,7 @@ impl BOUND_CHECK_REG {
             type_name: "u1",
             doc: "Suppress the out-of-bounds notification.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E22],
+            evidence: &[evidence::E20],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -1797,7 +1776,7 @@ impl BOUND_CHECK_REG {
             type_name: "u1",
             doc: "1 = armed; 0 = inert.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E22],
+            evidence: &[evidence::E20],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -1856,7 +1835,7 @@ impl BOUND_CHECK_REG {
             fields: &["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E23, evidence::E24, evidence::E25],
+            evidence: &[evidence::E21, evidence::E22, evidence::E23],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1870,7 +1849,7 @@ impl BOUND_CHECK_REG {
             fields: &["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E26],
+            evidence: &[evidence::E24],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1885,7 +1864,7 @@ impl BOUND_CHECK_REG {
             fields: &["bc_enabled", "bc_reg"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E27],
+            evidence: &[evidence::E25],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1899,7 +1878,7 @@ impl BOUND_CHECK_REG {
             fields: &["bc_enabled"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E28],
+            evidence: &[evidence::E26],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1913,7 +1892,7 @@ impl BOUND_CHECK_REG {
             fields: &["bc_reg"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E29, evidence::E30],
+            evidence: &[evidence::E27, evidence::E28],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -1959,7 +1938,7 @@ impl BOUND_CHECK_REG {
 /// The `addr_reg` arm of [`ADDR8`]. Address from a register (ADDR_REG, 0x80 / 0xC0). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ADDR8_addr_reg {
-    /// Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources. Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources, and the chain that gives the other arms theirs does not reach this one (the compiler never writes ADDR_REG, so seed 000 shows no writer of it). Confidence: HIGH/OBSERVED (confirmed).
     pub body: [u8; 7],
     /// Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form. Confidence: HIGH/OBSERVED (confirmed).
     pub marker: ADDR8_MARKER,
@@ -1978,7 +1957,7 @@ impl ADDR8_addr_reg {
         size: 7,
         type_name: "u8[7]",
         role: meta::Role::Unknown,
-        doc: "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources.",
+        doc: "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources, and the chain that gives the other arms theirs does not reach this one (the compiler never writes ADDR_REG, so seed 000 shows no writer of it).",
         confidence: confidence::wiki::HIGH_OBSERVED,
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
@@ -1988,7 +1967,7 @@ impl ADDR8_addr_reg {
         type_name: "ADDR8_MARKER",
         doc: "Addressing form.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E31, evidence::E32],
+        evidence: &[evidence::E29, evidence::E30],
         ..meta::FieldMeta::DEFAULT
     }];
     /// Logical values stored across several fields.
@@ -2029,8 +2008,12 @@ impl ADDR8_addr_reg {
 /// The `addr_tbl_offs` arm of [`ADDR8`]. Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ADDR8_addr_tbl_offs {
-    /// Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. addr_tbl_offs: no byte layout in the sources. Confidence: HIGH/OBSERVED (confirmed).
-    pub body: [u8; 7],
+    /// Offset 0 (4 bytes), `u32`. Table offset: an immediate, or with OFFSET_REG the RegId of the offset register (two registers with OFFSET_WIDE too). dmaspec's inference: this is PSEUDO_ADDR8.addr_tbl_offs.offset, the +0 word the compiler writes under marker 0x20 / 0x28, and a table arm carries no variable id for the runtime to resolve, so it reaches the real word as written. Confidence: INFERRED (inferred).
+    pub offset: u32,
+    /// Offset 4 (2 bytes), `u16`. DGE table-entry id. dmaspec's inference, as for offset: PSEUDO_ADDR8.addr_tbl_offs.dge_table_entry_id carried into the real word. Confidence: INFERRED (inferred).
+    pub dge_table_entry_id: u16,
+    /// Offset 6 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the table arm of assign64bitAddr; no source names it. Confidence: HIGH/OBSERVED (confirmed).
+    pub unknown_6: [u8; 1],
     /// Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form. Confidence: HIGH/OBSERVED (confirmed).
     pub marker: ADDR8_MARKER,
 }
@@ -2042,37 +2025,64 @@ impl Default for ADDR8_addr_tbl_offs {
 }
 impl ADDR8_addr_tbl_offs {
     pub const SIZE: usize = 8;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body",
-        offset: 0,
-        size: 7,
-        type_name: "u8[7]",
-        role: meta::Role::Unknown,
-        doc: "addr_tbl_offs: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "marker",
-        offset: 7,
-        size: 1,
-        type_name: "ADDR8_MARKER",
-        doc: "Addressing form.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E31, evidence::E32],
-        ..meta::FieldMeta::DEFAULT
-    }];
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "offset",
+            offset: 0,
+            size: 4,
+            type_name: "u32",
+            doc: "Table offset: an immediate, or with OFFSET_REG the RegId of the offset register (two registers with OFFSET_WIDE too). dmaspec's inference: this is PSEUDO_ADDR8.addr_tbl_offs.offset, the +0 word the compiler writes under marker 0x20 / 0x28, and a table arm carries no variable id for the runtime to resolve, so it reaches the real word as written.",
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E31, evidence::E32, evidence::E33, evidence::E34, evidence::E35],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dge_table_entry_id",
+            offset: 4,
+            size: 2,
+            type_name: "u16",
+            doc: "DGE table-entry id. dmaspec's inference, as for offset: PSEUDO_ADDR8.addr_tbl_offs.dge_table_entry_id carried into the real word.",
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E36, evidence::E37, evidence::E35],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_6",
+            offset: 6,
+            size: 1,
+            type_name: "u8[1]",
+            role: meta::Role::Unknown,
+            doc: "Not written by the table arm of assign64bitAddr; no source names it.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "marker",
+            offset: 7,
+            size: 1,
+            type_name: "ADDR8_MARKER",
+            doc: "Addressing form.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E29, evidence::E30],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
     #[inline(always)]
     pub const fn read(b: &[u8; 8]) -> Self {
         Self {
-            body: *at::<0, 7, 8>(b),
+            offset: u32::from_le_bytes(*at::<0, 4, 8>(b)),
+            dge_table_entry_id: u16::from_le_bytes(*at::<4, 2, 8>(b)),
+            unknown_6: *at::<6, 1, 8>(b),
             marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
         }
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
-        *at_mut::<0, 7, 8>(b) = self.body;
+        *at_mut::<0, 4, 8>(b) = self.offset.to_le_bytes();
+        *at_mut::<4, 2, 8>(b) = self.dge_table_entry_id.to_le_bytes();
+        *at_mut::<6, 1, 8>(b) = self.unknown_6;
         self.marker.write(at_mut::<7, 1, 8>(b));
     }
     pub fn visit(
@@ -2089,9 +2099,19 @@ impl ADDR8_addr_tbl_offs {
     /// Visits the members without opening a group for the struct itself.
     pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
         let _ = arch;
-        v.enter(&Self::FIELDS[0], base, visit::Group::Array);
-        for (i0, x0) in self.body.iter().enumerate() {
-            v.value(&Self::FIELDS[0], base + i0, visit::Value::Unsigned((*x0) as u64));
+        v.value(&Self::FIELDS[0], base, visit::Value::Unsigned(self.offset as u64));
+        v.value(
+            &Self::FIELDS[1],
+            base + 4,
+            visit::Value::Unsigned(self.dge_table_entry_id as u64),
+        );
+        v.enter(&Self::FIELDS[2], base + 6, visit::Group::Array);
+        for (i0, x0) in self.unknown_6.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[2],
+                base + 6 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
         }
         v.leave(visit::Group::Array);
     }
@@ -2099,8 +2119,12 @@ impl ADDR8_addr_tbl_offs {
 /// The `addr_immediate` arm of [`ADDR8`]. Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ADDR8_addr_immediate {
-    /// Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. NeuronAddr: no byte layout in the sources. Confidence: HIGH/OBSERVED (confirmed).
-    pub body: [u8; 7],
+    /// Offset 0 (4 bytes), `u32`. Absolute address, bits 0..31. dmaspec's inference: the runtime resolves a PSEUDO_ADDR8.addr_var (a 4-byte immediate offset at +0, the variable id at +4..+6) into this arm, adding the variable's base to the immediate in place; the address's low bits are where the compiler's immediate is (so an alignment check reads them here). Confidence: INFERRED (inferred).
+    pub address_lo: u32,
+    /// Offset 4 (2 bytes), `u16`. Absolute address, bits 32..47. dmaspec's inference: ADDR8 reaches the full SoC space (wider than 32 bits), and the only bytes below the marker the address can continue into are those that held the variable id the runtime resolves; no source gives the address's width. Confidence: INFERRED (inferred).
+    pub address_mid: u16,
+    /// Offset 6 (1 byte), `u8`. Absolute address, bits 48..55. dmaspec's inference, as for address_mid. Confidence: INFERRED (inferred).
+    pub address_hi: u8,
     /// Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form. Confidence: HIGH/OBSERVED (confirmed).
     pub marker: ADDR8_MARKER,
 }
@@ -2112,37 +2136,64 @@ impl Default for ADDR8_addr_immediate {
 }
 impl ADDR8_addr_immediate {
     pub const SIZE: usize = 8;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body",
-        offset: 0,
-        size: 7,
-        type_name: "u8[7]",
-        role: meta::Role::Unknown,
-        doc: "NeuronAddr: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "marker",
-        offset: 7,
-        size: 1,
-        type_name: "ADDR8_MARKER",
-        doc: "Addressing form.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E31, evidence::E32],
-        ..meta::FieldMeta::DEFAULT
-    }];
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "address_lo",
+            offset: 0,
+            size: 4,
+            type_name: "u32",
+            doc: "Absolute address, bits 0..31. dmaspec's inference: the runtime resolves a PSEUDO_ADDR8.addr_var (a 4-byte immediate offset at +0, the variable id at +4..+6) into this arm, adding the variable's base to the immediate in place; the address's low bits are where the compiler's immediate is (so an alignment check reads them here).",
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E38, evidence::E39, evidence::E33, evidence::E34, evidence::E40],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "address_mid",
+            offset: 4,
+            size: 2,
+            type_name: "u16",
+            doc: "Absolute address, bits 32..47. dmaspec's inference: ADDR8 reaches the full SoC space (wider than 32 bits), and the only bytes below the marker the address can continue into are those that held the variable id the runtime resolves; no source gives the address's width.",
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E41, evidence::E42, evidence::E40],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "address_hi",
+            offset: 6,
+            size: 1,
+            type_name: "u8",
+            doc: "Absolute address, bits 48..55. dmaspec's inference, as for address_mid.",
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E43, evidence::E44, evidence::E40],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "marker",
+            offset: 7,
+            size: 1,
+            type_name: "ADDR8_MARKER",
+            doc: "Addressing form.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E29, evidence::E30],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
     #[inline(always)]
     pub const fn read(b: &[u8; 8]) -> Self {
         Self {
-            body: *at::<0, 7, 8>(b),
+            address_lo: u32::from_le_bytes(*at::<0, 4, 8>(b)),
+            address_mid: u16::from_le_bytes(*at::<4, 2, 8>(b)),
+            address_hi: u8::from_le_bytes(*at::<6, 1, 8>(b)),
             marker: ADDR8_MARKER::read(at::<7, 1, 8>(b)),
         }
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
-        *at_mut::<0, 7, 8>(b) = self.body;
+        *at_mut::<0, 4, 8>(b) = self.address_lo.to_le_bytes();
+        *at_mut::<4, 2, 8>(b) = self.address_mid.to_le_bytes();
+        *at_mut::<6, 1, 8>(b) = self.address_hi.to_le_bytes();
         self.marker.write(at_mut::<7, 1, 8>(b));
     }
     pub fn visit(
@@ -2159,14 +2210,20 @@ impl ADDR8_addr_immediate {
     /// Visits the members without opening a group for the struct itself.
     pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
         let _ = arch;
-        v.enter(&Self::FIELDS[0], base, visit::Group::Array);
-        for (i0, x0) in self.body.iter().enumerate() {
-            v.value(&Self::FIELDS[0], base + i0, visit::Value::Unsigned((*x0) as u64));
-        }
-        v.leave(visit::Group::Array);
+        v.value(&Self::FIELDS[0], base, visit::Value::Unsigned(self.address_lo as u64));
+        v.value(
+            &Self::FIELDS[1],
+            base + 4,
+            visit::Value::Unsigned(self.address_mid as u64),
+        );
+        v.value(
+            &Self::FIELDS[2],
+            base + 6,
+            visit::Value::Unsigned(self.address_hi as u64),
+        );
     }
 }
-/// 8-byte DMA address (full SoC reach). A union keyed by the marker in its high byte; the sources name the arms (immediate NeuronAddr / addr_reg / addr_table8 / addr_tbl_offs) but give no byte layout for them, so their low seven bytes are kept raw. Confidence: HIGH/OBSERVED (confirmed).
+/// 8-byte DMA address (full SoC reach). A union keyed by the marker in its high byte; the sources name the arms (immediate NeuronAddr / addr_reg / addr_table8 / addr_tbl_offs) but give no byte layout for them (reference README: "Not found"). The immediate and table arms are read here by dmaspec's inference, tagged INFERRED, from this chain: (1) the compiler writes PSEUDO_ADDR8 with known per-mode layouts (seed 000 §assign64bitAddr: a 4-byte address immediate at +0, a 16-bit DGE table-entry id or the variable id at +4, the mode byte at +7); (2) PSEUDO_ADDR8 is ADDR8 plus one addr_var arm under the same marker (seed 004 §8), so the arms both unions have are the same members; (3) the runtime uses only the variable ids to populate the absolute address (seed 004 §5.1 header doc; supp-consolidated §2.1 / §7 "runtime relocation resolves the var-ids -> absolute ADDR8"). The addr_reg arm stays raw: the compiler never writes it, so no writer gives its layout, and seed 004 names its members (reg_lo, reg_hi, …) without offsets. Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ADDR8 {
     /// Address from a register (ADDR_REG, 0x80 / 0xC0). Confidence: HIGH/OBSERVED (confirmed).
@@ -2190,7 +2247,7 @@ impl ADDR8 {
         type_name: "ADDR8_MARKER",
         doc: "Addressing form.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E31, evidence::E32],
+        evidence: &[evidence::E29, evidence::E30],
         ..meta::FieldMeta::DEFAULT
     };
     pub const VARIANTS: &'static [meta::FieldMeta] = &[
@@ -2201,7 +2258,7 @@ impl ADDR8 {
             type_name: "addr_reg",
             doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33],
+            evidence: &[evidence::E45],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -2211,7 +2268,7 @@ impl ADDR8 {
             type_name: "addr_tbl_offs",
             doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33],
+            evidence: &[evidence::E45],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -2221,7 +2278,7 @@ impl ADDR8 {
             type_name: "addr_immediate",
             doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E34],
+            evidence: &[evidence::E46],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -2314,7 +2371,7 @@ impl DTYPE_PAIR {
         type_name: "DTYPE",
         doc: "Source dtype.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E35, evidence::E36],
+        evidence: &[evidence::E47, evidence::E48],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "dtype_hi",
@@ -2324,7 +2381,7 @@ impl DTYPE_PAIR {
         type_name: "DTYPE",
         doc: "Destination dtype; the implicit dst dim-0 step is sizeof(dtype_hi).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E35, evidence::E37],
+        evidence: &[evidence::E47, evidence::E49],
         ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
@@ -2379,7 +2436,7 @@ impl DMA_GATHER_TRANSPOSE_FLAGS {
         type_name: "INDIRECT_DIM",
         doc: "Axis the index permutes; must be Y (has_valid_gather_transpose_flags).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E38, evidence::E39],
+        evidence: &[evidence::E50, evidence::E51],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "reserved",
@@ -2390,7 +2447,7 @@ impl DMA_GATHER_TRANSPOSE_FLAGS {
         role: meta::Role::Reserved,
         doc: "Reserved.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E35, evidence::E40],
+        evidence: &[evidence::E47, evidence::E52],
         ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
@@ -2677,7 +2734,7 @@ impl DMA_INDIRECT_FLAGS {
             type_name: "INDIRECT_DMA_ADDRESSING_MODE",
             doc: "SRC (gather) / DST (scatter) / SRC_DST (both).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E41, evidence::E42],
+            evidence: &[evidence::E53, evidence::E54],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -2688,7 +2745,7 @@ impl DMA_INDIRECT_FLAGS {
             type_name: "u1",
             doc: "1 = an out-of-bounds index is a hard error; 0 = handled per the bound register's bc_disable_oob_error_notif.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E41, evidence::E43, evidence::E44],
+            evidence: &[evidence::E53, evidence::E55, evidence::E56],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -2699,7 +2756,7 @@ impl DMA_INDIRECT_FLAGS {
             type_name: "u1",
             doc: "Allow duplicate scatter targets (scatter-add with compute_op = ADD).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E41, evidence::E45],
+            evidence: &[evidence::E53, evidence::E57],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -2710,7 +2767,7 @@ impl DMA_INDIRECT_FLAGS {
             type_name: "INDIRECT_DIM",
             doc: "Axis the source index walks.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E41, evidence::E46],
+            evidence: &[evidence::E53, evidence::E58],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -2721,7 +2778,7 @@ impl DMA_INDIRECT_FLAGS {
             type_name: "INDIRECT_DIM",
             doc: "Axis the destination index walks.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E41, evidence::E47],
+            evidence: &[evidence::E53, evidence::E59],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -2778,364 +2835,6 @@ impl DMA_INDIRECT_FLAGS {
         v.leave(visit::Group::Bitfield);
     }
 }
-/// The compiler's DMA QoS class (bir::InstDMACopy's QoS): 17 values, Unassigned, Default and the 15 priority classes P0..P14. Not a wire field (a C++ enum, bir::DMAQoSClass, spelt bir_DMAQoSClass in C): a descriptor byte holds DMA_CONFIGS.priority_class (0..4), never a DMAQoSClass. The consolidated page tags the 17-value enum CARRIED (from host-cc). Confidence: HIGH/CARRIED (strong).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum DMAQoSClass {
-    /// `bir_DMAQoSClass_Unassigned` = 0x0: The InstDMACopy ctor default (seed 003 §3.4).
-    Unassigned = 0u8,
-    /// `bir_DMAQoSClass_Default` = 0x1
-    Default = 1u8,
-    /// `bir_DMAQoSClass_P0` = 0x2
-    P0 = 2u8,
-    /// `bir_DMAQoSClass_P1` = 0x3
-    P1 = 3u8,
-    /// `bir_DMAQoSClass_P2` = 0x4
-    P2 = 4u8,
-    /// `bir_DMAQoSClass_P3` = 0x5
-    P3 = 5u8,
-    /// `bir_DMAQoSClass_P4` = 0x6
-    P4 = 6u8,
-    /// `bir_DMAQoSClass_P5` = 0x7
-    P5 = 7u8,
-    /// `bir_DMAQoSClass_P6` = 0x8
-    P6 = 8u8,
-    /// `bir_DMAQoSClass_P7` = 0x9
-    P7 = 9u8,
-    /// `bir_DMAQoSClass_P8` = 0xa
-    P8 = 10u8,
-    /// `bir_DMAQoSClass_P9` = 0xb
-    P9 = 11u8,
-    /// `bir_DMAQoSClass_P10` = 0xc
-    P10 = 12u8,
-    /// `bir_DMAQoSClass_P11` = 0xd
-    P11 = 13u8,
-    /// `bir_DMAQoSClass_P12` = 0xe
-    P12 = 14u8,
-    /// `bir_DMAQoSClass_P13` = 0xf
-    P13 = 15u8,
-    /// `bir_DMAQoSClass_P14` = 0x10
-    P14 = 16u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 17u8,
-}
-impl Default for DMAQoSClass {
-    fn default() -> Self {
-        Self::Unassigned
-    }
-}
-impl DMAQoSClass {
-    pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
-        meta::EnumeratorMeta {
-            name: "Unassigned",
-            value: 0,
-            c_name: "bir_DMAQoSClass_Unassigned",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "Default",
-            value: 1,
-            c_name: "bir_DMAQoSClass_Default",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P0",
-            value: 2,
-            c_name: "bir_DMAQoSClass_P0",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P1",
-            value: 3,
-            c_name: "bir_DMAQoSClass_P1",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P2",
-            value: 4,
-            c_name: "bir_DMAQoSClass_P2",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P3",
-            value: 5,
-            c_name: "bir_DMAQoSClass_P3",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P4",
-            value: 6,
-            c_name: "bir_DMAQoSClass_P4",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P5",
-            value: 7,
-            c_name: "bir_DMAQoSClass_P5",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P6",
-            value: 8,
-            c_name: "bir_DMAQoSClass_P6",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P7",
-            value: 9,
-            c_name: "bir_DMAQoSClass_P7",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P8",
-            value: 10,
-            c_name: "bir_DMAQoSClass_P8",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P9",
-            value: 11,
-            c_name: "bir_DMAQoSClass_P9",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P10",
-            value: 12,
-            c_name: "bir_DMAQoSClass_P10",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P11",
-            value: 13,
-            c_name: "bir_DMAQoSClass_P11",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P12",
-            value: 14,
-            c_name: "bir_DMAQoSClass_P12",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P13",
-            value: 15,
-            c_name: "bir_DMAQoSClass_P13",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "P14",
-            value: 16,
-            c_name: "bir_DMAQoSClass_P14",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-    ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
-    pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::Unassigned,
-            1u8 => Self::Default,
-            2u8 => Self::P0,
-            3u8 => Self::P1,
-            4u8 => Self::P2,
-            5u8 => Self::P3,
-            6u8 => Self::P4,
-            7u8 => Self::P5,
-            8u8 => Self::P6,
-            9u8 => Self::P7,
-            10u8 => Self::P8,
-            11u8 => Self::P9,
-            12u8 => Self::P10,
-            13u8 => Self::P11,
-            14u8 => Self::P12,
-            15u8 => Self::P13,
-            16u8 => Self::P14,
-            other => Self::Other(other),
-        }
-    }
-    #[inline]
-    pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::Unassigned => 0u8,
-            Self::Default => 1u8,
-            Self::P0 => 2u8,
-            Self::P1 => 3u8,
-            Self::P2 => 4u8,
-            Self::P3 => 5u8,
-            Self::P4 => 6u8,
-            Self::P5 => 7u8,
-            Self::P6 => 8u8,
-            Self::P7 => 9u8,
-            Self::P8 => 10u8,
-            Self::P9 => 11u8,
-            Self::P10 => 12u8,
-            Self::P11 => 13u8,
-            Self::P12 => 14u8,
-            Self::P13 => 15u8,
-            Self::P14 => 16u8,
-            Self::Other(_) => 17u8,
-        }
-    }
-    /// The enumerator's name, or `None` for a value the sources do not name.
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::Unassigned => Some("Unassigned"),
-            Self::Default => Some("Default"),
-            Self::P0 => Some("P0"),
-            Self::P1 => Some("P1"),
-            Self::P2 => Some("P2"),
-            Self::P3 => Some("P3"),
-            Self::P4 => Some("P4"),
-            Self::P5 => Some("P5"),
-            Self::P6 => Some("P6"),
-            Self::P7 => Some("P7"),
-            Self::P8 => Some("P8"),
-            Self::P9 => Some("P9"),
-            Self::P10 => Some("P10"),
-            Self::P11 => Some("P11"),
-            Self::P12 => Some("P12"),
-            Self::P13 => Some("P13"),
-            Self::P14 => Some("P14"),
-            Self::Other(_) => None,
-        }
-    }
-    /// Whether `arch` has this enumerator (values that are not enumerators: no).
-    pub const fn in_arch(self, arch: Arch) -> bool {
-        let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
-    }
-    /// The name as `arch` spells it, or `None` if it is not an enumerator there.
-    pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
-        if self.in_arch(arch) { self.name() } else { None }
-    }
-    #[inline(always)]
-    pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
-    }
-    #[inline(always)]
-    pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
-    }
-    pub fn value(self, arch: Arch) -> visit::Value<'static> {
-        visit::Value::Enum {
-            raw: self.raw() as u64,
-            name: self.name_in(arch),
-        }
-    }
-}
-/// The compiler encoder's sink, read at this+0x270 (*((_DWORD*)a1+156)): the same field maps serve modes 1 and 2 (offsets identical; INFERRED for mode 2 by the page, from identical field-writer calls); any other value is reportError "Wrong CodeGenMode…". Not a wire field. Confidence: CONFIRMED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u32)]
-pub enum CodeGenMode {
-    /// `CodeGenMode_COLLECT_OPCODES` = 0x0: Insert the opcode into a DenseMap\<Instr*,set\<u32>>(this+4) census; emit nothing.
-    COLLECT_OPCODES = 0u32,
-    /// `CodeGenMode_GENERATE_ISACODE` = 0x1: Fill the bundle and fwrite it.
-    GENERATE_ISACODE = 1u32,
-    /// `CodeGenMode_RUN_ISA_CHECKS` = 0x2: Build the byte-identical bundle on a stack frame and feed the ISA checker (vcall *vtbl\[0\]); no fwrite.
-    RUN_ISA_CHECKS = 2u32,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u32) = 3u32,
-}
-impl Default for CodeGenMode {
-    fn default() -> Self {
-        Self::COLLECT_OPCODES
-    }
-}
-impl CodeGenMode {
-    pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
-        meta::EnumeratorMeta {
-            name: "COLLECT_OPCODES",
-            value: 0,
-            c_name: "CodeGenMode_COLLECT_OPCODES",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "GENERATE_ISACODE",
-            value: 1,
-            c_name: "CodeGenMode_GENERATE_ISACODE",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "RUN_ISA_CHECKS",
-            value: 2,
-            c_name: "CodeGenMode_RUN_ISA_CHECKS",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-    ];
-    #[inline]
-    pub const fn from_raw(raw: u32) -> Self {
-        match raw {
-            0u32 => Self::COLLECT_OPCODES,
-            1u32 => Self::GENERATE_ISACODE,
-            2u32 => Self::RUN_ISA_CHECKS,
-            other => Self::Other(other),
-        }
-    }
-    #[inline]
-    pub const fn raw(self) -> u32 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::COLLECT_OPCODES => 0u32,
-            Self::GENERATE_ISACODE => 1u32,
-            Self::RUN_ISA_CHECKS => 2u32,
-            Self::Other(_) => 3u32,
-        }
-    }
-    /// The enumerator's name, or `None` for a value the sources do not name.
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::COLLECT_OPCODES => Some("COLLECT_OPCODES"),
-            Self::GENERATE_ISACODE => Some("GENERATE_ISACODE"),
-            Self::RUN_ISA_CHECKS => Some("RUN_ISA_CHECKS"),
-            Self::Other(_) => None,
-        }
-    }
-    /// Whether `arch` has this enumerator (values that are not enumerators: no).
-    pub const fn in_arch(self, arch: Arch) -> bool {
-        let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
-    }
-    /// The name as `arch` spells it, or `None` if it is not an enumerator there.
-    pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
-        if self.in_arch(arch) { self.name() } else { None }
-    }
-    #[inline(always)]
-    pub const fn read(b: &[u8; 4]) -> Self {
-        Self::from_raw(u32::from_le_bytes(*b))
-    }
-    #[inline(always)]
-    pub fn write(&self, b: &mut [u8; 4]) {
-        *b = self.raw().to_le_bytes();
-    }
-    pub fn value(self, arch: Arch) -> visit::Value<'static> {
-        visit::Value::Enum {
-            raw: self.raw() as u64,
-            name: self.name_in(arch),
-        }
-    }
-}
 /// When the instruction may issue, against a semaphore (the field-tables page lists a selection; the _REG variants are 0x81..0x85). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -3148,16 +2847,6 @@ pub enum WAIT_MODE {
     WAIT_FOR_SEM_GT_IMM = 4u8,
     /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM` = 0x5
     WAIT_FOR_SEM_GE_IMM = 5u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_REG_81` = 0x81: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
-    REG_81 = 129u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_REG_82` = 0x82: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
-    REG_82 = 130u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_REG_83` = 0x83: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
-    REG_83 = 131u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_REG_84` = 0x84: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
-    REG_84 = 132u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_REG_85` = 0x85: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
-    REG_85 = 133u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 2u8,
 }
@@ -3192,36 +2881,6 @@ impl WAIT_MODE {
             c_name: "NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM",
             ..meta::EnumeratorMeta::DEFAULT
         },
-        meta::EnumeratorMeta {
-            name: "REG_81",
-            value: 129,
-            c_name: "NEURON_ISA_TPB_WAIT_MODE_REG_81",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "REG_82",
-            value: 130,
-            c_name: "NEURON_ISA_TPB_WAIT_MODE_REG_82",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "REG_83",
-            value: 131,
-            c_name: "NEURON_ISA_TPB_WAIT_MODE_REG_83",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "REG_84",
-            value: 132,
-            c_name: "NEURON_ISA_TPB_WAIT_MODE_REG_84",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "REG_85",
-            value: 133,
-            c_name: "NEURON_ISA_TPB_WAIT_MODE_REG_85",
-            ..meta::EnumeratorMeta::DEFAULT
-        },
     ];
     /// `from_raw` of every byte.
     const FROM_RAW: [Self; 256] = {
@@ -3240,11 +2899,6 @@ impl WAIT_MODE {
             1u8 => Self::WAIT_FOR_SEM_EQ_IMM,
             4u8 => Self::WAIT_FOR_SEM_GT_IMM,
             5u8 => Self::WAIT_FOR_SEM_GE_IMM,
-            129u8 => Self::REG_81,
-            130u8 => Self::REG_82,
-            131u8 => Self::REG_83,
-            132u8 => Self::REG_84,
-            133u8 => Self::REG_85,
             other => Self::Other(other),
         }
     }
@@ -3258,11 +2912,6 @@ impl WAIT_MODE {
             Self::WAIT_FOR_SEM_EQ_IMM => 1u8,
             Self::WAIT_FOR_SEM_GT_IMM => 4u8,
             Self::WAIT_FOR_SEM_GE_IMM => 5u8,
-            Self::REG_81 => 129u8,
-            Self::REG_82 => 130u8,
-            Self::REG_83 => 131u8,
-            Self::REG_84 => 132u8,
-            Self::REG_85 => 133u8,
             Self::Other(_) => 2u8,
         }
     }
@@ -3273,11 +2922,6 @@ impl WAIT_MODE {
             Self::WAIT_FOR_SEM_EQ_IMM => Some("WAIT_FOR_SEM_EQ_IMM"),
             Self::WAIT_FOR_SEM_GT_IMM => Some("WAIT_FOR_SEM_GT_IMM"),
             Self::WAIT_FOR_SEM_GE_IMM => Some("WAIT_FOR_SEM_GE_IMM"),
-            Self::REG_81 => Some("REG_81"),
-            Self::REG_82 => Some("REG_82"),
-            Self::REG_83 => Some("REG_83"),
-            Self::REG_84 => Some("REG_84"),
-            Self::REG_85 => Some("REG_85"),
             Self::Other(_) => None,
         }
     }
@@ -3466,7 +3110,7 @@ impl HEADER {
             type_name: "OPCODE",
             doc: "Selects the word's struct.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E48, evidence::E49],
+            evidence: &[evidence::E60, evidence::E61],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3476,14 +3120,14 @@ impl HEADER {
             type_name: "u8",
             doc: "Word length; 0x10 = 16 dwords = 64 bytes.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E50, evidence::E51],
+            evidence: &[evidence::E62, evidence::E63],
             alternatives: &[
                 meta::Alternative {
                     name: "inst_word_len_16b_records",
                     type_name: "u8",
                     doc: "Length in 16-byte records (DMA words = 4).",
                     confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E52],
+                    evidence: &[evidence::E64],
                 },
             ],
             constant: Some(16),
@@ -3496,14 +3140,14 @@ impl HEADER {
             type_name: "u8",
             doc: "Debug command.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E53, evidence::E54],
+            evidence: &[evidence::E65, evidence::E66],
             alternatives: &[
                 meta::Alternative {
                     name: "format_reserved",
                     type_name: "u8",
                     doc: "Bytes +0x02..+0x03 are one reserved/format word, always 0x0000.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E55, evidence::E56],
+                    evidence: &[evidence::E67, evidence::E68],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -3515,14 +3159,14 @@ impl HEADER {
             type_name: "u8",
             doc: "Debug hint.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E53, evidence::E54],
+            evidence: &[evidence::E65, evidence::E66],
             alternatives: &[
                 meta::Alternative {
                     name: "format_reserved_hi",
                     type_name: "u8",
                     doc: "High byte of the reserved/format word, always 0.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E57],
+                    evidence: &[evidence::E69],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -3608,7 +3252,7 @@ impl EVENTS {
             type_name: "WAIT_MODE",
             doc: "",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E58, evidence::E59],
+            evidence: &[evidence::E70, evidence::E71],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3618,7 +3262,7 @@ impl EVENTS {
             type_name: "u8",
             doc: "Semaphore to wait on.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E58, evidence::E60],
+            evidence: &[evidence::E70, evidence::E72],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3628,7 +3272,7 @@ impl EVENTS {
             type_name: "UPDATE_MODE",
             doc: "",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E58, evidence::E61],
+            evidence: &[evidence::E70, evidence::E73],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3638,7 +3282,7 @@ impl EVENTS {
             type_name: "u8",
             doc: "Semaphore to update.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E58, evidence::E62],
+            evidence: &[evidence::E70, evidence::E74],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3648,7 +3292,7 @@ impl EVENTS {
             type_name: "u32",
             doc: "Wait threshold / update value.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E58, evidence::E63],
+            evidence: &[evidence::E70, evidence::E75],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -3942,14 +3586,14 @@ impl OPCODE {
         }
     }
 }
-/// The `addr_var` arm of [`PSEUDO_ADDR8`]. Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime. Confidence: HIGH/OBSERVED (confirmed).
+/// The `addr_var` arm of [`PSEUDO_ADDR8`]. Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime. Its byte layout is seed 000's mode 0x10, by dmaspec's inference (see the fields). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PSEUDO_ADDR8_addr_var {
-    /// Offset 0 (4 bytes), `u32`. The address immediate (v26): the offset within the variable. Confidence: CONFIRMED (confirmed).
+    /// Offset 0 (4 bytes), `u32`. The address immediate (v26): the offset within the variable. The bytes are what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's "imm offset" is dmaspec's inference: mode 0x10 sets VAR_ID_BIT, the bit that selects addr_var, and holds an immediate next to a variable id, the two parts seed 004 gives addr_var. Confidence: INFERRED (inferred).
     pub immediate: u32,
-    /// Offset 4 (2 bytes), `u16`. Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16). With var_id_hi it is one 24-bit id. Confidence: CONFIRMED (confirmed).
+    /// Offset 4 (2 bytes), `u16`. Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16). With var_id_hi it is one 24-bit id. The bytes are what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's "neff variable id" is dmaspec's inference, as for immediate. Confidence: INFERRED (inferred).
     pub var_id_lo: u16,
-    /// Offset 6 (1 byte), `u8`. Physical variable id, bits 16..23. Confidence: CONFIRMED (confirmed).
+    /// Offset 6 (1 byte), `u8`. Physical variable id, bits 16..23. The byte is what assign64bitAddr writes under mode 0x10 (CONFIRMED); its place in addr_var is dmaspec's inference, as for immediate. Confidence: INFERRED (inferred).
     pub var_id_hi: u8,
     /// Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC). Confidence: HIGH/OBSERVED (confirmed).
     pub marker: ADDR8_MARKER,
@@ -3968,9 +3612,9 @@ impl PSEUDO_ADDR8_addr_var {
             offset: 0,
             size: 4,
             type_name: "u32",
-            doc: "The address immediate (v26): the offset within the variable.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E64, evidence::E65],
+            doc: "The address immediate (v26): the offset within the variable. The bytes are what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's \"imm offset\" is dmaspec's inference: mode 0x10 sets VAR_ID_BIT, the bit that selects addr_var, and holds an immediate next to a variable id, the two parts seed 004 gives addr_var.",
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E76, evidence::E77, evidence::E78],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3978,9 +3622,9 @@ impl PSEUDO_ADDR8_addr_var {
             offset: 4,
             size: 2,
             type_name: "u16",
-            doc: "Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16). With var_id_hi it is one 24-bit id.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E66, evidence::E67],
+            doc: "Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16). With var_id_hi it is one 24-bit id. The bytes are what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's \"neff variable id\" is dmaspec's inference, as for immediate.",
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E79, evidence::E80],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -3988,9 +3632,9 @@ impl PSEUDO_ADDR8_addr_var {
             offset: 6,
             size: 1,
             type_name: "u8",
-            doc: "Physical variable id, bits 16..23.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E68],
+            doc: "Physical variable id, bits 16..23. The byte is what assign64bitAddr writes under mode 0x10 (CONFIRMED); its place in addr_var is dmaspec's inference, as for immediate.",
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E81],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4000,14 +3644,14 @@ impl PSEUDO_ADDR8_addr_var {
             type_name: "ADDR8_MARKER",
             doc: "Addressing form (mask 0xFC).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E69, evidence::E70, evidence::E71],
+            evidence: &[evidence::E82, evidence::E83, evidence::E84],
             alternatives: &[
                 meta::Alternative {
                     name: "address_mode",
                     type_name: "u8",
-                    doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
+                    doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E72, evidence::E73],
+                    evidence: &[evidence::E85, evidence::E86, evidence::E87],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -4090,14 +3734,14 @@ impl PSEUDO_ADDR8_addr_reg {
         type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E69, evidence::E70, evidence::E71],
+        evidence: &[evidence::E82, evidence::E83, evidence::E84],
         alternatives: &[
             meta::Alternative {
                 name: "address_mode",
                 type_name: "u8",
-                doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
+                doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E72, evidence::E73],
+                evidence: &[evidence::E85, evidence::E86, evidence::E87],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -4137,12 +3781,12 @@ impl PSEUDO_ADDR8_addr_reg {
         v.leave(visit::Group::Array);
     }
 }
-/// The `addr_tbl_offs` arm of [`PSEUDO_ADDR8`]. Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Confidence: HIGH/OBSERVED (confirmed).
+/// The `addr_tbl_offs` arm of [`PSEUDO_ADDR8`]. Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Its byte layout is seed 000's modes 0x20 / 0x28, by dmaspec's inference (see the fields). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PSEUDO_ADDR8_addr_tbl_offs {
-    /// Offset 0 (4 bytes), `u32`. Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker 0x28, AP mode REGISTER), the RegId of the offset register ("DGE's RegisterAP must be offset register"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair. Confidence: CONFIRMED (confirmed).
+    /// Offset 0 (4 bytes), `u32`. Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker 0x28, AP mode REGISTER), the RegId of the offset register ("DGE's RegisterAP must be offset register"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); that they are the addr_tbl_offs arm's is dmaspec's inference: both modes set ADDR_TBL_BIT, the bit that selects the table arm, and carry a DGE table-entry id. Confidence: INFERRED (inferred).
     pub offset: u32,
-    /// Offset 4 (2 bytes), `u16`. DGE table-entry id (*(memloc+142)); "DGE table entry ID too large" when it does not fit. Confidence: CONFIRMED (confirmed).
+    /// Offset 4 (2 bytes), `u16`. DGE table-entry id (*(memloc+142)); "DGE table entry ID too large" when it does not fit. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); their place in addr_tbl_offs is dmaspec's inference, as for offset. Confidence: INFERRED (inferred).
     pub dge_table_entry_id: u16,
     /// Offset 6 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it. Confidence: HIGH/OBSERVED (confirmed).
     pub unknown_6: [u8; 1],
@@ -4163,9 +3807,9 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
             offset: 0,
             size: 4,
             type_name: "u32",
-            doc: "Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker 0x28, AP mode REGISTER), the RegId of the offset register (\"DGE's RegisterAP must be offset register\"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E74],
+            doc: "Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker 0x28, AP mode REGISTER), the RegId of the offset register (\"DGE's RegisterAP must be offset register\"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); that they are the addr_tbl_offs arm's is dmaspec's inference: both modes set ADDR_TBL_BIT, the bit that selects the table arm, and carry a DGE table-entry id.",
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E88, evidence::E89, evidence::E90],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4173,9 +3817,9 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
             offset: 4,
             size: 2,
             type_name: "u16",
-            doc: "DGE table-entry id (*(memloc+142)); \"DGE table entry ID too large\" when it does not fit.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E75],
+            doc: "DGE table-entry id (*(memloc+142)); \"DGE table entry ID too large\" when it does not fit. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); their place in addr_tbl_offs is dmaspec's inference, as for offset.",
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E91],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4195,14 +3839,14 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
             type_name: "ADDR8_MARKER",
             doc: "Addressing form (mask 0xFC).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E69, evidence::E70, evidence::E71],
+            evidence: &[evidence::E82, evidence::E83, evidence::E84],
             alternatives: &[
                 meta::Alternative {
                     name: "address_mode",
                     type_name: "u8",
-                    doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
+                    doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E72, evidence::E73],
+                    evidence: &[evidence::E85, evidence::E86, evidence::E87],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -4289,14 +3933,14 @@ impl PSEUDO_ADDR8_addr_immediate {
         type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E69, evidence::E70, evidence::E71],
+        evidence: &[evidence::E82, evidence::E83, evidence::E84],
         alternatives: &[
             meta::Alternative {
                 name: "address_mode",
                 type_name: "u8",
-                doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
+                doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E72, evidence::E73],
+                evidence: &[evidence::E85, evidence::E86, evidence::E87],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -4336,14 +3980,14 @@ impl PSEUDO_ADDR8_addr_immediate {
         v.leave(visit::Group::Array);
     }
 }
-/// 8-byte pseudo address: an ADDR8 whose marker may also set VAR_ID (0x10), selecting the addr_var arm (a neff variable id + immediate offset, resolved by the runtime at model load). The sources also name an addr_unknown member but give no marker that selects it. Seed 004 gives no byte layout for any arm; seed 000's writer (assign64bitAddr) gives the layouts of the two arms the compiler emits: physical var-id (marker 0x10: immediate at +0, var-id low 16 bits at +4, var-id high byte at +6) and DGE table (marker 0x20 / 0x28: immediate or offset-register RegId at +0, DGE table-entry id at +4). The addr_reg and addr_immediate arms, which the compiler never writes, stay raw. Arms are tried in order: addr_var, addr_reg, addr_tbl_offs, then addr_immediate. Confidence: HIGH/OBSERVED (confirmed).
+/// 8-byte pseudo address: an ADDR8 whose marker may also set VAR_ID (0x10), selecting the addr_var arm (a neff variable id + immediate offset, resolved by the runtime at model load). The sources also name an addr_unknown member but give no marker that selects it. Seed 004 gives no byte layout for any arm; seed 000's writer (assign64bitAddr) gives the bytes it writes under its three address modes (CONFIRMED): physical var-id (mode 0x10: immediate at +0, var-id low 16 bits at +4, var-id high byte at +6) and DGE (mode 0x20 / 0x28: immediate or offset-register RegId at +0, DGE table-entry id at +4). Reading mode 0x10 as seed 004's addr_var arm and 0x20 / 0x28 as its addr_tbl_offs arm is dmaspec's inference (INFERRED): seed 000 names modes, not arms, and no source gives an arm layout. Its chain: each mode byte sets exactly the marker bit that selects the arm (0x10 = VAR_ID_BIT, 0x20 = ADDR_TBL_BIT, common.h:586); seed 000's 0x10 holds a variable id plus an immediate, which is what seed 004 says addr_var holds; its 0x20 / 0x28 hold a DGE table-entry id, the table arm's. The addr_reg and addr_immediate arms, which the compiler never writes, stay raw. Arms are tried in order: addr_var, addr_reg, addr_tbl_offs, then addr_immediate. Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PSEUDO_ADDR8 {
-    /// Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime. Confidence: HIGH/OBSERVED (confirmed).
+    /// Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime. Its byte layout is seed 000's mode 0x10, by dmaspec's inference (see the fields). Confidence: HIGH/OBSERVED (confirmed).
     addr_var(PSEUDO_ADDR8_addr_var),
     /// Address from a register (ADDR_REG, 0x80 / 0xC0). Confidence: HIGH/OBSERVED (confirmed).
     addr_reg(PSEUDO_ADDR8_addr_reg),
-    /// Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Confidence: HIGH/OBSERVED (confirmed).
+    /// Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Its byte layout is seed 000's modes 0x20 / 0x28, by dmaspec's inference (see the fields). Confidence: HIGH/OBSERVED (confirmed).
     addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs),
     /// Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address). Confidence: HIGH/OBSERVED (confirmed).
     addr_immediate(PSEUDO_ADDR8_addr_immediate),
@@ -4362,14 +4006,14 @@ impl PSEUDO_ADDR8 {
         type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E69, evidence::E70, evidence::E71],
+        evidence: &[evidence::E82, evidence::E83, evidence::E84],
         alternatives: &[
             meta::Alternative {
                 name: "address_mode",
                 type_name: "u8",
-                doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. The bits line up with the marker's: 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register); the transpose path is the one that loads the shape register (MoveShape 0xB2), so both describe the same writes (README conflict #3).",
+                doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E72, evidence::E73],
+                evidence: &[evidence::E85, evidence::E86, evidence::E87],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -4380,9 +4024,9 @@ impl PSEUDO_ADDR8 {
             offset: 0,
             size: 8,
             type_name: "addr_var",
-            doc: "Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime.",
+            doc: "Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime. Its byte layout is seed 000's mode 0x10, by dmaspec's inference (see the fields).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E76, evidence::E77, evidence::E78],
+            evidence: &[evidence::E92, evidence::E93, evidence::E94],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4392,7 +4036,7 @@ impl PSEUDO_ADDR8 {
             type_name: "addr_reg",
             doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32, evidence::E33],
+            evidence: &[evidence::E30, evidence::E45],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4400,9 +4044,9 @@ impl PSEUDO_ADDR8 {
             offset: 0,
             size: 8,
             type_name: "addr_tbl_offs",
-            doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).",
+            doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Its byte layout is seed 000's modes 0x20 / 0x28, by dmaspec's inference (see the fields).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32, evidence::E33, evidence::E79],
+            evidence: &[evidence::E30, evidence::E45, evidence::E95],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4412,7 +4056,7 @@ impl PSEUDO_ADDR8 {
             type_name: "addr_immediate",
             doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32, evidence::E34],
+            evidence: &[evidence::E30, evidence::E46],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -4555,7 +4199,7 @@ impl DMA_DIRECT2D {
             type_name: "HEADER",
             doc: "opcode == 0xb8",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80],
+            evidence: &[evidence::E96],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4565,7 +4209,7 @@ impl DMA_DIRECT2D {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E81],
+            evidence: &[evidence::E97],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4575,7 +4219,7 @@ impl DMA_DIRECT2D {
             type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80, evidence::E82, evidence::E83],
+            evidence: &[evidence::E96, evidence::E98, evidence::E99],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4585,7 +4229,7 @@ impl DMA_DIRECT2D {
             type_name: "u8",
             doc: "Completion semaphore index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80],
+            evidence: &[evidence::E96],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4595,7 +4239,7 @@ impl DMA_DIRECT2D {
             type_name: "u8",
             doc: "Semaphore increment; bounds the number of DMAs used.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80],
+            evidence: &[evidence::E96],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4605,7 +4249,7 @@ impl DMA_DIRECT2D {
             type_name: "DGE_COMPUTE_OP",
             doc: "Reduce-on-copy op (§6.4).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80, evidence::E84, evidence::E85],
+            evidence: &[evidence::E96, evidence::E100, evidence::E101],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4615,7 +4259,7 @@ impl DMA_DIRECT2D {
             type_name: "ADDR8",
             doc: "Source base (immediate / register / table).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80, evidence::E86],
+            evidence: &[evidence::E96, evidence::E102],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4625,7 +4269,7 @@ impl DMA_DIRECT2D {
             type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E87],
+            evidence: &[evidence::E103],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4635,7 +4279,7 @@ impl DMA_DIRECT2D {
             type_name: "u16[2]",
             doc: "2-D shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E88],
+            evidence: &[evidence::E104],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4645,7 +4289,7 @@ impl DMA_DIRECT2D {
             type_name: "u16",
             doc: "Bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80],
+            evidence: &[evidence::E96],
             codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
@@ -4656,7 +4300,7 @@ impl DMA_DIRECT2D {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80],
+            evidence: &[evidence::E96],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4666,7 +4310,7 @@ impl DMA_DIRECT2D {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80],
+            evidence: &[evidence::E96],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4676,7 +4320,7 @@ impl DMA_DIRECT2D {
             type_name: "ADDR8",
             doc: "Destination base.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80, evidence::E89],
+            evidence: &[evidence::E96, evidence::E105],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4686,7 +4330,7 @@ impl DMA_DIRECT2D {
             type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80],
+            evidence: &[evidence::E96],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4696,7 +4340,7 @@ impl DMA_DIRECT2D {
             type_name: "u16[2]",
             doc: "2-D shape.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80],
+            evidence: &[evidence::E96],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4706,7 +4350,7 @@ impl DMA_DIRECT2D {
             type_name: "u16",
             doc: "Bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80],
+            evidence: &[evidence::E96],
             codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
@@ -4717,7 +4361,7 @@ impl DMA_DIRECT2D {
             type_name: "DTYPE",
             doc: "Source dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80, evidence::E90],
+            evidence: &[evidence::E96, evidence::E106],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4727,7 +4371,7 @@ impl DMA_DIRECT2D {
             type_name: "DTYPE",
             doc: "Destination dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E80, evidence::E91],
+            evidence: &[evidence::E96, evidence::E107],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -4912,8 +4556,12 @@ impl DMA_DIRECT2D {
             meta::LeafMeta::of("compute_op", 15, &DMA_DIRECT2D::FIELDS[5]),
             meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR),
             meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_lo", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_mid", 20, &ADDR8_addr_immediate::FIELDS[1], "src_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_hi", 22, &ADDR8_addr_immediate::FIELDS[2], "src_start_addr.addr_immediate"),
             meta::LeafMeta::of("src_step_elem", 24, &DMA_DIRECT2D::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 32, &DMA_DIRECT2D::FIELDS[8]),
             meta::LeafMeta::of("src_elem_size", 36, &DMA_DIRECT2D::FIELDS[9]),
@@ -4925,8 +4573,12 @@ impl DMA_DIRECT2D {
             meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2]),
             meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR),
             meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 46, &ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_lo", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_mid", 44, &ADDR8_addr_immediate::FIELDS[1], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_hi", 46, &ADDR8_addr_immediate::FIELDS[2], "dst_start_addr.addr_immediate"),
             meta::LeafMeta::of("dst_step_elem", 48, &DMA_DIRECT2D::FIELDS[13]),
             meta::LeafMeta::of("dst_num_elem", 56, &DMA_DIRECT2D::FIELDS[14]),
             meta::LeafMeta::of("dst_elem_size", 60, &DMA_DIRECT2D::FIELDS[15]),
@@ -4992,7 +4644,7 @@ impl DMA_DIRECT2D {
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92],
+            evidence: &[evidence::E108],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5014,7 +4666,7 @@ impl DMA_DIRECT2D {
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E93, evidence::E94, evidence::E95],
+            evidence: &[evidence::E109, evidence::E110, evidence::E111],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5028,7 +4680,7 @@ impl DMA_DIRECT2D {
             fields: &["header"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E96],
+            evidence: &[evidence::E112],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5043,7 +4695,7 @@ impl DMA_DIRECT2D {
             fields: &["events"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E97],
+            evidence: &[evidence::E113],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5058,7 +4710,7 @@ impl DMA_DIRECT2D {
             fields: &["header.opcode"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E98],
+            evidence: &[evidence::E114],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5072,7 +4724,7 @@ impl DMA_DIRECT2D {
             fields: &["src_start_addr"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E99],
+            evidence: &[evidence::E115],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5087,7 +4739,7 @@ impl DMA_DIRECT2D {
             fields: &["dst_start_addr"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E100],
+            evidence: &[evidence::E116],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5102,7 +4754,7 @@ impl DMA_DIRECT2D {
             fields: &["src_start_addr", "src_step_elem[0]"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E101],
+            evidence: &[evidence::E117],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5117,7 +4769,7 @@ impl DMA_DIRECT2D {
             fields: &["dst_start_addr", "dst_step_elem[0]"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E102],
+            evidence: &[evidence::E118],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5135,7 +4787,7 @@ impl DMA_DIRECT2D {
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E103, evidence::E104, evidence::E105],
+            evidence: &[evidence::E119, evidence::E120, evidence::E121],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5149,7 +4801,7 @@ impl DMA_DIRECT2D {
             fields: &["compute_op", "in_dtype", "out_dtype"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E106, evidence::E107],
+            evidence: &[evidence::E122, evidence::E123],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5164,7 +4816,7 @@ impl DMA_DIRECT2D {
             fields: &["src_bound_reg.bc_disable_oob_error_notif", "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E108, evidence::E109],
+            evidence: &[evidence::E124, evidence::E125],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5178,7 +4830,7 @@ impl DMA_DIRECT2D {
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E110, evidence::E109],
+            evidence: &[evidence::E126, evidence::E125],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5192,7 +4844,7 @@ impl DMA_DIRECT2D {
             fields: &["compute_op", "src_num_elem", "dst_num_elem", "src_start_addr", "dst_start_addr"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E111],
+            evidence: &[evidence::E127],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5207,7 +4859,7 @@ impl DMA_DIRECT2D {
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E112, evidence::E113],
+            evidence: &[evidence::E128, evidence::E129],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5226,7 +4878,7 @@ impl DMA_DIRECT2D {
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E114, evidence::E115],
+            evidence: &[evidence::E130, evidence::E131],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5244,7 +4896,7 @@ impl DMA_DIRECT2D {
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E116, evidence::E117],
+            evidence: &[evidence::E132, evidence::E133],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5258,7 +4910,7 @@ impl DMA_DIRECT2D {
             fields: &["compute_op"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E118],
+            evidence: &[evidence::E134],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5272,7 +4924,7 @@ impl DMA_DIRECT2D {
             fields: &["in_dtype", "out_dtype"],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E119],
+            evidence: &[evidence::E135],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5282,14 +4934,14 @@ impl DMA_DIRECT2D {
             expr: Some("src_num_elem[0] * src_num_elem[1] * value(src_elem_size) == dst_num_elem[0] * dst_num_elem[1] * value(dst_elem_size)"),
             parent: Some(16),
             message: "the source and destination byte counts must match",
-            doc: "A byte count is num_elem[0] × num_elem[1] × elem_size, with an elem_size of 0 meaning 64 KiB. The product is dmaspec's reading: seed 004 says only \"byte counts match\", and the field tables (supp-field-tables §2.1) write a sum, \"Σ src_num·src_elem == Σ dst_num·dst_elem\" (a sum over the dimensions of num × elem, which is not the product unless one dimension is 1). The enforced formula is the inference: INFERRED, no surer than MED.",
+            doc: "A byte count is num_elem[0] × num_elem[1] × elem_size, with an elem_size of 0 meaning 64 KiB.",
             fields: &[
                 "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "src_elem_size", "src_num_elem[0]",
                 "src_num_elem[1]",
             ],
             source: "seed-004 §2",
-            confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E120, evidence::E121, evidence::E122],
+            confidence: confidence::wiki::HIGH_INFERRED,
+            evidence: &[evidence::E136, evidence::E137, evidence::E138],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5306,7 +4958,7 @@ impl DMA_DIRECT2D {
             ],
             source: "seed-004 §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E123, evidence::E124],
+            evidence: &[evidence::E139, evidence::E140],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5458,7 +5110,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "HEADER",
             doc: "opcode == 0xbd",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E125, evidence::E126],
+            evidence: &[evidence::E141, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5468,7 +5120,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E125, evidence::E126],
+            evidence: &[evidence::E141, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5478,7 +5130,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E125, evidence::E126, evidence::E127],
+            evidence: &[evidence::E141, evidence::E142, evidence::E143],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5488,7 +5140,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E125, evidence::E126],
+            evidence: &[evidence::E141, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5498,7 +5150,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "DTYPE",
             doc: "Source dtype (2-byte or 4-byte only).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E125, evidence::E126, evidence::E128],
+            evidence: &[evidence::E141, evidence::E142, evidence::E144],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5508,7 +5160,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "DTYPE",
             doc: "Destination dtype; must equal in_dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E125, evidence::E129, evidence::E130],
+            evidence: &[evidence::E141, evidence::E145, evidence::E146],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5518,7 +5170,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "ADDR8",
             doc: "Source base.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E125, evidence::E126],
+            evidence: &[evidence::E141, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5528,7 +5180,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "i32[2]",
             doc: "2-D signed source strides, in elements (X, Y).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E131, evidence::E126],
+            evidence: &[evidence::E147, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5538,7 +5190,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E132, evidence::E126],
+            evidence: &[evidence::E148, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5548,7 +5200,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "i32",
             doc: "Signed per-row source step inside a tile.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E133, evidence::E134, evidence::E135, evidence::E126],
+            evidence: &[evidence::E149, evidence::E150, evidence::E151, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5558,7 +5210,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "ADDR8",
             doc: "Destination base; must be 32-byte aligned.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E125, evidence::E126],
+            evidence: &[evidence::E141, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5568,7 +5220,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "i32[2]",
             doc: "2-D signed destination strides (each % 32 == 0 unless that dim's num == 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E136, evidence::E126],
+            evidence: &[evidence::E152, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5578,7 +5230,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "u16[2]",
             doc: "2-D destination shape.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E137, evidence::E126],
+            evidence: &[evidence::E153, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5588,7 +5240,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "u8",
             doc: "Tile rows; must be 16 (current uCode).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E138, evidence::E139, evidence::E126],
+            evidence: &[evidence::E154, evidence::E155, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5598,7 +5250,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "u8",
             doc: "Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E140, evidence::E141, evidence::E126],
+            evidence: &[evidence::E156, evidence::E157, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5608,7 +5260,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "u8",
             doc: "Completion semaphore index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E142, evidence::E143, evidence::E126],
+            evidence: &[evidence::E158, evidence::E159, evidence::E142],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -5618,7 +5270,7 @@ impl DMA_DIRECT2D_XPOSE {
             type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E144, evidence::E145, evidence::E146, evidence::E147],
+            evidence: &[evidence::E160, evidence::E161, evidence::E162, evidence::E15],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -5795,15 +5447,23 @@ impl DMA_DIRECT2D_XPOSE {
             meta::LeafMeta::of("out_dtype", 15, &DMA_DIRECT2D_XPOSE::FIELDS[5]),
             meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR),
             meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_lo", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_mid", 20, &ADDR8_addr_immediate::FIELDS[1], "src_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_hi", 22, &ADDR8_addr_immediate::FIELDS[2], "src_start_addr.addr_immediate"),
             meta::LeafMeta::of("src_step_elem", 24, &DMA_DIRECT2D_XPOSE::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 32, &DMA_DIRECT2D_XPOSE::FIELDS[8]),
             meta::LeafMeta::of("tile_src_row_step", 36, &DMA_DIRECT2D_XPOSE::FIELDS[9]),
             meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR),
             meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 46, &ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_lo", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_mid", 44, &ADDR8_addr_immediate::FIELDS[1], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_hi", 46, &ADDR8_addr_immediate::FIELDS[2], "dst_start_addr.addr_immediate"),
             meta::LeafMeta::of("dst_step_elem", 48, &DMA_DIRECT2D_XPOSE::FIELDS[11]),
             meta::LeafMeta::of("dst_num_elem", 56, &DMA_DIRECT2D_XPOSE::FIELDS[12]),
             meta::LeafMeta::of("tile_src_rows", 60, &DMA_DIRECT2D_XPOSE::FIELDS[13]),
@@ -5862,12 +5522,13 @@ impl DMA_DIRECT2D_XPOSE {
             message: "not a valid DmaTranspose word",
             doc: "",
             fields: &[
-                "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr", "dst_step_elem[0]", "dst_step_elem[1]",
-                "in_dtype", "out_dtype", "tile_src_cols", "tile_src_rows",
+                "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr.addr_immediate.address_lo",
+                "dst_start_addr.marker", "dst_step_elem[0]", "dst_step_elem[1]", "in_dtype", "out_dtype",
+                "tile_src_cols", "tile_src_rows",
             ],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E148],
+            evidence: &[evidence::E163],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5880,7 +5541,7 @@ impl DMA_DIRECT2D_XPOSE {
             doc: "",
             source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E149, evidence::E150],
+            evidence: &[evidence::E164, evidence::E165],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5894,7 +5555,7 @@ impl DMA_DIRECT2D_XPOSE {
             fields: &["tile_src_rows"],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E151, evidence::E152],
+            evidence: &[evidence::E166, evidence::E167],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5908,7 +5569,7 @@ impl DMA_DIRECT2D_XPOSE {
             fields: &["out_dtype", "tile_src_cols"],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E153, evidence::E154],
+            evidence: &[evidence::E168, evidence::E169],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5922,7 +5583,7 @@ impl DMA_DIRECT2D_XPOSE {
             fields: &["in_dtype", "out_dtype"],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E155],
+            evidence: &[evidence::E170],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5936,7 +5597,7 @@ impl DMA_DIRECT2D_XPOSE {
             fields: &["in_dtype", "out_dtype"],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E156],
+            evidence: &[evidence::E171],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -5944,15 +5605,14 @@ impl DMA_DIRECT2D_XPOSE {
             id: "dst_start_addr_aligned_32",
             name: "dst_start_addr_aligned_32",
             clause: true,
-            kind: rules::RuleKind::NotEnforced,
+            expr: Some("dst_start_addr.addr_immediate.address_lo % 32 == 0"),
             parent: Some(0),
-            message: "dst_start_addr must be 32-byte aligned; the spec has no byte layout for ADDR8's arms, so the address cannot be read",
-            doc: "",
-            fields: &["dst_start_addr"],
+            message: "an immediate dst_start_addr must be 32-byte aligned",
+            doc: "The rule is the field tables'; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register or table address is not in the word.",
+            fields: &["dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker"],
             source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E157, evidence::E158],
-            enforced: false,
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E172, evidence::E173],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -5966,7 +5626,7 @@ impl DMA_DIRECT2D_XPOSE {
             fields: &["dst_num_elem[0]", "dst_num_elem[1]", "dst_step_elem[0]", "dst_step_elem[1]"],
             source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E159, evidence::E158],
+            evidence: &[evidence::E174, evidence::E173],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -5974,12 +5634,16 @@ impl DMA_DIRECT2D_XPOSE {
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0x60;
+        const ALWAYS: u64 = 0x20;
         let nc = arch.nc() as i64;
         let tile_src_rows = u8::from_le_bytes(*at::<60, 1, 64>(b)) as i64;
         let out_dtype = u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64;
         let tile_src_cols = u8::from_le_bytes(*at::<61, 1, 64>(b)) as i64;
         let in_dtype = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
+        let dst_start_addr_marker = u8::from_le_bytes(*at::<47, 1, 64>(b)) as i64;
+        let dst_start_addr_addr_immediate_address_lo = u32::from_le_bytes(
+            *at::<40, 4, 64>(b),
+        ) as i64;
         let dst_step_elem_0 = i32::from_le_bytes(*at::<48, 4, 64>(b)) as i64;
         let dst_num_elem_0 = u16::from_le_bytes(*at::<56, 2, 64>(b)) as i64;
         let dst_step_elem_1 = i32::from_le_bytes(*at::<52, 4, 64>(b)) as i64;
@@ -6006,10 +5670,14 @@ impl DMA_DIRECT2D_XPOSE {
         t |= (r3 as u64) << 3;
         let r4 = (in_dtype == out_dtype);
         t |= (r4 as u64) << 4;
+        let r6 = ((!((!((dst_start_addr_marker & 128i64) == 128i64))
+            && (!((dst_start_addr_marker & 160i64) == 32i64))))
+            || ((dst_start_addr_addr_immediate_address_lo % 32i64) == 0i64));
+        t |= (r6 as u64) << 6;
         let r7 = ((((dst_step_elem_0 % 32i64) == 0i64) || (dst_num_elem_0 == 1i64))
             && (((dst_step_elem_1 % 32i64) == 0i64) || (dst_num_elem_1 == 1i64)));
         t |= (r7 as u64) << 7;
-        let r0 = r1 && r2 && r3 && r4 && r7;
+        let r0 = r1 && r2 && r3 && r4 && r6 && r7;
         t |= r0 as u64;
         t
     }
@@ -6084,7 +5752,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "HEADER",
             doc: "opcode == 0xf1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E35],
+            evidence: &[evidence::E47],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6094,7 +5762,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E35],
+            evidence: &[evidence::E47],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6104,7 +5772,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "u8",
             doc: "Completion semaphore index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E35],
+            evidence: &[evidence::E47],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6114,7 +5782,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E35, evidence::E160, evidence::E161],
+            evidence: &[evidence::E47, evidence::E175, evidence::E176],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6124,7 +5792,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E35, evidence::E162, evidence::E163],
+            evidence: &[evidence::E47, evidence::E177, evidence::E178],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6134,7 +5802,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (checked without flags coupling).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E35, evidence::E164, evidence::E165],
+            evidence: &[evidence::E47, evidence::E179, evidence::E180],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6144,7 +5812,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "ADDR8",
             doc: "Gather source base (HBM or SBUF); 2-byte aligned.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E35],
+            evidence: &[evidence::E47],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6154,7 +5822,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E166],
+            evidence: &[evidence::E181],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6164,7 +5832,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "u16[2]",
             doc: "2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E167],
+            evidence: &[evidence::E182],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6174,7 +5842,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "ADDR4",
             doc: "Gather index tensor (UINT32, 4-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E35, evidence::E168],
+            evidence: &[evidence::E47, evidence::E183],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6184,7 +5852,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "ADDR8",
             doc: "Destination base (SBUF, 32-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E35, evidence::E169],
+            evidence: &[evidence::E47, evidence::E184],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6195,7 +5863,7 @@ impl DMA_GATHER_XPOSE {
             role: meta::Role::Reserved,
             doc: "Pad; must be zero.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E170, evidence::E171],
+            evidence: &[evidence::E185, evidence::E186],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6205,7 +5873,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address (keyed on the dst ADDR8 marker).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E35],
+            evidence: &[evidence::E47],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6215,7 +5883,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "i32",
             doc: "Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E172, evidence::E173],
+            evidence: &[evidence::E187, evidence::E188],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6225,7 +5893,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "u16[2]",
             doc: "2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E174],
+            evidence: &[evidence::E189],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6235,7 +5903,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "u16",
             doc: "Bytes per transpose row: 2..256, even.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E35, evidence::E175],
+            evidence: &[evidence::E47, evidence::E190],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6245,7 +5913,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "DTYPE_PAIR",
             doc: "dtype_lo (src) / dtype_hi (dst); equal and 2-byte.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E177],
+            evidence: &[evidence::E191, evidence::E192],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6255,7 +5923,7 @@ impl DMA_GATHER_XPOSE {
             type_name: "DMA_GATHER_TRANSPOSE_FLAGS",
             doc: "gather_dim (must be Y) + reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E35, evidence::E178],
+            evidence: &[evidence::E47, evidence::E193],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -6430,8 +6098,12 @@ impl DMA_GATHER_XPOSE {
             meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 15, &BOUND_CHECK_REG::FIELDS[2]),
             meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR),
             meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_lo", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_mid", 20, &ADDR8_addr_immediate::FIELDS[1], "src_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_hi", 22, &ADDR8_addr_immediate::FIELDS[2], "src_start_addr.addr_immediate"),
             meta::LeafMeta::of("src_step_elem", 24, &DMA_GATHER_XPOSE::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 32, &DMA_GATHER_XPOSE::FIELDS[8]),
             meta::LeafMeta::of("src_idx_start_addr.address", 36, &ADDR4::FIELDS[0]),
@@ -6440,8 +6112,12 @@ impl DMA_GATHER_XPOSE {
             meta::LeafMeta::of("src_idx_start_addr.register_mode", 36, &ADDR4::FIELDS[3]),
             meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR),
             meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 46, &ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_lo", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_mid", 44, &ADDR8_addr_immediate::FIELDS[1], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_hi", 46, &ADDR8_addr_immediate::FIELDS[2], "dst_start_addr.addr_immediate"),
             meta::LeafMeta::of("reserved", 48, &DMA_GATHER_XPOSE::FIELDS[11]),
             meta::LeafMeta::of("dst_bound_reg.bc_reg", 51, &BOUND_CHECK_REG::FIELDS[0]),
             meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 51, &BOUND_CHECK_REG::FIELDS[1]),
@@ -6504,15 +6180,16 @@ impl DMA_GATHER_XPOSE {
             message: "not a valid DmaGatherTranspose word",
             doc: "",
             fields: &[
-                "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr", "dst_step_elem_1", "dtype.dtype_hi",
-                "dtype.dtype_lo", "elem_size", "flags.gather_dim", "idx_num_active_channels",
-                "src_idx_bound_reg.bc_disable_oob_error_notif", "src_idx_bound_reg.bc_enabled",
-                "src_idx_bound_reg.bc_reg", "src_idx_start_addr.address", "src_idx_start_addr.register_mode",
-                "src_num_elem[1]", "src_start_addr",
+                "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr.addr_immediate.address_lo",
+                "dst_start_addr.marker", "dst_step_elem_1", "dtype.dtype_hi", "dtype.dtype_lo", "elem_size",
+                "flags.gather_dim", "idx_num_active_channels", "src_idx_bound_reg.bc_disable_oob_error_notif",
+                "src_idx_bound_reg.bc_enabled", "src_idx_bound_reg.bc_reg", "src_idx_start_addr.address",
+                "src_idx_start_addr.register_mode", "src_num_elem[1]",
+                "src_start_addr.addr_immediate.address_lo", "src_start_addr.marker",
             ],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E179, evidence::E180],
+            evidence: &[evidence::E194, evidence::E195],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6525,7 +6202,7 @@ impl DMA_GATHER_XPOSE {
             doc: "",
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E181, evidence::E149],
+            evidence: &[evidence::E196, evidence::E164],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6539,7 +6216,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["dtype.dtype_hi", "dtype.dtype_lo"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E182, evidence::E183],
+            evidence: &[evidence::E197, evidence::E198],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6553,7 +6230,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["elem_size"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E184],
+            evidence: &[evidence::E199],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6566,42 +6243,41 @@ impl DMA_GATHER_XPOSE {
             message: "src must be 2-byte, dst 32-byte and src_idx 4-byte aligned",
             doc: "",
             fields: &[
-                "dst_start_addr", "src_idx_start_addr.address", "src_idx_start_addr.register_mode",
-                "src_start_addr",
+                "dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker",
+                "src_idx_start_addr.address", "src_idx_start_addr.register_mode",
+                "src_start_addr.addr_immediate.address_lo", "src_start_addr.marker",
             ],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E185],
+            evidence: &[evidence::E200],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_start_addr_aligned_2",
             name: "src_start_addr_aligned_2",
             clause: true,
-            kind: rules::RuleKind::NotEnforced,
+            expr: Some("src_start_addr.addr_immediate.address_lo % 2 == 0"),
             parent: Some(4),
-            message: "src_start_addr must be 2-byte aligned; the spec has no byte layout for ADDR8's arms, so the address cannot be read",
-            doc: "",
-            fields: &["src_start_addr"],
+            message: "an immediate src_start_addr must be 2-byte aligned",
+            doc: "The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only (the field tables state it for the immediate); a register or table address is not in the word.",
+            fields: &["src_start_addr.addr_immediate.address_lo", "src_start_addr.marker"],
             source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E186, evidence::E187],
-            enforced: false,
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E201, evidence::E202, evidence::E203],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_start_addr_aligned_32",
             name: "dst_start_addr_aligned_32",
             clause: true,
-            kind: rules::RuleKind::NotEnforced,
+            expr: Some("dst_start_addr.addr_immediate.address_lo % 32 == 0"),
             parent: Some(4),
-            message: "dst_start_addr must be 32-byte aligned; the spec has no byte layout for ADDR8's arms, so the address cannot be read",
-            doc: "",
-            fields: &["dst_start_addr"],
+            message: "an immediate dst_start_addr must be 32-byte aligned",
+            doc: "The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register or table address is not in the word.",
+            fields: &["dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker"],
             source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E188, evidence::E189],
-            enforced: false,
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E204, evidence::E205, evidence::E206],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6615,7 +6291,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["src_idx_start_addr.address", "src_idx_start_addr.register_mode"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E190, evidence::E191, evidence::E192],
+            evidence: &[evidence::E207, evidence::E208, evidence::E209],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6629,7 +6305,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["flags.gather_dim"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E193, evidence::E194],
+            evidence: &[evidence::E210, evidence::E211],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6643,7 +6319,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["src_num_elem[1]"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E195],
+            evidence: &[evidence::E212],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6657,7 +6333,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["dst_num_elem[0]", "src_num_elem[1]"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E196],
+            evidence: &[evidence::E213],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6671,7 +6347,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["dst_num_elem[1]", "dst_step_elem_1"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E197],
+            evidence: &[evidence::E214],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6685,7 +6361,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["idx_num_active_channels"],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E198, evidence::E199],
+            evidence: &[evidence::E215, evidence::E216],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6702,7 +6378,7 @@ impl DMA_GATHER_XPOSE {
             ],
             source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E200, evidence::E201],
+            evidence: &[evidence::E217, evidence::E218],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6715,7 +6391,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202],
+            evidence: &[evidence::E219],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -6728,7 +6404,7 @@ impl DMA_GATHER_XPOSE {
             fields: &["reserved[0]", "reserved[1]", "reserved[2]"],
             source: "supp-gather-scatter §2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E203, evidence::E204],
+            evidence: &[evidence::E220, evidence::E221],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -6736,13 +6412,21 @@ impl DMA_GATHER_XPOSE {
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0x60;
+        const ALWAYS: u64 = 0x0;
         let nc = arch.nc() as i64;
         let dtype_dtype_lo = ((u8::from_le_bytes(*at::<62, 1, 64>(b)) as u64) & 0xf)
             as i64;
         let dtype_dtype_hi = ((u8::from_le_bytes(*at::<62, 1, 64>(b)) as u64) >> 4 & 0xf)
             as i64;
         let elem_size = u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64;
+        let src_start_addr_marker = u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64;
+        let src_start_addr_addr_immediate_address_lo = u32::from_le_bytes(
+            *at::<16, 4, 64>(b),
+        ) as i64;
+        let dst_start_addr_marker = u8::from_le_bytes(*at::<47, 1, 64>(b)) as i64;
+        let dst_start_addr_addr_immediate_address_lo = u32::from_le_bytes(
+            *at::<40, 4, 64>(b),
+        ) as i64;
         let src_idx_start_addr_register_mode = ((u32::from_le_bytes(*at::<36, 4, 64>(b))
             as u64) >> 31 & 0x1) as i64;
         let src_idx_start_addr_address = ((u32::from_le_bytes(*at::<36, 4, 64>(b))
@@ -6792,10 +6476,18 @@ impl DMA_GATHER_XPOSE {
         let r3 = (((elem_size >= 2i64) && (elem_size <= 256i64))
             && ((elem_size % 2i64) == 0i64));
         t |= (r3 as u64) << 3;
+        let r5 = ((!((!((src_start_addr_marker & 128i64) == 128i64))
+            && (!((src_start_addr_marker & 160i64) == 32i64))))
+            || ((src_start_addr_addr_immediate_address_lo % 2i64) == 0i64));
+        t |= (r5 as u64) << 5;
+        let r6 = ((!((!((dst_start_addr_marker & 128i64) == 128i64))
+            && (!((dst_start_addr_marker & 160i64) == 32i64))))
+            || ((dst_start_addr_addr_immediate_address_lo % 32i64) == 0i64));
+        t |= (r6 as u64) << 6;
         let r7 = ((src_idx_start_addr_register_mode == 1i64)
             || ((src_idx_start_addr_address % 4i64) == 0i64));
         t |= (r7 as u64) << 7;
-        let r4 = r7;
+        let r4 = r5 && r6 && r7;
         t |= (r4 as u64) << 4;
         let r8 = (flags_gather_dim == 1i64);
         t |= (r8 as u64) << 8;
@@ -6907,7 +6599,7 @@ impl DMA_INDIRECT1D {
             type_name: "HEADER",
             doc: "opcode == 0xbb",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205],
+            evidence: &[evidence::E222],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6917,7 +6609,7 @@ impl DMA_INDIRECT1D {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205],
+            evidence: &[evidence::E222],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6927,7 +6619,7 @@ impl DMA_INDIRECT1D {
             type_name: "u8",
             doc: "Completion semaphore index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205, evidence::E113],
+            evidence: &[evidence::E222, evidence::E129],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6937,7 +6629,7 @@ impl DMA_INDIRECT1D {
             type_name: "u8",
             doc: "Semaphore increment.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205],
+            evidence: &[evidence::E222],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6947,7 +6639,7 @@ impl DMA_INDIRECT1D {
             type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205, evidence::E206, evidence::E207],
+            evidence: &[evidence::E222, evidence::E223, evidence::E224],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6957,7 +6649,7 @@ impl DMA_INDIRECT1D {
             type_name: "DMA_INDIRECT_FLAGS",
             doc: "Gather/scatter mode and dims (§3.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205, evidence::E208, evidence::E209],
+            evidence: &[evidence::E222, evidence::E225, evidence::E226],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6967,7 +6659,7 @@ impl DMA_INDIRECT1D {
             type_name: "ADDR8",
             doc: "Source base (the gather table / source tensor).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205],
+            evidence: &[evidence::E222],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6977,7 +6669,7 @@ impl DMA_INDIRECT1D {
             type_name: "i32",
             doc: "1-D signed source stride, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E210],
+            evidence: &[evidence::E227],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6987,7 +6679,7 @@ impl DMA_INDIRECT1D {
             type_name: "u16",
             doc: "Source element count (<= 4096 unless shape-from-register, when it must be 0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E211, evidence::E33],
+            evidence: &[evidence::E228, evidence::E45],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6997,7 +6689,7 @@ impl DMA_INDIRECT1D {
             type_name: "u16",
             doc: "Source bytes per element.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205],
+            evidence: &[evidence::E222],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7007,7 +6699,7 @@ impl DMA_INDIRECT1D {
             type_name: "ADDR8",
             doc: "Destination base (the scatter base / destination tensor).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205],
+            evidence: &[evidence::E222],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7017,7 +6709,7 @@ impl DMA_INDIRECT1D {
             type_name: "i32",
             doc: "1-D signed destination stride, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E212],
+            evidence: &[evidence::E229],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7027,7 +6719,7 @@ impl DMA_INDIRECT1D {
             type_name: "u16",
             doc: "Destination element count (<= 4096 unless shape-from-register).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205],
+            evidence: &[evidence::E222],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7037,7 +6729,7 @@ impl DMA_INDIRECT1D {
             type_name: "u16",
             doc: "Destination bytes per element.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205],
+            evidence: &[evidence::E222],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7047,7 +6739,7 @@ impl DMA_INDIRECT1D {
             type_name: "ADDR4",
             doc: "Gather index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205, evidence::E213, evidence::E214],
+            evidence: &[evidence::E222, evidence::E230, evidence::E231],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7057,7 +6749,7 @@ impl DMA_INDIRECT1D {
             type_name: "ADDR4",
             doc: "Scatter index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205, evidence::E215],
+            evidence: &[evidence::E222, evidence::E232],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7067,7 +6759,7 @@ impl DMA_INDIRECT1D {
             type_name: "DTYPE",
             doc: "Source dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205],
+            evidence: &[evidence::E222],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7077,7 +6769,7 @@ impl DMA_INDIRECT1D {
             type_name: "DTYPE",
             doc: "Destination dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205],
+            evidence: &[evidence::E222],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7087,7 +6779,7 @@ impl DMA_INDIRECT1D {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (not the data address) (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205, evidence::E22],
+            evidence: &[evidence::E222, evidence::E20],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7097,7 +6789,7 @@ impl DMA_INDIRECT1D {
             type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205, evidence::E22],
+            evidence: &[evidence::E222, evidence::E20],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7107,7 +6799,7 @@ impl DMA_INDIRECT1D {
             type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205, evidence::E216],
+            evidence: &[evidence::E222, evidence::E233],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7117,7 +6809,7 @@ impl DMA_INDIRECT1D {
             type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E205, evidence::E217, evidence::E218],
+            evidence: &[evidence::E222, evidence::E234, evidence::E235],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7128,7 +6820,7 @@ impl DMA_INDIRECT1D {
             role: meta::Role::Reserved,
             doc: "Must be zero (has_dma_indirect_check_reserved_zero).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E219, evidence::E220, evidence::E221],
+            evidence: &[evidence::E236, evidence::E237, evidence::E238],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -7303,15 +6995,23 @@ impl DMA_INDIRECT1D {
             meta::LeafMeta::of("flags.scatter_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[4]),
             meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR),
             meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.body", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_lo", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_mid", 20, &ADDR8_addr_immediate::FIELDS[1], "src_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_hi", 22, &ADDR8_addr_immediate::FIELDS[2], "src_start_addr.addr_immediate"),
             meta::LeafMeta::of("src_step_elem", 24, &DMA_INDIRECT1D::FIELDS[7]),
             meta::LeafMeta::of("src_num_elem", 28, &DMA_INDIRECT1D::FIELDS[8]),
             meta::LeafMeta::of("src_elem_size", 30, &DMA_INDIRECT1D::FIELDS[9]),
             meta::LeafMeta::of("dst_start_addr.marker", 39, &ADDR8::DISCRIMINATOR),
             meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 32, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.body", 32, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
-            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 32, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 32, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 36, &ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 38, &ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_lo", 32, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_mid", 36, &ADDR8_addr_immediate::FIELDS[1], "dst_start_addr.addr_immediate"),
+            meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_hi", 38, &ADDR8_addr_immediate::FIELDS[2], "dst_start_addr.addr_immediate"),
             meta::LeafMeta::of("dst_step_elem", 40, &DMA_INDIRECT1D::FIELDS[11]),
             meta::LeafMeta::of("dst_num_elem", 44, &DMA_INDIRECT1D::FIELDS[12]),
             meta::LeafMeta::of("dst_elem_size", 46, &DMA_INDIRECT1D::FIELDS[13]),
@@ -7397,7 +7097,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E222, evidence::E223],
+            evidence: &[evidence::E239, evidence::E240],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7411,7 +7111,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_start_addr"],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E224],
+            evidence: &[evidence::E241],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7426,7 +7126,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_start_addr"],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E224],
+            evidence: &[evidence::E241],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7441,7 +7141,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E225],
+            evidence: &[evidence::E242],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7456,7 +7156,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_start_addr", "dst_step_elem"],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E225],
+            evidence: &[evidence::E242],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7471,7 +7171,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_num_elem", "dst_start_addr.marker", "src_num_elem", "src_start_addr.marker"],
             source: "supp-gather-scatter §1.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E226, evidence::E227],
+            evidence: &[evidence::E243, evidence::E244],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7485,7 +7185,7 @@ impl DMA_INDIRECT1D {
             fields: &["idx_num_active_channels"],
             source: "seed-004 §6.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E228, evidence::E229, evidence::E230],
+            evidence: &[evidence::E245, evidence::E246, evidence::E247],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7499,7 +7199,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_idx_start_addr", "dst_idx_start_addr"],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E231],
+            evidence: &[evidence::E248],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7514,7 +7214,7 @@ impl DMA_INDIRECT1D {
             fields: &["compute_op", "in_dtype", "out_dtype"],
             source: "supp-gather-scatter §1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E232, evidence::E233],
+            evidence: &[evidence::E249, evidence::E250],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7530,7 +7230,7 @@ impl DMA_INDIRECT1D {
             fields: &["compute_op", "dst_start_addr", "dst_step_elem", "src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1.4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E234],
+            evidence: &[evidence::E251],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7543,7 +7243,7 @@ impl DMA_INDIRECT1D {
             fields: &["compute_op"],
             source: "supp-gather-scatter §1.4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E235],
+            evidence: &[evidence::E252],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7557,7 +7257,7 @@ impl DMA_INDIRECT1D {
             fields: &["compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem"],
             source: "supp-gather-scatter §1.4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E236],
+            evidence: &[evidence::E253],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7576,7 +7276,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E237],
+            evidence: &[evidence::E254],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7593,7 +7293,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E238],
+            evidence: &[evidence::E255],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7607,7 +7307,7 @@ impl DMA_INDIRECT1D {
             fields: &["flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E239, evidence::E240],
+            evidence: &[evidence::E256, evidence::E257],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7625,7 +7325,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E241],
+            evidence: &[evidence::E258],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7642,7 +7342,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E242],
+            evidence: &[evidence::E259],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7656,7 +7356,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_bound_reg.bc_disable_oob_error_notif", "flags.idx_bound_is_err"],
             source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E239],
+            evidence: &[evidence::E256],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7673,7 +7373,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "seed-004 §3.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E243, evidence::E244, evidence::E245],
+            evidence: &[evidence::E260, evidence::E261, evidence::E262],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7690,7 +7390,7 @@ impl DMA_INDIRECT1D {
             ],
             source: "seed-004 §3.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E246, evidence::E247, evidence::E248],
+            evidence: &[evidence::E263, evidence::E264, evidence::E265],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7705,7 +7405,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_start_addr", "flags.indirect_mode", "src_idx_start_addr"],
             source: "seed-004 §3.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E249, evidence::E250],
+            evidence: &[evidence::E266, evidence::E267],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7720,7 +7420,7 @@ impl DMA_INDIRECT1D {
             fields: &["flags.indirect_mode", "src_idx_start_addr"],
             source: "seed-004 §3.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E251],
+            evidence: &[evidence::E268],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7734,7 +7434,7 @@ impl DMA_INDIRECT1D {
             fields: &["flags.indirect_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E252],
+            evidence: &[evidence::E269],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7748,7 +7448,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E253, evidence::E254],
+            evidence: &[evidence::E270, evidence::E271],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7763,7 +7463,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_idx_start_addr"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E255],
+            evidence: &[evidence::E272],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7777,7 +7477,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
             confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E256, evidence::E257],
+            evidence: &[evidence::E273, evidence::E274],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7791,7 +7491,7 @@ impl DMA_INDIRECT1D {
             fields: &["src_idx_start_addr"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E255],
+            evidence: &[evidence::E272],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7807,7 +7507,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_start_addr", "flags.indirect_mode"],
             source: "seed-004 §3.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E251],
+            evidence: &[evidence::E268],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7821,7 +7521,7 @@ impl DMA_INDIRECT1D {
             fields: &["flags.indirect_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E252],
+            evidence: &[evidence::E269],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7835,7 +7535,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E253, evidence::E254],
+            evidence: &[evidence::E270, evidence::E271],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7850,7 +7550,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_start_addr"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E255],
+            evidence: &[evidence::E272],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7864,7 +7564,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
             confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E258, evidence::E257],
+            evidence: &[evidence::E275, evidence::E274],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7878,7 +7578,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_idx_start_addr"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E255],
+            evidence: &[evidence::E272],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -7893,7 +7593,7 @@ impl DMA_INDIRECT1D {
             fields: &["reserved[0]", "reserved[1]"],
             source: "supp-field-tables §2.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E259, evidence::E260],
+            evidence: &[evidence::E276, evidence::E277],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7907,7 +7607,7 @@ impl DMA_INDIRECT1D {
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
             source: "seed-004 §3.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E261, evidence::E262],
+            evidence: &[evidence::E278, evidence::E279],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7921,7 +7621,7 @@ impl DMA_INDIRECT1D {
             fields: &["compute_op"],
             source: "seed-004 §3.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E263],
+            evidence: &[evidence::E280],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -8087,7 +7787,7 @@ impl INDIRECT_BOUND_CHECK_DTYPE {
         type_name: "DTYPE",
         doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E264],
+        evidence: &[evidence::E281],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "tag",
@@ -8097,7 +7797,7 @@ impl INDIRECT_BOUND_CHECK_DTYPE {
         type_name: "u4",
         doc: "Always 0x3 (the | 0x30).",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E265],
+        evidence: &[evidence::E282],
         constant: Some(3),
         ..meta::FieldMeta::DEFAULT
     }];
@@ -8183,7 +7883,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "HEADER",
             doc: "opcode == 0xd6.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E266, evidence::E267],
+            evidence: &[evidence::E283, evidence::E284],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8193,7 +7893,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E268],
+            evidence: &[evidence::E285],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8213,7 +7913,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "u32",
             doc: "Register that receives the bound-check result.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E269],
+            evidence: &[evidence::E286],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8233,7 +7933,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "u64",
             doc: "The byte bound: the data AP's memory-location size product.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E270],
+            evidence: &[evidence::E287],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8243,7 +7943,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "u8",
             doc: "Always 17 (0x11).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E271],
+            evidence: &[evidence::E288],
             constant: Some(17),
             ..meta::FieldMeta::DEFAULT
         },
@@ -8254,7 +7954,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "INDIRECT_BOUND_CHECK_DTYPE",
             doc: "Index dtype wire tag | 0x30.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E272],
+            evidence: &[evidence::E289],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8264,7 +7964,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "u16",
             doc: "Always 1.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E273],
+            evidence: &[evidence::E290],
             constant: Some(1),
             ..meta::FieldMeta::DEFAULT
         },
@@ -8285,7 +7985,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "u8",
             doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E274],
+            evidence: &[evidence::E291],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8305,7 +8005,7 @@ impl INDIRECT_BOUND_CHECK {
             type_name: "u32",
             doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E275],
+            evidence: &[evidence::E292],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8536,7 +8236,7 @@ impl INDIRECT_BOUND_CHECK {
         doc: "Which engine runs the instruction is not in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E276],
+        evidence: &[evidence::E293],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
@@ -8548,7 +8248,7 @@ impl INDIRECT_BOUND_CHECK {
         doc: "An operand-count check on the compiler's instruction; not visible in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E277],
+        evidence: &[evidence::E294],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -8628,7 +8328,7 @@ impl INDIRECT_COPY {
             type_name: "HEADER",
             doc: "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E278, evidence::E279],
+            evidence: &[evidence::E295, evidence::E296],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8638,7 +8338,7 @@ impl INDIRECT_COPY {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.",
             confidence: confidence::certainty::MEDIUM,
-            evidence: &[evidence::E280, evidence::E281],
+            evidence: &[evidence::E297, evidence::E298],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8648,7 +8348,7 @@ impl INDIRECT_COPY {
             type_name: "ADDR4",
             doc: "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E282, evidence::E283, evidence::E284, evidence::E285],
+            evidence: &[evidence::E299, evidence::E300, evidence::E301, evidence::E302],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8658,7 +8358,7 @@ impl INDIRECT_COPY {
             type_name: "ADDR4",
             doc: "The gathered data's ADDR4.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E286, evidence::E287, evidence::E288],
+            evidence: &[evidence::E303, evidence::E304, evidence::E305],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8668,14 +8368,14 @@ impl INDIRECT_COPY {
             type_name: "u32",
             doc: "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E289, evidence::E290],
+            evidence: &[evidence::E306, evidence::E307],
             alternatives: &[
                 meta::Alternative {
                     name: "num_elem_u16",
                     type_name: "u16",
                     doc: "The INDIRECT20B payload the S4D4_IC source pattern is: NUM is a u16 at pattern +8 (= +0x14), not a u32 (README conflict #8).",
                     confidence: confidence::certainty::CERTAIN,
-                    evidence: &[evidence::E291, evidence::E292],
+                    evidence: &[evidence::E308, evidence::E309],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -8697,16 +8397,7 @@ impl INDIRECT_COPY {
             type_name: "DTYPE",
             doc: "Source dtype; must equal out_dtype (no cast).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E293, evidence::E294, evidence::E295],
-            alternatives: &[
-                meta::Alternative {
-                    name: "in_dtype_of_data",
-                    type_name: "DTYPE",
-                    doc: "Which operand in_dtype is read from. The DVE page binds arg0 = the INDIRECT INDEX src AP and reads in_dtype from arg0.AP+0x30, so in_dtype is the index's dtype; seeds 000 and 003 bind arg0 = the data AP and arg1 = the index AP (codegenNcLocalGather adds data_ap, then index_ap), so the same read gives the data's dtype.",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E296, evidence::E297, evidence::E298],
-                },
-            ],
+            evidence: &[evidence::E310, evidence::E311, evidence::E312],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8716,7 +8407,7 @@ impl INDIRECT_COPY {
             type_name: "DTYPE",
             doc: "Destination dtype.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E299, evidence::E300, evidence::E301],
+            evidence: &[evidence::E313, evidence::E314, evidence::E315],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8726,7 +8417,7 @@ impl INDIRECT_COPY {
             type_name: "u8",
             doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E302, evidence::E303, evidence::E304],
+            evidence: &[evidence::E316, evidence::E317, evidence::E318],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8736,7 +8427,7 @@ impl INDIRECT_COPY {
             type_name: "u8",
             doc: "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E305, evidence::E306, evidence::E301],
+            evidence: &[evidence::E319, evidence::E320, evidence::E315],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8746,7 +8437,7 @@ impl INDIRECT_COPY {
             type_name: "u8",
             doc: "Must be 0 (only the gather case is implemented). The DVE page lists no store here.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E307],
+            evidence: &[evidence::E321],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8757,7 +8448,7 @@ impl INDIRECT_COPY {
             role: meta::Role::Reserved,
             doc: "Reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E308],
+            evidence: &[evidence::E322],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8767,14 +8458,14 @@ impl INDIRECT_COPY {
             type_name: "u32",
             doc: "Source buffer size (getNumElementsPerPartition of the index AP).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E309, evidence::E310],
+            evidence: &[evidence::E323, evidence::E324],
             alternatives: &[
                 meta::Alternative {
                     name: "src_buffer_size_u16",
                     type_name: "u16",
                     doc: "The gather-scatter page: src_buffer_size is a uint16 (> 1) at 38, followed by dst_buffer_size, a uint16 at 40 (+0x28) that must be 0 — bytes the DVE page counts as the high half of src_buffer_size (README conflict #8).",
                     confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E311],
+                    evidence: &[evidence::E325],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -8787,7 +8478,7 @@ impl INDIRECT_COPY {
             role: meta::Role::Reserved,
             doc: "Reserved. The DVE page lists no store here.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312],
+            evidence: &[evidence::E326],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8797,16 +8488,7 @@ impl INDIRECT_COPY {
             type_name: "u8[16]",
             doc: "Destination access pattern (TENSOR4D, a plain tensor pattern). Its internal layout is not in this spec.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E313, evidence::E314, evidence::E315],
-            alternatives: &[
-                meta::Alternative {
-                    name: "dst_mem_pattern_20b",
-                    type_name: "u8[16]",
-                    doc: "The destination pattern is 20 bytes, +0x2C..+0x3F (a MEM_PATTERN4D / TENSOR4D is 4 + 4·4 bytes), not the DVE page's 16 (+0x2C..+0x3B): the gather-scatter page's S4D4_IC header, the instruction-bundle page's Family C OUT slot and the quick reference's descriptor sizes. This reading's last four bytes are the spec's unknown_60.",
-                    confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E316, evidence::E317, evidence::E318],
-                },
-            ],
+            evidence: &[evidence::E327, evidence::E328, evidence::E329],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9046,7 +8728,7 @@ impl INDIRECT_COPY {
         doc: "A check on the compiler's access pattern kind; not visible in the word.",
         source: "seed-000 §IndirectCopy / MoveShape",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E319],
+        evidence: &[evidence::E330],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -9118,7 +8800,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "HEADER",
             doc: "opcode == 0xca.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E320, evidence::E267],
+            evidence: &[evidence::E331, evidence::E284],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9128,7 +8810,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E321],
+            evidence: &[evidence::E332],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9138,7 +8820,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "DTYPE",
             doc: "Wire tag of the index list's dtype.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E322],
+            evidence: &[evidence::E333],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9158,7 +8840,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "u32",
             doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E323],
+            evidence: &[evidence::E334],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9168,7 +8850,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "u16",
             doc: "Row width: elements per embedding entry.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E324],
+            evidence: &[evidence::E335],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9178,7 +8860,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "u16",
             doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E325],
+            evidence: &[evidence::E336],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9188,7 +8870,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "u16",
             doc: "Number of indices.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E326],
+            evidence: &[evidence::E337],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9208,7 +8890,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "u32",
             doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E327],
+            evidence: &[evidence::E338],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9218,7 +8900,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
             type_name: "u16",
             doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E328],
+            evidence: &[evidence::E339],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9238,7 +8920,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
         parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
         doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E329],
+        evidence: &[evidence::E340],
     }];
     /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
     pub const fn embed_entry_size_bytes(&self) -> u64 {
@@ -9441,7 +9123,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
         fields: &["embedding_table_base_addr"],
         source: "seed-000 §IndirectSaveAccumulate",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E330, evidence::E331],
+        evidence: &[evidence::E341, evidence::E342],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "embedding_entry_fits_16_bits",
@@ -9453,7 +9135,7 @@ impl INDIRECT_SAVE_ACCUMULATE {
         fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
         source: "seed-000 §IndirectSaveAccumulate",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E332],
+        evidence: &[evidence::E343],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -9510,7 +9192,7 @@ impl MOVE_SHAPE {
             type_name: "HEADER",
             doc: "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E333],
+            evidence: &[evidence::E344],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9520,7 +9202,7 @@ impl MOVE_SHAPE {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E268],
+            evidence: &[evidence::E285],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9695,7 +9377,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "HEADER",
             doc: "opcode == 0xd4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32, evidence::E334],
+            evidence: &[evidence::E30, evidence::E345],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9705,7 +9387,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32, evidence::E335],
+            evidence: &[evidence::E30, evidence::E346],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9715,7 +9397,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DMA_CONFIGS",
             doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E336, evidence::E337, evidence::E338],
+            evidence: &[evidence::E347, evidence::E348, evidence::E349],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9725,7 +9407,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u8",
             doc: "Completion semaphore index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E339, evidence::E340],
+            evidence: &[evidence::E350, evidence::E351],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9735,7 +9417,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u8",
             doc: "Semaphore increment.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E341, evidence::E342],
+            evidence: &[evidence::E352, evidence::E353],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9745,14 +9427,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DGE_OPCODE",
             doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E343, evidence::E344, evidence::E345, evidence::E346, evidence::E347, evidence::E348],
+            evidence: &[evidence::E354, evidence::E355, evidence::E356, evidence::E357, evidence::E358, evidence::E359],
             alternatives: &[
                 meta::Alternative {
                     name: "sync_command_byte",
                     type_name: "u8",
                     doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E349, evidence::E350],
+                    evidence: &[evidence::E360, evidence::E361],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9764,7 +9446,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "PSEUDO_ADDR8",
             doc: "Source base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32, evidence::E351, evidence::E352],
+            evidence: &[evidence::E30, evidence::E362, evidence::E363],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9774,14 +9456,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E353, evidence::E354],
+            evidence: &[evidence::E364, evidence::E365],
             alternatives: &[
                 meta::Alternative {
                     name: "src_step_bytes",
                     type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E355],
+                    evidence: &[evidence::E366],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9793,7 +9475,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32, evidence::E356],
+            evidence: &[evidence::E30, evidence::E367],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9803,7 +9485,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16",
             doc: "Source bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32, evidence::E357],
+            evidence: &[evidence::E30, evidence::E368],
             codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
@@ -9814,14 +9496,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "BOUND_CHECK_REG",
             doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E359, evidence::E360],
+            evidence: &[evidence::E369, evidence::E370, evidence::E371],
             alternatives: &[
                 meta::Alternative {
                     name: "src_offset_reg",
                     type_name: "u8",
                     doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E361],
+                    evidence: &[evidence::E372],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9833,14 +9515,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "BOUND_CHECK_REG",
             doc: "Destination bound (address or index, as src_bound_reg).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E362, evidence::E22],
+            evidence: &[evidence::E373, evidence::E20],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_offset_reg",
                     type_name: "u8",
                     doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E363],
+                    evidence: &[evidence::E374],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9852,7 +9534,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "PSEUDO_ADDR8",
             doc: "Destination base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32, evidence::E364, evidence::E365],
+            evidence: &[evidence::E30, evidence::E375, evidence::E376],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9862,14 +9544,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "i32[2]",
             doc: "2-D signed destination strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32, evidence::E366],
+            evidence: &[evidence::E30, evidence::E377],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_step_bytes",
                     type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E355],
+                    evidence: &[evidence::E366],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9881,7 +9563,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16[2]",
             doc: "2-D destination shape.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32, evidence::E367],
+            evidence: &[evidence::E30, evidence::E378],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9891,7 +9573,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16",
             doc: "Destination bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32, evidence::E368],
+            evidence: &[evidence::E30, evidence::E379],
             codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
@@ -9902,7 +9584,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DTYPE",
             doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E369, evidence::E370, evidence::E371, evidence::E372],
+            evidence: &[evidence::E380, evidence::E381, evidence::E382, evidence::E383],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9912,7 +9594,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DTYPE",
             doc: "Destination dtype (UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E373, evidence::E371, evidence::E374],
+            evidence: &[evidence::E384, evidence::E382, evidence::E385],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -10179,7 +9861,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["dma_configs.priority_class"],
             source: "seed-004 §5.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E375, evidence::E376],
+            evidence: &[evidence::E386, evidence::E387],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10192,7 +9874,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["dge_op"],
             source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E377, evidence::E378],
+            evidence: &[evidence::E388, evidence::E389],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10205,7 +9887,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["in_dtype"],
             source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E379],
+            evidence: &[evidence::E390],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10218,7 +9900,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["in_dtype", "out_dtype"],
             source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E380],
+            evidence: &[evidence::E391],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10232,7 +9914,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["in_dtype", "out_dtype"],
             source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E381, evidence::E382],
+            evidence: &[evidence::E392, evidence::E393],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10246,7 +9928,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E383],
+            evidence: &[evidence::E394],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10259,7 +9941,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384],
+            evidence: &[evidence::E395],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10272,7 +9954,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).",
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E385],
+            evidence: &[evidence::E396],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10285,7 +9967,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E386],
+            evidence: &[evidence::E397],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10299,7 +9981,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_num_elem", "dst_num_elem"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E387],
+            evidence: &[evidence::E398],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10313,7 +9995,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_elem_size", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E388],
+            evidence: &[evidence::E399],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10327,7 +10009,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E389],
+            evidence: &[evidence::E400],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10341,7 +10023,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-003 §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E390],
+            evidence: &[evidence::E401],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10434,7 +10116,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "OPCODE",
             doc: "== 0xda (PSEUDO_EXTENSION).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E391, evidence::E392],
+            evidence: &[evidence::E402, evidence::E403],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10444,14 +10126,14 @@ impl PSEUDO_DMA_EXT {
             type_name: "DMA_INDIRECT_FLAGS",
             doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E393, evidence::E394, evidence::E395],
+            evidence: &[evidence::E404, evidence::E405, evidence::E406],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_lo",
                     type_name: "u8",
-                    doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). Bit by bit against DMA_INDIRECT_FLAGS: bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
+                    doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E396],
+                    evidence: &[evidence::E407, evidence::E408],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10463,14 +10145,14 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E393, evidence::E397],
+            evidence: &[evidence::E404, evidence::E409],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_hi",
                     type_name: "u8",
-                    doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2). Its only bit, 0x8000, is bit 7 here: the byte reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires, so the two readings give the same value for an indirect word.",
+                    doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E398],
+                    evidence: &[evidence::E410, evidence::E411],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10482,7 +10164,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode for the lowered word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E393, evidence::E399, evidence::E400, evidence::E401],
+            evidence: &[evidence::E404, evidence::E412, evidence::E413, evidence::E414],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10492,14 +10174,14 @@ impl PSEUDO_DMA_EXT {
             type_name: "ADDR4",
             doc: "Gather index vector.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E393, evidence::E402, evidence::E403, evidence::E404],
+            evidence: &[evidence::E404, evidence::E415, evidence::E416, evidence::E417],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word",
                     type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
                     confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E405],
+                    evidence: &[evidence::E418],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10511,7 +10193,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "ADDR4",
             doc: "Scatter index vector.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E393, evidence::E406, evidence::E407],
+            evidence: &[evidence::E404, evidence::E419, evidence::E420],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10521,7 +10203,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E393, evidence::E408, evidence::E409],
+            evidence: &[evidence::E404, evidence::E421, evidence::E422],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10531,7 +10213,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Destination byte bound (low 32 bits).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E393, evidence::E410, evidence::E411],
+            evidence: &[evidence::E404, evidence::E423, evidence::E424],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10541,7 +10223,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "i32",
             doc: "Transpose kinds: signed per-row source step inside a tile.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E412],
+            evidence: &[evidence::E425],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10551,7 +10233,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E393, evidence::E413],
+            evidence: &[evidence::E404, evidence::E426],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10561,7 +10243,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E393, evidence::E414],
+            evidence: &[evidence::E404, evidence::E427],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10572,7 +10254,7 @@ impl PSEUDO_DMA_EXT {
             role: meta::Role::Reserved,
             doc: "Reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E415],
+            evidence: &[evidence::E428],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10582,7 +10264,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Source byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E393, evidence::E416, evidence::E417, evidence::E418],
+            evidence: &[evidence::E404, evidence::E429, evidence::E430, evidence::E431],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10592,7 +10274,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Destination byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E393, evidence::E419, evidence::E420],
+            evidence: &[evidence::E404, evidence::E432, evidence::E433],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -10602,13 +10284,13 @@ impl PSEUDO_DMA_EXT {
         parts: &[("src_bound_size_bytes", 32), ("src_bound_size_bytes_upper", 32)],
         doc: "The 64-bit source byte bound: low half at +12, high half at +56.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E421, evidence::E422],
+        evidence: &[evidence::E434, evidence::E435],
     }, meta::JoinMeta {
         name: "dst_bound_size_bytes_full",
         parts: &[("dst_bound_size_bytes", 32), ("dst_bound_size_bytes_upper", 32)],
         doc: "The 64-bit destination byte bound: low half at +16, high half at +60.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E423, evidence::E422],
+        evidence: &[evidence::E436, evidence::E435],
     }];
     /// The 64-bit source byte bound: low half at +12, high half at +56. (joined from src_bound_size_bytes + src_bound_size_bytes_upper).
     pub const fn src_bound_size_bytes_full(&self) -> u64 {
@@ -10827,7 +10509,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["tile_src_cols", "tile_src_rows"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E424],
+            evidence: &[evidence::E437],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10841,7 +10523,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E425],
+            evidence: &[evidence::E438],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10855,7 +10537,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["idx_num_active_channels"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E426],
+            evidence: &[evidence::E439],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10869,7 +10551,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E427],
+            evidence: &[evidence::E440],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10883,7 +10565,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E428, evidence::E429],
+            evidence: &[evidence::E441, evidence::E442],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10897,7 +10579,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E430],
+            evidence: &[evidence::E443],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -10966,7 +10648,7 @@ impl PSEUDO_DMA_REARM {
             type_name: "HEADER",
             doc: "opcode == 0xc2, inst_word_len == 0x10.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E431, evidence::E267],
+            evidence: &[evidence::E444, evidence::E284],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10976,7 +10658,7 @@ impl PSEUDO_DMA_REARM {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E432],
+            evidence: &[evidence::E445],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10986,16 +10668,7 @@ impl PSEUDO_DMA_REARM {
             type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E433],
-            alternatives: &[
-                meta::Alternative {
-                    name: "queue_name_asciiz_31",
-                    type_name: "ascii[31]",
-                    doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E434],
-                },
-            ],
+            evidence: &[evidence::E446],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11139,7 +10812,7 @@ impl PSEUDO_DMA_REARM {
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E435],
+        evidence: &[evidence::E447],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "sqi_no_rearm_feature",
@@ -11150,7 +10823,7 @@ impl PSEUDO_DMA_REARM {
         doc: "A property of the module, not of the word.",
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E436],
+        evidence: &[evidence::E448],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -11368,7 +11041,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "HEADER",
             doc: "opcode == 0xcf, inst_word_len == 0x10.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E437, evidence::E267],
+            evidence: &[evidence::E449, evidence::E284],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11378,7 +11051,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E438],
+            evidence: &[evidence::E450],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11388,16 +11061,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E439],
-            alternatives: &[
-                meta::Alternative {
-                    name: "queue_name_asciiz_31",
-                    type_name: "ascii[31]",
-                    doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E440],
-                },
-            ],
+            evidence: &[evidence::E451],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11417,7 +11081,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "u8",
             doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E441],
+            evidence: &[evidence::E452],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11427,7 +11091,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "u32",
             doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E442],
+            evidence: &[evidence::E453],
             constant: Some(1),
             ..meta::FieldMeta::DEFAULT
         },
@@ -11578,7 +11242,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E435],
+        evidence: &[evidence::E447],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -11795,7 +11459,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "HEADER",
             doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E443],
+            evidence: &[evidence::E454],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11805,7 +11469,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E444],
+            evidence: &[evidence::E455],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11815,16 +11479,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "ascii[32]",
             doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E445],
-            alternatives: &[
-                meta::Alternative {
-                    name: "queue_name_asciiz_31",
-                    type_name: "ascii[31]",
-                    doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E446],
-                },
-            ],
+            evidence: &[evidence::E456],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11844,7 +11499,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "u32",
             doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E447],
+            evidence: &[evidence::E457],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12009,7 +11664,7 @@ impl PSEUDO_DMA_TRIGGER {
             ],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E448],
+            evidence: &[evidence::E458],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12022,7 +11677,7 @@ impl PSEUDO_DMA_TRIGGER {
             fields: &["dma_queue_name"],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E449],
+            evidence: &[evidence::E459],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -12036,7 +11691,7 @@ impl PSEUDO_DMA_TRIGGER {
             fields: &["dma_block_id"],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E450],
+            evidence: &[evidence::E460],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -12271,7 +11926,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "HEADER",
             doc: "opcode == 0xc4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E451, evidence::E267, evidence::E452],
+            evidence: &[evidence::E461, evidence::E284, evidence::E462],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12281,7 +11936,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E453, evidence::E452],
+            evidence: &[evidence::E463, evidence::E462],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12291,7 +11946,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Start of the indirect leg: the index access pattern (one address per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E454, evidence::E455],
+            evidence: &[evidence::E464, evidence::E465],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12301,14 +11956,14 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E456, evidence::E457],
+            evidence: &[evidence::E466, evidence::E467],
             alternatives: &[
                 meta::Alternative {
                     name: "const_one_and_engine_config",
                     type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
                     confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E458],
+                    evidence: &[evidence::E468],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12320,7 +11975,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Indirect-leg counts (2-D: partitions x 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E459, evidence::E460],
+            evidence: &[evidence::E469, evidence::E470],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12330,7 +11985,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Start of the direct / static leg: the data access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E461, evidence::E462],
+            evidence: &[evidence::E471, evidence::E472],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12340,14 +11995,14 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E463, evidence::E464],
+            evidence: &[evidence::E473, evidence::E474],
             alternatives: &[
                 meta::Alternative {
                     name: "step0_and_engine_config",
                     type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
                     confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E465],
+                    evidence: &[evidence::E475],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12359,7 +12014,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Direct-leg counts (2-D: partitions x elements).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E466, evidence::E467],
+            evidence: &[evidence::E476, evidence::E477],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12369,7 +12024,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E468, evidence::E469],
+            evidence: &[evidence::E478, evidence::E479],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12379,14 +12034,14 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "Variable id of the direct leg.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E470, evidence::E471],
+            evidence: &[evidence::E480, evidence::E481],
             alternatives: &[
                 meta::Alternative {
                     name: "reserved",
                     type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E472],
+                    evidence: &[evidence::E482],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12398,7 +12053,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "Low word of the completion value the trigger semaphore must reach.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E473, evidence::E474],
+            evidence: &[evidence::E483, evidence::E484],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12408,7 +12063,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u8",
             doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E475, evidence::E476],
+            evidence: &[evidence::E485, evidence::E486],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12428,7 +12083,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E477],
+            evidence: &[evidence::E487],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -12438,7 +12093,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         parts: &[("semaphore_wait_value", 16), ("semaphore_wait_value_hi", 16)],
         doc: "The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute.",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E478],
+        evidence: &[evidence::E488],
     }];
     /// The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute. (joined from semaphore_wait_value + semaphore_wait_value_hi).
     pub const fn semaphore_wait_value_full(&self) -> u64 {
@@ -12686,7 +12341,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         fields: &["indirect_num_elems"],
         source: "seed-000 §Form B — main indirect gather/scatter",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E479],
+        evidence: &[evidence::E489],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
@@ -12699,7 +12354,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         fields: &["direct_num_elems", "direct_step_elems"],
         source: "seed-000 §Form B — main indirect gather/scatter",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E480],
+        evidence: &[evidence::E490],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -12727,32 +12382,8 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         Self::check_rules(&b, arch).into_result()
     }
 }
-/// The compiler arch id of Inferentia, which emits no DMA QoS (supportsDMAQoSOnISA is false). Confidence: CONFIRMED (confirmed).
-pub const QOS_ARCH_INFERENTIA: i64 = 10i64;
-/// The compiler arch id of Sunda, which emits no DMA QoS (supportsDMAQoSOnISA is false). Confidence: CONFIRMED (confirmed).
-pub const QOS_ARCH_SUNDA: i64 = 20i64;
-/// supportsDMAQoSOnISA: up to this compiler arch id the QoS is encodeISAOrRuntimeDMAQoS(qosClass, I), the "ISA class-1 encoding"; above it (core_v5, >= 50) the raw *(u32)(*(I+30q)+0xF0). Confidence: CONFIRMED (confirmed).
-pub const QOS_ISA_CLASS_MAX_ARCH: i64 = 49i64;
-/// isDstReduceDGE(I, dstPAP) (libBIR 0x312240) gates the CCE / reduce compute-op byte when the instruction type is this (InstDMACopy) and the arch id is at most DST_REDUCE_DGE_MAX_ARCH. Confidence: CONFIRMED (confirmed).
-pub const DST_REDUCE_DGE_IT: i64 = 32i64;
-/// isDstReduceDGE's arch bound: arch \<= 49; arch >= 50 FATALs "CoreV5 cannot support DGE with compute op yet". Confidence: CONFIRMED (confirmed).
-pub const DST_REDUCE_DGE_MAX_ARCH: i64 = 49i64;
 /// Number of pooling channels; check_dma_indirect_indices requires idx_num_active_channels to equal it (128U in common.h). Confidence: HIGH/OBSERVED (confirmed).
 pub const POOLING_NUM_CHANNELS: i64 = 128i64;
-/// The narrowing of a DMAQoSClass into DMA_CONFIGS.priority_class as the consolidated page's worked example states it: "wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)" — the wire QoS is class − 1, then saturated to the device band 0..4. So Default → 0, P0 → 1, P1 → 2, P2 → 3, P3..P14 → 4. INFERRED: the page gives the formula for P2 and the word "saturates", not a row per class; the per-class values are that formula applied. Unassigned (class − 1 = −1) has no value in any source: −1 here marks that, it is not a wire value. The compiler's own store masks instead (`qos&7`, seed 000), which is the recorded conflict `qos_narrowing`. Confidence: MED/INFERRED (inferred). Values not listed give -1.
-pub const fn dma_qos_priority_class(x: DMAQoSClass) -> i64 {
-    match x.raw() {
-        0u8 => -1i64,
-        1u8 => 0i64,
-        2u8 => 1i64,
-        3u8 => 2i64,
-        4u8 => 3i64,
-        5u8 | 6u8 | 7u8 | 8u8 | 9u8 | 10u8 | 11u8 | 12u8 | 13u8 | 14u8 | 15u8 | 16u8 => {
-            4i64
-        }
-        _ => -1i64,
-    }
-}
 /// Element byte size of a DTYPE wire tag: the size of its wire container, which the ADDR4 aligner uses as the required start-address alignment (1 / 2 / 4 / 8). INVALID and values no source sizes give 0. The header predicates call this type_size_check(dtype, N) / sizeof(dtype). Conflict: the device's sdma_data_type_size table reports 0 bytes for FP32R, not 4 (supp-consolidated, supp-field-tables §7); this table follows the container size. Confidence: CERTAIN (confirmed). Values not listed give 0.
 pub const fn dtype_size(x: DTYPE) -> i64 {
     match x.raw() {
@@ -12763,109 +12394,6 @@ pub const fn dtype_size(x: DTYPE) -> i64 {
         _ => 0i64,
     }
 }
-/// Disagreements between sources that no field's alternatives hold (a table's
-/// value, an enum's width, a range), from the spec's `[[conflict]]`: every reading,
-/// none primary. The code above follows none of them.
-pub const CONFLICTS: &[meta::Conflict] = &[
-    meta::Conflict {
-        name: "qos_narrowing",
-        doc: "Who narrows a DMA QoS class into DMA_CONFIGS.priority_class (bits 0..2), and over what range. The compiler stores three bits of its QoS value itself; the host lowering narrows a 0..14 class; the consolidated page counts 17 DMAQoSClass values and saturates class − 1 into 0..4. A mask (`&7`) and a saturation give different bytes for every class above P3.",
-        about: &["DMA_CONFIGS", "DMAQoSClass", "dma_qos_priority_class"],
-        readings: &[
-            meta::Alternative {
-                name: "compiler_masks_qos_and_7",
-                type_name: "",
-                doc: "Seed 000: the compiler writes the class itself at +0x0C, `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`: on arch <= 49 the value of encodeISAOrRuntimeDMAQoS (the \"ISA class-1 encoding\"), on core_v5 the raw u32 at *(I+30q)+0xF0; Inferentia and Sunda write no QoS. Three bits, masked, not saturated.",
-                confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E481],
-            },
-            meta::Alternative {
-                name: "host_narrows_0_to_14",
-                type_name: "",
-                doc: "Seed 004: the compiler-IR DMAQoSClass is 0..14 and the host's add_dma_configs_priority_class_v3 lowering narrows it into the 3-bit field, whose host-gated valid range is P0..P4.",
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E482, evidence::E483],
-            },
-            meta::Alternative {
-                name: "seventeen_classes_saturated",
-                type_name: "",
-                doc: "The consolidated page: DMAQoSClass has 17 values (Unassigned = 0, Default = 1, P0..P14 = 2..16), the wire QoS is class − 1 and saturates into priority_class 0..4 (the table dma_qos_priority_class).",
-                confidence: confidence::wiki::HIGH_CARRIED,
-                evidence: &[evidence::E484, evidence::E485],
-            },
-        ],
-    },
-    meta::Conflict {
-        name: "dtype_width",
-        doc: "How wide a DTYPE wire tag is. Seed 004 calls NEURON_ISA_TPB_DTYPE 4-bit (and DTYPE_PAIR packs two in one byte); the field tables give values that do not fit four bits; the ADDR4 page's gen4 aligner handles wire tag 16. The spec's DTYPE keeps the sixteen 4-bit values; the wider ones are these readings.",
-        about: &["DTYPE", "DTYPE_PAIR"],
-        readings: &[
-            meta::Alternative {
-                name: "four_bit",
-                type_name: "",
-                doc: "Seed 004: the 4-bit DTYPE, INVALID = 0 .. FP8_EXP5 = 0xF; GATHER_XPOSE packs two as dtype_lo:4 / dtype_hi:4.",
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E486],
-            },
-            meta::Alternative {
-                name: "five_bit_fp4_and_trellis",
-                type_name: "",
-                doc: "The field tables: DTYPE additionally encodes FP4_EXP2 = 0x10 and the CPTC trellis dtypes 0x19..0x1F (5-bit), which do not fit a DTYPE_PAIR nibble.",
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E487],
-            },
-            meta::Alternative {
-                name: "wire_tag_16_fp4_x4",
-                type_name: "",
-                doc: "The ADDR4 page: wire tag 16 is FP4-x4 (BIR float4_e2m1fn_x4), gen4 only; the gen4 aligner adds it to the no-alignment set (cmp dl, 3 against gen2/3's cmp dl, 2).",
-                confidence: confidence::certainty::CERTAIN,
-                evidence: &[evidence::E488],
-            },
-        ],
-    },
-    meta::Conflict {
-        name: "extension_tile_cols",
-        doc: "Which tile_src_cols a transpose may have. The 0xda extension's validator allows 128 or 0; the 0xbd word allows 1..128 for a 2-byte out_dtype and 1..64 for a 4-byte one; the lowering copies ext.tile_src_cols into DMA_DIRECT2D_XPOSE.tile_src_cols (spec/lowering/pseudo_dma_direct2d.toml). So a valid 4-byte transpose (cols <= 64) cannot come from a valid extension (cols 128 or 0, and 0 is outside 1..64): one of the two validators, or the copy, is not what the sources say.",
-        about: &["PSEUDO_DMA_EXT", "DMA_DIRECT2D_XPOSE"],
-        readings: &[
-            meta::Alternative {
-                name: "extension_128_or_0",
-                type_name: "",
-                doc: "Seed 004: has_valid_xpose_tile_size requires tile_src_rows ∈ {16, 0} and tile_src_cols ∈ {128, 0} on the 0xda extension.",
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E489],
-            },
-            meta::Alternative {
-                name: "xpose_1_to_128_or_64",
-                type_name: "",
-                doc: "The field tables: 0xbd's tile_src_cols is a uint8, 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
-                confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E490],
-            },
-        ],
-    },
-    meta::Conflict {
-        name: "fp32r_size",
-        doc: "The byte size of FP32R (0xB). The ADDR4 aligner treats it as a 4-byte container (the table dtype_size follows it); the device's sdma_data_type_size table gives 0, so a reduce-packet sizer computing dtype_size·N must special-case it.",
-        about: &["DTYPE", "dtype_size"],
-        readings: &[
-            meta::Alternative {
-                name: "container_4_bytes",
-                type_name: "",
-                doc: "The ADDR4 page: the aligner puts wire tags {8, 9, 10, 11} (INT32, UINT32, FP32, FP32R) in the &3 group, a 4-byte container.",
-                confidence: confidence::certainty::CERTAIN,
-                evidence: &[evidence::E491],
-            },
-            meta::Alternative {
-                name: "device_table_0_bytes",
-                type_name: "",
-                doc: "The consolidated page and the field tables: the device size table sdma_data_type_size reports 0 bytes for FP32R, not 4 (a round/replicated accumulation tag that does not ride the I/O-length path); both pages tag it CARRIED.",
-                confidence: confidence::wiki::HIGH_CARRIED,
-                evidence: &[evidence::E492, evidence::E493],
-            },
-        ],
-    },
-];
 /// Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the enums (`enums`) and tables (`tables`) they use.
 pub mod klr {
     pub use crate::runtime::klr::*;
@@ -13619,10 +13147,6 @@ pub mod klr {
             InstStreamTranspose = 40u32,
             /// `bir::InstructionType::ReadVarAddr` = 0x29: H06 expansion of IT 44 (§7), not built here
             ReadVarAddr = 41u32,
-            /// `bir::InstructionType::InstGenericIndirectLoad` = 0x2a: not built here; the indirect-descriptors page: InstGenericIndirectLoad/Save (42/44) (HIGH)
-            InstGenericIndirectLoad = 42u32,
-            /// `bir::InstructionType::InstIndirectLoad` = 0x2b: not built here; the indirect-descriptors page: InstIndirectLoad/Save (43/45) (HIGH)
-            InstIndirectLoad = 43u32,
             /// `bir::InstructionType::InstGenericIndirectSave` = 0x2c
             InstGenericIndirectSave = 44u32,
             /// `bir::InstructionType::InstIndirectSave` = 0x2d: H06 expansion of IT 44 (§7), not built here
@@ -13635,8 +13159,6 @@ pub mod klr {
             InstCopyPredicated = 52u32,
             /// `bir::InstructionType::InstRangeSelect` = 0x3f
             InstRangeSelect = 63u32,
-            /// `bir::InstructionType::InstRegisterAlu` = 0x49: not built here: lower_ap (convertSymAP @0x11b7f80, lowerAffineExpr → InstRegisterAlu) emits it downstream for a dynamic AP's register address, before lower_dynamic_dma (seed 000 §The sibling)
-            InstRegisterAlu = 73u32,
             /// `bir::InstructionType::InstTensorLoad` = 0x4b
             InstTensorLoad = 75u32,
             /// `bir::InstructionType::InstTensorSave` = 0x4c
@@ -13734,18 +13256,6 @@ pub mod klr {
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
-                    name: "InstGenericIndirectLoad",
-                    value: 42,
-                    c_name: "bir::InstructionType::InstGenericIndirectLoad",
-                    ..meta::EnumeratorMeta::DEFAULT
-                },
-                meta::EnumeratorMeta {
-                    name: "InstIndirectLoad",
-                    value: 43,
-                    c_name: "bir::InstructionType::InstIndirectLoad",
-                    ..meta::EnumeratorMeta::DEFAULT
-                },
-                meta::EnumeratorMeta {
                     name: "InstGenericIndirectSave",
                     value: 44,
                     c_name: "bir::InstructionType::InstGenericIndirectSave",
@@ -13779,12 +13289,6 @@ pub mod klr {
                     name: "InstRangeSelect",
                     value: 63,
                     c_name: "bir::InstructionType::InstRangeSelect",
-                    ..meta::EnumeratorMeta::DEFAULT
-                },
-                meta::EnumeratorMeta {
-                    name: "InstRegisterAlu",
-                    value: 73,
-                    c_name: "bir::InstructionType::InstRegisterAlu",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
@@ -13822,15 +13326,12 @@ pub mod klr {
                     39u32 => Self::InstStreamShuffle,
                     40u32 => Self::InstStreamTranspose,
                     41u32 => Self::ReadVarAddr,
-                    42u32 => Self::InstGenericIndirectLoad,
-                    43u32 => Self::InstIndirectLoad,
                     44u32 => Self::InstGenericIndirectSave,
                     45u32 => Self::InstIndirectSave,
                     46u32 => Self::IndirectSaveAccumulate,
                     51u32 => Self::Select,
                     52u32 => Self::InstCopyPredicated,
                     63u32 => Self::InstRangeSelect,
-                    73u32 => Self::InstRegisterAlu,
                     75u32 => Self::InstTensorLoad,
                     76u32 => Self::InstTensorSave,
                     92u32 => Self::InstGather,
@@ -13856,15 +13357,12 @@ pub mod klr {
                     Self::InstStreamShuffle => 39u32,
                     Self::InstStreamTranspose => 40u32,
                     Self::ReadVarAddr => 41u32,
-                    Self::InstGenericIndirectLoad => 42u32,
-                    Self::InstIndirectLoad => 43u32,
                     Self::InstGenericIndirectSave => 44u32,
                     Self::InstIndirectSave => 45u32,
                     Self::IndirectSaveAccumulate => 46u32,
                     Self::Select => 51u32,
                     Self::InstCopyPredicated => 52u32,
                     Self::InstRangeSelect => 63u32,
-                    Self::InstRegisterAlu => 73u32,
                     Self::InstTensorLoad => 75u32,
                     Self::InstTensorSave => 76u32,
                     Self::InstGather => 92u32,
@@ -13887,15 +13385,12 @@ pub mod klr {
                     Self::InstStreamShuffle => Some("InstStreamShuffle"),
                     Self::InstStreamTranspose => Some("InstStreamTranspose"),
                     Self::ReadVarAddr => Some("ReadVarAddr"),
-                    Self::InstGenericIndirectLoad => Some("InstGenericIndirectLoad"),
-                    Self::InstIndirectLoad => Some("InstIndirectLoad"),
                     Self::InstGenericIndirectSave => Some("InstGenericIndirectSave"),
                     Self::InstIndirectSave => Some("InstIndirectSave"),
                     Self::IndirectSaveAccumulate => Some("IndirectSaveAccumulate"),
                     Self::Select => Some("Select"),
                     Self::InstCopyPredicated => Some("InstCopyPredicated"),
                     Self::InstRangeSelect => Some("InstRangeSelect"),
-                    Self::InstRegisterAlu => Some("InstRegisterAlu"),
                     Self::InstTensorLoad => Some("InstTensorLoad"),
                     Self::InstTensorSave => Some("InstTensorSave"),
                     Self::InstGather => Some("InstGather"),
@@ -14235,7 +13730,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E494],
+            evidence: &[evidence::E491],
         },
         FieldMeta {
             name: "src",
@@ -14245,7 +13740,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Source.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E494],
+            evidence: &[evidence::E491],
         },
         FieldMeta {
             name: "dtype",
@@ -14255,7 +13750,7 @@ pub mod klr {
             offset: Some(32),
             doc: "Optional output dtype; the leaf does not branch on it.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E494],
+            evidence: &[evidence::E491],
         },
         FieldMeta {
             name: "engine",
@@ -14265,7 +13760,7 @@ pub mod klr {
             offset: Some(40),
             doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E495],
+            evidence: &[evidence::E492],
         },
     ];
     /// The input fields of `klr::NcDmaCopy`.
@@ -14279,7 +13774,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E496, evidence::E497],
+            evidence: &[evidence::E493, evidence::E494],
         },
         FieldMeta {
             name: "src",
@@ -14289,7 +13784,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Source; the data being scattered on the GenericIndirectSave path.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E496, evidence::E497],
+            evidence: &[evidence::E493, evidence::E494],
         },
         FieldMeta {
             name: "compute_op",
@@ -14299,7 +13794,7 @@ pub mod klr {
             offset: Some(32),
             doc: "1 = none (plain copy), 2 = add (accumulate).",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E498],
+            evidence: &[evidence::E495],
         },
         FieldMeta {
             name: "oobMode",
@@ -14309,7 +13804,7 @@ pub mod klr {
             offset: Some(40),
             doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E499],
+            evidence: &[evidence::E496],
         },
         FieldMeta {
             name: "dgeMode",
@@ -14319,7 +13814,7 @@ pub mod klr {
             offset: Some(56),
             doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E496, evidence::E500],
+            evidence: &[evidence::E493, evidence::E497],
         },
         FieldMeta {
             name: "uniqueIndices",
@@ -14329,7 +13824,7 @@ pub mod klr {
             offset: Some(60),
             doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E501],
+            evidence: &[evidence::E498],
         },
         FieldMeta {
             name: "engine",
@@ -14339,7 +13834,7 @@ pub mod klr {
             offset: Some(64),
             doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E499],
         },
     ];
     /// The input fields of `klr::DmaCompute`.
@@ -14353,7 +13848,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E503],
+            evidence: &[evidence::E500],
         },
         FieldMeta {
             name: "srcs",
@@ -14363,7 +13858,7 @@ pub mod klr {
             offset: Some(16),
             doc: "The sources.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E503],
+            evidence: &[evidence::E500],
         },
         FieldMeta {
             name: "scales",
@@ -14373,7 +13868,7 @@ pub mod klr {
             offset: Some(40),
             doc: "One scale per source; each must be a float immediate.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E503],
+            evidence: &[evidence::E500],
         },
         FieldMeta {
             name: "reduceOp",
@@ -14383,7 +13878,7 @@ pub mod klr {
             offset: Some(64),
             doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E504],
+            evidence: &[evidence::E501],
         },
     ];
     /// The input fields of `klr::DmaTranspose`.
@@ -14397,7 +13892,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination; must be rank 4.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E505],
+            evidence: &[evidence::E502],
         },
         FieldMeta {
             name: "src",
@@ -14407,7 +13902,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Source; must be rank 4; dynamic or static.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E505],
+            evidence: &[evidence::E502],
         },
         FieldMeta {
             name: "dgeMode",
@@ -14417,7 +13912,7 @@ pub mod klr {
             offset: Some(44),
             doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E505],
+            evidence: &[evidence::E502],
         },
         FieldMeta {
             name: "oobMode",
@@ -14427,7 +13922,7 @@ pub mod klr {
             offset: Some(48),
             doc: "`oob_is_err` (+0x130) is `oobMode != 1`.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E506],
+            evidence: &[evidence::E503],
         },
     ];
     /// The input fields of `klr::TensorLoad`.
@@ -14440,7 +13935,7 @@ pub mod klr {
         offset: None,
         doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E507],
+        evidence: &[evidence::E504],
     }, FieldMeta {
         name: "srcRef",
         input: Input::Ap,
@@ -14449,7 +13944,7 @@ pub mod klr {
         offset: None,
         doc: "The region read; bound with addArgument.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E508],
+        evidence: &[evidence::E505],
     }];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
@@ -14461,7 +13956,7 @@ pub mod klr {
         offset: None,
         doc: "The named scalar register holding the runtime address.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E509],
+        evidence: &[evidence::E506],
     }, FieldMeta {
         name: "dstRef",
         input: Input::Ap,
@@ -14470,7 +13965,7 @@ pub mod klr {
         offset: None,
         doc: "The region written; bound with addOutput.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E510],
+        evidence: &[evidence::E507],
     }];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
@@ -14483,7 +13978,7 @@ pub mod klr {
             offset: Some(0),
             doc: "The gathered rows (out0).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E511],
+            evidence: &[evidence::E508],
         },
         FieldMeta {
             name: "data",
@@ -14493,7 +13988,7 @@ pub mod klr {
             offset: Some(16),
             doc: "The data source (arg0).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E511],
+            evidence: &[evidence::E508],
         },
         FieldMeta {
             name: "index",
@@ -14503,7 +13998,7 @@ pub mod klr {
             offset: Some(32),
             doc: "The index/offset vector, u16 (arg1); 16-partition blocks.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E511],
+            evidence: &[evidence::E508],
         },
         FieldMeta {
             name: "num_valid_indices",
@@ -14513,7 +14008,7 @@ pub mod klr {
             offset: Some(48),
             doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E511],
+            evidence: &[evidence::E508],
         },
     ];
     /// The input fields of `klr::NcNGather`.
@@ -14527,7 +14022,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Output.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E512],
+            evidence: &[evidence::E509],
         },
         FieldMeta {
             name: "data",
@@ -14537,7 +14032,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Params / data source.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E513],
+            evidence: &[evidence::E510],
         },
         FieldMeta {
             name: "index",
@@ -14547,7 +14042,7 @@ pub mod klr {
             offset: Some(32),
             doc: "int32 indices.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E514],
+            evidence: &[evidence::E511],
         },
     ];
     /// The input fields of `klr::NcRangeSelect`.
@@ -14561,7 +14056,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E515],
+            evidence: &[evidence::E512],
         },
         FieldMeta {
             name: "rangeT",
@@ -14571,7 +14066,7 @@ pub mod klr {
             offset: Some(24),
             doc: "The range tensor.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E516],
+            evidence: &[evidence::E513],
         },
         FieldMeta {
             name: "cmp0",
@@ -14581,7 +14076,7 @@ pub mod klr {
             offset: Some(48),
             doc: "First bound's compare op (through codegenAluOp; the op description carries the result).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E517],
+            evidence: &[evidence::E514],
         },
         FieldMeta {
             name: "cmp1",
@@ -14591,7 +14086,7 @@ pub mod klr {
             offset: Some(56),
             doc: "Second bound's compare op.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E518],
+            evidence: &[evidence::E515],
         },
         FieldMeta {
             name: "redOp",
@@ -14601,7 +14096,7 @@ pub mod klr {
             offset: Some(64),
             doc: "The reduce op.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E519],
+            evidence: &[evidence::E516],
         },
         FieldMeta {
             name: "bound0",
@@ -14611,7 +14106,7 @@ pub mod klr {
             offset: None,
             doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E520],
+            evidence: &[evidence::E517],
         },
         FieldMeta {
             name: "bound1",
@@ -14621,7 +14116,7 @@ pub mod klr {
             offset: None,
             doc: "Upper bound.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E521],
+            evidence: &[evidence::E518],
         },
         FieldMeta {
             name: "fill",
@@ -14631,7 +14126,7 @@ pub mod klr {
             offset: None,
             doc: "Fill value outside the band.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E522],
+            evidence: &[evidence::E519],
         },
         FieldMeta {
             name: "mode",
@@ -14641,7 +14136,7 @@ pub mod klr {
             offset: None,
             doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E523],
+            evidence: &[evidence::E520],
         },
     ];
     /// The input fields of `klr::SelectReduce`.
@@ -14655,7 +14150,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination of the predicated copy (t0).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E524],
+            evidence: &[evidence::E521],
         },
         FieldMeta {
             name: "onTrue",
@@ -14665,7 +14160,7 @@ pub mod klr {
             offset: Some(16),
             doc: "The source taken where the predicate holds (t1).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E525],
+            evidence: &[evidence::E522],
         },
         FieldMeta {
             name: "predicate",
@@ -14675,7 +14170,7 @@ pub mod klr {
             offset: Some(32),
             doc: "The predicate (t2).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E526],
+            evidence: &[evidence::E523],
         },
     ];
     /// The input fields of `klr::BatchNormStats`.
@@ -14689,7 +14184,7 @@ pub mod klr {
             offset: None,
             doc: "Output (6 elements per partition, [INFERRED] from the wire schema).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E527],
+            evidence: &[evidence::E524],
         },
         FieldMeta {
             name: "src",
@@ -14699,7 +14194,7 @@ pub mod klr {
             offset: None,
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E527],
+            evidence: &[evidence::E524],
         },
         FieldMeta {
             name: "dtype",
@@ -14709,7 +14204,7 @@ pub mod klr {
             offset: None,
             doc: "Not branched on by the leaf.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E527],
+            evidence: &[evidence::E524],
         },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
@@ -14723,7 +14218,7 @@ pub mod klr {
             offset: None,
             doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E527],
+            evidence: &[evidence::E524],
         },
         FieldMeta {
             name: "src",
@@ -14733,7 +14228,7 @@ pub mod klr {
             offset: None,
             doc: "Input (K Welford triples).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E527],
+            evidence: &[evidence::E524],
         },
         FieldMeta {
             name: "dtype",
@@ -14743,7 +14238,7 @@ pub mod klr {
             offset: None,
             doc: "Not branched on by the leaf.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E527],
+            evidence: &[evidence::E524],
         },
     ];
     /// The input fields of `klr::Shuffle`.
@@ -14757,7 +14252,7 @@ pub mod klr {
             offset: None,
             doc: "Output (addOutput).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E528],
+            evidence: &[evidence::E525],
         },
         FieldMeta {
             name: "src",
@@ -14767,7 +14262,7 @@ pub mod klr {
             offset: None,
             doc: "Input (addArgument).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E529],
+            evidence: &[evidence::E526],
         },
         FieldMeta {
             name: "shuffleMask",
@@ -14777,7 +14272,7 @@ pub mod klr {
             offset: Some(32),
             doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E530],
+            evidence: &[evidence::E527],
         },
     ];
     /// The input fields of `klr::Transpose`.
@@ -14791,7 +14286,7 @@ pub mod klr {
             offset: None,
             doc: "Output; its dtype picks the path.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E531],
+            evidence: &[evidence::E528],
         },
         FieldMeta {
             name: "src",
@@ -14801,7 +14296,7 @@ pub mod klr {
             offset: None,
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E532],
+            evidence: &[evidence::E529],
         },
         FieldMeta {
             name: "engine",
@@ -14811,7 +14306,7 @@ pub mod klr {
             offset: Some(40),
             doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E533],
+            evidence: &[evidence::E530],
         },
     ];
     /// The paths of `codegenNcCopy`.
@@ -14825,7 +14320,7 @@ pub mod klr {
             prefix: Some("TensorCopy_"),
             build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E534],
+            evidence: &[evidence::E531],
         },
         PathInfo {
             name: "dynamic dst",
@@ -14835,7 +14330,7 @@ pub mod klr {
             prefix: Some("TensorCopyDynamicSrc_"),
             build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E535],
+            evidence: &[evidence::E532],
         },
         PathInfo {
             name: "dynamic src",
@@ -14845,7 +14340,7 @@ pub mod klr {
             prefix: Some("TensorCopyDynamicDst_"),
             build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E536],
+            evidence: &[evidence::E533],
         },
     ];
     /// The paths of `codegenNcDmaCopy`.
@@ -14858,7 +14353,7 @@ pub mod klr {
         prefix: Some("dma_copy_"),
         build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E537, evidence::E538],
+        evidence: &[evidence::E534, evidence::E535],
     }, PathInfo {
         name: "dynamic",
         when: None,
@@ -14867,7 +14362,7 @@ pub mod klr {
         prefix: Some("DynamicDMACopy-"),
         build: "insertElement<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E539],
+        evidence: &[evidence::E536],
     }];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
@@ -14879,7 +14374,7 @@ pub mod klr {
         prefix: Some("DMACompute"),
         build: "InstBuilder::addDmaCopyFma @0xf1e054",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E540],
+        evidence: &[evidence::E537],
     }];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
@@ -14891,7 +14386,7 @@ pub mod klr {
         prefix: Some("DMATranspose-"),
         build: "InstBuilder::addInstruction<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E505],
+        evidence: &[evidence::E502],
     }, PathInfo {
         name: "dynamic",
         when: None,
@@ -14900,7 +14395,7 @@ pub mod klr {
         prefix: Some("DMATranspose-"),
         build: "insertElement<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E505],
+        evidence: &[evidence::E502],
     }];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
@@ -14912,7 +14407,7 @@ pub mod klr {
         prefix: Some("IndirectSaveAccumulate-"),
         build: "insertElement<InstGenericIndirectSave>",
         confidence: confidence::seed003::READ_OFF_CALL_SITE,
-        evidence: &[evidence::E541],
+        evidence: &[evidence::E538],
     }];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
@@ -14924,7 +14419,7 @@ pub mod klr {
         prefix: Some("TensorLoad-"),
         build: "insertElement<InstTensorLoad>",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E542],
+        evidence: &[evidence::E539],
     }];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
@@ -14936,7 +14431,7 @@ pub mod klr {
         prefix: Some("TensorStore-"),
         build: "insertElement<InstTensorSave>",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E542],
+        evidence: &[evidence::E539],
     }];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
@@ -14948,7 +14443,7 @@ pub mod klr {
         prefix: Some("LocalGather-"),
         build: "insertElement<InstIndirectCopy> @0xf2abda",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E511],
+        evidence: &[evidence::E508],
     }];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
@@ -14960,7 +14455,7 @@ pub mod klr {
         prefix: Some("Gather-"),
         build: "insertElement<InstGather> @0xf2a6d7",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E543],
+        evidence: &[evidence::E540],
     }];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
@@ -14972,7 +14467,7 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addRangeSelectReduce @0xf1c633",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E544],
+        evidence: &[evidence::E541],
     }];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
@@ -14984,7 +14479,7 @@ pub mod klr {
         prefix: Some("SelectReduce-"),
         build: "insertElement<InstCopyPredicated> @0xf271ef",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E545],
+        evidence: &[evidence::E542],
     }];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
@@ -14996,7 +14491,7 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addBNStats @0xf1af6f",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E546],
+        evidence: &[evidence::E543],
     }];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
@@ -15008,7 +14503,7 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addBNAggr @0xf1b26f",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E527],
+        evidence: &[evidence::E524],
     }];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
@@ -15020,7 +14515,7 @@ pub mod klr {
         prefix: Some("StreamShuffle-"),
         build: "insertElement<InstStreamShuffle>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E547],
+        evidence: &[evidence::E544],
     }];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
@@ -15032,7 +14527,7 @@ pub mod klr {
         prefix: Some("StreamTranspose-"),
         build: "insertElement<InstStreamTranspose> @0xf2947d",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E548],
+        evidence: &[evidence::E545],
     }, PathInfo {
         name: "matmult",
         when: None,
@@ -15041,7 +14536,7 @@ pub mod klr {
         prefix: Some("matmult_TP_"),
         build: "InstBuilder::addMatmult @0xf292f9",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E549],
+        evidence: &[evidence::E546],
     }];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
@@ -15055,7 +14550,7 @@ pub mod klr {
             fields: &FIELDS_NcCopy,
             paths: &PATHS_NcCopy,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E550],
+            evidence: &[evidence::E547],
         },
         LeafMeta {
             name: "NcDmaCopy",
@@ -15067,7 +14562,7 @@ pub mod klr {
             fields: &FIELDS_NcDmaCopy,
             paths: &PATHS_NcDmaCopy,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E551, evidence::E552],
+            evidence: &[evidence::E548, evidence::E549],
         },
         LeafMeta {
             name: "DmaCompute",
@@ -15079,7 +14574,7 @@ pub mod klr {
             fields: &FIELDS_DmaCompute,
             paths: &PATHS_DmaCompute,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E503, evidence::E553],
+            evidence: &[evidence::E500, evidence::E550],
         },
         LeafMeta {
             name: "DmaTranspose",
@@ -15091,7 +14586,7 @@ pub mod klr {
             fields: &FIELDS_DmaTranspose,
             paths: &PATHS_DmaTranspose,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E554],
+            evidence: &[evidence::E551],
         },
         LeafMeta {
             name: "GenericIndirectSave",
@@ -15103,7 +14598,7 @@ pub mod klr {
             fields: &FIELDS_NcDmaCopy,
             paths: &PATHS_GenericIndirectSave,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E555],
+            evidence: &[evidence::E552],
         },
         LeafMeta {
             name: "TensorLoad",
@@ -15115,7 +14610,7 @@ pub mod klr {
             fields: &FIELDS_TensorLoad,
             paths: &PATHS_TensorLoad,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E542, evidence::E556],
+            evidence: &[evidence::E539, evidence::E553],
         },
         LeafMeta {
             name: "TensorStore",
@@ -15127,7 +14622,7 @@ pub mod klr {
             fields: &FIELDS_TensorStore,
             paths: &PATHS_TensorStore,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E557],
+            evidence: &[evidence::E554],
         },
         LeafMeta {
             name: "NcLocalGather",
@@ -15139,7 +14634,7 @@ pub mod klr {
             fields: &FIELDS_NcLocalGather,
             paths: &PATHS_NcLocalGather,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E511, evidence::E558],
+            evidence: &[evidence::E508, evidence::E555],
         },
         LeafMeta {
             name: "NcNGather",
@@ -15151,7 +14646,7 @@ pub mod klr {
             fields: &FIELDS_NcNGather,
             paths: &PATHS_NcNGather,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E543, evidence::E559],
+            evidence: &[evidence::E540, evidence::E556],
         },
         LeafMeta {
             name: "NcRangeSelect",
@@ -15163,7 +14658,7 @@ pub mod klr {
             fields: &FIELDS_NcRangeSelect,
             paths: &PATHS_NcRangeSelect,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E560, evidence::E561],
+            evidence: &[evidence::E557, evidence::E558],
         },
         LeafMeta {
             name: "SelectReduce",
@@ -15175,7 +14670,7 @@ pub mod klr {
             fields: &FIELDS_SelectReduce,
             paths: &PATHS_SelectReduce,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E545, evidence::E562],
+            evidence: &[evidence::E542, evidence::E559],
         },
         LeafMeta {
             name: "BatchNormStats",
@@ -15187,7 +14682,7 @@ pub mod klr {
             fields: &FIELDS_BatchNormStats,
             paths: &PATHS_BatchNormStats,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E527, evidence::E563],
+            evidence: &[evidence::E524, evidence::E560],
         },
         LeafMeta {
             name: "BatchNormAggregate",
@@ -15199,7 +14694,7 @@ pub mod klr {
             fields: &FIELDS_BatchNormAggregate,
             paths: &PATHS_BatchNormAggregate,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E527, evidence::E564],
+            evidence: &[evidence::E524, evidence::E561],
         },
         LeafMeta {
             name: "Shuffle",
@@ -15211,7 +14706,7 @@ pub mod klr {
             fields: &FIELDS_Shuffle,
             paths: &PATHS_Shuffle,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E547],
+            evidence: &[evidence::E544],
         },
         LeafMeta {
             name: "Transpose",
@@ -15223,7 +14718,7 @@ pub mod klr {
             fields: &FIELDS_Transpose,
             paths: &PATHS_Transpose,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E565, evidence::E566],
+            evidence: &[evidence::E562, evidence::E563],
         },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
@@ -16666,15 +16161,15 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         selector_type: "DGE_OPCODE",
         extension: Some("PSEUDO_DMA_EXT"),
         extension_opcode: Some(218u8),
-        doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite). The sources disagree on the transpose tile (conflict `extension_tile_cols`): the extension's validator allows tile_src_cols 128 or 0 (seed 004 §5.2), 0xbd's allows 1..128 for a 2-byte and 1..64 for a 4-byte out_dtype (field tables §2.3), and dge_op 2 copies the one into the other, so a valid 4-byte transpose is unreachable through a valid extension.",
+        doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E567, evidence::E568, evidence::E569, evidence::E570, evidence::E571],
+        evidence: &[evidence::E564, evidence::E33, evidence::E565, evidence::E566, evidence::E567],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
             confidence: confidence::wiki::HIGH_OBSERVED,
             inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
-            evidence: &[evidence::E572, evidence::E573],
+            evidence: &[evidence::E568, evidence::E569],
         },
         abis: &[
             lowering::AbiMeta {
@@ -16685,7 +16180,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 confidence: confidence::wiki::HIGH_OBSERVED,
                 inferred: false,
                 note: None,
-                evidence: &[evidence::E574],
+                evidence: &[evidence::E570],
             },
             lowering::AbiMeta {
                 name: "v3",
@@ -16695,7 +16190,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 confidence: confidence::wiki::HIGH_OBSERVED,
                 inferred: false,
                 note: None,
-                evidence: &[evidence::E575, evidence::E576],
+                evidence: &[evidence::E571, evidence::E572],
             },
         ],
         kinds: &[
@@ -16715,7 +16210,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E577],
+                        evidence: &[evidence::E573],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16723,7 +16218,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
-                        evidence: &[evidence::E578, evidence::E579],
+                        evidence: &[evidence::E574, evidence::E575],
                     },
                 ],
                 mappings: &[
@@ -16734,7 +16229,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E580, evidence::E581],
+                        evidence: &[evidence::E576, evidence::E577],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16743,7 +16238,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E582],
+                        evidence: &[evidence::E578],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -16752,7 +16247,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E583, evidence::E584],
+                        evidence: &[evidence::E579, evidence::E580],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -16761,7 +16256,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E583],
+                        evidence: &[evidence::E579],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -16770,7 +16265,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E583, evidence::E585],
+                        evidence: &[evidence::E579, evidence::E581],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16791,7 +16286,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E586, evidence::E587],
+                        evidence: &[evidence::E582, evidence::E583],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -16800,7 +16295,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E588],
+                        evidence: &[evidence::E584],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -16809,7 +16304,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E588],
+                        evidence: &[evidence::E584],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -16818,7 +16313,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
-                        evidence: &[evidence::E589, evidence::E590],
+                        evidence: &[evidence::E585, evidence::E586],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -16834,7 +16329,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
-                        evidence: &[evidence::E591, evidence::E592],
+                        evidence: &[evidence::E587, evidence::E588],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -16843,7 +16338,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E583],
+                        evidence: &[evidence::E579],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -16852,7 +16347,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E583],
+                        evidence: &[evidence::E579],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
@@ -16861,7 +16356,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E583],
+                        evidence: &[evidence::E579],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16879,10 +16374,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E593, evidence::E594],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
+                        evidence: &[evidence::E589],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16900,10 +16395,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E595, evidence::E594],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
+                        evidence: &[evidence::E590],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -16919,7 +16414,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E596],
+                        evidence: &[evidence::E591],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -16928,7 +16423,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E583],
+                        evidence: &[evidence::E579],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -16937,7 +16432,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E583],
+                        evidence: &[evidence::E579],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -16946,7 +16441,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E583],
+                        evidence: &[evidence::E579],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
@@ -16955,7 +16450,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E597],
+                        evidence: &[evidence::E592],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -16964,7 +16459,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E597],
+                        evidence: &[evidence::E592],
                     },
                 ],
                 unmapped: &[],
@@ -16982,7 +16477,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::HIGH_OBSERVED,
                     inferred: false,
                     note: None,
-                    evidence: &[evidence::E598],
+                    evidence: &[evidence::E593],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
@@ -16992,7 +16487,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E599],
+                        evidence: &[evidence::E594],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -17000,7 +16495,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[evidence::E600, evidence::E601],
+                        evidence: &[evidence::E595, evidence::E596],
                     },
                 ],
                 mappings: &[
@@ -17011,7 +16506,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E602],
+                        evidence: &[evidence::E597],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -17020,7 +16515,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E582],
+                        evidence: &[evidence::E578],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -17029,7 +16524,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E585],
+                        evidence: &[evidence::E581],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -17038,7 +16533,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E585],
+                        evidence: &[evidence::E581],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -17047,7 +16542,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E603, evidence::E32],
+                        evidence: &[evidence::E598, evidence::E30],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -17056,7 +16551,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[evidence::E604, evidence::E605],
+                        evidence: &[evidence::E599, evidence::E600],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -17065,7 +16560,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[evidence::E606, evidence::E607],
+                        evidence: &[evidence::E601, evidence::E602],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -17074,16 +16569,16 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[evidence::E608, evidence::E609],
+                        evidence: &[evidence::E603, evidence::E604],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
                         source: lowering::Source::Ext(lowering::Place { path: "flags", offset: 1, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS. INFERRED: the read is observed (322d12), the copy into flags@15 follows from the builder reading the byte and both fields having the one type; the translator body is not decoded (seed-004 §11)."),
-                        evidence: &[evidence::E610, evidence::E594],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS."),
+                        evidence: &[evidence::E605],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -17099,7 +16594,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[evidence::E596],
+                        evidence: &[evidence::E591],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -17108,7 +16603,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[evidence::E611, evidence::E612],
+                        evidence: &[evidence::E606, evidence::E607],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -17117,7 +16612,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E613],
+                        evidence: &[evidence::E608],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
@@ -17126,7 +16621,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16)."),
-                        evidence: &[evidence::E614],
+                        evidence: &[evidence::E609],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -17142,7 +16637,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E596],
+                        evidence: &[evidence::E591],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -17151,7 +16646,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E615],
+                        evidence: &[evidence::E610],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -17160,7 +16655,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E616],
+                        evidence: &[evidence::E611],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
@@ -17169,7 +16664,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16)."),
-                        evidence: &[evidence::E617],
+                        evidence: &[evidence::E612],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -17178,7 +16673,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[evidence::E618, evidence::E619],
+                        evidence: &[evidence::E613, evidence::E614],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
@@ -17187,7 +16682,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_idx_start_addr."),
-                        evidence: &[evidence::E620],
+                        evidence: &[evidence::E615],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
@@ -17196,7 +16691,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E621],
+                        evidence: &[evidence::E616],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
@@ -17205,7 +16700,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E622],
+                        evidence: &[evidence::E617],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17223,10 +16718,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E623, evidence::E594],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
+                        evidence: &[evidence::E618],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17244,10 +16739,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E624, evidence::E594],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
+                        evidence: &[evidence::E619],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -17256,7 +16751,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[evidence::E625],
+                        evidence: &[evidence::E620],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17277,7 +16772,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E626, evidence::E627],
+                        evidence: &[evidence::E621, evidence::E622],
                     },
                 ],
                 unmapped: &[],
@@ -17300,7 +16795,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::LOW_INFERRED,
                     inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E628],
+                    evidence: &[evidence::E623],
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -17313,7 +16808,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E629],
+                        evidence: &[evidence::E624],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -17321,7 +16816,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E630],
+                        evidence: &[evidence::E625],
                     },
                 ],
                 mappings: &[
@@ -17332,7 +16827,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E631, evidence::E632],
+                        evidence: &[evidence::E626, evidence::E627],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -17341,7 +16836,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E582],
+                        evidence: &[evidence::E578],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -17350,7 +16845,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E585],
+                        evidence: &[evidence::E581],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -17359,7 +16854,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E585],
+                        evidence: &[evidence::E581],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -17368,7 +16863,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E633],
+                        evidence: &[evidence::E628],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17386,10 +16881,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E595, evidence::E594],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
+                        evidence: &[evidence::E590],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17407,10 +16902,10 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             type_name: "BOUND_CHECK_REG",
                         }),
                         via: lowering::Transform::Copy,
-                        confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true,
-                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E595, evidence::E594],
+                        confidence: confidence::wiki::HIGH_OBSERVED,
+                        inferred: false,
+                        note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
+                        evidence: &[evidence::E590],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -17419,7 +16914,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[evidence::E634],
+                        evidence: &[evidence::E629],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -17428,7 +16923,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[evidence::E635],
+                        evidence: &[evidence::E630],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -17444,7 +16939,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E636, evidence::E596],
+                        evidence: &[evidence::E631, evidence::E591],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -17453,7 +16948,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[evidence::E637],
+                        evidence: &[evidence::E632],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -17462,7 +16957,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E638],
+                        evidence: &[evidence::E633],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -17471,7 +16966,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[evidence::E639],
+                        evidence: &[evidence::E634],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -17487,7 +16982,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E596],
+                        evidence: &[evidence::E591],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -17496,7 +16991,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E640],
+                        evidence: &[evidence::E635],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -17505,7 +17000,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E641],
+                        evidence: &[evidence::E636],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
@@ -17514,7 +17009,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As tile_src_row_step."),
-                        evidence: &[evidence::E642],
+                        evidence: &[evidence::E637],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
@@ -17523,7 +17018,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As tile_src_row_step."),
-                        evidence: &[evidence::E643],
+                        evidence: &[evidence::E638],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -17532,7 +17027,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[evidence::E644],
+                        evidence: &[evidence::E639],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17553,7 +17048,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[evidence::E645, evidence::E646],
+                        evidence: &[evidence::E640, evidence::E641],
                     },
                 ],
                 unmapped: &[],
@@ -17581,7 +17076,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::LOW_INFERRED,
                     inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E647],
+                    evidence: &[evidence::E642],
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -17594,7 +17089,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E648],
+                        evidence: &[evidence::E643],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -17602,7 +17097,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E649],
+                        evidence: &[evidence::E644],
                     },
                 ],
                 mappings: &[
@@ -17613,7 +17108,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E650, evidence::E651],
+                        evidence: &[evidence::E645, evidence::E646],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -17622,7 +17117,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E582],
+                        evidence: &[evidence::E578],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -17631,7 +17126,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E585],
+                        evidence: &[evidence::E581],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -17640,7 +17135,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E585],
+                        evidence: &[evidence::E581],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -17649,7 +17144,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E652],
+                        evidence: &[evidence::E647],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -17658,7 +17153,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[evidence::E653],
+                        evidence: &[evidence::E648],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17679,7 +17174,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[evidence::E654, evidence::E655],
+                        evidence: &[evidence::E649, evidence::E650],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -17688,7 +17183,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[evidence::E609, evidence::E656],
+                        evidence: &[evidence::E604, evidence::E651],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17709,7 +17204,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[evidence::E657],
+                        evidence: &[evidence::E652],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -17725,7 +17220,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E596],
+                        evidence: &[evidence::E591],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -17734,7 +17229,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E658],
+                        evidence: &[evidence::E653],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -17743,7 +17238,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E659],
+                        evidence: &[evidence::E654],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -17752,7 +17247,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[evidence::E660],
+                        evidence: &[evidence::E655],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -17768,7 +17263,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E596],
+                        evidence: &[evidence::E591],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17789,7 +17284,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[evidence::E661],
+                        evidence: &[evidence::E656],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -17798,7 +17293,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[evidence::E662],
+                        evidence: &[evidence::E657],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -17807,7 +17302,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2])."),
-                        evidence: &[evidence::E663],
+                        evidence: &[evidence::E658],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -17816,7 +17311,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[evidence::E664],
+                        evidence: &[evidence::E659],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -17825,7 +17320,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[evidence::E665, evidence::E666],
+                        evidence: &[evidence::E660, evidence::E661],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -17834,7 +17329,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[evidence::E667],
+                        evidence: &[evidence::E662],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17855,7 +17350,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[evidence::E668, evidence::E669],
+                        evidence: &[evidence::E663, evidence::E664],
                     },
                 ],
                 unmapped: &[],
@@ -18178,8 +17673,6 @@ pub fn enumerators(type_name: &str) -> Option<&'static [meta::EnumeratorMeta]> {
         "DTYPE" => Some(DTYPE::ENUMERATORS),
         "INDIRECT_DMA_ADDRESSING_MODE" => Some(INDIRECT_DMA_ADDRESSING_MODE::ENUMERATORS),
         "INDIRECT_DIM" => Some(INDIRECT_DIM::ENUMERATORS),
-        "DMAQoSClass" => Some(DMAQoSClass::ENUMERATORS),
-        "CodeGenMode" => Some(CodeGenMode::ENUMERATORS),
         "WAIT_MODE" => Some(WAIT_MODE::ENUMERATORS),
         "UPDATE_MODE" => Some(UPDATE_MODE::ENUMERATORS),
         "OPCODE" => Some(OPCODE::ENUMERATORS),
@@ -18725,14 +18218,28 @@ pub mod view {
         #[inline]
         pub fn read(&self) -> super::ADDR8_addr_tbl_offs {
             super::ADDR8_addr_tbl_offs {
-                body: *self.body(),
+                offset: self.offset(),
+                dge_table_entry_id: self.dge_table_entry_id(),
+                unknown_6: *self.unknown_6(),
                 marker: self.marker(),
             }
         }
-        /// [`ADDR8_addr_tbl_offs::body`](super::ADDR8_addr_tbl_offs::body), offset 0.
+        /// [`ADDR8_addr_tbl_offs::offset`](super::ADDR8_addr_tbl_offs::offset), offset 0.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 7] {
-            at::<0, 7, 8>(self.0)
+        pub fn offset(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<0, 4, 8>(b))
+        }
+        /// [`ADDR8_addr_tbl_offs::dge_table_entry_id`](super::ADDR8_addr_tbl_offs::dge_table_entry_id), offset 4.
+        #[inline]
+        pub fn dge_table_entry_id(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<4, 2, 8>(b))
+        }
+        /// [`ADDR8_addr_tbl_offs::unknown_6`](super::ADDR8_addr_tbl_offs::unknown_6), offset 6.
+        #[inline]
+        pub fn unknown_6(&self) -> &'a [u8; 1] {
+            at::<6, 1, 8>(self.0)
         }
         /// [`ADDR8_addr_tbl_offs::marker`](super::ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
@@ -18768,30 +18275,56 @@ pub mod view {
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR8_addr_tbl_offs) -> &mut Self {
-            self.set_body(v.body);
+            self.set_offset(v.offset);
+            self.set_dge_table_entry_id(v.dge_table_entry_id);
+            self.set_unknown_6(v.unknown_6);
             self.set_marker(v.marker);
             self
         }
-        /// [`ADDR8_addr_tbl_offs::body`](super::ADDR8_addr_tbl_offs::body), offset 0.
+        /// [`ADDR8_addr_tbl_offs::offset`](super::ADDR8_addr_tbl_offs::offset), offset 0.
         #[inline]
-        pub fn body(&self) -> &[u8; 7] {
-            self.as_view().body()
+        pub fn offset(&self) -> u32 {
+            self.as_view().offset()
+        }
+        /// [`ADDR8_addr_tbl_offs::dge_table_entry_id`](super::ADDR8_addr_tbl_offs::dge_table_entry_id), offset 4.
+        #[inline]
+        pub fn dge_table_entry_id(&self) -> u16 {
+            self.as_view().dge_table_entry_id()
+        }
+        /// [`ADDR8_addr_tbl_offs::unknown_6`](super::ADDR8_addr_tbl_offs::unknown_6), offset 6.
+        #[inline]
+        pub fn unknown_6(&self) -> &[u8; 1] {
+            self.as_view().unknown_6()
         }
         /// [`ADDR8_addr_tbl_offs::marker`](super::ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
             self.as_view().marker()
         }
-        /// [`ADDR8_addr_tbl_offs::body`](super::ADDR8_addr_tbl_offs::body), offset 0.
+        /// [`ADDR8_addr_tbl_offs::offset`](super::ADDR8_addr_tbl_offs::offset), offset 0.
         #[inline]
-        pub fn set_body(&mut self, v: [u8; 7]) -> &mut Self {
-            *at_mut::<0, 7, 8>(self.0) = v;
+        pub fn set_offset(&mut self, v: u32) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<0, 4, 8>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`ADDR8_addr_tbl_offs::dge_table_entry_id`](super::ADDR8_addr_tbl_offs::dge_table_entry_id), offset 4.
+        #[inline]
+        pub fn set_dge_table_entry_id(&mut self, v: u16) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<4, 2, 8>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`ADDR8_addr_tbl_offs::unknown_6`](super::ADDR8_addr_tbl_offs::unknown_6), offset 6.
+        #[inline]
+        pub fn set_unknown_6(&mut self, v: [u8; 1]) -> &mut Self {
+            *at_mut::<6, 1, 8>(self.0) = v;
             self
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 7] {
-            at_mut::<0, 7, 8>(self.0)
+        pub fn unknown_6_mut(&mut self) -> &mut [u8; 1] {
+            at_mut::<6, 1, 8>(self.0)
         }
         /// [`ADDR8_addr_tbl_offs::marker`](super::ADDR8_addr_tbl_offs::marker), offset 7.
         #[inline]
@@ -18819,14 +18352,29 @@ pub mod view {
         #[inline]
         pub fn read(&self) -> super::ADDR8_addr_immediate {
             super::ADDR8_addr_immediate {
-                body: *self.body(),
+                address_lo: self.address_lo(),
+                address_mid: self.address_mid(),
+                address_hi: self.address_hi(),
                 marker: self.marker(),
             }
         }
-        /// [`ADDR8_addr_immediate::body`](super::ADDR8_addr_immediate::body), offset 0.
+        /// [`ADDR8_addr_immediate::address_lo`](super::ADDR8_addr_immediate::address_lo), offset 0.
         #[inline]
-        pub fn body(&self) -> &'a [u8; 7] {
-            at::<0, 7, 8>(self.0)
+        pub fn address_lo(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<0, 4, 8>(b))
+        }
+        /// [`ADDR8_addr_immediate::address_mid`](super::ADDR8_addr_immediate::address_mid), offset 4.
+        #[inline]
+        pub fn address_mid(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<4, 2, 8>(b))
+        }
+        /// [`ADDR8_addr_immediate::address_hi`](super::ADDR8_addr_immediate::address_hi), offset 6.
+        #[inline]
+        pub fn address_hi(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<6, 1, 8>(b))
         }
         /// [`ADDR8_addr_immediate::marker`](super::ADDR8_addr_immediate::marker), offset 7.
         #[inline]
@@ -18862,30 +18410,52 @@ pub mod view {
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR8_addr_immediate) -> &mut Self {
-            self.set_body(v.body);
+            self.set_address_lo(v.address_lo);
+            self.set_address_mid(v.address_mid);
+            self.set_address_hi(v.address_hi);
             self.set_marker(v.marker);
             self
         }
-        /// [`ADDR8_addr_immediate::body`](super::ADDR8_addr_immediate::body), offset 0.
+        /// [`ADDR8_addr_immediate::address_lo`](super::ADDR8_addr_immediate::address_lo), offset 0.
         #[inline]
-        pub fn body(&self) -> &[u8; 7] {
-            self.as_view().body()
+        pub fn address_lo(&self) -> u32 {
+            self.as_view().address_lo()
+        }
+        /// [`ADDR8_addr_immediate::address_mid`](super::ADDR8_addr_immediate::address_mid), offset 4.
+        #[inline]
+        pub fn address_mid(&self) -> u16 {
+            self.as_view().address_mid()
+        }
+        /// [`ADDR8_addr_immediate::address_hi`](super::ADDR8_addr_immediate::address_hi), offset 6.
+        #[inline]
+        pub fn address_hi(&self) -> u8 {
+            self.as_view().address_hi()
         }
         /// [`ADDR8_addr_immediate::marker`](super::ADDR8_addr_immediate::marker), offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
             self.as_view().marker()
         }
-        /// [`ADDR8_addr_immediate::body`](super::ADDR8_addr_immediate::body), offset 0.
+        /// [`ADDR8_addr_immediate::address_lo`](super::ADDR8_addr_immediate::address_lo), offset 0.
         #[inline]
-        pub fn set_body(&mut self, v: [u8; 7]) -> &mut Self {
-            *at_mut::<0, 7, 8>(self.0) = v;
+        pub fn set_address_lo(&mut self, v: u32) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<0, 4, 8>(b) = v.to_le_bytes();
             self
         }
-        /// The bytes, writable in place.
+        /// [`ADDR8_addr_immediate::address_mid`](super::ADDR8_addr_immediate::address_mid), offset 4.
         #[inline]
-        pub fn body_mut(&mut self) -> &mut [u8; 7] {
-            at_mut::<0, 7, 8>(self.0)
+        pub fn set_address_mid(&mut self, v: u16) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<4, 2, 8>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`ADDR8_addr_immediate::address_hi`](super::ADDR8_addr_immediate::address_hi), offset 6.
+        #[inline]
+        pub fn set_address_hi(&mut self, v: u8) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<6, 1, 8>(b) = v.to_le_bytes();
+            self
         }
         /// [`ADDR8_addr_immediate::marker`](super::ADDR8_addr_immediate::marker), offset 7.
         #[inline]

@@ -4,7 +4,8 @@
 use proc_macro2::Span;
 use syn::spanned::Spanned as _;
 
-use crate::model::path::{Step, Target, Unions};
+use crate::model::path::{ArmAt, Step, Target, Unions};
+use crate::model::rules::{Access, BinOp, Expr, bin, chain, not};
 use crate::model::{BitsType, Int, Model, TypeKind, TypeRef};
 
 /// A value's type while checking.
@@ -117,7 +118,7 @@ pub(super) fn place(m: &Model, owner: usize, segs: &[Seg]) -> Result<Place, Fail
         })
         .collect();
     let at = m
-        .locate(owner, &steps, Unions::Discriminator)
+        .locate(owner, &steps, Unions::Guarded)
         .map_err(|e| (seg_span(segs, e.step), e.message))?;
     let scalar = |ty, zero_means| PlaceKind::Scalar {
         size: at.size(m),
@@ -165,6 +166,84 @@ pub(super) fn place(m: &Model, owner: usize, segs: &[Seg]) -> Result<Place, Fail
         path: at.path,
         offset: at.offset,
         kind,
+    })
+}
+
+/// `e`, made to hold wherever the discriminator of a union it reads an arm's field of
+/// selects another arm: `!holds(arm) || … || e` (`e` itself when it reads no arm).
+pub(super) fn guard_arms(m: &Model, owner: usize, e: Expr) -> Expr {
+    let mut reads = Vec::new();
+    e.reads(&mut reads);
+    let mut arms: Vec<ArmAt> = Vec::new();
+    for r in reads {
+        let Ok(steps) = Step::parse(&r.path) else {
+            continue;
+        };
+        for a in m
+            .locate(owner, &steps, Unions::Guarded)
+            .map_or(Vec::new(), |l| l.arms)
+        {
+            if !arms.contains(&a) {
+                arms.push(a);
+            }
+        }
+    }
+    if arms.is_empty() {
+        return e;
+    }
+    let mut parts: Vec<Expr> = arms
+        .iter()
+        .filter_map(|a| arm_holds(m, a))
+        .map(not)
+        .collect();
+    parts.push(e);
+    chain(BinOp::Or, parts)
+}
+
+/// Whether the discriminator selects arm `a`, as the decoders choose: the first masked arm
+/// whose `d & mask == value`, else the default arm.
+fn arm_holds(m: &Model, a: &ArmAt) -> Option<Expr> {
+    let TypeKind::Union {
+        discriminator: d,
+        variants,
+    } = &m.types[a.union].kind
+    else {
+        return None;
+    };
+    let read = Expr::Read {
+        access: Access {
+            path: format!("{}.{}", a.path, d.name),
+            offset: a.offset + d.offset,
+            size: d.size,
+            signed: false,
+            bits: None,
+        },
+    };
+    let selects = |i: usize| match (variants[i].mask, variants[i].value) {
+        (Some(mask), Some(value)) => Some(bin(
+            BinOp::Eq,
+            bin(
+                BinOp::BitAnd,
+                read.clone(),
+                Expr::Int { value: mask as i64 },
+            ),
+            Expr::Int {
+                value: value as i64,
+            },
+        )),
+        _ => None,
+    };
+    let own = selects(a.variant);
+    let before = if own.is_some() {
+        a.variant
+    } else {
+        variants.len()
+    };
+    let mut parts: Vec<Expr> = (0..before).filter_map(selects).map(not).collect();
+    parts.extend(own);
+    Some(match parts.len() {
+        0 => Expr::Bool { value: true },
+        _ => chain(BinOp::And, parts),
     })
 }
 

@@ -11,7 +11,7 @@ use syn::spanned::Spanned as _;
 
 use super::names::ident_error;
 use super::rule_expr::{Checker, rewrite_in};
-use super::rule_place::{RuleType, place, segs};
+use super::rule_place::{RuleType, guard_arms, place, segs};
 use super::{FileId, Loader, Scope};
 use crate::diagnostics::{SourceFile, suggest};
 use crate::model::rules::*;
@@ -328,7 +328,7 @@ impl Loader {
                 Some(src) => match self.leaf_expr(at, owner, src, &checker) {
                     Some(expr) => RuleKind::Expr {
                         source: src.get_ref().trim().to_string(),
-                        expr,
+                        expr: guard_arms(model, owner, expr),
                     },
                     None => RuleKind::Expr {
                         source: src.get_ref().trim().to_string(),

@@ -50,11 +50,22 @@ impl Step {
 /// How a path may enter a union.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unions {
-    /// Only to its discriminator (`u.d`, or `u.arm.d`): which arm holds depends on it, so
-    /// a rule reads nothing else.
-    Discriminator,
+    /// To its discriminator (`u.d`, or `u.arm.d`) or into an arm's fields (`u.arm.f`), as
+    /// a rule reads them: which arm holds depends on the discriminator, so the location
+    /// lists the arms it enters ([`Location::arms`]) for the rule to hold only where they do.
+    Guarded,
     /// Into any arm's fields (`u.arm.f`), as a lowering maps them.
     Arms,
+}
+
+/// A union arm a path enters: the union's type index, path and offset in the owner, and
+/// the arm's index among its variants.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArmAt {
+    pub union: usize,
+    pub path: String,
+    pub offset: usize,
+    pub variant: usize,
 }
 
 /// A bad path: the message and the index of the step it is about.
@@ -97,6 +108,8 @@ pub struct Location<'m> {
     /// The codec of the innermost member on the way.
     pub codec: Option<Codec>,
     pub hops: Vec<Hop<'m>>,
+    /// The union arms entered on the way to a field of one (not to a discriminator).
+    pub arms: Vec<ArmAt>,
 }
 
 impl Location<'_> {
@@ -218,6 +231,7 @@ impl Model {
             target: Target::Type(&NO_TYPE),
             codec: None,
             hops: Vec::new(),
+            arms: Vec::new(),
         };
         if steps.is_empty() {
             return err(0, "empty path".into());
@@ -343,41 +357,32 @@ impl Model {
                     };
                     let d = &discriminator.name;
                     if n == d {
-                        if let (Unions::Discriminator, Some(first)) = (unions, variants.first()) {
+                        if let (Unions::Guarded, Some(first)) = (unions, variants.first()) {
                             at.hops.push(Hop::Arm {
                                 name: &first.name,
                                 implicit: true,
                             });
                         }
-                    } else if let Some(v) = variants.iter().find(|v| &v.name == n) {
-                        match (unions, steps.get(i + 1)) {
-                            (Unions::Arms, _) => {
-                                at.push(&v.name);
-                                at.hops.push(Hop::Arm {
-                                    name: &v.name,
-                                    implicit: false,
+                    } else if let Some(vi) = variants.iter().position(|v| &v.name == n) {
+                        let v = &variants[vi];
+                        let union_path = at.path.clone();
+                        at.push(&v.name);
+                        at.hops.push(Hop::Arm {
+                            name: &v.name,
+                            implicit: false,
+                        });
+                        i += 1;
+                        match (unions, steps.get(i)) {
+                            (Unions::Guarded, Some(Step::Name(n2))) if n2 == d => {}
+                            _ => {
+                                at.arms.push(ArmAt {
+                                    union: index,
+                                    path: union_path,
+                                    offset: at.offset,
+                                    variant: vi,
                                 });
                                 cur = Cur::Arm(t, v);
-                                i += 1;
                                 continue;
-                            }
-                            (Unions::Discriminator, Some(Step::Name(n2))) if n2 == d => {
-                                at.push(&v.name);
-                                at.hops.push(Hop::Arm {
-                                    name: &v.name,
-                                    implicit: false,
-                                });
-                                i += 1;
-                            }
-                            (Unions::Discriminator, _) => {
-                                let p = &at.path;
-                                return err(
-                                    i,
-                                    format!(
-                                        "rules read a union only through its discriminator \
-                                         (`{p}.{n}.{d}` or `{p}.{d}`): which arm holds depends on it"
-                                    ),
-                                );
                             }
                         }
                     } else {

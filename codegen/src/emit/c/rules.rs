@@ -170,7 +170,7 @@ fn int(v: i64) -> String {
 /// included (`src_start_addr.marker` is `src_start_addr.addr_reg.marker`).
 pub(crate) fn c_path(model: &Model, owner: usize, path: &str) -> String {
     let steps = Step::parse(path).unwrap_or_default();
-    let locate = |steps: &[Step]| model.locate(owner, steps, Unions::Discriminator).ok();
+    let locate = |steps: &[Step]| model.locate(owner, steps, Unions::Guarded).ok();
     // `text_len` reads an ascii field byte by byte (`name[k]`), which no path names.
     let (at, byte) = match (locate(&steps), steps.split_last()) {
         (Some(at), _) => (at, None),
