@@ -481,389 +481,391 @@ pub mod evidence {
     pub const E258: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E259: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E260: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E261: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E262: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E263: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E264: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
-    pub const E265: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E266: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E267: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E268: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E269: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E270: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E271: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E272: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E273: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E274: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E275: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E276: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
-    pub const E277: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E278: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
-    pub const E279: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E280: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E281: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E282: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E283: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E284: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E285: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E286: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E287: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E288: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E289: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E290: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E291: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E292: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E293: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E294: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E295: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E296: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E297: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E298: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E299: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E300: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E301: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
-    pub const E302: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E303: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E304: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E305: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E306: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E307: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E308: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E309: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
-    pub const E310: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E311: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E312: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E313: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E314: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E315: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E316: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E317: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E318: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E319: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E320: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E321: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E322: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E323: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E324: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
-    pub const E325: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E326: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E327: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E328: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E329: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E330: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E331: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E332: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E333: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E334: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E335: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E336: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E337: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E338: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E339: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E340: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E341: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E342: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E343: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E344: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
-    pub const E345: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E346: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E347: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E348: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E349: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E350: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E351: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E352: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E353: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E354: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E355: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E356: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E357: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E358: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E359: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E360: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E361: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E362: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E363: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E364: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E365: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E366: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E367: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E368: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E369: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E371: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E372: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E373: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
-    pub const E374: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E375: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E376: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E377: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E378: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E379: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E380: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E381: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E382: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E383: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E384: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E385: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E386: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E387: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E388: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E389: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E390: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E391: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
-    pub const E392: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E393: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E394: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
-    pub const E395: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E396: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
-    pub const E397: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
-    pub const E398: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E399: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
-    pub const E400: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E401: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
-    pub const E402: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E403: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E404: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E405: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E406: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E407: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E408: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
-    pub const E409: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E410: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
-    pub const E411: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E412: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E413: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
-    pub const E414: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E415: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E416: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E417: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E418: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E419: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E420: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E421: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E422: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E423: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E424: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E425: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E426: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E427: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E428: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E429: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E430: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E431: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E433: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E434: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
-    pub const E435: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E436: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E437: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E439: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E440: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
-    pub const E441: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E442: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E443: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E444: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E445: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
-    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
-    pub const E447: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E448: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E449: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E450: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E451: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E452: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
-    pub const E453: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E454: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E456: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E457: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E458: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E459: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
-    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E461: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E463: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
-    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E465: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
-    pub const E466: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E469: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E470: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E471: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E472: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E473: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E474: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E475: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E476: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E477: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E478: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E479: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E480: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E481: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E482: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E483: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E484: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E485: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E486: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E487: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E488: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E489: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E490: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E491: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E492: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E493: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E494: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E495: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E496: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E497: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E498: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E499: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E500: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E501: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E502: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E503: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E504: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E505: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E506: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E507: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E508: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E509: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E510: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E511: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E512: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E513: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E514: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E515: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E516: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
-    pub const E517: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E518: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E519: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E520: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E521: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E522: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E523: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E524: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E525: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E526: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E527: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E528: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E529: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E530: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E531: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E532: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
-    pub const E533: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E534: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E535: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E536: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E537: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E538: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E539: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E540: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E541: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
-    pub const E542: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E543: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E544: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E545: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
-    pub const E546: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E547: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E548: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E549: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E550: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E551: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E552: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E553: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E554: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E555: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E556: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E557: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E558: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E559: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E560: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E561: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E562: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E563: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E564: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E565: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E566: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E567: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E568: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E569: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E570: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E571: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E572: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E574: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E575: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E576: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E577: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E578: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E579: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E580: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E581: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E582: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E583: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E584: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E585: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E587: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E589: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E590: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E591: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E598: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E605: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E606: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E607: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E608: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E609: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E610: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E611: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E612: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E613: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E614: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E615: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E616: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E617: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E619: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E620: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E621: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E622: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E623: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E624: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E625: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E626: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E627: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E628: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E629: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E630: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E631: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E632: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E633: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E634: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E635: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E636: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E637: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E638: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E639: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E640: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E641: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E642: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E643: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E261: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E262: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
+    pub const E263: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E264: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E265: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E266: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E267: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E268: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E269: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E270: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E271: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E272: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E273: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E274: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E275: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E276: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E277: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E278: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E279: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E280: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E281: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E282: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E283: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E284: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E285: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E286: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E287: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
+    pub const E288: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E289: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E290: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E291: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E292: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E293: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E294: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E295: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
+    pub const E296: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E297: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
+    pub const E298: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E299: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E300: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E301: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E302: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E303: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E304: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E305: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E306: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E307: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E308: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E309: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E310: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E311: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E312: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E313: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E314: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E315: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E316: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E317: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E318: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
+    pub const E319: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E320: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E321: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E322: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E323: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E324: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E325: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E326: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E327: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E328: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E329: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E330: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E331: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E332: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E333: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E334: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E335: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E336: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E337: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E338: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E339: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E340: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E341: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E342: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E343: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E344: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E345: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E346: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E347: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
+    pub const E348: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E349: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E350: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E351: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E352: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E353: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E354: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E355: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E356: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E357: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E358: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E359: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E360: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E361: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E362: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E363: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E364: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E365: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
+    pub const E366: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E367: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E368: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
+    pub const E369: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E370: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
+    pub const E371: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
+    pub const E372: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E373: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
+    pub const E374: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E375: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
+    pub const E376: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E377: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E378: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E379: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E380: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E381: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E382: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
+    pub const E383: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E384: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
+    pub const E385: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E386: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E387: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
+    pub const E388: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E389: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E390: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E391: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E392: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E393: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E394: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E395: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E396: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E397: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
+    pub const E398: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E399: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E400: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E401: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E402: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E403: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E404: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E405: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E406: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E407: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E408: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E409: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
+    pub const E410: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E411: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E412: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E413: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E414: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E415: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
+    pub const E416: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E417: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E418: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E419: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E420: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
+    pub const E421: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
+    pub const E422: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E423: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E424: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E425: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E426: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E427: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
+    pub const E428: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E429: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E430: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E431: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E433: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E434: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
+    pub const E435: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E436: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E437: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E438: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
+    pub const E439: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E440: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
+    pub const E441: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E442: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E443: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E444: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E445: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E447: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E448: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E449: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E450: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E451: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E452: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E453: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E454: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E456: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E457: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E458: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E459: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E461: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E463: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E465: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E466: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E469: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E470: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E471: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E472: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E473: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E474: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E475: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E476: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E477: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E478: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E479: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E480: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E481: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E482: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E483: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E484: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E485: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E486: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E487: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E488: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E489: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E490: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E491: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E492: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E493: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E494: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E495: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E496: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E497: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E498: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E499: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E500: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E501: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E502: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E503: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E504: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E505: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E506: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E507: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E508: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E509: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E510: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E511: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E512: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E513: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E514: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E515: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E516: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E517: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E518: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E519: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E520: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E521: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E522: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E523: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E524: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E525: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E526: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E527: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E528: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E529: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E530: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E531: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E532: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E533: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E534: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E535: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E536: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E537: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E538: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E539: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E540: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E541: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E542: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E543: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E544: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E545: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E546: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E547: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E548: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E549: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E550: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E551: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E552: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E553: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E554: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E555: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E556: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E557: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E558: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E559: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E560: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E561: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E562: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E563: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E564: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E565: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E566: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E567: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E568: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E569: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E570: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E571: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E572: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E574: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E575: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E576: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E577: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E578: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E579: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E580: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E581: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E582: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E583: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E584: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E585: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E587: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E589: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E590: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E591: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E598: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E605: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E606: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E607: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E608: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E609: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E610: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E611: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E612: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E613: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E614: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E615: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E616: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E617: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E619: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E620: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E621: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E622: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E623: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E624: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E625: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E626: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E627: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E628: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E629: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E630: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E631: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E632: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E633: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E634: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E635: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E636: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E637: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E638: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E639: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E640: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E641: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E642: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E643: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E644: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E645: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
 }
 /// 4-byte little-endian address word over the 29-bit SBUF/PSUM window: a union of an immediate PartitionOffset (addr_immediate) and a register (addr_reg), told apart by bit 31. The ADDR4 page reads byte 3 as a two-bit mode nibble (bits 30:29: 0b00 static, 0b01 indirect-gather, 0b10 active/dynamic, 0b11 dead) plus the register-mode flag; the field-tables page reads the same byte as a marker (0x00 IMM, 0x40 SHAPE_REG, 0x80 ADDR_REG, 0xC0 ADDR_SHAPE_REG, 0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -3250,38 +3252,228 @@ impl EVENTS {
         );
     }
 }
-/// Instruction opcode (byte 0). The 0b110-prefixed values are compiler pseudos that the runtime lowers. Confidence: HIGH/OBSERVED (confirmed).
+/// Instruction opcode (byte 0). The 0b110-prefixed values are compiler pseudos that the runtime lowers. Every wire opcode the Master Opcode Reference names is an enumerator, with the engine that page lists (metadata: the engine is never encoded in the word); only the words with a \[\[struct\]\] have a layout. Enumerators in SCREAMING_CASE are shipped NEURON_ISA_TPB_OPCODE spellings (common.h, struct2opcode, the field tables' Table 4.0) or, where a doc says so, the spec's. Enumerators in CamelCase carry that page's name for the byte (its L2 name where its Kind column gives one, otherwise the InstructionType name), suffixed with the byte where one instruction type stamps several bytes the page does not name apart: no source gives their NEURON_ISA_TPB_OPCODE spelling, so their C enumerators are the spec's. An enumerator doc's closing tag is that row's Conf column (CERTAIN: a binary-pinned encoder). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum OPCODE {
-    /// `NEURON_ISA_TPB_OPCODE_MOVE_SHAPE` = 0xb2: MoveShape: the DGE-transpose shape-register descriptor (seed 000 generateMoveShape @0x1213d00); the name is the encoder's, the sources give no enumerator
+    /// `NEURON_ISA_TPB_OPCODE_LdWeights` = 0x1: IT 8 Matmult's first bundle (LdWeights 0x01 + MatMul 0x02, §3); also IT 9 MatmultSparse's LoadWeights. CERTAIN
+    LdWeights = 1u8,
+    /// `NEURON_ISA_TPB_OPCODE_MatMul` = 0x2: IT 8 Matmult: \[split\]\[mb:2\] LdWeights 0x01 + MatMul 0x02 (§3). CERTAIN
+    MatMul = 2u8,
+    /// `NEURON_ISA_TPB_OPCODE_Ldtags` = 0x6: IT 9 MatmultSparse: Ldtags 0x06 + LoadWeights 0x01 + MatMulSparse 0x07 (§3), \[newV3\]. CERTAIN
+    Ldtags = 6u8,
+    /// `NEURON_ISA_TPB_OPCODE_MatMulSparse` = 0x7: IT 9 MatmultSparse (§3), \[newV3\]. CERTAIN
+    MatMulSparse = 7u8,
+    /// `NEURON_ISA_TPB_OPCODE_LdWeightMx` = 0x9: IT 95 MatmultMx: LdWeightMx 0x09 + MatmultMx 0x0A, always 2 bundles, \[newV4\] (§3, §4 row 2). CERTAIN
+    LdWeightMx = 9u8,
+    /// `NEURON_ISA_TPB_OPCODE_MatmultMx` = 0xa: IT 95 MatmultMx (§3, §4 row 2), \[newV4\]. CERTAIN
+    MatmultMx = 10u8,
+    /// `NEURON_ISA_TPB_OPCODE_Activation` = 0x21: IT 4 Activation on V2/V3 (V4 stamps 0x25, §4 row 1). CERTAIN
+    Activation = 33u8,
+    /// `NEURON_ISA_TPB_OPCODE_LoadActFuncSet` = 0x23: IT 6 LoadActFuncSet. CERTAIN
+    LoadActFuncSet = 35u8,
+    /// `NEURON_ISA_TPB_OPCODE_ReadActivationAccumulator` = 0x24: IT 5 ReadActivationAccumulator; \[col\] shared with IT 101 ActivationReadAccumulator (§2). CERTAIN
+    ReadActivationAccumulator = 36u8,
+    /// `NEURON_ISA_TPB_OPCODE_Activation_0x25` = 0x25: IT 4 Activation on V4: \[ΔV4\], the only per-generation renumber (§4 row 1). Named with its byte: the page gives this byte no name of its own. CERTAIN
+    Activation_0x25 = 37u8,
+    /// `NEURON_ISA_TPB_OPCODE_Exponential` = 0x30: IT 103 Exponential, fused exp+sum, \[newV4\]. CERTAIN
+    Exponential = 48u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorTensor` = 0x41: IT 31 TensorTensor; \[split\] 0x41 / 0x51 by isBitVecInstruction (§3). CERTAIN
+    TensorTensor = 65u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x42` = 0x42: IT 27 TensorReduce, CR 66 (§3: TR 0x7C/0x7D + CR 0x42/0x52/0x83/0x84 by (apply_transpose, isBitVec)); engine Pool/DVE for the IT. CERTAIN
+    TensorReduce_0x42 = 66u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x43` = 0x43: IT 28 TensorScalar / IT 29 TensorScalarPtr, one dispatcher generateTensorScalarOrPtr (§3). CERTAIN
+    TensorScalarPtr_0x43 = 67u8,
+    /// `NEURON_ISA_TPB_OPCODE_Pool` = 0x45: IT 20 Pool. CERTAIN
+    Pool = 69u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorCopy` = 0x46: IT 23 TensorCopy without a dtype cast (\[+1=cast\]: 0x47 casts). CERTAIN
+    TensorCopy = 70u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorCopy_0x47` = 0x47: IT 23 TensorCopy with a dtype change (decided on the raw src/dst dtype, §3). CERTAIN
+    TensorCopy_0x47 = 71u8,
+    /// `NEURON_ISA_TPB_OPCODE_Reciprocal` = 0x48: IT 21 Reciprocal. CERTAIN
+    Reciprocal = 72u8,
+    /// `NEURON_ISA_TPB_OPCODE_Memset` = 0x49: IT 10 Memset, Const mode (Random mode stamps 0x4D, §3). CERTAIN
+    Memset = 73u8,
+    /// `NEURON_ISA_TPB_OPCODE_Rng` = 0x4d: IT 100 Rng; \[col\] the same byte as IT 10 Memset in Random mode (§2: Memset writes the fill at Inst+0xF8, Rng forces 0). CERTAIN
+    Rng = 77u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorTensor_0x51` = 0x51: IT 31 TensorTensor, the bit-vector form (isBitVecInstruction, §3). CERTAIN
+    TensorTensor_0x51 = 81u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x52` = 0x52: IT 27 TensorReduce, CR 82 (§3). CERTAIN
+    TensorReduce_0x52 = 82u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x53` = 0x53: IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN
+    TensorScalarPtr_0x53 = 83u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNStats` = 0x61: IT 34 BNStats; \[split\] 0x61 / 0x82 by apply_transpose. CERTAIN
+    BNStats = 97u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNStatsAggregate` = 0x62: IT 35 BNStatsAggregate (L2 BatchNormAggregate). CERTAIN
+    BNStatsAggregate = 98u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNGradients` = 0x63: IT 36 BNGradients, AP coefficients (0x94: register coefficients). CERTAIN
+    BNGradients = 99u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNBackprop` = 0x64: IT 37 BNBackprop's BACK_PROP control bundle, shared by IT 38 BNBackprop2 (§3). CERTAIN
+    BNBackprop = 100u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNBackprop_0x65` = 0x65: IT 37 BNBackprop's PARAM_LOAD bundle (§3). CERTAIN
+    BNBackprop_0x65 = 101u8,
+    /// `NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD` = 0x67: IT 92 Gather's first bundle, the buffer load (§3: 0x67 buffer-load + 0x68 gather); the Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a). CERTAIN
+    POOL_BUFFER_LOAD = 103u8,
+    /// `NEURON_ISA_TPB_OPCODE_GATHER` = 0x68: S4D4_GT (NEURON_ISA_TPB_S4D4_GT_STRUCT): the Pool-engine subset gather, dst\[k\] = Pool_Buffer\[index\[k\]\] on the HW IVP SuperGather vector datapath, no descriptor ring (seed 004 §7; struct2opcode row, Indirection Engine page §1; common.h:196); the Master Opcode Reference's IT 92 Gather second bundle (after 0x67); the DVE datamove page reads 0x68 as reg_load on DVE (README conflict #9); no layout in the spec
+    GATHER = 104u8,
+    /// `NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69` = 0x69: The mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose (\[col\], §2, §3). CERTAIN
+    StreamShuffle_0x69 = 105u8,
+    /// `NEURON_ISA_TPB_OPCODE_StreamShuffle` = 0x6a: IT 39 StreamShuffle's data-move bundle (after the 0x69 mask). CERTAIN
+    StreamShuffle = 106u8,
+    /// `NEURON_ISA_TPB_OPCODE_StreamTranspose` = 0x6b: IT 40 StreamTranspose's data-move bundle (after the 0x69 mask). CERTAIN
+    StreamTranspose = 107u8,
+    /// `NEURON_ISA_TPB_OPCODE_Max` = 0x6c: IT 88 Max (L2 Max8). CERTAIN
+    Max = 108u8,
+    /// `NEURON_ISA_TPB_OPCODE_MaxIndex` = 0x6d: IT 89 MaxIndex's value-load bundle, shared with IT 91 MaxIndexAndMatchReplace (\[col\], §3). CERTAIN
+    MaxIndex = 109u8,
+    /// `NEURON_ISA_TPB_OPCODE_MaxIndex_0x6e` = 0x6e: IT 89 MaxIndex's index bundle, shared with IT 91 (\[col\], §3). CERTAIN
+    MaxIndex_0x6e = 110u8,
+    /// `NEURON_ISA_TPB_OPCODE_MatchReplace` = 0x6f: IT 90 MatchReplace (L2 MatchReplace8). CERTAIN
+    MatchReplace = 111u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x74` = 0x74: IT 29 TensorScalarPtr dispatcher (§3); on SUNDA the POOL kernel pool_tensor_scalar_addr (wiki-indirection-engine §1 kernel map). CERTAIN
+    TensorScalarPtr_0x74 = 116u8,
+    /// `NEURON_ISA_TPB_OPCODE_GetRandState` = 0x77: IT 58 GetRandState; \[col\] shared with IT 99 RandGetState. CERTAIN
+    GetRandState = 119u8,
+    /// `NEURON_ISA_TPB_OPCODE_RandSetState` = 0x78: IT 98 RandSetState, \[newV3\]; also IT 59 SetRandState's V3 Pool arm. CERTAIN
+    RandSetState = 120u8,
+    /// `NEURON_ISA_TPB_OPCODE_EMBEDDING_UPDATE` = 0x79: The raw SEQ-side embedding scatter-reduce (NX_POOL handler 'y', SUNDA kernel pool_embedding_update); no struct2opcode key: the compiler emits the 0xca pseudo (wiki-indirection-engine §1, HIGH/OBSERVED). Not in the Master Opcode Reference
+    EMBEDDING_UPDATE = 121u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorReduce` = 0x7c: IT 27 TensorReduce, TR 124 (§3); engine Pool/DVE for the IT. CERTAIN
+    TensorReduce = 124u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x7d` = 0x7d: IT 27 TensorReduce, TR 125 (§3). CERTAIN
+    TensorReduce_0x7d = 125u8,
+    /// `NEURON_ISA_TPB_OPCODE_Iota` = 0x7e: IT 61 Iota (the SUNDA POOL kernel pool_iota, wiki-indirection-engine §1). CERTAIN
+    Iota = 126u8,
+    /// `NEURON_ISA_TPB_OPCODE_Dropout` = 0x7f: IT 65 Dropout. CERTAIN
+    Dropout = 127u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNStats_0x82` = 0x82: IT 34 BNStats with apply_transpose. CERTAIN
+    BNStats_0x82 = 130u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x83` = 0x83: IT 27 TensorReduce, CR 131 (§3). CERTAIN
+    TensorReduce_0x83 = 131u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x84` = 0x84: IT 27 TensorReduce, CR 132 (§3). CERTAIN
+    TensorReduce_0x84 = 132u8,
+    /// `NEURON_ISA_TPB_OPCODE_CustomOp` = 0x85: IT 53 CustomOp's header bundle, then 0x86 x (1 + num_args) (§3). CERTAIN
+    CustomOp = 133u8,
+    /// `NEURON_ISA_TPB_OPCODE_CustomOp_0x86` = 0x86: IT 53 CustomOp's argument bundles (§3). CERTAIN
+    CustomOp_0x86 = 134u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorTensor_0x8a` = 0x8a: IT 31 TensorTensor's GPSIMD int32 re-stamp (§1, §3). CERTAIN
+    TensorTensor_0x8a = 138u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNBackprop2_0x8e` = 0x8e: IT 38 BNBackprop2's parameter bundle (V2 visit). CERTAIN
+    BNBackprop2_0x8e = 142u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarAffineSelect` = 0x92: IT 62 TensorScalarAffineSelect (fixed 0x92). CERTAIN
+    TensorScalarAffineSelect = 146u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x93` = 0x93: IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN
+    TensorScalarPtr_0x93 = 147u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNGradients_0x94` = 0x94: IT 36 BNGradients, register coefficients. CERTAIN
+    BNGradients_0x94 = 148u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9a` = 0x9a: IT 28 / IT 29 TensorScalar(Ptr) dispatcher, and IT 30 TensorScalarCache's Reduce mode (§3). CERTAIN
+    TensorScalarPtr_0x9a = 154u8,
+    /// `NEURON_ISA_TPB_OPCODE_DveReadAccumulator` = 0x9b: IT 102 DveReadAccumulator (also the drain tail RangeSelect may append, §3). CERTAIN
+    DveReadAccumulator = 155u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9c` = 0x9c: IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
+    TensorScalarPtr_0x9c = 156u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9e` = 0x9e: IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
+    TensorScalarPtr_0x9e = 158u8,
+    /// `NEURON_ISA_TPB_OPCODE_EventSemaphore` = 0xa0: IT 13 EventSemaphore. CERTAIN
+    EventSemaphore = 160u8,
+    /// `NEURON_ISA_TPB_OPCODE_Halt` = 0xa1: IT 17 Halt. CERTAIN
+    Halt = 161u8,
+    /// `NEURON_ISA_TPB_OPCODE_Drain` = 0xa2: IT 16 Drain. CERTAIN
+    Drain = 162u8,
+    /// `NEURON_ISA_TPB_OPCODE_NoOp` = 0xa4: IT 12 NoOp (L2 Nop). CERTAIN
+    NoOp = 164u8,
+    /// `NEURON_ISA_TPB_OPCODE_RegisterMove` = 0xa7: IT 74 RegisterMove (L2 Move). CERTAIN
+    RegisterMove = 167u8,
+    /// `NEURON_ISA_TPB_OPCODE_RegisterAlu` = 0xa8: IT 73 RegisterAlu (L2 AluOp). CERTAIN
+    RegisterAlu = 168u8,
+    /// `NEURON_ISA_TPB_OPCODE_CompareAndBranch` = 0xa9: IT 78 CompareAndBranch; \[col\] shared with IT 79 UnconditionalBranch (§2: the CTRL_BR branch condition tells them apart). CERTAIN
+    CompareAndBranch = 169u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorLoad_0xaa` = 0xaa: IT 75 TensorLoad, register mode (0xCE: immediate address). CERTAIN
+    TensorLoad_0xaa = 170u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorSave` = 0xab: IT 76 TensorSave, immediate address (0xCD: register mode). CERTAIN
+    TensorSave = 171u8,
+    /// `NEURON_ISA_TPB_OPCODE_GroupResetSemaphores` = 0xb0: IT 14 GroupResetSemaphores (L2 EventSemaphoreRangeClear). CERTAIN
+    GroupResetSemaphores = 176u8,
+    /// `NEURON_ISA_TPB_OPCODE_MOVE_SHAPE` = 0xb2: MoveShape: the DGE-transpose shape-register descriptor (seed 000 generateMoveShape @0x1213d00; the Master Opcode Reference's IT 41 ReadVarAddr, L2 MoveShape, HIGH); the enumerator spelling is the spec's, from that L2 name
     MOVE_SHAPE = 178u8,
     /// `NEURON_ISA_TPB_OPCODE_DMAMEMCPY` = 0xb8: DIRECT2D (2-D copy), real HW
     DMAMEMCPY = 184u8,
+    /// `NEURON_ISA_TPB_OPCODE_DMA_MEMCPY2` = 0xb9: DMA_COPY2D (NEURON_ISA_TPB_DMA_COPY2D_STRUCT), a v5 DMA word (maverick common.h:268-269); no layout in the spec (only on maverick)
+    DMA_MEMCPY2 = 185u8,
+    /// `NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE` = 0xba: DMA_IMMEDIATE (NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT), a v5 DMA word (maverick common.h:268-269); no layout in the spec (only on maverick)
+    DMA_IMMEDIATE = 186u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_INDIRECT` = 0xbb: INDIRECT1D (indexed gather/scatter), real HW
     DMA_INDIRECT = 187u8,
+    /// `NEURON_ISA_TPB_OPCODE_RangeSelect` = 0xbc: IT 63 RangeSelect, \[newV3\] (CoreV3 stamps 0xBC @0x135f95f, §4). CERTAIN
+    RangeSelect = 188u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE` = 0xbd: DIRECT2D_XPOSE (xbar transpose), real HW (only on cayman, mariana, maverick)
     DMA_TRANSPOSE = 189u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER` = 0xc1: DMATrigger: fire a DMA queue by name (seed 000 visitInstDMATrigger, NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT)
+    /// `NEURON_ISA_TPB_OPCODE_GetSequenceBounds` = 0xbe: IT 64 GetSequenceBounds, \[newV3\]. CERTAIN
+    GetSequenceBounds = 190u8,
+    /// `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE` = 0xbf: S3D3_COLLECTIVE (NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT): the collective (cross-NeuronCore) gather, a real HW Pool/Q7 iDMA over the LNC-grouped peer ring that the TriggerCollective pseudos lower into (seed 004 §7; common.h:262); decoded on the device under the log string "Decode: SB2SB_Collective", apart from the compute-side "P%i: DGE DIRECT2D" / "P%i: DGE INDIRECT" / "P%i: DGE GATHER TRANSPOSE" set; the Master Opcode Reference's IT 33 GPSIMDSB2SB (L2 Sb2sbCollective, \[newV3\]); no layout in the spec (only on cayman, mariana, maverick)
+    SB2SB_COLLECTIVE = 191u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER` = 0xc1: DMATrigger: fire a DMA queue by name (seed 000 visitInstDMATrigger, NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT; Master Opcode Reference IT 67, L2 PseudoDMATrigger)
     PSEUDO_DMA_TRIGGER = 193u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM` = 0xc2: ResetQueueInstance: re-arm a DMA queue by name (seed 000 visitInstResetQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT)
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM` = 0xc2: ResetQueueInstance: re-arm a DMA queue by name (seed 000 visitInstResetQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT; Master Opcode Reference IT 86, L2 PseudoDMARearm)
     PSEUDO_DMA_REARM = 194u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND` = 0xc4: pseudo: memcpy whose whole access pattern is computed at run time
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND` = 0xc4: pseudo: memcpy whose whole access pattern is computed at run time (Master Opcode Reference IT 43 IndirectLoad / IT 45 IndirectSave, \[split\] with 0xD6 by direction; which direction is open, see PSEUDO_RANGE_CHECK)
     PSEUDO_DMAMEMCPY_FULL_IND = 196u8,
-    /// `NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE` = 0xca: IndirectSaveAccumulate: embedding-update scatter (seed 000 visitInstIndirectSaveAccumulate); the name is the encoder's, the sources give no enumerator
-    INDIRECT_SAVE_ACCUMULATE = 202u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET` = 0xcf: SwitchQueueInstance: re-point a DMA queue at another instance (seed 000 visitInstSwitchQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT)
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE` = 0xca: IndirectSaveAccumulate (IT 46): embedding-update scatter-add (seed 000 visitInstIndirectSaveAccumulate); the shipped struct2opcode row binds NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT to this enumerator (Indirection Engine page §1); the raw SEQ opcode is EMBEDDING_UPDATE 0x79
+    PSEUDO_EMBEDDING_UPDATE = 202u8,
+    /// `NEURON_ISA_TPB_OPCODE_CollectiveSend` = 0xcb: IT 49 CollectiveSend; \[col\] shared with IT 50 CollectiveRecv, direction is an in-bundle field (§2, §4 row 5). CERTAIN
+    CollectiveSend = 203u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorSave_0xcd` = 0xcd: IT 76 TensorSave, register mode. CERTAIN
+    TensorSave_0xcd = 205u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorLoad` = 0xce: IT 75 TensorLoad, immediate address (0xAA: register mode). CERTAIN
+    TensorLoad = 206u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET` = 0xcf: SwitchQueueInstance: re-point a DMA queue at another instance (seed 000 visitInstSwitchQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT; Master Opcode Reference IT 85, L2 PseudoDMASwapQueueSet)
     PSEUDO_DMA_SWAP_QUEUE_SET = 207u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D` = 0xd4: the compiler's DGE pseudo; dge_op picks the real word
+    /// `NEURON_ISA_TPB_OPCODE_SetRandState` = 0xd0: IT 59 SetRandState: V2 DVE; V3 DVE arm (the Pool arm stamps 0x78). CERTAIN
+    SetRandState = 208u8,
+    /// `NEURON_ISA_TPB_OPCODE_Return` = 0xd2: IT 81 Return, one bundle per active engine. CERTAIN
+    Return = 210u8,
+    /// `NEURON_ISA_TPB_OPCODE_Call` = 0xd3: IT 84 Call, one bundle per engine. CERTAIN
+    Call = 211u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D` = 0xd4: the compiler's DGE pseudo; dge_op picks the real word (Master Opcode Reference: IT 19 Load, IT 22 Save, IT 32 DMACopy all stamp it, \[col\])
     PSEUDO_DMA_DIRECT2D = 212u8,
-    /// `NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK` = 0xd6: IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave form A); the name is ours, the sources give no enumerator
-    INDIRECT_BOUND_CHECK = 214u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION` = 0xda: pseudo extension; meaning is positional (the word it follows)
+    /// `NEURON_ISA_TPB_OPCODE_AllEngineBarrier` = 0xd5: IT 15 AllEngineBarrier (L2 PseudoSyncBarrier). CERTAIN
+    AllEngineBarrier = 213u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK` = 0xd6: IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave form A); the Master Opcode Reference's L2 name is PseudoRangeCheck; this SCREAMING spelling is the spec's INFERRED one (see the word's evidence)
+    PSEUDO_RANGE_CHECK = 214u8,
+    /// `NEURON_ISA_TPB_OPCODE_CoreBarrier` = 0xd8: IT 87 CoreBarrier (L2 PseudoCoreBarrier), \[newV3\]. CERTAIN
+    CoreBarrier = 216u8,
+    /// `NEURON_ISA_TPB_OPCODE_CollectiveCompute` = 0xd9: IT 48 CollectiveCompute, fine form (coarse: 0xDA). CERTAIN
+    CollectiveCompute = 217u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION` = 0xda: pseudo extension; meaning is positional (the word it follows). The Master Opcode Reference also lists 0xDA under IT 32 DMACopy (0xD4 / 0xDA, DMA) and as IT 48 CollectiveCompute's coarse form (POOL); the engine here is the DMA reading
     PSEUDO_EXTENSION = 218u8,
-    /// `NEURON_ISA_TPB_OPCODE_INDIRECT_COPY` = 0xe7: IndirectCopy (S4D4_IC): the TRN1 prototype tensor-indirect copy (supp-gather-scatter OPCODE_INDIRECT_COPY; seed 000 visitInstIndirectCopy)
+    /// `NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID` = 0xdb: IT 66 GetCurProcessingRankID. CERTAIN
+    GetCurProcessingRankID = 219u8,
+    /// `NEURON_ISA_TPB_OPCODE_GetGlobalRankId` = 0xdc: IT 11 GetGlobalRankId. CERTAIN
+    GetGlobalRankId = 220u8,
+    /// `NEURON_ISA_TPB_OPCODE_BranchHint` = 0xdd: IT 80 BranchHint (L2 PseudoBranchPrefetchHint). CERTAIN
+    BranchHint = 221u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorCompletion` = 0xde: IT 94 TensorCompletion (L2 PseudoTensorCompletion). CERTAIN
+    TensorCompletion = 222u8,
+    /// `NEURON_ISA_TPB_OPCODE_Exit` = 0xdf: IT 82 Exit (L2 PseudoInst). CERTAIN
+    Exit = 223u8,
+    /// `NEURON_ISA_TPB_OPCODE_Rand2` = 0xe2: IT 97 Rand2, bounded RNG, \[newV4\]. CERTAIN
+    Rand2 = 226u8,
+    /// `NEURON_ISA_TPB_OPCODE_QuantizeMx` = 0xe3: IT 96 QuantizeMx, \[newV4\]; the only op that sets byte 1 to 0x11 (SATURATE, §4 row 3). CERTAIN
+    QuantizeMx = 227u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0xe5` = 0xe5: IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
+    TensorScalarPtr_0xe5 = 229u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarCache` = 0xe6: IT 30 TensorScalarCache, Cumulative + Scan modes (TSCMode; Reduce stamps 0x9A). CERTAIN
+    TensorScalarCache = 230u8,
+    /// `NEURON_ISA_TPB_OPCODE_INDIRECT_COPY` = 0xe7: IndirectCopy (S4D4_IC): the TRN1 prototype tensor-indirect copy (supp-gather-scatter OPCODE_INDIRECT_COPY; seed 000 visitInstIndirectCopy; Master Opcode Reference IT 26, POOL, lowered to COPY on V4)
     INDIRECT_COPY = 231u8,
+    /// `NEURON_ISA_TPB_OPCODE_CopyPredicated` = 0xea: IT 52 CopyPredicated, the masked copy / SELECT emitter. CERTAIN
+    CopyPredicated = 234u8,
+    /// `NEURON_ISA_TPB_OPCODE_EXTENDED_INST` = 0xf0: EXTENDED_STRUCT: the EXTISA extended instruction (ext-op 8 EXTENDED_RDMA_DESC_GEN, 9 EXTENDED_RDMA_DESC_START; common.h:301); no layout in the spec
+    EXTENDED_INST = 240u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE` = 0xf1: GATHER_XPOSE (gather + xbar transpose), real HW (only on cayman, mariana, maverick)
     DMA_GATHER_TRANSPOSE = 241u8,
+    /// `NEURON_ISA_TPB_OPCODE_NonzeroWithCount` = 0xf2: IT 104 NonzeroWithCount, \[newV3\] (CoreV3 stamps 0xF2 @0x1355b18, §4). CERTAIN
+    NonzeroWithCount = 242u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 0u8,
 }
@@ -3293,9 +3485,493 @@ impl Default for OPCODE {
 impl OPCODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
+            name: "LdWeights",
+            value: 1,
+            c_name: "NEURON_ISA_TPB_OPCODE_LdWeights",
+            engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MatMul",
+            value: 2,
+            c_name: "NEURON_ISA_TPB_OPCODE_MatMul",
+            engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Ldtags",
+            value: 6,
+            c_name: "NEURON_ISA_TPB_OPCODE_Ldtags",
+            engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MatMulSparse",
+            value: 7,
+            c_name: "NEURON_ISA_TPB_OPCODE_MatMulSparse",
+            engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "LdWeightMx",
+            value: 9,
+            c_name: "NEURON_ISA_TPB_OPCODE_LdWeightMx",
+            engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MatmultMx",
+            value: 10,
+            c_name: "NEURON_ISA_TPB_OPCODE_MatmultMx",
+            engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Activation",
+            value: 33,
+            c_name: "NEURON_ISA_TPB_OPCODE_Activation",
+            engine: Some("ACT"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "LoadActFuncSet",
+            value: 35,
+            c_name: "NEURON_ISA_TPB_OPCODE_LoadActFuncSet",
+            engine: Some("ACT"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "ReadActivationAccumulator",
+            value: 36,
+            c_name: "NEURON_ISA_TPB_OPCODE_ReadActivationAccumulator",
+            engine: Some("ACT"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Activation_0x25",
+            value: 37,
+            c_name: "NEURON_ISA_TPB_OPCODE_Activation_0x25",
+            engine: Some("ACT"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Exponential",
+            value: 48,
+            c_name: "NEURON_ISA_TPB_OPCODE_Exponential",
+            engine: Some("ACT"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorTensor",
+            value: 65,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorTensor",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorReduce_0x42",
+            value: 66,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x42",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x43",
+            value: 67,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x43",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Pool",
+            value: 69,
+            c_name: "NEURON_ISA_TPB_OPCODE_Pool",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorCopy",
+            value: 70,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorCopy",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorCopy_0x47",
+            value: 71,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorCopy_0x47",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Reciprocal",
+            value: 72,
+            c_name: "NEURON_ISA_TPB_OPCODE_Reciprocal",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Memset",
+            value: 73,
+            c_name: "NEURON_ISA_TPB_OPCODE_Memset",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Rng",
+            value: 77,
+            c_name: "NEURON_ISA_TPB_OPCODE_Rng",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorTensor_0x51",
+            value: 81,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorTensor_0x51",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorReduce_0x52",
+            value: 82,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x52",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x53",
+            value: 83,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x53",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNStats",
+            value: 97,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNStats",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNStatsAggregate",
+            value: 98,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNStatsAggregate",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNGradients",
+            value: 99,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNGradients",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNBackprop",
+            value: 100,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNBackprop",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNBackprop_0x65",
+            value: 101,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNBackprop_0x65",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "POOL_BUFFER_LOAD",
+            value: 103,
+            c_name: "NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GATHER",
+            value: 104,
+            c_name: "NEURON_ISA_TPB_OPCODE_GATHER",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "StreamShuffle_0x69",
+            value: 105,
+            c_name: "NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "StreamShuffle",
+            value: 106,
+            c_name: "NEURON_ISA_TPB_OPCODE_StreamShuffle",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "StreamTranspose",
+            value: 107,
+            c_name: "NEURON_ISA_TPB_OPCODE_StreamTranspose",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Max",
+            value: 108,
+            c_name: "NEURON_ISA_TPB_OPCODE_Max",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MaxIndex",
+            value: 109,
+            c_name: "NEURON_ISA_TPB_OPCODE_MaxIndex",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MaxIndex_0x6e",
+            value: 110,
+            c_name: "NEURON_ISA_TPB_OPCODE_MaxIndex_0x6e",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MatchReplace",
+            value: 111,
+            c_name: "NEURON_ISA_TPB_OPCODE_MatchReplace",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x74",
+            value: 116,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x74",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GetRandState",
+            value: 119,
+            c_name: "NEURON_ISA_TPB_OPCODE_GetRandState",
+            engine: Some("DVE/Pool"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RandSetState",
+            value: 120,
+            c_name: "NEURON_ISA_TPB_OPCODE_RandSetState",
+            engine: Some("Pool/DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EMBEDDING_UPDATE",
+            value: 121,
+            c_name: "NEURON_ISA_TPB_OPCODE_EMBEDDING_UPDATE",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorReduce",
+            value: 124,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorReduce_0x7d",
+            value: 125,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x7d",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Iota",
+            value: 126,
+            c_name: "NEURON_ISA_TPB_OPCODE_Iota",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Dropout",
+            value: 127,
+            c_name: "NEURON_ISA_TPB_OPCODE_Dropout",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNStats_0x82",
+            value: 130,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNStats_0x82",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorReduce_0x83",
+            value: 131,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x83",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorReduce_0x84",
+            value: 132,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x84",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CustomOp",
+            value: 133,
+            c_name: "NEURON_ISA_TPB_OPCODE_CustomOp",
+            engine: Some("any"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CustomOp_0x86",
+            value: 134,
+            c_name: "NEURON_ISA_TPB_OPCODE_CustomOp_0x86",
+            engine: Some("any"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorTensor_0x8a",
+            value: 138,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorTensor_0x8a",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNBackprop2_0x8e",
+            value: 142,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNBackprop2_0x8e",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarAffineSelect",
+            value: 146,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarAffineSelect",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x93",
+            value: 147,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x93",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNGradients_0x94",
+            value: 148,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNGradients_0x94",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x9a",
+            value: 154,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9a",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "DveReadAccumulator",
+            value: 155,
+            c_name: "NEURON_ISA_TPB_OPCODE_DveReadAccumulator",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x9c",
+            value: 156,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9c",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x9e",
+            value: 158,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9e",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EventSemaphore",
+            value: 160,
+            c_name: "NEURON_ISA_TPB_OPCODE_EventSemaphore",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Halt",
+            value: 161,
+            c_name: "NEURON_ISA_TPB_OPCODE_Halt",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Drain",
+            value: 162,
+            c_name: "NEURON_ISA_TPB_OPCODE_Drain",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "NoOp",
+            value: 164,
+            c_name: "NEURON_ISA_TPB_OPCODE_NoOp",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RegisterMove",
+            value: 167,
+            c_name: "NEURON_ISA_TPB_OPCODE_RegisterMove",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RegisterAlu",
+            value: 168,
+            c_name: "NEURON_ISA_TPB_OPCODE_RegisterAlu",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CompareAndBranch",
+            value: 169,
+            c_name: "NEURON_ISA_TPB_OPCODE_CompareAndBranch",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorLoad_0xaa",
+            value: 170,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorLoad_0xaa",
+            engine: Some("scalar"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorSave",
+            value: 171,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorSave",
+            engine: Some("scalar"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GroupResetSemaphores",
+            value: 176,
+            c_name: "NEURON_ISA_TPB_OPCODE_GroupResetSemaphores",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "MOVE_SHAPE",
             value: 178,
             c_name: "NEURON_ISA_TPB_OPCODE_MOVE_SHAPE",
+            engine: Some("DMA"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -3306,9 +3982,30 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "DMA_MEMCPY2",
+            value: 185,
+            c_name: "NEURON_ISA_TPB_OPCODE_DMA_MEMCPY2",
+            arch: &["maverick"],
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "DMA_IMMEDIATE",
+            value: 186,
+            c_name: "NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE",
+            arch: &["maverick"],
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "DMA_INDIRECT",
             value: 187,
             c_name: "NEURON_ISA_TPB_OPCODE_DMA_INDIRECT",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RangeSelect",
+            value: 188,
+            c_name: "NEURON_ISA_TPB_OPCODE_RangeSelect",
+            engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -3319,57 +4016,223 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "GetSequenceBounds",
+            value: 190,
+            c_name: "NEURON_ISA_TPB_OPCODE_GetSequenceBounds",
+            engine: Some("GPSIMD"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SB2SB_COLLECTIVE",
+            value: 191,
+            c_name: "NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE",
+            aliases: &["Sb2sbCollective"],
+            arch: &["cayman", "mariana", "maverick"],
+            engine: Some("GPSIMD"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "PSEUDO_DMA_TRIGGER",
             value: 193,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER",
+            engine: Some("DMA"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_DMA_REARM",
             value: 194,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM",
+            engine: Some("DMA"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_DMAMEMCPY_FULL_IND",
             value: 196,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND",
+            engine: Some("DMA"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INDIRECT_SAVE_ACCUMULATE",
+            name: "PSEUDO_EMBEDDING_UPDATE",
             value: 202,
-            c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE",
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE",
+            aliases: &["PseudoEmbeddingUpdate", "INDIRECT_SAVE_ACCUMULATE"],
+            engine: Some("CCE/Pool/Act"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CollectiveSend",
+            value: 203,
+            c_name: "NEURON_ISA_TPB_OPCODE_CollectiveSend",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorSave_0xcd",
+            value: 205,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorSave_0xcd",
+            engine: Some("scalar"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorLoad",
+            value: 206,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorLoad",
+            engine: Some("scalar"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_DMA_SWAP_QUEUE_SET",
             value: 207,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET",
+            engine: Some("DMA"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SetRandState",
+            value: 208,
+            c_name: "NEURON_ISA_TPB_OPCODE_SetRandState",
+            engine: Some("DVE/Pool"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Return",
+            value: 210,
+            c_name: "NEURON_ISA_TPB_OPCODE_Return",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Call",
+            value: 211,
+            c_name: "NEURON_ISA_TPB_OPCODE_Call",
+            engine: Some("SP"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_DMA_DIRECT2D",
             value: 212,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D",
+            engine: Some("DMA"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INDIRECT_BOUND_CHECK",
+            name: "AllEngineBarrier",
+            value: 213,
+            c_name: "NEURON_ISA_TPB_OPCODE_AllEngineBarrier",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "PSEUDO_RANGE_CHECK",
             value: 214,
-            c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK",
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK",
+            aliases: &["PseudoRangeCheck", "INDIRECT_BOUND_CHECK"],
+            engine: Some("DMA"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CoreBarrier",
+            value: 216,
+            c_name: "NEURON_ISA_TPB_OPCODE_CoreBarrier",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CollectiveCompute",
+            value: 217,
+            c_name: "NEURON_ISA_TPB_OPCODE_CollectiveCompute",
+            engine: Some("POOL"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_EXTENSION",
             value: 218,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION",
+            engine: Some("DMA"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GetCurProcessingRankID",
+            value: 219,
+            c_name: "NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID",
+            engine: Some("CC"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GetGlobalRankId",
+            value: 220,
+            c_name: "NEURON_ISA_TPB_OPCODE_GetGlobalRankId",
+            engine: Some("CC"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BranchHint",
+            value: 221,
+            c_name: "NEURON_ISA_TPB_OPCODE_BranchHint",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorCompletion",
+            value: 222,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorCompletion",
+            engine: Some("CC"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Exit",
+            value: 223,
+            c_name: "NEURON_ISA_TPB_OPCODE_Exit",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Rand2",
+            value: 226,
+            c_name: "NEURON_ISA_TPB_OPCODE_Rand2",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "QuantizeMx",
+            value: 227,
+            c_name: "NEURON_ISA_TPB_OPCODE_QuantizeMx",
+            engine: Some("PE/DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0xe5",
+            value: 229,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0xe5",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarCache",
+            value: 230,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarCache",
+            engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "INDIRECT_COPY",
             value: 231,
             c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_COPY",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CopyPredicated",
+            value: 234,
+            c_name: "NEURON_ISA_TPB_OPCODE_CopyPredicated",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EXTENDED_INST",
+            value: 240,
+            c_name: "NEURON_ISA_TPB_OPCODE_EXTENDED_INST",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -3377,6 +4240,13 @@ impl OPCODE {
             value: 241,
             c_name: "NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE",
             arch: &["cayman", "mariana", "maverick"],
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "NonzeroWithCount",
+            value: 242,
+            c_name: "NEURON_ISA_TPB_OPCODE_NonzeroWithCount",
+            engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
@@ -3393,20 +4263,115 @@ impl OPCODE {
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
         match raw {
+            1u8 => Self::LdWeights,
+            2u8 => Self::MatMul,
+            6u8 => Self::Ldtags,
+            7u8 => Self::MatMulSparse,
+            9u8 => Self::LdWeightMx,
+            10u8 => Self::MatmultMx,
+            33u8 => Self::Activation,
+            35u8 => Self::LoadActFuncSet,
+            36u8 => Self::ReadActivationAccumulator,
+            37u8 => Self::Activation_0x25,
+            48u8 => Self::Exponential,
+            65u8 => Self::TensorTensor,
+            66u8 => Self::TensorReduce_0x42,
+            67u8 => Self::TensorScalarPtr_0x43,
+            69u8 => Self::Pool,
+            70u8 => Self::TensorCopy,
+            71u8 => Self::TensorCopy_0x47,
+            72u8 => Self::Reciprocal,
+            73u8 => Self::Memset,
+            77u8 => Self::Rng,
+            81u8 => Self::TensorTensor_0x51,
+            82u8 => Self::TensorReduce_0x52,
+            83u8 => Self::TensorScalarPtr_0x53,
+            97u8 => Self::BNStats,
+            98u8 => Self::BNStatsAggregate,
+            99u8 => Self::BNGradients,
+            100u8 => Self::BNBackprop,
+            101u8 => Self::BNBackprop_0x65,
+            103u8 => Self::POOL_BUFFER_LOAD,
+            104u8 => Self::GATHER,
+            105u8 => Self::StreamShuffle_0x69,
+            106u8 => Self::StreamShuffle,
+            107u8 => Self::StreamTranspose,
+            108u8 => Self::Max,
+            109u8 => Self::MaxIndex,
+            110u8 => Self::MaxIndex_0x6e,
+            111u8 => Self::MatchReplace,
+            116u8 => Self::TensorScalarPtr_0x74,
+            119u8 => Self::GetRandState,
+            120u8 => Self::RandSetState,
+            121u8 => Self::EMBEDDING_UPDATE,
+            124u8 => Self::TensorReduce,
+            125u8 => Self::TensorReduce_0x7d,
+            126u8 => Self::Iota,
+            127u8 => Self::Dropout,
+            130u8 => Self::BNStats_0x82,
+            131u8 => Self::TensorReduce_0x83,
+            132u8 => Self::TensorReduce_0x84,
+            133u8 => Self::CustomOp,
+            134u8 => Self::CustomOp_0x86,
+            138u8 => Self::TensorTensor_0x8a,
+            142u8 => Self::BNBackprop2_0x8e,
+            146u8 => Self::TensorScalarAffineSelect,
+            147u8 => Self::TensorScalarPtr_0x93,
+            148u8 => Self::BNGradients_0x94,
+            154u8 => Self::TensorScalarPtr_0x9a,
+            155u8 => Self::DveReadAccumulator,
+            156u8 => Self::TensorScalarPtr_0x9c,
+            158u8 => Self::TensorScalarPtr_0x9e,
+            160u8 => Self::EventSemaphore,
+            161u8 => Self::Halt,
+            162u8 => Self::Drain,
+            164u8 => Self::NoOp,
+            167u8 => Self::RegisterMove,
+            168u8 => Self::RegisterAlu,
+            169u8 => Self::CompareAndBranch,
+            170u8 => Self::TensorLoad_0xaa,
+            171u8 => Self::TensorSave,
+            176u8 => Self::GroupResetSemaphores,
             178u8 => Self::MOVE_SHAPE,
             184u8 => Self::DMAMEMCPY,
+            185u8 => Self::DMA_MEMCPY2,
+            186u8 => Self::DMA_IMMEDIATE,
             187u8 => Self::DMA_INDIRECT,
+            188u8 => Self::RangeSelect,
             189u8 => Self::DMA_TRANSPOSE,
+            190u8 => Self::GetSequenceBounds,
+            191u8 => Self::SB2SB_COLLECTIVE,
             193u8 => Self::PSEUDO_DMA_TRIGGER,
             194u8 => Self::PSEUDO_DMA_REARM,
             196u8 => Self::PSEUDO_DMAMEMCPY_FULL_IND,
-            202u8 => Self::INDIRECT_SAVE_ACCUMULATE,
+            202u8 => Self::PSEUDO_EMBEDDING_UPDATE,
+            203u8 => Self::CollectiveSend,
+            205u8 => Self::TensorSave_0xcd,
+            206u8 => Self::TensorLoad,
             207u8 => Self::PSEUDO_DMA_SWAP_QUEUE_SET,
+            208u8 => Self::SetRandState,
+            210u8 => Self::Return,
+            211u8 => Self::Call,
             212u8 => Self::PSEUDO_DMA_DIRECT2D,
-            214u8 => Self::INDIRECT_BOUND_CHECK,
+            213u8 => Self::AllEngineBarrier,
+            214u8 => Self::PSEUDO_RANGE_CHECK,
+            216u8 => Self::CoreBarrier,
+            217u8 => Self::CollectiveCompute,
             218u8 => Self::PSEUDO_EXTENSION,
+            219u8 => Self::GetCurProcessingRankID,
+            220u8 => Self::GetGlobalRankId,
+            221u8 => Self::BranchHint,
+            222u8 => Self::TensorCompletion,
+            223u8 => Self::Exit,
+            226u8 => Self::Rand2,
+            227u8 => Self::QuantizeMx,
+            229u8 => Self::TensorScalarPtr_0xe5,
+            230u8 => Self::TensorScalarCache,
             231u8 => Self::INDIRECT_COPY,
+            234u8 => Self::CopyPredicated,
+            240u8 => Self::EXTENDED_INST,
             241u8 => Self::DMA_GATHER_TRANSPOSE,
+            242u8 => Self::NonzeroWithCount,
             other => Self::Other(other),
         }
     }
@@ -3416,40 +4381,230 @@ impl OPCODE {
             return v;
         }
         match self {
+            Self::LdWeights => 1u8,
+            Self::MatMul => 2u8,
+            Self::Ldtags => 6u8,
+            Self::MatMulSparse => 7u8,
+            Self::LdWeightMx => 9u8,
+            Self::MatmultMx => 10u8,
+            Self::Activation => 33u8,
+            Self::LoadActFuncSet => 35u8,
+            Self::ReadActivationAccumulator => 36u8,
+            Self::Activation_0x25 => 37u8,
+            Self::Exponential => 48u8,
+            Self::TensorTensor => 65u8,
+            Self::TensorReduce_0x42 => 66u8,
+            Self::TensorScalarPtr_0x43 => 67u8,
+            Self::Pool => 69u8,
+            Self::TensorCopy => 70u8,
+            Self::TensorCopy_0x47 => 71u8,
+            Self::Reciprocal => 72u8,
+            Self::Memset => 73u8,
+            Self::Rng => 77u8,
+            Self::TensorTensor_0x51 => 81u8,
+            Self::TensorReduce_0x52 => 82u8,
+            Self::TensorScalarPtr_0x53 => 83u8,
+            Self::BNStats => 97u8,
+            Self::BNStatsAggregate => 98u8,
+            Self::BNGradients => 99u8,
+            Self::BNBackprop => 100u8,
+            Self::BNBackprop_0x65 => 101u8,
+            Self::POOL_BUFFER_LOAD => 103u8,
+            Self::GATHER => 104u8,
+            Self::StreamShuffle_0x69 => 105u8,
+            Self::StreamShuffle => 106u8,
+            Self::StreamTranspose => 107u8,
+            Self::Max => 108u8,
+            Self::MaxIndex => 109u8,
+            Self::MaxIndex_0x6e => 110u8,
+            Self::MatchReplace => 111u8,
+            Self::TensorScalarPtr_0x74 => 116u8,
+            Self::GetRandState => 119u8,
+            Self::RandSetState => 120u8,
+            Self::EMBEDDING_UPDATE => 121u8,
+            Self::TensorReduce => 124u8,
+            Self::TensorReduce_0x7d => 125u8,
+            Self::Iota => 126u8,
+            Self::Dropout => 127u8,
+            Self::BNStats_0x82 => 130u8,
+            Self::TensorReduce_0x83 => 131u8,
+            Self::TensorReduce_0x84 => 132u8,
+            Self::CustomOp => 133u8,
+            Self::CustomOp_0x86 => 134u8,
+            Self::TensorTensor_0x8a => 138u8,
+            Self::BNBackprop2_0x8e => 142u8,
+            Self::TensorScalarAffineSelect => 146u8,
+            Self::TensorScalarPtr_0x93 => 147u8,
+            Self::BNGradients_0x94 => 148u8,
+            Self::TensorScalarPtr_0x9a => 154u8,
+            Self::DveReadAccumulator => 155u8,
+            Self::TensorScalarPtr_0x9c => 156u8,
+            Self::TensorScalarPtr_0x9e => 158u8,
+            Self::EventSemaphore => 160u8,
+            Self::Halt => 161u8,
+            Self::Drain => 162u8,
+            Self::NoOp => 164u8,
+            Self::RegisterMove => 167u8,
+            Self::RegisterAlu => 168u8,
+            Self::CompareAndBranch => 169u8,
+            Self::TensorLoad_0xaa => 170u8,
+            Self::TensorSave => 171u8,
+            Self::GroupResetSemaphores => 176u8,
             Self::MOVE_SHAPE => 178u8,
             Self::DMAMEMCPY => 184u8,
+            Self::DMA_MEMCPY2 => 185u8,
+            Self::DMA_IMMEDIATE => 186u8,
             Self::DMA_INDIRECT => 187u8,
+            Self::RangeSelect => 188u8,
             Self::DMA_TRANSPOSE => 189u8,
+            Self::GetSequenceBounds => 190u8,
+            Self::SB2SB_COLLECTIVE => 191u8,
             Self::PSEUDO_DMA_TRIGGER => 193u8,
             Self::PSEUDO_DMA_REARM => 194u8,
             Self::PSEUDO_DMAMEMCPY_FULL_IND => 196u8,
-            Self::INDIRECT_SAVE_ACCUMULATE => 202u8,
+            Self::PSEUDO_EMBEDDING_UPDATE => 202u8,
+            Self::CollectiveSend => 203u8,
+            Self::TensorSave_0xcd => 205u8,
+            Self::TensorLoad => 206u8,
             Self::PSEUDO_DMA_SWAP_QUEUE_SET => 207u8,
+            Self::SetRandState => 208u8,
+            Self::Return => 210u8,
+            Self::Call => 211u8,
             Self::PSEUDO_DMA_DIRECT2D => 212u8,
-            Self::INDIRECT_BOUND_CHECK => 214u8,
+            Self::AllEngineBarrier => 213u8,
+            Self::PSEUDO_RANGE_CHECK => 214u8,
+            Self::CoreBarrier => 216u8,
+            Self::CollectiveCompute => 217u8,
             Self::PSEUDO_EXTENSION => 218u8,
+            Self::GetCurProcessingRankID => 219u8,
+            Self::GetGlobalRankId => 220u8,
+            Self::BranchHint => 221u8,
+            Self::TensorCompletion => 222u8,
+            Self::Exit => 223u8,
+            Self::Rand2 => 226u8,
+            Self::QuantizeMx => 227u8,
+            Self::TensorScalarPtr_0xe5 => 229u8,
+            Self::TensorScalarCache => 230u8,
             Self::INDIRECT_COPY => 231u8,
+            Self::CopyPredicated => 234u8,
+            Self::EXTENDED_INST => 240u8,
             Self::DMA_GATHER_TRANSPOSE => 241u8,
+            Self::NonzeroWithCount => 242u8,
             Self::Other(_) => 0u8,
         }
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
         match self {
+            Self::LdWeights => Some("LdWeights"),
+            Self::MatMul => Some("MatMul"),
+            Self::Ldtags => Some("Ldtags"),
+            Self::MatMulSparse => Some("MatMulSparse"),
+            Self::LdWeightMx => Some("LdWeightMx"),
+            Self::MatmultMx => Some("MatmultMx"),
+            Self::Activation => Some("Activation"),
+            Self::LoadActFuncSet => Some("LoadActFuncSet"),
+            Self::ReadActivationAccumulator => Some("ReadActivationAccumulator"),
+            Self::Activation_0x25 => Some("Activation_0x25"),
+            Self::Exponential => Some("Exponential"),
+            Self::TensorTensor => Some("TensorTensor"),
+            Self::TensorReduce_0x42 => Some("TensorReduce_0x42"),
+            Self::TensorScalarPtr_0x43 => Some("TensorScalarPtr_0x43"),
+            Self::Pool => Some("Pool"),
+            Self::TensorCopy => Some("TensorCopy"),
+            Self::TensorCopy_0x47 => Some("TensorCopy_0x47"),
+            Self::Reciprocal => Some("Reciprocal"),
+            Self::Memset => Some("Memset"),
+            Self::Rng => Some("Rng"),
+            Self::TensorTensor_0x51 => Some("TensorTensor_0x51"),
+            Self::TensorReduce_0x52 => Some("TensorReduce_0x52"),
+            Self::TensorScalarPtr_0x53 => Some("TensorScalarPtr_0x53"),
+            Self::BNStats => Some("BNStats"),
+            Self::BNStatsAggregate => Some("BNStatsAggregate"),
+            Self::BNGradients => Some("BNGradients"),
+            Self::BNBackprop => Some("BNBackprop"),
+            Self::BNBackprop_0x65 => Some("BNBackprop_0x65"),
+            Self::POOL_BUFFER_LOAD => Some("POOL_BUFFER_LOAD"),
+            Self::GATHER => Some("GATHER"),
+            Self::StreamShuffle_0x69 => Some("StreamShuffle_0x69"),
+            Self::StreamShuffle => Some("StreamShuffle"),
+            Self::StreamTranspose => Some("StreamTranspose"),
+            Self::Max => Some("Max"),
+            Self::MaxIndex => Some("MaxIndex"),
+            Self::MaxIndex_0x6e => Some("MaxIndex_0x6e"),
+            Self::MatchReplace => Some("MatchReplace"),
+            Self::TensorScalarPtr_0x74 => Some("TensorScalarPtr_0x74"),
+            Self::GetRandState => Some("GetRandState"),
+            Self::RandSetState => Some("RandSetState"),
+            Self::EMBEDDING_UPDATE => Some("EMBEDDING_UPDATE"),
+            Self::TensorReduce => Some("TensorReduce"),
+            Self::TensorReduce_0x7d => Some("TensorReduce_0x7d"),
+            Self::Iota => Some("Iota"),
+            Self::Dropout => Some("Dropout"),
+            Self::BNStats_0x82 => Some("BNStats_0x82"),
+            Self::TensorReduce_0x83 => Some("TensorReduce_0x83"),
+            Self::TensorReduce_0x84 => Some("TensorReduce_0x84"),
+            Self::CustomOp => Some("CustomOp"),
+            Self::CustomOp_0x86 => Some("CustomOp_0x86"),
+            Self::TensorTensor_0x8a => Some("TensorTensor_0x8a"),
+            Self::BNBackprop2_0x8e => Some("BNBackprop2_0x8e"),
+            Self::TensorScalarAffineSelect => Some("TensorScalarAffineSelect"),
+            Self::TensorScalarPtr_0x93 => Some("TensorScalarPtr_0x93"),
+            Self::BNGradients_0x94 => Some("BNGradients_0x94"),
+            Self::TensorScalarPtr_0x9a => Some("TensorScalarPtr_0x9a"),
+            Self::DveReadAccumulator => Some("DveReadAccumulator"),
+            Self::TensorScalarPtr_0x9c => Some("TensorScalarPtr_0x9c"),
+            Self::TensorScalarPtr_0x9e => Some("TensorScalarPtr_0x9e"),
+            Self::EventSemaphore => Some("EventSemaphore"),
+            Self::Halt => Some("Halt"),
+            Self::Drain => Some("Drain"),
+            Self::NoOp => Some("NoOp"),
+            Self::RegisterMove => Some("RegisterMove"),
+            Self::RegisterAlu => Some("RegisterAlu"),
+            Self::CompareAndBranch => Some("CompareAndBranch"),
+            Self::TensorLoad_0xaa => Some("TensorLoad_0xaa"),
+            Self::TensorSave => Some("TensorSave"),
+            Self::GroupResetSemaphores => Some("GroupResetSemaphores"),
             Self::MOVE_SHAPE => Some("MOVE_SHAPE"),
             Self::DMAMEMCPY => Some("DMAMEMCPY"),
+            Self::DMA_MEMCPY2 => Some("DMA_MEMCPY2"),
+            Self::DMA_IMMEDIATE => Some("DMA_IMMEDIATE"),
             Self::DMA_INDIRECT => Some("DMA_INDIRECT"),
+            Self::RangeSelect => Some("RangeSelect"),
             Self::DMA_TRANSPOSE => Some("DMA_TRANSPOSE"),
+            Self::GetSequenceBounds => Some("GetSequenceBounds"),
+            Self::SB2SB_COLLECTIVE => Some("SB2SB_COLLECTIVE"),
             Self::PSEUDO_DMA_TRIGGER => Some("PSEUDO_DMA_TRIGGER"),
             Self::PSEUDO_DMA_REARM => Some("PSEUDO_DMA_REARM"),
             Self::PSEUDO_DMAMEMCPY_FULL_IND => Some("PSEUDO_DMAMEMCPY_FULL_IND"),
-            Self::INDIRECT_SAVE_ACCUMULATE => Some("INDIRECT_SAVE_ACCUMULATE"),
+            Self::PSEUDO_EMBEDDING_UPDATE => Some("PSEUDO_EMBEDDING_UPDATE"),
+            Self::CollectiveSend => Some("CollectiveSend"),
+            Self::TensorSave_0xcd => Some("TensorSave_0xcd"),
+            Self::TensorLoad => Some("TensorLoad"),
             Self::PSEUDO_DMA_SWAP_QUEUE_SET => Some("PSEUDO_DMA_SWAP_QUEUE_SET"),
+            Self::SetRandState => Some("SetRandState"),
+            Self::Return => Some("Return"),
+            Self::Call => Some("Call"),
             Self::PSEUDO_DMA_DIRECT2D => Some("PSEUDO_DMA_DIRECT2D"),
-            Self::INDIRECT_BOUND_CHECK => Some("INDIRECT_BOUND_CHECK"),
+            Self::AllEngineBarrier => Some("AllEngineBarrier"),
+            Self::PSEUDO_RANGE_CHECK => Some("PSEUDO_RANGE_CHECK"),
+            Self::CoreBarrier => Some("CoreBarrier"),
+            Self::CollectiveCompute => Some("CollectiveCompute"),
             Self::PSEUDO_EXTENSION => Some("PSEUDO_EXTENSION"),
+            Self::GetCurProcessingRankID => Some("GetCurProcessingRankID"),
+            Self::GetGlobalRankId => Some("GetGlobalRankId"),
+            Self::BranchHint => Some("BranchHint"),
+            Self::TensorCompletion => Some("TensorCompletion"),
+            Self::Exit => Some("Exit"),
+            Self::Rand2 => Some("Rand2"),
+            Self::QuantizeMx => Some("QuantizeMx"),
+            Self::TensorScalarPtr_0xe5 => Some("TensorScalarPtr_0xe5"),
+            Self::TensorScalarCache => Some("TensorScalarCache"),
             Self::INDIRECT_COPY => Some("INDIRECT_COPY"),
+            Self::CopyPredicated => Some("CopyPredicated"),
+            Self::EXTENDED_INST => Some("EXTENDED_INST"),
             Self::DMA_GATHER_TRANSPOSE => Some("DMA_GATHER_TRANSPOSE"),
+            Self::NonzeroWithCount => Some("NonzeroWithCount"),
             Self::Other(_) => None,
         }
     }
@@ -3458,7 +4613,12 @@ impl OPCODE {
         let _ = arch;
         #[allow(unreachable_patterns)]
         match self {
+            Self::DMA_MEMCPY2 => matches!(arch, Arch::maverick),
+            Self::DMA_IMMEDIATE => matches!(arch, Arch::maverick),
             Self::DMA_TRANSPOSE => {
+                matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
+            }
+            Self::SB2SB_COLLECTIVE => {
                 matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
             }
             Self::DMA_GATHER_TRANSPOSE => {
@@ -4434,6 +5594,7 @@ impl DMA_DIRECT2D {
     pub const META: WordMeta = WordMeta {
         name: "DMA_DIRECT2D",
         c_name: "NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT",
+        aliases: &[],
         opcode: 184u8,
         opcode_enumerator: "DMAMEMCPY",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
@@ -5314,6 +6475,7 @@ impl DMA_DIRECT2D_XPOSE {
     pub const META: WordMeta = WordMeta {
         name: "DMA_DIRECT2D_XPOSE",
         c_name: "NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT",
+        aliases: &[],
         opcode: 189u8,
         opcode_enumerator: "DMA_TRANSPOSE",
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
@@ -5950,6 +7112,7 @@ impl DMA_GATHER_XPOSE {
     pub const META: WordMeta = WordMeta {
         name: "DMA_GATHER_XPOSE",
         c_name: "NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT",
+        aliases: &[],
         opcode: 241u8,
         opcode_enumerator: "DMA_GATHER_TRANSPOSE",
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
@@ -6822,6 +7985,7 @@ impl DMA_INDIRECT1D {
     pub const META: WordMeta = WordMeta {
         name: "DMA_INDIRECT1D",
         c_name: "NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT",
+        aliases: &[],
         opcode: 187u8,
         opcode_enumerator: "DMA_INDIRECT",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
@@ -7614,513 +8778,6 @@ impl DMA_INDIRECT1D {
         Self::check_rules(&b, arch).into_result()
     }
 }
-/// Byte +0x29 of INDIRECT_BOUND_CHECK: the index dtype's wire tag in the low nibble, 0x3 in the high nibble. Not a shipped C type; named after the word. Confidence: CONFIRMED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct INDIRECT_BOUND_CHECK_DTYPE {
-    /// Bits 0..=3. Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits. Confidence: CONFIRMED (confirmed).
-    pub dtype: DTYPE,
-    /// Bits 4..=7. Always 0x3 (the | 0x30). Confidence: CONFIRMED (confirmed).
-    pub tag: u8,
-}
-impl INDIRECT_BOUND_CHECK_DTYPE {
-    pub const SIZE: usize = 1;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "dtype",
-        offset: 0,
-        size: 1,
-        bits: Some((0, 4)),
-        type_name: "DTYPE",
-        doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E261],
-        ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "tag",
-        offset: 0,
-        size: 1,
-        bits: Some((4, 4)),
-        type_name: "u4",
-        doc: "Always 0x3 (the | 0x30).",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E262],
-        constant: Some(3),
-        ..meta::FieldMeta::DEFAULT
-    }];
-    #[inline(always)]
-    pub const fn from_raw(raw: u8) -> Self {
-        Self {
-            dtype: DTYPE::read(&((raw & 0xf) as u8).to_le_bytes()),
-            tag: (raw >> 4 & 0xf) as u8,
-        }
-    }
-    /// The packed value; sub-field values wider than their bits are truncated.
-    #[inline(always)]
-    pub const fn raw(&self) -> u8 {
-        (self.dtype.raw() as u8 & 0xf) | (self.tag as u8 & 0xf) << 4
-    }
-    #[inline(always)]
-    pub const fn read(b: &[u8; 1]) -> Self {
-        Self::from_raw(u8::from_le_bytes(*b))
-    }
-    #[inline(always)]
-    pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
-    }
-    pub fn visit(
-        &self,
-        meta: &'static meta::FieldMeta,
-        v: &mut impl visit::Visitor,
-        base: usize,
-        arch: Arch,
-    ) {
-        let _ = arch;
-        v.enter(meta, base, visit::Group::Bitfield);
-        v.value(&Self::FIELDS[0], base, self.dtype.value(arch));
-        v.value(&Self::FIELDS[1], base, visit::Value::Unsigned(self.tag as u64));
-        v.leave(visit::Group::Bitfield);
-    }
-}
-/// IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: "Indirect DMA bound-check can only be on Pool engine", "must have 3 args and 2 outputs for bound-check". The body also holds two assignAccess\<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4). Confidence: CONFIRMED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct INDIRECT_BOUND_CHECK {
-    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xd6. Confidence: CONFIRMED (confirmed).
-    pub header: HEADER,
-    /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B. Confidence: INFERRED (inferred).
-    pub events: EVENTS,
-    /// Offset 12 (12 bytes), `u8[12]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges). Confidence: CONFIRMED (confirmed).
-    pub unknown_12: [u8; 12],
-    /// Offset 24 (4 bytes), `u32`. Register that receives the bound-check result. Confidence: STRONG (strong).
-    pub bound_result_reg: u32,
-    /// Offset 28 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x1C..+0x1F. Confidence: CONFIRMED (confirmed).
-    pub unknown_28: [u8; 4],
-    /// Offset 32 (8 bytes), `u64`. The byte bound: the data AP's memory-location size product. Confidence: CONFIRMED (confirmed).
-    pub bound_size_bytes: u64,
-    /// Offset 40 (1 byte), `u8`. Always 17 (0x11). Confidence: CONFIRMED (confirmed).
-    pub const_tag: u8,
-    /// Offset 41 (1 byte), `INDIRECT_BOUND_CHECK_DTYPE`. Index dtype wire tag | 0x30. Confidence: CONFIRMED (confirmed).
-    pub src_dtype: INDIRECT_BOUND_CHECK_DTYPE,
-    /// Offset 42 (2 bytes), `u16`. Always 1. Confidence: CONFIRMED (confirmed).
-    pub const_one: u16,
-    /// Offset 44 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2C..+0x2D. Confidence: CONFIRMED (confirmed).
-    pub unknown_44: [u8; 2],
-    /// Offset 46 (1 byte), `u8`. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further. Confidence: STRONG (strong).
-    pub idx_ap_meta: u8,
-    /// Offset 47 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F. Confidence: CONFIRMED (confirmed).
-    pub unknown_47: [u8; 1],
-    /// Offset 48 (4 bytes), `u32`. Id of the branch target (the Pool-engine bound-loop label emitted after this word). Confidence: CONFIRMED (confirmed).
-    pub branch_label_id: u32,
-    /// Offset 52 (12 bytes), `u8[12]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x34..+0x3F. Confidence: CONFIRMED (confirmed).
-    pub unknown_52: [u8; 12],
-}
-/// All bytes zero (arrays of any length, so not derived).
-impl Default for INDIRECT_BOUND_CHECK {
-    fn default() -> Self {
-        Self::read(&[0u8; 64])
-    }
-}
-impl INDIRECT_BOUND_CHECK {
-    pub const SIZE: usize = 64;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
-            doc: "opcode == 0xd6.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E263, evidence::E264],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
-            doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
-            confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E265],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_12",
-            offset: 12,
-            size: 12,
-            type_name: "u8[12]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges).",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "bound_result_reg",
-            offset: 24,
-            size: 4,
-            type_name: "u32",
-            doc: "Register that receives the bound-check result.",
-            confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E266],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_28",
-            offset: 28,
-            size: 4,
-            type_name: "u8[4]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x1C..+0x1F.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "bound_size_bytes",
-            offset: 32,
-            size: 8,
-            type_name: "u64",
-            doc: "The byte bound: the data AP's memory-location size product.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E267],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "const_tag",
-            offset: 40,
-            size: 1,
-            type_name: "u8",
-            doc: "Always 17 (0x11).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E268],
-            constant: Some(17),
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_dtype",
-            offset: 41,
-            size: 1,
-            type_name: "INDIRECT_BOUND_CHECK_DTYPE",
-            doc: "Index dtype wire tag | 0x30.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E269],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "const_one",
-            offset: 42,
-            size: 2,
-            type_name: "u16",
-            doc: "Always 1.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E270],
-            constant: Some(1),
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_44",
-            offset: 44,
-            size: 2,
-            type_name: "u8[2]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x2C..+0x2D.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "idx_ap_meta",
-            offset: 46,
-            size: 1,
-            type_name: "u8",
-            doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
-            confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E271],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_47",
-            offset: 47,
-            size: 1,
-            type_name: "u8[1]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x2F.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "branch_label_id",
-            offset: 48,
-            size: 4,
-            type_name: "u32",
-            doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E272],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_52",
-            offset: 52,
-            size: 12,
-            type_name: "u8[12]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x34..+0x3F.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
-        },
-    ];
-    /// Logical values stored across several fields.
-    pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline(always)]
-    pub const fn read(b: &[u8; 64]) -> Self {
-        Self {
-            header: HEADER::read(at::<0, 4, 64>(b)),
-            events: EVENTS::read(at::<4, 8, 64>(b)),
-            unknown_12: *at::<12, 12, 64>(b),
-            bound_result_reg: u32::from_le_bytes(*at::<24, 4, 64>(b)),
-            unknown_28: *at::<28, 4, 64>(b),
-            bound_size_bytes: u64::from_le_bytes(*at::<32, 8, 64>(b)),
-            const_tag: u8::from_le_bytes(*at::<40, 1, 64>(b)),
-            src_dtype: INDIRECT_BOUND_CHECK_DTYPE::read(at::<41, 1, 64>(b)),
-            const_one: u16::from_le_bytes(*at::<42, 2, 64>(b)),
-            unknown_44: *at::<44, 2, 64>(b),
-            idx_ap_meta: u8::from_le_bytes(*at::<46, 1, 64>(b)),
-            unknown_47: *at::<47, 1, 64>(b),
-            branch_label_id: u32::from_le_bytes(*at::<48, 4, 64>(b)),
-            unknown_52: *at::<52, 12, 64>(b),
-        }
-    }
-    #[inline(always)]
-    pub fn write(&self, b: &mut [u8; 64]) {
-        self.header.write(at_mut::<0, 4, 64>(b));
-        self.events.write(at_mut::<4, 8, 64>(b));
-        *at_mut::<12, 12, 64>(b) = self.unknown_12;
-        *at_mut::<24, 4, 64>(b) = self.bound_result_reg.to_le_bytes();
-        *at_mut::<28, 4, 64>(b) = self.unknown_28;
-        *at_mut::<32, 8, 64>(b) = self.bound_size_bytes.to_le_bytes();
-        *at_mut::<40, 1, 64>(b) = self.const_tag.to_le_bytes();
-        self.src_dtype.write(at_mut::<41, 1, 64>(b));
-        *at_mut::<42, 2, 64>(b) = self.const_one.to_le_bytes();
-        *at_mut::<44, 2, 64>(b) = self.unknown_44;
-        *at_mut::<46, 1, 64>(b) = self.idx_ap_meta.to_le_bytes();
-        *at_mut::<47, 1, 64>(b) = self.unknown_47;
-        *at_mut::<48, 4, 64>(b) = self.branch_label_id.to_le_bytes();
-        *at_mut::<52, 12, 64>(b) = self.unknown_52;
-    }
-    pub fn visit(
-        &self,
-        meta: &'static meta::FieldMeta,
-        v: &mut impl visit::Visitor,
-        base: usize,
-        arch: Arch,
-    ) {
-        v.enter(meta, base, visit::Group::Struct);
-        self.visit_fields(v, base, arch);
-        v.leave(visit::Group::Struct);
-    }
-    /// Visits the members without opening a group for the struct itself.
-    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
-        let _ = arch;
-        self.header.visit(&Self::FIELDS[0], v, base, arch);
-        self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
-        v.enter(&Self::FIELDS[2], base + 12, visit::Group::Array);
-        for (i0, x0) in self.unknown_12.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[2],
-                base + 12 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
-        v.value(
-            &Self::FIELDS[3],
-            base + 24,
-            visit::Value::Unsigned(self.bound_result_reg as u64),
-        );
-        v.enter(&Self::FIELDS[4], base + 28, visit::Group::Array);
-        for (i0, x0) in self.unknown_28.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[4],
-                base + 28 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
-        v.value(
-            &Self::FIELDS[5],
-            base + 32,
-            visit::Value::Unsigned(self.bound_size_bytes as u64),
-        );
-        v.value(
-            &Self::FIELDS[6],
-            base + 40,
-            visit::Value::Unsigned(self.const_tag as u64),
-        );
-        self.src_dtype.visit(&Self::FIELDS[7], v, base + 41, arch);
-        v.value(
-            &Self::FIELDS[8],
-            base + 42,
-            visit::Value::Unsigned(self.const_one as u64),
-        );
-        v.enter(&Self::FIELDS[9], base + 44, visit::Group::Array);
-        for (i0, x0) in self.unknown_44.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[9],
-                base + 44 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
-        v.value(
-            &Self::FIELDS[10],
-            base + 46,
-            visit::Value::Unsigned(self.idx_ap_meta as u64),
-        );
-        v.enter(&Self::FIELDS[11], base + 47, visit::Group::Array);
-        for (i0, x0) in self.unknown_47.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[11],
-                base + 47 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
-        v.value(
-            &Self::FIELDS[12],
-            base + 48,
-            visit::Value::Unsigned(self.branch_label_id as u64),
-        );
-        v.enter(&Self::FIELDS[13], base + 52, visit::Group::Array);
-        for (i0, x0) in self.unknown_52.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[13],
-                base + 52 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
-    }
-}
-impl INDIRECT_BOUND_CHECK {
-    pub const OPCODE: u8 = 214u8;
-    pub const NAME: &'static str = "INDIRECT_BOUND_CHECK";
-    pub const META: WordMeta = WordMeta {
-        name: "INDIRECT_BOUND_CHECK",
-        c_name: "NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_STRUCT",
-        opcode: 214u8,
-        opcode_enumerator: "INDIRECT_BOUND_CHECK",
-        arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
-        follows: None,
-        doc: "IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: \"Indirect DMA bound-check can only be on Pool engine\", \"must have 3 args and 2 outputs for bound-check\". The body also holds two assignAccess<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).",
-        fields: Self::FIELDS,
-        leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
-            meta::LeafMeta::of("unknown_12", 12, &INDIRECT_BOUND_CHECK::FIELDS[2]),
-            meta::LeafMeta::of("bound_result_reg", 24, &INDIRECT_BOUND_CHECK::FIELDS[3]),
-            meta::LeafMeta::of("unknown_28", 28, &INDIRECT_BOUND_CHECK::FIELDS[4]),
-            meta::LeafMeta::of("bound_size_bytes", 32, &INDIRECT_BOUND_CHECK::FIELDS[5]),
-            meta::LeafMeta::of("const_tag", 40, &INDIRECT_BOUND_CHECK::FIELDS[6]),
-            meta::LeafMeta::of("src_dtype.dtype", 41, &INDIRECT_BOUND_CHECK_DTYPE::FIELDS[0]),
-            meta::LeafMeta::of("src_dtype.tag", 41, &INDIRECT_BOUND_CHECK_DTYPE::FIELDS[1]),
-            meta::LeafMeta::of("const_one", 42, &INDIRECT_BOUND_CHECK::FIELDS[8]),
-            meta::LeafMeta::of("unknown_44", 44, &INDIRECT_BOUND_CHECK::FIELDS[9]),
-            meta::LeafMeta::of("idx_ap_meta", 46, &INDIRECT_BOUND_CHECK::FIELDS[10]),
-            meta::LeafMeta::of("unknown_47", 47, &INDIRECT_BOUND_CHECK::FIELDS[11]),
-            meta::LeafMeta::of("branch_label_id", 48, &INDIRECT_BOUND_CHECK::FIELDS[12]),
-            meta::LeafMeta::of("unknown_52", 52, &INDIRECT_BOUND_CHECK::FIELDS[13]),
-        ],
-        template: &Self::TEMPLATE,
-    };
-    /// Decodes a word; fails only if byte 0 is not this word's opcode.
-    #[inline]
-    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
-        if b[0] != Self::OPCODE {
-            return Err(DecodeError::WrongOpcode {
-                expected: Self::OPCODE,
-                found: b[0],
-                name: Self::NAME,
-            });
-        }
-        Ok(Self::read(b))
-    }
-    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
-    #[inline]
-    pub fn encode(&self) -> [u8; 64] {
-        let mut b = [0u8; 64];
-        self.write(&mut b);
-        b
-    }
-    /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
-    pub const TEMPLATE: [u8; 64] = [
-        214, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 17, 48, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    ];
-    /// A word with the opcode and every constant set, everything else zero.
-    pub fn new() -> Self {
-        Self::read(&Self::TEMPLATE)
-    }
-    /// Constants that differ in `b`: (leaf, expected, found).
-    pub fn constant_mismatches(
-        b: &[u8; 64],
-    ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
-        meta::constant_mismatches(b, Self::META.leaves)
-    }
-}
-impl INDIRECT_BOUND_CHECK {
-    /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "bound_check_on_pool",
-        name: "bound_check_on_pool",
-        clause: true,
-        kind: rules::RuleKind::NotEnforced,
-        message: "Indirect DMA bound-check can only be on Pool engine",
-        doc: "Which engine runs the instruction is not in the word.",
-        source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E273],
-        enforced: false,
-        ..rules::RuleMeta::DEFAULT
-    }, rules::RuleMeta {
-        id: "bound_check_operands",
-        name: "bound_check_operands",
-        clause: true,
-        kind: rules::RuleKind::NotEnforced,
-        message: "must have 3 args and 2 outputs for bound-check",
-        doc: "An operand-count check on the compiler's instruction; not visible in the word.",
-        source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E274],
-        enforced: false,
-        ..rules::RuleMeta::DEFAULT
-    }];
-    /// Truth of each of `INDIRECT_BOUND_CHECK`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
-        /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0x3;
-        let nc = arch.nc() as i64;
-        let mut t = ALWAYS;
-        t
-    }
-    /// The violations of these bytes (empty when valid).
-    pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
-        rules::Violations::from_truth(
-            "INDIRECT_BOUND_CHECK",
-            Self::RULES,
-            Self::rule_truth(b, arch),
-        )
-    }
-    /// Checks every rule of `INDIRECT_BOUND_CHECK` for `arch`; the error lists every violated rule.
-    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-        let mut b = [0u8; 64];
-        self.write(&mut b);
-        Self::check_rules(&b, arch).into_result()
-    }
-}
 /// IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr\[index\[i\]\] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead." The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct INDIRECT_COPY {
@@ -8173,7 +8830,7 @@ impl INDIRECT_COPY {
             type_name: "HEADER",
             doc: "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E275, evidence::E276],
+            evidence: &[evidence::E261, evidence::E262],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8183,7 +8840,7 @@ impl INDIRECT_COPY {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.",
             confidence: confidence::certainty::MEDIUM,
-            evidence: &[evidence::E277, evidence::E278],
+            evidence: &[evidence::E263, evidence::E264],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8193,7 +8850,7 @@ impl INDIRECT_COPY {
             type_name: "ADDR4",
             doc: "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E279, evidence::E280, evidence::E281, evidence::E282],
+            evidence: &[evidence::E265, evidence::E266, evidence::E267, evidence::E268],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8203,7 +8860,7 @@ impl INDIRECT_COPY {
             type_name: "ADDR4",
             doc: "The gathered data's ADDR4.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E283, evidence::E284, evidence::E285],
+            evidence: &[evidence::E269, evidence::E270, evidence::E271],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8213,14 +8870,14 @@ impl INDIRECT_COPY {
             type_name: "u32",
             doc: "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E286, evidence::E287],
+            evidence: &[evidence::E272, evidence::E273],
             alternatives: &[
                 meta::Alternative {
                     name: "num_elem_u16",
                     type_name: "u16",
                     doc: "The INDIRECT20B payload the S4D4_IC source pattern is: NUM is a u16 at pattern +8 (= +0x14), not a u32 (README conflict #8).",
                     confidence: confidence::certainty::CERTAIN,
-                    evidence: &[evidence::E288, evidence::E289],
+                    evidence: &[evidence::E274, evidence::E275],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -8242,7 +8899,7 @@ impl INDIRECT_COPY {
             type_name: "DTYPE",
             doc: "Source dtype; must equal out_dtype (no cast).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E290, evidence::E291, evidence::E292],
+            evidence: &[evidence::E276, evidence::E277, evidence::E278],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8252,7 +8909,7 @@ impl INDIRECT_COPY {
             type_name: "DTYPE",
             doc: "Destination dtype.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E293, evidence::E294, evidence::E295],
+            evidence: &[evidence::E279, evidence::E280, evidence::E281],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8262,7 +8919,7 @@ impl INDIRECT_COPY {
             type_name: "u8",
             doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E296, evidence::E297, evidence::E298],
+            evidence: &[evidence::E282, evidence::E283, evidence::E284],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8272,7 +8929,7 @@ impl INDIRECT_COPY {
             type_name: "u8",
             doc: "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E299, evidence::E300, evidence::E295],
+            evidence: &[evidence::E285, evidence::E286, evidence::E281],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8282,7 +8939,7 @@ impl INDIRECT_COPY {
             type_name: "u8",
             doc: "Must be 0 (only the gather case is implemented). The DVE page lists no store here.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E301],
+            evidence: &[evidence::E287],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8293,7 +8950,7 @@ impl INDIRECT_COPY {
             role: meta::Role::Reserved,
             doc: "Reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E302],
+            evidence: &[evidence::E288],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8303,14 +8960,14 @@ impl INDIRECT_COPY {
             type_name: "u32",
             doc: "Source buffer size (getNumElementsPerPartition of the index AP).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E303, evidence::E304],
+            evidence: &[evidence::E289, evidence::E290],
             alternatives: &[
                 meta::Alternative {
                     name: "src_buffer_size_u16",
                     type_name: "u16",
                     doc: "The gather-scatter page: src_buffer_size is a uint16 (> 1) at 38, followed by dst_buffer_size, a uint16 at 40 (+0x28) that must be 0 — bytes the DVE page counts as the high half of src_buffer_size (README conflict #8).",
                     confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E305],
+                    evidence: &[evidence::E291],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -8323,7 +8980,7 @@ impl INDIRECT_COPY {
             role: meta::Role::Reserved,
             doc: "Reserved. The DVE page lists no store here.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E306],
+            evidence: &[evidence::E292],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8333,7 +8990,7 @@ impl INDIRECT_COPY {
             type_name: "u8[16]",
             doc: "Destination access pattern (TENSOR4D, a plain tensor pattern). Its internal layout is not in this spec.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E307, evidence::E308, evidence::E309],
+            evidence: &[evidence::E293, evidence::E294, evidence::E295],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8487,6 +9144,7 @@ impl INDIRECT_COPY {
     pub const META: WordMeta = WordMeta {
         name: "INDIRECT_COPY",
         c_name: "NEURON_ISA_TPB_S4D4_IC_STRUCT",
+        aliases: &[],
         opcode: 231u8,
         opcode_enumerator: "INDIRECT_COPY",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
@@ -8573,7 +9231,7 @@ impl INDIRECT_COPY {
         doc: "A check on the compiler's access pattern kind; not visible in the word.",
         source: "seed-000 §IndirectCopy / MoveShape",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E310],
+        evidence: &[evidence::E296],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -8595,416 +9253,6 @@ impl INDIRECT_COPY {
         )
     }
     /// Checks every rule of `INDIRECT_COPY` for `arch`; the error lists every violated rule.
-    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-        let mut b = [0u8; 64];
-        self.write(&mut b);
-        Self::check_rules(&b, arch).into_result()
-    }
-}
-/// IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: "IndirectSaveAccumulate scratch space address must be 64-byte aligned". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family. Confidence: CONFIRMED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct INDIRECT_SAVE_ACCUMULATE {
-    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xca. Confidence: CONFIRMED (confirmed).
-    pub header: HEADER,
-    /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Confidence: STRONG (strong).
-    pub events: EVENTS,
-    /// Offset 12 (1 byte), `DTYPE`. Wire tag of the index list's dtype. Confidence: CONFIRMED (confirmed).
-    pub index_dtype: DTYPE,
-    /// Offset 13 (31 bytes), `u8[31]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here). Confidence: CONFIRMED (confirmed).
-    pub unknown_13: [u8; 31],
-    /// Offset 44 (4 bytes), `u32`. Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned. Confidence: CONFIRMED (confirmed).
-    pub embedding_table_base_addr: u32,
-    /// Offset 48 (2 bytes), `u16`. Row width: elements per embedding entry. Confidence: CONFIRMED (confirmed).
-    pub embed_entry_num_elements: u16,
-    /// Offset 50 (2 bytes), `u16`. Entry byte size, low 16 bits (see embed_entry_size_bytes). Confidence: CONFIRMED (confirmed).
-    pub embed_entry_size_lo: u16,
-    /// Offset 52 (2 bytes), `u16`. Number of indices. Confidence: CONFIRMED (confirmed).
-    pub sequence_length: u16,
-    /// Offset 54 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x36..+0x37. Confidence: CONFIRMED (confirmed).
-    pub unknown_54: [u8; 2],
-    /// Offset 56 (4 bytes), `u32`. Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate). Confidence: CONFIRMED (confirmed).
-    pub table_num_entries: u32,
-    /// Offset 60 (2 bytes), `u16`. Entry byte size, high 16 bits (see embed_entry_size_bytes). Confidence: CONFIRMED (confirmed).
-    pub embed_entry_size_hi: u16,
-    /// Offset 62 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x3E..+0x3F. Confidence: CONFIRMED (confirmed).
-    pub unknown_62: [u8; 2],
-}
-/// All bytes zero (arrays of any length, so not derived).
-impl Default for INDIRECT_SAVE_ACCUMULATE {
-    fn default() -> Self {
-        Self::read(&[0u8; 64])
-    }
-}
-impl INDIRECT_SAVE_ACCUMULATE {
-    pub const SIZE: usize = 64;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header",
-            offset: 0,
-            size: 4,
-            type_name: "HEADER",
-            doc: "opcode == 0xca.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E311, evidence::E264],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events",
-            offset: 4,
-            size: 8,
-            type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.",
-            confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E312],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "index_dtype",
-            offset: 12,
-            size: 1,
-            type_name: "DTYPE",
-            doc: "Wire tag of the index list's dtype.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E313],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_13",
-            offset: 13,
-            size: 31,
-            type_name: "u8[31]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here).",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "embedding_table_base_addr",
-            offset: 44,
-            size: 4,
-            type_name: "u32",
-            doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E314],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "embed_entry_num_elements",
-            offset: 48,
-            size: 2,
-            type_name: "u16",
-            doc: "Row width: elements per embedding entry.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E315],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "embed_entry_size_lo",
-            offset: 50,
-            size: 2,
-            type_name: "u16",
-            doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E316],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "sequence_length",
-            offset: 52,
-            size: 2,
-            type_name: "u16",
-            doc: "Number of indices.",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E317],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_54",
-            offset: 54,
-            size: 2,
-            type_name: "u8[2]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x36..+0x37.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "table_num_entries",
-            offset: 56,
-            size: 4,
-            type_name: "u32",
-            doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E318],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "embed_entry_size_hi",
-            offset: 60,
-            size: 2,
-            type_name: "u16",
-            doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E319],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_62",
-            offset: 62,
-            size: 2,
-            type_name: "u8[2]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x3E..+0x3F.",
-            confidence: confidence::seed000::CONFIRMED,
-            ..meta::FieldMeta::DEFAULT
-        },
-    ];
-    /// Logical values stored across several fields.
-    pub const JOINS: &'static [meta::JoinMeta] = &[meta::JoinMeta {
-        name: "embed_entry_size_bytes",
-        parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
-        doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E320],
-    }];
-    /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
-    pub const fn embed_entry_size_bytes(&self) -> u64 {
-        (self.embed_entry_size_lo as u64) | ((self.embed_entry_size_hi as u64) << 16)
-    }
-    /// Splits `value` into its parts (bits above the parts' total are dropped).
-    pub fn set_embed_entry_size_bytes(&mut self, value: u64) {
-        self.embed_entry_size_lo = value as u16;
-        self.embed_entry_size_hi = (value >> 16) as u16;
-    }
-    #[inline(always)]
-    pub const fn read(b: &[u8; 64]) -> Self {
-        Self {
-            header: HEADER::read(at::<0, 4, 64>(b)),
-            events: EVENTS::read(at::<4, 8, 64>(b)),
-            index_dtype: DTYPE::read(at::<12, 1, 64>(b)),
-            unknown_13: *at::<13, 31, 64>(b),
-            embedding_table_base_addr: u32::from_le_bytes(*at::<44, 4, 64>(b)),
-            embed_entry_num_elements: u16::from_le_bytes(*at::<48, 2, 64>(b)),
-            embed_entry_size_lo: u16::from_le_bytes(*at::<50, 2, 64>(b)),
-            sequence_length: u16::from_le_bytes(*at::<52, 2, 64>(b)),
-            unknown_54: *at::<54, 2, 64>(b),
-            table_num_entries: u32::from_le_bytes(*at::<56, 4, 64>(b)),
-            embed_entry_size_hi: u16::from_le_bytes(*at::<60, 2, 64>(b)),
-            unknown_62: *at::<62, 2, 64>(b),
-        }
-    }
-    #[inline(always)]
-    pub fn write(&self, b: &mut [u8; 64]) {
-        self.header.write(at_mut::<0, 4, 64>(b));
-        self.events.write(at_mut::<4, 8, 64>(b));
-        self.index_dtype.write(at_mut::<12, 1, 64>(b));
-        *at_mut::<13, 31, 64>(b) = self.unknown_13;
-        *at_mut::<44, 4, 64>(b) = self.embedding_table_base_addr.to_le_bytes();
-        *at_mut::<48, 2, 64>(b) = self.embed_entry_num_elements.to_le_bytes();
-        *at_mut::<50, 2, 64>(b) = self.embed_entry_size_lo.to_le_bytes();
-        *at_mut::<52, 2, 64>(b) = self.sequence_length.to_le_bytes();
-        *at_mut::<54, 2, 64>(b) = self.unknown_54;
-        *at_mut::<56, 4, 64>(b) = self.table_num_entries.to_le_bytes();
-        *at_mut::<60, 2, 64>(b) = self.embed_entry_size_hi.to_le_bytes();
-        *at_mut::<62, 2, 64>(b) = self.unknown_62;
-    }
-    pub fn visit(
-        &self,
-        meta: &'static meta::FieldMeta,
-        v: &mut impl visit::Visitor,
-        base: usize,
-        arch: Arch,
-    ) {
-        v.enter(meta, base, visit::Group::Struct);
-        self.visit_fields(v, base, arch);
-        v.leave(visit::Group::Struct);
-    }
-    /// Visits the members without opening a group for the struct itself.
-    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
-        let _ = arch;
-        self.header.visit(&Self::FIELDS[0], v, base, arch);
-        self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
-        v.value(&Self::FIELDS[2], base + 12, self.index_dtype.value(arch));
-        v.enter(&Self::FIELDS[3], base + 13, visit::Group::Array);
-        for (i0, x0) in self.unknown_13.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[3],
-                base + 13 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
-        v.value(
-            &Self::FIELDS[4],
-            base + 44,
-            visit::Value::Unsigned(self.embedding_table_base_addr as u64),
-        );
-        v.value(
-            &Self::FIELDS[5],
-            base + 48,
-            visit::Value::Unsigned(self.embed_entry_num_elements as u64),
-        );
-        v.value(
-            &Self::FIELDS[6],
-            base + 50,
-            visit::Value::Unsigned(self.embed_entry_size_lo as u64),
-        );
-        v.value(
-            &Self::FIELDS[7],
-            base + 52,
-            visit::Value::Unsigned(self.sequence_length as u64),
-        );
-        v.enter(&Self::FIELDS[8], base + 54, visit::Group::Array);
-        for (i0, x0) in self.unknown_54.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[8],
-                base + 54 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
-        v.value(
-            &Self::FIELDS[9],
-            base + 56,
-            visit::Value::Unsigned(self.table_num_entries as u64),
-        );
-        v.value(
-            &Self::FIELDS[10],
-            base + 60,
-            visit::Value::Unsigned(self.embed_entry_size_hi as u64),
-        );
-        v.enter(&Self::FIELDS[11], base + 62, visit::Group::Array);
-        for (i0, x0) in self.unknown_62.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[11],
-                base + 62 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
-        v.joined(&Self::JOINS[0], base, self.embed_entry_size_bytes());
-    }
-}
-impl INDIRECT_SAVE_ACCUMULATE {
-    pub const OPCODE: u8 = 202u8;
-    pub const NAME: &'static str = "INDIRECT_SAVE_ACCUMULATE";
-    pub const META: WordMeta = WordMeta {
-        name: "INDIRECT_SAVE_ACCUMULATE",
-        c_name: "NEURON_ISA_TPB_INDIRECT_SAVE_ACCUMULATE_STRUCT",
-        opcode: 202u8,
-        opcode_enumerator: "INDIRECT_SAVE_ACCUMULATE",
-        arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
-        follows: None,
-        doc: "IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family.",
-        fields: Self::FIELDS,
-        leaves: &[
-            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
-            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
-            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
-            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
-            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
-            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
-            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
-            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
-            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
-            meta::LeafMeta::of("index_dtype", 12, &INDIRECT_SAVE_ACCUMULATE::FIELDS[2]),
-            meta::LeafMeta::of("unknown_13", 13, &INDIRECT_SAVE_ACCUMULATE::FIELDS[3]),
-            meta::LeafMeta::of("embedding_table_base_addr", 44, &INDIRECT_SAVE_ACCUMULATE::FIELDS[4]),
-            meta::LeafMeta::of("embed_entry_num_elements", 48, &INDIRECT_SAVE_ACCUMULATE::FIELDS[5]),
-            meta::LeafMeta::of("embed_entry_size_lo", 50, &INDIRECT_SAVE_ACCUMULATE::FIELDS[6]),
-            meta::LeafMeta::of("sequence_length", 52, &INDIRECT_SAVE_ACCUMULATE::FIELDS[7]),
-            meta::LeafMeta::of("unknown_54", 54, &INDIRECT_SAVE_ACCUMULATE::FIELDS[8]),
-            meta::LeafMeta::of("table_num_entries", 56, &INDIRECT_SAVE_ACCUMULATE::FIELDS[9]),
-            meta::LeafMeta::of("embed_entry_size_hi", 60, &INDIRECT_SAVE_ACCUMULATE::FIELDS[10]),
-            meta::LeafMeta::of("unknown_62", 62, &INDIRECT_SAVE_ACCUMULATE::FIELDS[11]),
-        ],
-        template: &Self::TEMPLATE,
-    };
-    /// Decodes a word; fails only if byte 0 is not this word's opcode.
-    #[inline]
-    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
-        if b[0] != Self::OPCODE {
-            return Err(DecodeError::WrongOpcode {
-                expected: Self::OPCODE,
-                found: b[0],
-                name: Self::NAME,
-            });
-        }
-        Ok(Self::read(b))
-    }
-    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
-    #[inline]
-    pub fn encode(&self) -> [u8; 64] {
-        let mut b = [0u8; 64];
-        self.write(&mut b);
-        b
-    }
-    /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
-    pub const TEMPLATE: [u8; 64] = [
-        202, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    ];
-    /// A word with the opcode and every constant set, everything else zero.
-    pub fn new() -> Self {
-        Self::read(&Self::TEMPLATE)
-    }
-    /// Constants that differ in `b`: (leaf, expected, found).
-    pub fn constant_mismatches(
-        b: &[u8; 64],
-    ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
-        meta::constant_mismatches(b, Self::META.leaves)
-    }
-}
-impl INDIRECT_SAVE_ACCUMULATE {
-    /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "scratch_address_aligned_64",
-        name: "scratch_address_aligned_64",
-        clause: true,
-        expr: Some("embedding_table_base_addr % 64 == 0"),
-        message: "IndirectSaveAccumulate scratch space address must be 64-byte aligned",
-        doc: "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).",
-        fields: &["embedding_table_base_addr"],
-        source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E321, evidence::E322],
-        ..rules::RuleMeta::DEFAULT
-    }, rules::RuleMeta {
-        id: "embedding_entry_fits_16_bits",
-        name: "embedding_entry_fits_16_bits",
-        clause: true,
-        kind: rules::RuleKind::NotEnforced,
-        message: "embedding entry too large for 16-bit field",
-        doc: "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.",
-        fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
-        source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E323],
-        enforced: false,
-        ..rules::RuleMeta::DEFAULT
-    }];
-    /// Truth of each of `INDIRECT_SAVE_ACCUMULATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
-        /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0x2;
-        let nc = arch.nc() as i64;
-        let embedding_table_base_addr = u32::from_le_bytes(*at::<44, 4, 64>(b)) as i64;
-        let mut t = ALWAYS;
-        let r0 = ((embedding_table_base_addr % 64i64) == 0i64);
-        t |= r0 as u64;
-        t
-    }
-    /// The violations of these bytes (empty when valid).
-    pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
-        rules::Violations::from_truth(
-            "INDIRECT_SAVE_ACCUMULATE",
-            Self::RULES,
-            Self::rule_truth(b, arch),
-        )
-    }
-    /// Checks every rule of `INDIRECT_SAVE_ACCUMULATE` for `arch`; the error lists every violated rule.
     pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
         let mut b = [0u8; 64];
         self.write(&mut b);
@@ -9037,7 +9285,7 @@ impl MOVE_SHAPE {
             type_name: "HEADER",
             doc: "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E324],
+            evidence: &[evidence::E297],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9047,7 +9295,7 @@ impl MOVE_SHAPE {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E265],
+            evidence: &[evidence::E298],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9110,6 +9358,7 @@ impl MOVE_SHAPE {
     pub const META: WordMeta = WordMeta {
         name: "MOVE_SHAPE",
         c_name: "NEURON_ISA_TPB_MOVE_SHAPE_STRUCT",
+        aliases: &[],
         opcode: 178u8,
         opcode_enumerator: "MOVE_SHAPE",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
@@ -9222,7 +9471,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "HEADER",
             doc: "opcode == 0xd4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E325],
+            evidence: &[evidence::E30, evidence::E299],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9232,7 +9481,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E326],
+            evidence: &[evidence::E30, evidence::E300],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9242,7 +9491,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DMA_CONFIGS",
             doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E327, evidence::E328, evidence::E329],
+            evidence: &[evidence::E301, evidence::E302, evidence::E303],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9252,7 +9501,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u8",
             doc: "Completion semaphore index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E330, evidence::E331],
+            evidence: &[evidence::E304, evidence::E305],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9262,7 +9511,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u8",
             doc: "Semaphore increment.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E332, evidence::E333],
+            evidence: &[evidence::E306, evidence::E307],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9272,14 +9521,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DGE_OPCODE",
             doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E334, evidence::E335, evidence::E336, evidence::E337, evidence::E338, evidence::E339],
+            evidence: &[evidence::E308, evidence::E309, evidence::E310, evidence::E311, evidence::E312, evidence::E313],
             alternatives: &[
                 meta::Alternative {
                     name: "sync_command_byte",
                     type_name: "u8",
                     doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E340, evidence::E341],
+                    evidence: &[evidence::E314, evidence::E315],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9291,7 +9540,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "PSEUDO_ADDR8",
             doc: "Source base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E342, evidence::E343],
+            evidence: &[evidence::E30, evidence::E316, evidence::E317],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9301,14 +9550,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E344, evidence::E345],
+            evidence: &[evidence::E318, evidence::E319],
             alternatives: &[
                 meta::Alternative {
                     name: "src_step_bytes",
                     type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E346],
+                    evidence: &[evidence::E320],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9320,7 +9569,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E347],
+            evidence: &[evidence::E30, evidence::E321],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9330,7 +9579,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16",
             doc: "Source bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E348],
+            evidence: &[evidence::E30, evidence::E322],
             codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
@@ -9341,14 +9590,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "BOUND_CHECK_REG",
             doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E349, evidence::E350, evidence::E351],
+            evidence: &[evidence::E323, evidence::E324, evidence::E325],
             alternatives: &[
                 meta::Alternative {
                     name: "src_offset_reg",
                     type_name: "u8",
                     doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E352],
+                    evidence: &[evidence::E326],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9360,14 +9609,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "BOUND_CHECK_REG",
             doc: "Destination bound (address or index, as src_bound_reg).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E353, evidence::E20],
+            evidence: &[evidence::E327, evidence::E20],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_offset_reg",
                     type_name: "u8",
                     doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E354],
+                    evidence: &[evidence::E328],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9379,7 +9628,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "PSEUDO_ADDR8",
             doc: "Destination base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E355, evidence::E356],
+            evidence: &[evidence::E30, evidence::E329, evidence::E330],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9389,14 +9638,14 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "i32[2]",
             doc: "2-D signed destination strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E357],
+            evidence: &[evidence::E30, evidence::E331],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_step_bytes",
                     type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E346],
+                    evidence: &[evidence::E320],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9408,7 +9657,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16[2]",
             doc: "2-D destination shape.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E358],
+            evidence: &[evidence::E30, evidence::E332],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9418,7 +9667,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16",
             doc: "Destination bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E30, evidence::E359],
+            evidence: &[evidence::E30, evidence::E333],
             codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
@@ -9429,7 +9678,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DTYPE",
             doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E360, evidence::E361, evidence::E362, evidence::E363],
+            evidence: &[evidence::E334, evidence::E335, evidence::E336, evidence::E337],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9439,7 +9688,7 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DTYPE",
             doc: "Destination dtype (UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E364, evidence::E362, evidence::E365],
+            evidence: &[evidence::E338, evidence::E336, evidence::E339],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -9601,6 +9850,7 @@ impl PSEUDO_DMA_DIRECT2D {
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_DIRECT2D",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT",
+        aliases: &[],
         opcode: 212u8,
         opcode_enumerator: "PSEUDO_DMA_DIRECT2D",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
@@ -9706,7 +9956,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["dma_configs.priority_class"],
             source: "seed-004 §5.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E366, evidence::E367],
+            evidence: &[evidence::E340, evidence::E341],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9719,7 +9969,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["dge_op"],
             source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E368, evidence::E369],
+            evidence: &[evidence::E342, evidence::E343],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9732,7 +9982,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["in_dtype"],
             source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E370],
+            evidence: &[evidence::E344],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9745,7 +9995,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["in_dtype", "out_dtype"],
             source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E371],
+            evidence: &[evidence::E345],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9759,7 +10009,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["in_dtype", "out_dtype"],
             source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E372, evidence::E373],
+            evidence: &[evidence::E346, evidence::E347],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9773,7 +10023,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E374],
+            evidence: &[evidence::E348],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9786,7 +10036,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E375],
+            evidence: &[evidence::E349],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9799,7 +10049,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).",
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E376],
+            evidence: &[evidence::E350],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9812,7 +10062,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E377],
+            evidence: &[evidence::E351],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9826,7 +10076,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_num_elem", "dst_num_elem"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E378],
+            evidence: &[evidence::E352],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9840,7 +10090,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_elem_size", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E379],
+            evidence: &[evidence::E353],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9854,7 +10104,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E380],
+            evidence: &[evidence::E354],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9868,7 +10118,7 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-003 §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E381],
+            evidence: &[evidence::E355],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9961,7 +10211,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "OPCODE",
             doc: "== 0xda (PSEUDO_EXTENSION).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E382, evidence::E383],
+            evidence: &[evidence::E356, evidence::E357],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9971,14 +10221,14 @@ impl PSEUDO_DMA_EXT {
             type_name: "DMA_INDIRECT_FLAGS",
             doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E385, evidence::E386],
+            evidence: &[evidence::E358, evidence::E359, evidence::E360],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_lo",
                     type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). Bit by bit against DMA_INDIRECT_FLAGS: bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E387],
+                    evidence: &[evidence::E361],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9990,14 +10240,14 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E388],
+            evidence: &[evidence::E358, evidence::E362],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_hi",
                     type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2). Its only bit, 0x8000, is bit 7 here: the byte reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires, so the two readings give the same value for an indirect word.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E389],
+                    evidence: &[evidence::E363],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10009,7 +10259,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode for the lowered word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E390, evidence::E391, evidence::E392],
+            evidence: &[evidence::E358, evidence::E364, evidence::E365, evidence::E366],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10019,14 +10269,14 @@ impl PSEUDO_DMA_EXT {
             type_name: "ADDR4",
             doc: "Gather index vector.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E393, evidence::E394, evidence::E395],
+            evidence: &[evidence::E358, evidence::E367, evidence::E368, evidence::E369],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word",
                     type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
                     confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E396],
+                    evidence: &[evidence::E370],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10038,7 +10288,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "ADDR4",
             doc: "Scatter index vector.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E397, evidence::E398],
+            evidence: &[evidence::E358, evidence::E371, evidence::E372],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10048,7 +10298,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E399, evidence::E400],
+            evidence: &[evidence::E358, evidence::E373, evidence::E374],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10058,7 +10308,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Destination byte bound (low 32 bits).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E401, evidence::E402],
+            evidence: &[evidence::E358, evidence::E375, evidence::E376],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10068,7 +10318,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "i32",
             doc: "Transpose kinds: signed per-row source step inside a tile.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E403],
+            evidence: &[evidence::E377],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10078,7 +10328,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E404],
+            evidence: &[evidence::E358, evidence::E378],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10088,7 +10338,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E405],
+            evidence: &[evidence::E358, evidence::E379],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10099,7 +10349,7 @@ impl PSEUDO_DMA_EXT {
             role: meta::Role::Reserved,
             doc: "Reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E406],
+            evidence: &[evidence::E380],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10109,7 +10359,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Source byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E407, evidence::E408, evidence::E409],
+            evidence: &[evidence::E358, evidence::E381, evidence::E382, evidence::E383],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10119,7 +10369,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Destination byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384, evidence::E410, evidence::E411],
+            evidence: &[evidence::E358, evidence::E384, evidence::E385],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -10129,13 +10379,13 @@ impl PSEUDO_DMA_EXT {
         parts: &[("src_bound_size_bytes", 32), ("src_bound_size_bytes_upper", 32)],
         doc: "The 64-bit source byte bound: low half at +12, high half at +56.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E412, evidence::E413],
+        evidence: &[evidence::E386, evidence::E387],
     }, meta::JoinMeta {
         name: "dst_bound_size_bytes_full",
         parts: &[("dst_bound_size_bytes", 32), ("dst_bound_size_bytes_upper", 32)],
         doc: "The 64-bit destination byte bound: low half at +16, high half at +60.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E414, evidence::E413],
+        evidence: &[evidence::E388, evidence::E387],
     }];
     /// The 64-bit source byte bound: low half at +12, high half at +56. (joined from src_bound_size_bytes + src_bound_size_bytes_upper).
     pub const fn src_bound_size_bytes_full(&self) -> u64 {
@@ -10271,6 +10521,7 @@ impl PSEUDO_DMA_EXT {
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_EXT",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT",
+        aliases: &[],
         opcode: 218u8,
         opcode_enumerator: "PSEUDO_EXTENSION",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
@@ -10354,7 +10605,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["tile_src_cols", "tile_src_rows"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E415],
+            evidence: &[evidence::E389],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10368,7 +10619,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E416],
+            evidence: &[evidence::E390],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10382,7 +10633,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["idx_num_active_channels"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E417],
+            evidence: &[evidence::E391],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10396,7 +10647,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E418],
+            evidence: &[evidence::E392],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10410,7 +10661,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E419, evidence::E420],
+            evidence: &[evidence::E393, evidence::E394],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10424,7 +10675,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E421],
+            evidence: &[evidence::E395],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -10493,7 +10744,7 @@ impl PSEUDO_DMA_REARM {
             type_name: "HEADER",
             doc: "opcode == 0xc2, inst_word_len == 0x10.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E422, evidence::E264],
+            evidence: &[evidence::E396, evidence::E397],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10503,7 +10754,7 @@ impl PSEUDO_DMA_REARM {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E423],
+            evidence: &[evidence::E398],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10513,7 +10764,7 @@ impl PSEUDO_DMA_REARM {
             type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E424],
+            evidence: &[evidence::E399],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10579,6 +10830,7 @@ impl PSEUDO_DMA_REARM {
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_REARM",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT",
+        aliases: &[],
         opcode: 194u8,
         opcode_enumerator: "PSEUDO_DMA_REARM",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
@@ -10657,7 +10909,7 @@ impl PSEUDO_DMA_REARM {
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E425],
+        evidence: &[evidence::E400],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "sqi_no_rearm_feature",
@@ -10668,7 +10920,7 @@ impl PSEUDO_DMA_REARM {
         doc: "A property of the module, not of the word.",
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E426],
+        evidence: &[evidence::E401],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -10886,7 +11138,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "HEADER",
             doc: "opcode == 0xcf, inst_word_len == 0x10.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E427, evidence::E264],
+            evidence: &[evidence::E402, evidence::E397],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10896,7 +11148,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E428],
+            evidence: &[evidence::E403],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10906,7 +11158,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E429],
+            evidence: &[evidence::E404],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10926,7 +11178,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "u8",
             doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E430],
+            evidence: &[evidence::E405],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10936,7 +11188,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "u32",
             doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E431],
+            evidence: &[evidence::E406],
             constant: Some(1),
             ..meta::FieldMeta::DEFAULT
         },
@@ -11007,6 +11259,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_SWAP_QUEUE_SET",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT",
+        aliases: &[],
         opcode: 207u8,
         opcode_enumerator: "PSEUDO_DMA_SWAP_QUEUE_SET",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
@@ -11087,7 +11340,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E425],
+        evidence: &[evidence::E400],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -11304,7 +11557,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "HEADER",
             doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E432],
+            evidence: &[evidence::E407],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11314,7 +11567,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E433],
+            evidence: &[evidence::E408],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11324,7 +11577,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "ascii[32]",
             doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E434],
+            evidence: &[evidence::E409],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11344,7 +11597,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "u32",
             doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E435],
+            evidence: &[evidence::E410],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11428,6 +11681,7 @@ impl PSEUDO_DMA_TRIGGER {
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_TRIGGER",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT",
+        aliases: &[],
         opcode: 193u8,
         opcode_enumerator: "PSEUDO_DMA_TRIGGER",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
@@ -11509,7 +11763,7 @@ impl PSEUDO_DMA_TRIGGER {
             ],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E436],
+            evidence: &[evidence::E411],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11522,7 +11776,7 @@ impl PSEUDO_DMA_TRIGGER {
             fields: &["dma_queue_name"],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E437],
+            evidence: &[evidence::E412],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -11536,7 +11790,7 @@ impl PSEUDO_DMA_TRIGGER {
             fields: &["dma_block_id"],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E438],
+            evidence: &[evidence::E413],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -11771,7 +12025,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "HEADER",
             doc: "opcode == 0xc4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E439, evidence::E264, evidence::E440],
+            evidence: &[evidence::E414, evidence::E397, evidence::E415],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11781,7 +12035,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E441, evidence::E440],
+            evidence: &[evidence::E416, evidence::E415],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11791,7 +12045,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Start of the indirect leg: the index access pattern (one address per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E442, evidence::E443],
+            evidence: &[evidence::E417, evidence::E418],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11801,14 +12055,14 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E444, evidence::E445],
+            evidence: &[evidence::E419, evidence::E420],
             alternatives: &[
                 meta::Alternative {
                     name: "const_one_and_engine_config",
                     type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
                     confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E446],
+                    evidence: &[evidence::E421],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11820,7 +12074,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Indirect-leg counts (2-D: partitions x 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E447, evidence::E448],
+            evidence: &[evidence::E422, evidence::E423],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11830,7 +12084,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Start of the direct / static leg: the data access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E449, evidence::E450],
+            evidence: &[evidence::E424, evidence::E425],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11840,14 +12094,14 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E451, evidence::E452],
+            evidence: &[evidence::E426, evidence::E427],
             alternatives: &[
                 meta::Alternative {
                     name: "step0_and_engine_config",
                     type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
                     confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E453],
+                    evidence: &[evidence::E428],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11859,7 +12113,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Direct-leg counts (2-D: partitions x elements).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E454, evidence::E455],
+            evidence: &[evidence::E429, evidence::E430],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11869,7 +12123,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E456, evidence::E457],
+            evidence: &[evidence::E431, evidence::E432],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11879,14 +12133,14 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "Variable id of the direct leg.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E458, evidence::E459],
+            evidence: &[evidence::E433, evidence::E434],
             alternatives: &[
                 meta::Alternative {
                     name: "reserved",
                     type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E460],
+                    evidence: &[evidence::E435],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11898,7 +12152,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "Low word of the completion value the trigger semaphore must reach.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E461, evidence::E462],
+            evidence: &[evidence::E436, evidence::E437],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11908,7 +12162,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u8",
             doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E463, evidence::E464],
+            evidence: &[evidence::E438, evidence::E439],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11928,7 +12182,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E465],
+            evidence: &[evidence::E440],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -11938,7 +12192,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         parts: &[("semaphore_wait_value", 16), ("semaphore_wait_value_hi", 16)],
         doc: "The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute.",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E466],
+        evidence: &[evidence::E441],
     }];
     /// The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute. (joined from semaphore_wait_value + semaphore_wait_value_hi).
     pub const fn semaphore_wait_value_full(&self) -> u64 {
@@ -12107,6 +12361,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMAMEMCPY_FULL_IND",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT",
+        aliases: &[],
         opcode: 196u8,
         opcode_enumerator: "PSEUDO_DMAMEMCPY_FULL_IND",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
@@ -12186,7 +12441,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         fields: &["indirect_num_elems"],
         source: "seed-000 §Form B — main indirect gather/scatter",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E467],
+        evidence: &[evidence::E442],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
@@ -12199,7 +12454,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         fields: &["direct_num_elems", "direct_step_elems"],
         source: "seed-000 §Form B — main indirect gather/scatter",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E468],
+        evidence: &[evidence::E443],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -12221,6 +12476,943 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         )
     }
     /// Checks every rule of `PSEUDO_DMAMEMCPY_FULL_IND` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: "IndirectSaveAccumulate scratch space address must be 64-byte aligned". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family. Confidence: CONFIRMED (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PSEUDO_EMBEDDING_UPDATE {
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xca. Confidence: CONFIRMED (confirmed).
+    pub header: HEADER,
+    /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Confidence: STRONG (strong).
+    pub events: EVENTS,
+    /// Offset 12 (1 byte), `DTYPE`. Wire tag of the index list's dtype. Confidence: CONFIRMED (confirmed).
+    pub index_dtype: DTYPE,
+    /// Offset 13 (31 bytes), `u8[31]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here). Confidence: CONFIRMED (confirmed).
+    pub unknown_13: [u8; 31],
+    /// Offset 44 (4 bytes), `u32`. Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned. Confidence: CONFIRMED (confirmed).
+    pub embedding_table_base_addr: u32,
+    /// Offset 48 (2 bytes), `u16`. Row width: elements per embedding entry. Confidence: CONFIRMED (confirmed).
+    pub embed_entry_num_elements: u16,
+    /// Offset 50 (2 bytes), `u16`. Entry byte size, low 16 bits (see embed_entry_size_bytes). Confidence: CONFIRMED (confirmed).
+    pub embed_entry_size_lo: u16,
+    /// Offset 52 (2 bytes), `u16`. Number of indices. Confidence: CONFIRMED (confirmed).
+    pub sequence_length: u16,
+    /// Offset 54 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x36..+0x37. Confidence: CONFIRMED (confirmed).
+    pub unknown_54: [u8; 2],
+    /// Offset 56 (4 bytes), `u32`. Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate). Confidence: CONFIRMED (confirmed).
+    pub table_num_entries: u32,
+    /// Offset 60 (2 bytes), `u16`. Entry byte size, high 16 bits (see embed_entry_size_bytes). Confidence: CONFIRMED (confirmed).
+    pub embed_entry_size_hi: u16,
+    /// Offset 62 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x3E..+0x3F. Confidence: CONFIRMED (confirmed).
+    pub unknown_62: [u8; 2],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for PSEUDO_EMBEDDING_UPDATE {
+    fn default() -> Self {
+        Self::read(&[0u8; 64])
+    }
+}
+impl PSEUDO_EMBEDDING_UPDATE {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
+            doc: "opcode == 0xca.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E444, evidence::E397],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.",
+            confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E445],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "index_dtype",
+            offset: 12,
+            size: 1,
+            type_name: "DTYPE",
+            doc: "Wire tag of the index list's dtype.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E446],
+            alternatives: &[
+                meta::Alternative {
+                    name: "embed_data_dtype",
+                    type_name: "DTYPE",
+                    doc: "The Indirection Engine page's PSEUDO_EMBEDDING_UPDATE_STRUCT table (from the arch-isa headers) puts embed_data_dtype, the data's dtype, at +12 and cce_op (CCE_OP: ADD 0, MAX 2, MIN 3) at +13, then embed_index_in TENSOR1D @16, embed_data_in TENSOR2D @24, desc_mem_pattern TENSOR1D @36 (inside this spec's unknown_13); seed 000 reads +0x0C as the index list's dtype (from arg1).",
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    evidence: &[evidence::E447],
+                },
+            ],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_13",
+            offset: 13,
+            size: 31,
+            type_name: "u8[31]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here).",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "embedding_table_base_addr",
+            offset: 44,
+            size: 4,
+            type_name: "u32",
+            doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E448],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "embed_entry_num_elements",
+            offset: 48,
+            size: 2,
+            type_name: "u16",
+            doc: "Row width: elements per embedding entry.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E449],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "embed_entry_size_lo",
+            offset: 50,
+            size: 2,
+            type_name: "u16",
+            doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E450],
+            alternatives: &[
+                meta::Alternative {
+                    name: "embed_entry_stride_bytes",
+                    type_name: "u16",
+                    doc: "The Indirection Engine page names +50 (and its high half at +60) embed_entry_stride_bytes, the row stride (table[index] = base + index·stride), where seed 000 computes an entry byte size dtype_bytes × *(I+0x150).",
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    evidence: &[evidence::E451],
+                },
+            ],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "sequence_length",
+            offset: 52,
+            size: 2,
+            type_name: "u16",
+            doc: "Number of indices.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E452],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_54",
+            offset: 54,
+            size: 2,
+            type_name: "u8[2]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x36..+0x37.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "table_num_entries",
+            offset: 56,
+            size: 4,
+            type_name: "u32",
+            doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E453],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "embed_entry_size_hi",
+            offset: 60,
+            size: 2,
+            type_name: "u16",
+            doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E454],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_62",
+            offset: 62,
+            size: 2,
+            type_name: "u8[2]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x3E..+0x3F.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[meta::JoinMeta {
+        name: "embed_entry_size_bytes",
+        parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
+        doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E455],
+    }];
+    /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
+    pub const fn embed_entry_size_bytes(&self) -> u64 {
+        (self.embed_entry_size_lo as u64) | ((self.embed_entry_size_hi as u64) << 16)
+    }
+    /// Splits `value` into its parts (bits above the parts' total are dropped).
+    pub fn set_embed_entry_size_bytes(&mut self, value: u64) {
+        self.embed_entry_size_lo = value as u16;
+        self.embed_entry_size_hi = (value >> 16) as u16;
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            index_dtype: DTYPE::read(at::<12, 1, 64>(b)),
+            unknown_13: *at::<13, 31, 64>(b),
+            embedding_table_base_addr: u32::from_le_bytes(*at::<44, 4, 64>(b)),
+            embed_entry_num_elements: u16::from_le_bytes(*at::<48, 2, 64>(b)),
+            embed_entry_size_lo: u16::from_le_bytes(*at::<50, 2, 64>(b)),
+            sequence_length: u16::from_le_bytes(*at::<52, 2, 64>(b)),
+            unknown_54: *at::<54, 2, 64>(b),
+            table_num_entries: u32::from_le_bytes(*at::<56, 4, 64>(b)),
+            embed_entry_size_hi: u16::from_le_bytes(*at::<60, 2, 64>(b)),
+            unknown_62: *at::<62, 2, 64>(b),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        self.index_dtype.write(at_mut::<12, 1, 64>(b));
+        *at_mut::<13, 31, 64>(b) = self.unknown_13;
+        *at_mut::<44, 4, 64>(b) = self.embedding_table_base_addr.to_le_bytes();
+        *at_mut::<48, 2, 64>(b) = self.embed_entry_num_elements.to_le_bytes();
+        *at_mut::<50, 2, 64>(b) = self.embed_entry_size_lo.to_le_bytes();
+        *at_mut::<52, 2, 64>(b) = self.sequence_length.to_le_bytes();
+        *at_mut::<54, 2, 64>(b) = self.unknown_54;
+        *at_mut::<56, 4, 64>(b) = self.table_num_entries.to_le_bytes();
+        *at_mut::<60, 2, 64>(b) = self.embed_entry_size_hi.to_le_bytes();
+        *at_mut::<62, 2, 64>(b) = self.unknown_62;
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0], v, base, arch);
+        self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
+        v.value(&Self::FIELDS[2], base + 12, self.index_dtype.value(arch));
+        v.enter(&Self::FIELDS[3], base + 13, visit::Group::Array);
+        for (i0, x0) in self.unknown_13.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[3],
+                base + 13 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[4],
+            base + 44,
+            visit::Value::Unsigned(self.embedding_table_base_addr as u64),
+        );
+        v.value(
+            &Self::FIELDS[5],
+            base + 48,
+            visit::Value::Unsigned(self.embed_entry_num_elements as u64),
+        );
+        v.value(
+            &Self::FIELDS[6],
+            base + 50,
+            visit::Value::Unsigned(self.embed_entry_size_lo as u64),
+        );
+        v.value(
+            &Self::FIELDS[7],
+            base + 52,
+            visit::Value::Unsigned(self.sequence_length as u64),
+        );
+        v.enter(&Self::FIELDS[8], base + 54, visit::Group::Array);
+        for (i0, x0) in self.unknown_54.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[8],
+                base + 54 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[9],
+            base + 56,
+            visit::Value::Unsigned(self.table_num_entries as u64),
+        );
+        v.value(
+            &Self::FIELDS[10],
+            base + 60,
+            visit::Value::Unsigned(self.embed_entry_size_hi as u64),
+        );
+        v.enter(&Self::FIELDS[11], base + 62, visit::Group::Array);
+        for (i0, x0) in self.unknown_62.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[11],
+                base + 62 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.joined(&Self::JOINS[0], base, self.embed_entry_size_bytes());
+    }
+}
+impl PSEUDO_EMBEDDING_UPDATE {
+    pub const OPCODE: u8 = 202u8;
+    pub const NAME: &'static str = "PSEUDO_EMBEDDING_UPDATE";
+    pub const META: WordMeta = WordMeta {
+        name: "PSEUDO_EMBEDDING_UPDATE",
+        c_name: "NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT",
+        aliases: &["INDIRECT_SAVE_ACCUMULATE"],
+        opcode: 202u8,
+        opcode_enumerator: "PSEUDO_EMBEDDING_UPDATE",
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        follows: None,
+        doc: "IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family.",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta::of("index_dtype", 12, &PSEUDO_EMBEDDING_UPDATE::FIELDS[2]),
+            meta::LeafMeta::of("unknown_13", 13, &PSEUDO_EMBEDDING_UPDATE::FIELDS[3]),
+            meta::LeafMeta::of("embedding_table_base_addr", 44, &PSEUDO_EMBEDDING_UPDATE::FIELDS[4]),
+            meta::LeafMeta::of("embed_entry_num_elements", 48, &PSEUDO_EMBEDDING_UPDATE::FIELDS[5]),
+            meta::LeafMeta::of("embed_entry_size_lo", 50, &PSEUDO_EMBEDDING_UPDATE::FIELDS[6]),
+            meta::LeafMeta::of("sequence_length", 52, &PSEUDO_EMBEDDING_UPDATE::FIELDS[7]),
+            meta::LeafMeta::of("unknown_54", 54, &PSEUDO_EMBEDDING_UPDATE::FIELDS[8]),
+            meta::LeafMeta::of("table_num_entries", 56, &PSEUDO_EMBEDDING_UPDATE::FIELDS[9]),
+            meta::LeafMeta::of("embed_entry_size_hi", 60, &PSEUDO_EMBEDDING_UPDATE::FIELDS[10]),
+            meta::LeafMeta::of("unknown_62", 62, &PSEUDO_EMBEDDING_UPDATE::FIELDS[11]),
+        ],
+        template: &Self::TEMPLATE,
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
+    pub const TEMPLATE: [u8; 64] = [
+        202, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    /// A word with the opcode and every constant set, everything else zero.
+    pub fn new() -> Self {
+        Self::read(&Self::TEMPLATE)
+    }
+    /// Constants that differ in `b`: (leaf, expected, found).
+    pub fn constant_mismatches(
+        b: &[u8; 64],
+    ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
+        meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+impl PSEUDO_EMBEDDING_UPDATE {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "scratch_address_aligned_64",
+        name: "scratch_address_aligned_64",
+        clause: true,
+        expr: Some("embedding_table_base_addr % 64 == 0"),
+        message: "IndirectSaveAccumulate scratch space address must be 64-byte aligned",
+        doc: "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).",
+        fields: &["embedding_table_base_addr"],
+        source: "seed-000 §IndirectSaveAccumulate",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E456, evidence::E457],
+        ..rules::RuleMeta::DEFAULT
+    }, rules::RuleMeta {
+        id: "embedding_entry_fits_16_bits",
+        name: "embedding_entry_fits_16_bits",
+        clause: true,
+        kind: rules::RuleKind::NotEnforced,
+        message: "embedding entry too large for 16-bit field",
+        doc: "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.",
+        fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
+        source: "seed-000 §IndirectSaveAccumulate",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E458],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `PSEUDO_EMBEDDING_UPDATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x2;
+        let nc = arch.nc() as i64;
+        let embedding_table_base_addr = u32::from_le_bytes(*at::<44, 4, 64>(b)) as i64;
+        let mut t = ALWAYS;
+        let r0 = ((embedding_table_base_addr % 64i64) == 0i64);
+        t |= r0 as u64;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "PSEUDO_EMBEDDING_UPDATE",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `PSEUDO_EMBEDDING_UPDATE` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// Byte +0x29 of PSEUDO_RANGE_CHECK: the index dtype's wire tag in the low nibble, 0x3 in the high nibble. Not a shipped C type; named after the word. Confidence: CONFIRMED (confirmed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PSEUDO_RANGE_CHECK_DTYPE {
+    /// Bits 0..=3. Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits. Confidence: CONFIRMED (confirmed).
+    pub dtype: DTYPE,
+    /// Bits 4..=7. Always 0x3 (the | 0x30). Confidence: CONFIRMED (confirmed).
+    pub tag: u8,
+}
+impl PSEUDO_RANGE_CHECK_DTYPE {
+    pub const SIZE: usize = 1;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
+        name: "dtype",
+        offset: 0,
+        size: 1,
+        bits: Some((0, 4)),
+        type_name: "DTYPE",
+        doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E459],
+        ..meta::FieldMeta::DEFAULT
+    }, meta::FieldMeta {
+        name: "tag",
+        offset: 0,
+        size: 1,
+        bits: Some((4, 4)),
+        type_name: "u4",
+        doc: "Always 0x3 (the | 0x30).",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E460],
+        constant: Some(3),
+        ..meta::FieldMeta::DEFAULT
+    }];
+    #[inline(always)]
+    pub const fn from_raw(raw: u8) -> Self {
+        Self {
+            dtype: DTYPE::read(&((raw & 0xf) as u8).to_le_bytes()),
+            tag: (raw >> 4 & 0xf) as u8,
+        }
+    }
+    /// The packed value; sub-field values wider than their bits are truncated.
+    #[inline(always)]
+    pub const fn raw(&self) -> u8 {
+        (self.dtype.raw() as u8 & 0xf) | (self.tag as u8 & 0xf) << 4
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::from_raw(u8::from_le_bytes(*b))
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 1]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        let _ = arch;
+        v.enter(meta, base, visit::Group::Bitfield);
+        v.value(&Self::FIELDS[0], base, self.dtype.value(arch));
+        v.value(&Self::FIELDS[1], base, visit::Value::Unsigned(self.tag as u64));
+        v.leave(visit::Group::Bitfield);
+    }
+}
+/// IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: "Indirect DMA bound-check can only be on Pool engine", "must have 3 args and 2 outputs for bound-check". The body also holds two assignAccess\<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4). Confidence: CONFIRMED (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PSEUDO_RANGE_CHECK {
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xd6. Confidence: CONFIRMED (confirmed).
+    pub header: HEADER,
+    /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B. Confidence: INFERRED (inferred).
+    pub events: EVENTS,
+    /// Offset 12 (12 bytes), `u8[12]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges). Confidence: CONFIRMED (confirmed).
+    pub unknown_12: [u8; 12],
+    /// Offset 24 (4 bytes), `u32`. Register that receives the bound-check result. Confidence: STRONG (strong).
+    pub bound_result_reg: u32,
+    /// Offset 28 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x1C..+0x1F. Confidence: CONFIRMED (confirmed).
+    pub unknown_28: [u8; 4],
+    /// Offset 32 (8 bytes), `u64`. The byte bound: the data AP's memory-location size product. Confidence: CONFIRMED (confirmed).
+    pub bound_size_bytes: u64,
+    /// Offset 40 (1 byte), `u8`. Always 17 (0x11). Confidence: CONFIRMED (confirmed).
+    pub const_tag: u8,
+    /// Offset 41 (1 byte), `PSEUDO_RANGE_CHECK_DTYPE`. Index dtype wire tag | 0x30. Confidence: CONFIRMED (confirmed).
+    pub src_dtype: PSEUDO_RANGE_CHECK_DTYPE,
+    /// Offset 42 (2 bytes), `u16`. Always 1. Confidence: CONFIRMED (confirmed).
+    pub const_one: u16,
+    /// Offset 44 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2C..+0x2D. Confidence: CONFIRMED (confirmed).
+    pub unknown_44: [u8; 2],
+    /// Offset 46 (1 byte), `u8`. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further. Confidence: STRONG (strong).
+    pub idx_ap_meta: u8,
+    /// Offset 47 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F. Confidence: CONFIRMED (confirmed).
+    pub unknown_47: [u8; 1],
+    /// Offset 48 (4 bytes), `u32`. Id of the branch target (the Pool-engine bound-loop label emitted after this word). Confidence: CONFIRMED (confirmed).
+    pub branch_label_id: u32,
+    /// Offset 52 (12 bytes), `u8[12]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x34..+0x3F. Confidence: CONFIRMED (confirmed).
+    pub unknown_52: [u8; 12],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for PSEUDO_RANGE_CHECK {
+    fn default() -> Self {
+        Self::read(&[0u8; 64])
+    }
+}
+impl PSEUDO_RANGE_CHECK {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
+            doc: "opcode == 0xd6.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E461, evidence::E397],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E298],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_12",
+            offset: 12,
+            size: 12,
+            type_name: "u8[12]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges).",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "bound_result_reg",
+            offset: 24,
+            size: 4,
+            type_name: "u32",
+            doc: "Register that receives the bound-check result.",
+            confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E462],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_28",
+            offset: 28,
+            size: 4,
+            type_name: "u8[4]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x1C..+0x1F.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "bound_size_bytes",
+            offset: 32,
+            size: 8,
+            type_name: "u64",
+            doc: "The byte bound: the data AP's memory-location size product.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E463],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "const_tag",
+            offset: 40,
+            size: 1,
+            type_name: "u8",
+            doc: "Always 17 (0x11).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E464],
+            constant: Some(17),
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_dtype",
+            offset: 41,
+            size: 1,
+            type_name: "PSEUDO_RANGE_CHECK_DTYPE",
+            doc: "Index dtype wire tag | 0x30.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E465],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "const_one",
+            offset: 42,
+            size: 2,
+            type_name: "u16",
+            doc: "Always 1.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E466],
+            constant: Some(1),
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_44",
+            offset: 44,
+            size: 2,
+            type_name: "u8[2]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x2C..+0x2D.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "idx_ap_meta",
+            offset: 46,
+            size: 1,
+            type_name: "u8",
+            doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
+            confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E467],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_47",
+            offset: 47,
+            size: 1,
+            type_name: "u8[1]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x2F.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "branch_label_id",
+            offset: 48,
+            size: 4,
+            type_name: "u32",
+            doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E468],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_52",
+            offset: 52,
+            size: 12,
+            type_name: "u8[12]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x34..+0x3F.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            unknown_12: *at::<12, 12, 64>(b),
+            bound_result_reg: u32::from_le_bytes(*at::<24, 4, 64>(b)),
+            unknown_28: *at::<28, 4, 64>(b),
+            bound_size_bytes: u64::from_le_bytes(*at::<32, 8, 64>(b)),
+            const_tag: u8::from_le_bytes(*at::<40, 1, 64>(b)),
+            src_dtype: PSEUDO_RANGE_CHECK_DTYPE::read(at::<41, 1, 64>(b)),
+            const_one: u16::from_le_bytes(*at::<42, 2, 64>(b)),
+            unknown_44: *at::<44, 2, 64>(b),
+            idx_ap_meta: u8::from_le_bytes(*at::<46, 1, 64>(b)),
+            unknown_47: *at::<47, 1, 64>(b),
+            branch_label_id: u32::from_le_bytes(*at::<48, 4, 64>(b)),
+            unknown_52: *at::<52, 12, 64>(b),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        *at_mut::<12, 12, 64>(b) = self.unknown_12;
+        *at_mut::<24, 4, 64>(b) = self.bound_result_reg.to_le_bytes();
+        *at_mut::<28, 4, 64>(b) = self.unknown_28;
+        *at_mut::<32, 8, 64>(b) = self.bound_size_bytes.to_le_bytes();
+        *at_mut::<40, 1, 64>(b) = self.const_tag.to_le_bytes();
+        self.src_dtype.write(at_mut::<41, 1, 64>(b));
+        *at_mut::<42, 2, 64>(b) = self.const_one.to_le_bytes();
+        *at_mut::<44, 2, 64>(b) = self.unknown_44;
+        *at_mut::<46, 1, 64>(b) = self.idx_ap_meta.to_le_bytes();
+        *at_mut::<47, 1, 64>(b) = self.unknown_47;
+        *at_mut::<48, 4, 64>(b) = self.branch_label_id.to_le_bytes();
+        *at_mut::<52, 12, 64>(b) = self.unknown_52;
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0], v, base, arch);
+        self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
+        v.enter(&Self::FIELDS[2], base + 12, visit::Group::Array);
+        for (i0, x0) in self.unknown_12.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[2],
+                base + 12 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[3],
+            base + 24,
+            visit::Value::Unsigned(self.bound_result_reg as u64),
+        );
+        v.enter(&Self::FIELDS[4], base + 28, visit::Group::Array);
+        for (i0, x0) in self.unknown_28.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[4],
+                base + 28 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[5],
+            base + 32,
+            visit::Value::Unsigned(self.bound_size_bytes as u64),
+        );
+        v.value(
+            &Self::FIELDS[6],
+            base + 40,
+            visit::Value::Unsigned(self.const_tag as u64),
+        );
+        self.src_dtype.visit(&Self::FIELDS[7], v, base + 41, arch);
+        v.value(
+            &Self::FIELDS[8],
+            base + 42,
+            visit::Value::Unsigned(self.const_one as u64),
+        );
+        v.enter(&Self::FIELDS[9], base + 44, visit::Group::Array);
+        for (i0, x0) in self.unknown_44.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[9],
+                base + 44 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[10],
+            base + 46,
+            visit::Value::Unsigned(self.idx_ap_meta as u64),
+        );
+        v.enter(&Self::FIELDS[11], base + 47, visit::Group::Array);
+        for (i0, x0) in self.unknown_47.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[11],
+                base + 47 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[12],
+            base + 48,
+            visit::Value::Unsigned(self.branch_label_id as u64),
+        );
+        v.enter(&Self::FIELDS[13], base + 52, visit::Group::Array);
+        for (i0, x0) in self.unknown_52.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[13],
+                base + 52 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+    }
+}
+impl PSEUDO_RANGE_CHECK {
+    pub const OPCODE: u8 = 214u8;
+    pub const NAME: &'static str = "PSEUDO_RANGE_CHECK";
+    pub const META: WordMeta = WordMeta {
+        name: "PSEUDO_RANGE_CHECK",
+        c_name: "NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT",
+        aliases: &["INDIRECT_BOUND_CHECK"],
+        opcode: 214u8,
+        opcode_enumerator: "PSEUDO_RANGE_CHECK",
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        follows: None,
+        doc: "IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: \"Indirect DMA bound-check can only be on Pool engine\", \"must have 3 args and 2 outputs for bound-check\". The body also holds two assignAccess<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta::of("unknown_12", 12, &PSEUDO_RANGE_CHECK::FIELDS[2]),
+            meta::LeafMeta::of("bound_result_reg", 24, &PSEUDO_RANGE_CHECK::FIELDS[3]),
+            meta::LeafMeta::of("unknown_28", 28, &PSEUDO_RANGE_CHECK::FIELDS[4]),
+            meta::LeafMeta::of("bound_size_bytes", 32, &PSEUDO_RANGE_CHECK::FIELDS[5]),
+            meta::LeafMeta::of("const_tag", 40, &PSEUDO_RANGE_CHECK::FIELDS[6]),
+            meta::LeafMeta::of("src_dtype.dtype", 41, &PSEUDO_RANGE_CHECK_DTYPE::FIELDS[0]),
+            meta::LeafMeta::of("src_dtype.tag", 41, &PSEUDO_RANGE_CHECK_DTYPE::FIELDS[1]),
+            meta::LeafMeta::of("const_one", 42, &PSEUDO_RANGE_CHECK::FIELDS[8]),
+            meta::LeafMeta::of("unknown_44", 44, &PSEUDO_RANGE_CHECK::FIELDS[9]),
+            meta::LeafMeta::of("idx_ap_meta", 46, &PSEUDO_RANGE_CHECK::FIELDS[10]),
+            meta::LeafMeta::of("unknown_47", 47, &PSEUDO_RANGE_CHECK::FIELDS[11]),
+            meta::LeafMeta::of("branch_label_id", 48, &PSEUDO_RANGE_CHECK::FIELDS[12]),
+            meta::LeafMeta::of("unknown_52", 52, &PSEUDO_RANGE_CHECK::FIELDS[13]),
+        ],
+        template: &Self::TEMPLATE,
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
+    pub const TEMPLATE: [u8; 64] = [
+        214, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 17, 48, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    /// A word with the opcode and every constant set, everything else zero.
+    pub fn new() -> Self {
+        Self::read(&Self::TEMPLATE)
+    }
+    /// Constants that differ in `b`: (leaf, expected, found).
+    pub fn constant_mismatches(
+        b: &[u8; 64],
+    ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
+        meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+impl PSEUDO_RANGE_CHECK {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "bound_check_on_pool",
+        name: "bound_check_on_pool",
+        clause: true,
+        kind: rules::RuleKind::NotEnforced,
+        message: "Indirect DMA bound-check can only be on Pool engine",
+        doc: "Which engine runs the instruction is not in the word.",
+        source: "seed-000 §Form A — Pool bound-check indirect",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E469],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
+    }, rules::RuleMeta {
+        id: "bound_check_operands",
+        name: "bound_check_operands",
+        clause: true,
+        kind: rules::RuleKind::NotEnforced,
+        message: "must have 3 args and 2 outputs for bound-check",
+        doc: "An operand-count check on the compiler's instruction; not visible in the word.",
+        source: "seed-000 §Form A — Pool bound-check indirect",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E470],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `PSEUDO_RANGE_CHECK`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x3;
+        let nc = arch.nc() as i64;
+        let mut t = ALWAYS;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "PSEUDO_RANGE_CHECK",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `PSEUDO_RANGE_CHECK` for `arch`; the error lists every violated rule.
     pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
         let mut b = [0u8; 64];
         self.write(&mut b);
@@ -13575,7 +14767,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E469],
+            evidence: &[evidence::E471],
         },
         FieldMeta {
             name: "src",
@@ -13585,7 +14777,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Source.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E469],
+            evidence: &[evidence::E471],
         },
         FieldMeta {
             name: "dtype",
@@ -13595,7 +14787,7 @@ pub mod klr {
             offset: Some(32),
             doc: "Optional output dtype; the leaf does not branch on it.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E469],
+            evidence: &[evidence::E471],
         },
         FieldMeta {
             name: "engine",
@@ -13605,7 +14797,7 @@ pub mod klr {
             offset: Some(40),
             doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E470],
+            evidence: &[evidence::E472],
         },
     ];
     /// The input fields of `klr::NcDmaCopy`.
@@ -13619,7 +14811,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E471, evidence::E472],
+            evidence: &[evidence::E473, evidence::E474],
         },
         FieldMeta {
             name: "src",
@@ -13629,7 +14821,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Source; the data being scattered on the GenericIndirectSave path.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E471, evidence::E472],
+            evidence: &[evidence::E473, evidence::E474],
         },
         FieldMeta {
             name: "compute_op",
@@ -13639,7 +14831,7 @@ pub mod klr {
             offset: Some(32),
             doc: "1 = none (plain copy), 2 = add (accumulate).",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E473],
+            evidence: &[evidence::E475],
         },
         FieldMeta {
             name: "oobMode",
@@ -13649,7 +14841,7 @@ pub mod klr {
             offset: Some(40),
             doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E474],
+            evidence: &[evidence::E476],
         },
         FieldMeta {
             name: "dgeMode",
@@ -13659,7 +14851,7 @@ pub mod klr {
             offset: Some(56),
             doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E471, evidence::E475],
+            evidence: &[evidence::E473, evidence::E477],
         },
         FieldMeta {
             name: "uniqueIndices",
@@ -13669,7 +14861,7 @@ pub mod klr {
             offset: Some(60),
             doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E476],
+            evidence: &[evidence::E478],
         },
         FieldMeta {
             name: "engine",
@@ -13679,7 +14871,7 @@ pub mod klr {
             offset: Some(64),
             doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E477],
+            evidence: &[evidence::E479],
         },
     ];
     /// The input fields of `klr::DmaCompute`.
@@ -13693,7 +14885,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E478],
+            evidence: &[evidence::E480],
         },
         FieldMeta {
             name: "srcs",
@@ -13703,7 +14895,7 @@ pub mod klr {
             offset: Some(16),
             doc: "The sources.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E478],
+            evidence: &[evidence::E480],
         },
         FieldMeta {
             name: "scales",
@@ -13713,7 +14905,7 @@ pub mod klr {
             offset: Some(40),
             doc: "One scale per source; each must be a float immediate.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E478],
+            evidence: &[evidence::E480],
         },
         FieldMeta {
             name: "reduceOp",
@@ -13723,7 +14915,7 @@ pub mod klr {
             offset: Some(64),
             doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E479],
+            evidence: &[evidence::E481],
         },
     ];
     /// The input fields of `klr::DmaTranspose`.
@@ -13737,7 +14929,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination; must be rank 4.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480],
+            evidence: &[evidence::E482],
         },
         FieldMeta {
             name: "src",
@@ -13747,7 +14939,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Source; must be rank 4; dynamic or static.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480],
+            evidence: &[evidence::E482],
         },
         FieldMeta {
             name: "dgeMode",
@@ -13757,7 +14949,7 @@ pub mod klr {
             offset: Some(44),
             doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480],
+            evidence: &[evidence::E482],
         },
         FieldMeta {
             name: "oobMode",
@@ -13767,7 +14959,7 @@ pub mod klr {
             offset: Some(48),
             doc: "`oob_is_err` (+0x130) is `oobMode != 1`.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E481],
+            evidence: &[evidence::E483],
         },
     ];
     /// The input fields of `klr::TensorLoad`.
@@ -13780,7 +14972,7 @@ pub mod klr {
         offset: None,
         doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E482],
+        evidence: &[evidence::E484],
     }, FieldMeta {
         name: "srcRef",
         input: Input::Ap,
@@ -13789,7 +14981,7 @@ pub mod klr {
         offset: None,
         doc: "The region read; bound with addArgument.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E483],
+        evidence: &[evidence::E485],
     }];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
@@ -13801,7 +14993,7 @@ pub mod klr {
         offset: None,
         doc: "The named scalar register holding the runtime address.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E484],
+        evidence: &[evidence::E486],
     }, FieldMeta {
         name: "dstRef",
         input: Input::Ap,
@@ -13810,7 +15002,7 @@ pub mod klr {
         offset: None,
         doc: "The region written; bound with addOutput.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E485],
+        evidence: &[evidence::E487],
     }];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
@@ -13823,7 +15015,7 @@ pub mod klr {
             offset: Some(0),
             doc: "The gathered rows (out0).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486],
+            evidence: &[evidence::E488],
         },
         FieldMeta {
             name: "data",
@@ -13833,7 +15025,7 @@ pub mod klr {
             offset: Some(16),
             doc: "The data source (arg0).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486],
+            evidence: &[evidence::E488],
         },
         FieldMeta {
             name: "index",
@@ -13843,7 +15035,7 @@ pub mod klr {
             offset: Some(32),
             doc: "The index/offset vector, u16 (arg1); 16-partition blocks.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486],
+            evidence: &[evidence::E488],
         },
         FieldMeta {
             name: "num_valid_indices",
@@ -13853,7 +15045,7 @@ pub mod klr {
             offset: Some(48),
             doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486],
+            evidence: &[evidence::E488],
         },
     ];
     /// The input fields of `klr::NcNGather`.
@@ -13867,7 +15059,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Output.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E487],
+            evidence: &[evidence::E489],
         },
         FieldMeta {
             name: "data",
@@ -13877,7 +15069,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Params / data source.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E488],
+            evidence: &[evidence::E490],
         },
         FieldMeta {
             name: "index",
@@ -13887,7 +15079,7 @@ pub mod klr {
             offset: Some(32),
             doc: "int32 indices.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E489],
+            evidence: &[evidence::E491],
         },
     ];
     /// The input fields of `klr::NcRangeSelect`.
@@ -13901,7 +15093,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E490],
+            evidence: &[evidence::E492],
         },
         FieldMeta {
             name: "rangeT",
@@ -13911,7 +15103,7 @@ pub mod klr {
             offset: Some(24),
             doc: "The range tensor.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E491],
+            evidence: &[evidence::E493],
         },
         FieldMeta {
             name: "cmp0",
@@ -13921,7 +15113,7 @@ pub mod klr {
             offset: Some(48),
             doc: "First bound's compare op (through codegenAluOp; the op description carries the result).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E492],
+            evidence: &[evidence::E494],
         },
         FieldMeta {
             name: "cmp1",
@@ -13931,7 +15123,7 @@ pub mod klr {
             offset: Some(56),
             doc: "Second bound's compare op.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E493],
+            evidence: &[evidence::E495],
         },
         FieldMeta {
             name: "redOp",
@@ -13941,7 +15133,7 @@ pub mod klr {
             offset: Some(64),
             doc: "The reduce op.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E494],
+            evidence: &[evidence::E496],
         },
         FieldMeta {
             name: "bound0",
@@ -13951,7 +15143,7 @@ pub mod klr {
             offset: None,
             doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E495],
+            evidence: &[evidence::E497],
         },
         FieldMeta {
             name: "bound1",
@@ -13961,7 +15153,7 @@ pub mod klr {
             offset: None,
             doc: "Upper bound.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E496],
+            evidence: &[evidence::E498],
         },
         FieldMeta {
             name: "fill",
@@ -13971,7 +15163,7 @@ pub mod klr {
             offset: None,
             doc: "Fill value outside the band.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E497],
+            evidence: &[evidence::E499],
         },
         FieldMeta {
             name: "mode",
@@ -13981,7 +15173,7 @@ pub mod klr {
             offset: None,
             doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E498],
+            evidence: &[evidence::E500],
         },
     ];
     /// The input fields of `klr::SelectReduce`.
@@ -13995,7 +15187,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination of the predicated copy (t0).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E499],
+            evidence: &[evidence::E501],
         },
         FieldMeta {
             name: "onTrue",
@@ -14005,7 +15197,7 @@ pub mod klr {
             offset: Some(16),
             doc: "The source taken where the predicate holds (t1).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E500],
+            evidence: &[evidence::E502],
         },
         FieldMeta {
             name: "predicate",
@@ -14015,7 +15207,7 @@ pub mod klr {
             offset: Some(32),
             doc: "The predicate (t2).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E501],
+            evidence: &[evidence::E503],
         },
     ];
     /// The input fields of `klr::BatchNormStats`.
@@ -14029,7 +15221,7 @@ pub mod klr {
             offset: None,
             doc: "Output (6 elements per partition, [INFERRED] from the wire schema).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E504],
         },
         FieldMeta {
             name: "src",
@@ -14039,7 +15231,7 @@ pub mod klr {
             offset: None,
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E504],
         },
         FieldMeta {
             name: "dtype",
@@ -14049,7 +15241,7 @@ pub mod klr {
             offset: None,
             doc: "Not branched on by the leaf.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E504],
         },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
@@ -14063,7 +15255,7 @@ pub mod klr {
             offset: None,
             doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E504],
         },
         FieldMeta {
             name: "src",
@@ -14073,7 +15265,7 @@ pub mod klr {
             offset: None,
             doc: "Input (K Welford triples).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E504],
         },
         FieldMeta {
             name: "dtype",
@@ -14083,7 +15275,7 @@ pub mod klr {
             offset: None,
             doc: "Not branched on by the leaf.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E504],
         },
     ];
     /// The input fields of `klr::Shuffle`.
@@ -14097,7 +15289,7 @@ pub mod klr {
             offset: None,
             doc: "Output (addOutput).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E503],
+            evidence: &[evidence::E505],
         },
         FieldMeta {
             name: "src",
@@ -14107,7 +15299,7 @@ pub mod klr {
             offset: None,
             doc: "Input (addArgument).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E504],
+            evidence: &[evidence::E506],
         },
         FieldMeta {
             name: "shuffleMask",
@@ -14117,7 +15309,7 @@ pub mod klr {
             offset: Some(32),
             doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E505],
+            evidence: &[evidence::E507],
         },
     ];
     /// The input fields of `klr::Transpose`.
@@ -14131,7 +15323,7 @@ pub mod klr {
             offset: None,
             doc: "Output; its dtype picks the path.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E506],
+            evidence: &[evidence::E508],
         },
         FieldMeta {
             name: "src",
@@ -14141,7 +15333,7 @@ pub mod klr {
             offset: None,
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E507],
+            evidence: &[evidence::E509],
         },
         FieldMeta {
             name: "engine",
@@ -14151,7 +15343,7 @@ pub mod klr {
             offset: Some(40),
             doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E508],
+            evidence: &[evidence::E510],
         },
     ];
     /// The paths of `codegenNcCopy`.
@@ -14165,7 +15357,7 @@ pub mod klr {
             prefix: Some("TensorCopy_"),
             build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E509],
+            evidence: &[evidence::E511],
         },
         PathInfo {
             name: "dynamic dst",
@@ -14175,7 +15367,7 @@ pub mod klr {
             prefix: Some("TensorCopyDynamicSrc_"),
             build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E510],
+            evidence: &[evidence::E512],
         },
         PathInfo {
             name: "dynamic src",
@@ -14185,7 +15377,7 @@ pub mod klr {
             prefix: Some("TensorCopyDynamicDst_"),
             build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E511],
+            evidence: &[evidence::E513],
         },
     ];
     /// The paths of `codegenNcDmaCopy`.
@@ -14198,7 +15390,7 @@ pub mod klr {
         prefix: Some("dma_copy_"),
         build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E512, evidence::E513],
+        evidence: &[evidence::E514, evidence::E515],
     }, PathInfo {
         name: "dynamic",
         when: None,
@@ -14207,7 +15399,7 @@ pub mod klr {
         prefix: Some("DynamicDMACopy-"),
         build: "insertElement<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E514],
+        evidence: &[evidence::E516],
     }];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
@@ -14219,7 +15411,7 @@ pub mod klr {
         prefix: Some("DMACompute"),
         build: "InstBuilder::addDmaCopyFma @0xf1e054",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E515],
+        evidence: &[evidence::E517],
     }];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
@@ -14231,7 +15423,7 @@ pub mod klr {
         prefix: Some("DMATranspose-"),
         build: "InstBuilder::addInstruction<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E480],
+        evidence: &[evidence::E482],
     }, PathInfo {
         name: "dynamic",
         when: None,
@@ -14240,7 +15432,7 @@ pub mod klr {
         prefix: Some("DMATranspose-"),
         build: "insertElement<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E480],
+        evidence: &[evidence::E482],
     }];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
@@ -14252,7 +15444,7 @@ pub mod klr {
         prefix: Some("IndirectSaveAccumulate-"),
         build: "insertElement<InstGenericIndirectSave>",
         confidence: confidence::seed003::READ_OFF_CALL_SITE,
-        evidence: &[evidence::E516],
+        evidence: &[evidence::E518],
     }];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
@@ -14264,7 +15456,7 @@ pub mod klr {
         prefix: Some("TensorLoad-"),
         build: "insertElement<InstTensorLoad>",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E517],
+        evidence: &[evidence::E519],
     }];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
@@ -14276,7 +15468,7 @@ pub mod klr {
         prefix: Some("TensorStore-"),
         build: "insertElement<InstTensorSave>",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E517],
+        evidence: &[evidence::E519],
     }];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
@@ -14288,7 +15480,7 @@ pub mod klr {
         prefix: Some("LocalGather-"),
         build: "insertElement<InstIndirectCopy> @0xf2abda",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E486],
+        evidence: &[evidence::E488],
     }];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
@@ -14300,7 +15492,7 @@ pub mod klr {
         prefix: Some("Gather-"),
         build: "insertElement<InstGather> @0xf2a6d7",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E518],
+        evidence: &[evidence::E520],
     }];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
@@ -14312,7 +15504,7 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addRangeSelectReduce @0xf1c633",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E519],
+        evidence: &[evidence::E521],
     }];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
@@ -14324,7 +15516,7 @@ pub mod klr {
         prefix: Some("SelectReduce-"),
         build: "insertElement<InstCopyPredicated> @0xf271ef",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E520],
+        evidence: &[evidence::E522],
     }];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
@@ -14336,7 +15528,7 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addBNStats @0xf1af6f",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E521],
+        evidence: &[evidence::E523],
     }];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
@@ -14348,7 +15540,7 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addBNAggr @0xf1b26f",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E502],
+        evidence: &[evidence::E504],
     }];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
@@ -14360,7 +15552,7 @@ pub mod klr {
         prefix: Some("StreamShuffle-"),
         build: "insertElement<InstStreamShuffle>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E522],
+        evidence: &[evidence::E524],
     }];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
@@ -14372,7 +15564,7 @@ pub mod klr {
         prefix: Some("StreamTranspose-"),
         build: "insertElement<InstStreamTranspose> @0xf2947d",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E523],
+        evidence: &[evidence::E525],
     }, PathInfo {
         name: "matmult",
         when: None,
@@ -14381,7 +15573,7 @@ pub mod klr {
         prefix: Some("matmult_TP_"),
         build: "InstBuilder::addMatmult @0xf292f9",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E524],
+        evidence: &[evidence::E526],
     }];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
@@ -14395,7 +15587,7 @@ pub mod klr {
             fields: &FIELDS_NcCopy,
             paths: &PATHS_NcCopy,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E525],
+            evidence: &[evidence::E527],
         },
         LeafMeta {
             name: "NcDmaCopy",
@@ -14407,7 +15599,7 @@ pub mod klr {
             fields: &FIELDS_NcDmaCopy,
             paths: &PATHS_NcDmaCopy,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E526, evidence::E527],
+            evidence: &[evidence::E528, evidence::E529],
         },
         LeafMeta {
             name: "DmaCompute",
@@ -14419,7 +15611,7 @@ pub mod klr {
             fields: &FIELDS_DmaCompute,
             paths: &PATHS_DmaCompute,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E478, evidence::E528],
+            evidence: &[evidence::E480, evidence::E530],
         },
         LeafMeta {
             name: "DmaTranspose",
@@ -14431,7 +15623,7 @@ pub mod klr {
             fields: &FIELDS_DmaTranspose,
             paths: &PATHS_DmaTranspose,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E529],
+            evidence: &[evidence::E531],
         },
         LeafMeta {
             name: "GenericIndirectSave",
@@ -14443,7 +15635,7 @@ pub mod klr {
             fields: &FIELDS_NcDmaCopy,
             paths: &PATHS_GenericIndirectSave,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E530],
+            evidence: &[evidence::E532],
         },
         LeafMeta {
             name: "TensorLoad",
@@ -14455,7 +15647,7 @@ pub mod klr {
             fields: &FIELDS_TensorLoad,
             paths: &PATHS_TensorLoad,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E517, evidence::E531],
+            evidence: &[evidence::E519, evidence::E533],
         },
         LeafMeta {
             name: "TensorStore",
@@ -14467,7 +15659,7 @@ pub mod klr {
             fields: &FIELDS_TensorStore,
             paths: &PATHS_TensorStore,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E532],
+            evidence: &[evidence::E534],
         },
         LeafMeta {
             name: "NcLocalGather",
@@ -14479,7 +15671,7 @@ pub mod klr {
             fields: &FIELDS_NcLocalGather,
             paths: &PATHS_NcLocalGather,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E486, evidence::E533],
+            evidence: &[evidence::E488, evidence::E535],
         },
         LeafMeta {
             name: "NcNGather",
@@ -14491,7 +15683,7 @@ pub mod klr {
             fields: &FIELDS_NcNGather,
             paths: &PATHS_NcNGather,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E518, evidence::E534],
+            evidence: &[evidence::E520, evidence::E536],
         },
         LeafMeta {
             name: "NcRangeSelect",
@@ -14503,7 +15695,7 @@ pub mod klr {
             fields: &FIELDS_NcRangeSelect,
             paths: &PATHS_NcRangeSelect,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E535, evidence::E536],
+            evidence: &[evidence::E537, evidence::E538],
         },
         LeafMeta {
             name: "SelectReduce",
@@ -14515,7 +15707,7 @@ pub mod klr {
             fields: &FIELDS_SelectReduce,
             paths: &PATHS_SelectReduce,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E520, evidence::E537],
+            evidence: &[evidence::E522, evidence::E539],
         },
         LeafMeta {
             name: "BatchNormStats",
@@ -14527,7 +15719,7 @@ pub mod klr {
             fields: &FIELDS_BatchNormStats,
             paths: &PATHS_BatchNormStats,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502, evidence::E538],
+            evidence: &[evidence::E504, evidence::E540],
         },
         LeafMeta {
             name: "BatchNormAggregate",
@@ -14539,7 +15731,7 @@ pub mod klr {
             fields: &FIELDS_BatchNormAggregate,
             paths: &PATHS_BatchNormAggregate,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502, evidence::E539],
+            evidence: &[evidence::E504, evidence::E541],
         },
         LeafMeta {
             name: "Shuffle",
@@ -14551,7 +15743,7 @@ pub mod klr {
             fields: &FIELDS_Shuffle,
             paths: &PATHS_Shuffle,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E522],
+            evidence: &[evidence::E524],
         },
         LeafMeta {
             name: "Transpose",
@@ -14563,7 +15755,7 @@ pub mod klr {
             fields: &FIELDS_Transpose,
             paths: &PATHS_Transpose,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E540, evidence::E541],
+            evidence: &[evidence::E542, evidence::E543],
         },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
@@ -16008,13 +17200,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         extension_opcode: Some(218u8),
         doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E542, evidence::E543, evidence::E544, evidence::E545, evidence::E546],
+        evidence: &[evidence::E544, evidence::E545, evidence::E546, evidence::E547, evidence::E548],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
             confidence: confidence::wiki::HIGH_OBSERVED,
             inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
-            evidence: &[evidence::E547, evidence::E548],
+            evidence: &[evidence::E549, evidence::E550],
         },
         abis: &[
             lowering::AbiMeta {
@@ -16025,7 +17217,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 confidence: confidence::wiki::HIGH_OBSERVED,
                 inferred: false,
                 note: None,
-                evidence: &[evidence::E549],
+                evidence: &[evidence::E551],
             },
             lowering::AbiMeta {
                 name: "v3",
@@ -16035,7 +17227,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 confidence: confidence::wiki::HIGH_OBSERVED,
                 inferred: false,
                 note: None,
-                evidence: &[evidence::E550, evidence::E551],
+                evidence: &[evidence::E552, evidence::E553],
             },
         ],
         kinds: &[
@@ -16055,7 +17247,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E552],
+                        evidence: &[evidence::E554],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16063,7 +17255,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
-                        evidence: &[evidence::E553, evidence::E554],
+                        evidence: &[evidence::E555, evidence::E556],
                     },
                 ],
                 mappings: &[
@@ -16074,7 +17266,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E555, evidence::E556],
+                        evidence: &[evidence::E557, evidence::E558],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16083,7 +17275,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E557],
+                        evidence: &[evidence::E559],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -16092,7 +17284,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E558, evidence::E559],
+                        evidence: &[evidence::E560, evidence::E561],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -16101,7 +17293,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E560],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -16110,7 +17302,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558, evidence::E560],
+                        evidence: &[evidence::E560, evidence::E562],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16131,7 +17323,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E561, evidence::E562],
+                        evidence: &[evidence::E563, evidence::E564],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -16140,7 +17332,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E563],
+                        evidence: &[evidence::E565],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -16149,7 +17341,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E563],
+                        evidence: &[evidence::E565],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -16158,7 +17350,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
-                        evidence: &[evidence::E564, evidence::E565],
+                        evidence: &[evidence::E566, evidence::E567],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -16174,7 +17366,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
-                        evidence: &[evidence::E566, evidence::E567],
+                        evidence: &[evidence::E568, evidence::E569],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -16183,7 +17375,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E560],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -16192,7 +17384,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E560],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
@@ -16201,7 +17393,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E560],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16222,7 +17414,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
-                        evidence: &[evidence::E568],
+                        evidence: &[evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16243,7 +17435,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
-                        evidence: &[evidence::E569],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -16259,7 +17451,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -16268,7 +17460,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E560],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -16277,7 +17469,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E560],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -16286,7 +17478,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E558],
+                        evidence: &[evidence::E560],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
@@ -16295,7 +17487,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E571],
+                        evidence: &[evidence::E573],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -16304,7 +17496,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E571],
+                        evidence: &[evidence::E573],
                     },
                 ],
                 unmapped: &[],
@@ -16322,7 +17514,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::HIGH_OBSERVED,
                     inferred: false,
                     note: None,
-                    evidence: &[evidence::E572],
+                    evidence: &[evidence::E574],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
@@ -16332,7 +17524,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E573],
+                        evidence: &[evidence::E575],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16340,7 +17532,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[evidence::E574, evidence::E575],
+                        evidence: &[evidence::E576, evidence::E577],
                     },
                 ],
                 mappings: &[
@@ -16351,7 +17543,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E576],
+                        evidence: &[evidence::E578],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16360,7 +17552,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E557],
+                        evidence: &[evidence::E559],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -16369,7 +17561,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E562],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -16378,7 +17570,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E562],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -16387,7 +17579,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E577, evidence::E30],
+                        evidence: &[evidence::E579, evidence::E30],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -16396,7 +17588,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[evidence::E578, evidence::E579],
+                        evidence: &[evidence::E580, evidence::E581],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -16405,7 +17597,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[evidence::E580, evidence::E581],
+                        evidence: &[evidence::E582, evidence::E583],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -16414,7 +17606,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[evidence::E582, evidence::E583],
+                        evidence: &[evidence::E584, evidence::E585],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
@@ -16423,7 +17615,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS."),
-                        evidence: &[evidence::E584],
+                        evidence: &[evidence::E586],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -16439,7 +17631,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -16448,7 +17640,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[evidence::E585, evidence::E586],
+                        evidence: &[evidence::E587, evidence::E588],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -16457,7 +17649,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E587],
+                        evidence: &[evidence::E589],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
@@ -16466,7 +17658,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16)."),
-                        evidence: &[evidence::E588],
+                        evidence: &[evidence::E590],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -16482,7 +17674,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -16491,7 +17683,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E589],
+                        evidence: &[evidence::E591],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -16500,7 +17692,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E590],
+                        evidence: &[evidence::E592],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
@@ -16509,7 +17701,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16)."),
-                        evidence: &[evidence::E591],
+                        evidence: &[evidence::E593],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -16518,7 +17710,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[evidence::E592, evidence::E593],
+                        evidence: &[evidence::E594, evidence::E595],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
@@ -16527,7 +17719,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_idx_start_addr."),
-                        evidence: &[evidence::E594],
+                        evidence: &[evidence::E596],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
@@ -16536,7 +17728,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E595],
+                        evidence: &[evidence::E597],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
@@ -16545,7 +17737,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E596],
+                        evidence: &[evidence::E598],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16566,7 +17758,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
-                        evidence: &[evidence::E597],
+                        evidence: &[evidence::E599],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16587,7 +17779,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
-                        evidence: &[evidence::E598],
+                        evidence: &[evidence::E600],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -16596,7 +17788,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[evidence::E599],
+                        evidence: &[evidence::E601],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16617,7 +17809,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E600, evidence::E601],
+                        evidence: &[evidence::E602, evidence::E603],
                     },
                 ],
                 unmapped: &[],
@@ -16640,7 +17832,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::LOW_INFERRED,
                     inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E602],
+                    evidence: &[evidence::E604],
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -16653,7 +17845,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E603],
+                        evidence: &[evidence::E605],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16661,7 +17853,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E604],
+                        evidence: &[evidence::E606],
                     },
                 ],
                 mappings: &[
@@ -16672,7 +17864,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E605, evidence::E606],
+                        evidence: &[evidence::E607, evidence::E608],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16681,7 +17873,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E557],
+                        evidence: &[evidence::E559],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -16690,7 +17882,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E562],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -16699,7 +17891,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E562],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -16708,7 +17900,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E607],
+                        evidence: &[evidence::E609],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16729,7 +17921,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
-                        evidence: &[evidence::E569],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16750,7 +17942,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
-                        evidence: &[evidence::E569],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -16759,7 +17951,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[evidence::E608],
+                        evidence: &[evidence::E610],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -16768,7 +17960,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[evidence::E609],
+                        evidence: &[evidence::E611],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -16784,7 +17976,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E610, evidence::E570],
+                        evidence: &[evidence::E612, evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -16793,7 +17985,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[evidence::E611],
+                        evidence: &[evidence::E613],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -16802,7 +17994,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E612],
+                        evidence: &[evidence::E614],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -16811,7 +18003,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[evidence::E613],
+                        evidence: &[evidence::E615],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -16827,7 +18019,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -16836,7 +18028,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E614],
+                        evidence: &[evidence::E616],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -16845,7 +18037,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E615],
+                        evidence: &[evidence::E617],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
@@ -16854,7 +18046,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As tile_src_row_step."),
-                        evidence: &[evidence::E616],
+                        evidence: &[evidence::E618],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
@@ -16863,7 +18055,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As tile_src_row_step."),
-                        evidence: &[evidence::E617],
+                        evidence: &[evidence::E619],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -16872,7 +18064,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[evidence::E618],
+                        evidence: &[evidence::E620],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16893,7 +18085,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[evidence::E619, evidence::E620],
+                        evidence: &[evidence::E621, evidence::E622],
                     },
                 ],
                 unmapped: &[],
@@ -16921,7 +18113,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::LOW_INFERRED,
                     inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E621],
+                    evidence: &[evidence::E623],
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -16934,7 +18126,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E622],
+                        evidence: &[evidence::E624],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16942,7 +18134,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E623],
+                        evidence: &[evidence::E625],
                     },
                 ],
                 mappings: &[
@@ -16953,7 +18145,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E624, evidence::E625],
+                        evidence: &[evidence::E626, evidence::E627],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16962,7 +18154,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E557],
+                        evidence: &[evidence::E559],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -16971,7 +18163,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E562],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -16980,7 +18172,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E562],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -16989,7 +18181,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E626],
+                        evidence: &[evidence::E628],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -16998,7 +18190,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[evidence::E627],
+                        evidence: &[evidence::E629],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17019,7 +18211,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[evidence::E628, evidence::E629],
+                        evidence: &[evidence::E630, evidence::E631],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -17028,7 +18220,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[evidence::E583, evidence::E630],
+                        evidence: &[evidence::E585, evidence::E632],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17049,7 +18241,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[evidence::E631],
+                        evidence: &[evidence::E633],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -17065,7 +18257,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -17074,7 +18266,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E632],
+                        evidence: &[evidence::E634],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -17083,7 +18275,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E633],
+                        evidence: &[evidence::E635],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -17092,7 +18284,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[evidence::E634],
+                        evidence: &[evidence::E636],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -17108,7 +18300,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17129,7 +18321,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[evidence::E635],
+                        evidence: &[evidence::E637],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -17138,7 +18330,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[evidence::E636],
+                        evidence: &[evidence::E638],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -17147,7 +18339,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2])."),
-                        evidence: &[evidence::E637],
+                        evidence: &[evidence::E639],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -17156,7 +18348,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[evidence::E638],
+                        evidence: &[evidence::E640],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -17165,7 +18357,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[evidence::E639, evidence::E640],
+                        evidence: &[evidence::E641, evidence::E642],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -17174,7 +18366,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[evidence::E641],
+                        evidence: &[evidence::E643],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17195,7 +18387,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[evidence::E642, evidence::E643],
+                        evidence: &[evidence::E644, evidence::E645],
                     },
                 ],
                 unmapped: &[],
@@ -17218,6 +18410,9 @@ pub struct WordMeta {
     /// Spec name (the C name without `NEURON_ISA_TPB_` and `_STRUCT`).
     pub name: &'static str,
     pub c_name: &'static str,
+    /// Other names of the word (older spec names, sources' spellings): input
+    /// that names the word by one of them resolves to it.
+    pub aliases: &'static [&'static str],
     pub opcode: u8,
     pub opcode_enumerator: &'static str,
     pub arch: &'static [Arch],
@@ -17235,9 +18430,7 @@ pub const WORDS: &[WordMeta] = &[
     DMA_DIRECT2D_XPOSE::META,
     DMA_GATHER_XPOSE::META,
     DMA_INDIRECT1D::META,
-    INDIRECT_BOUND_CHECK::META,
     INDIRECT_COPY::META,
-    INDIRECT_SAVE_ACCUMULATE::META,
     MOVE_SHAPE::META,
     PSEUDO_DMA_DIRECT2D::META,
     PSEUDO_DMA_EXT::META,
@@ -17245,6 +18438,8 @@ pub const WORDS: &[WordMeta] = &[
     PSEUDO_DMA_SWAP_QUEUE_SET::META,
     PSEUDO_DMA_TRIGGER::META,
     PSEUDO_DMAMEMCPY_FULL_IND::META,
+    PSEUDO_EMBEDDING_UPDATE::META,
+    PSEUDO_RANGE_CHECK::META,
 ];
 /// A decoded word of any kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17254,9 +18449,7 @@ pub enum Word {
     DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE),
     DMA_GATHER_XPOSE(DMA_GATHER_XPOSE),
     DMA_INDIRECT1D(DMA_INDIRECT1D),
-    INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK),
     INDIRECT_COPY(INDIRECT_COPY),
-    INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE),
     MOVE_SHAPE(MOVE_SHAPE),
     PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D),
     PSEUDO_DMA_EXT(PSEUDO_DMA_EXT),
@@ -17264,6 +18457,8 @@ pub enum Word {
     PSEUDO_DMA_SWAP_QUEUE_SET(PSEUDO_DMA_SWAP_QUEUE_SET),
     PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER),
     PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND),
+    PSEUDO_EMBEDDING_UPDATE(PSEUDO_EMBEDDING_UPDATE),
+    PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK),
 }
 impl Word {
     /// Decodes by opcode; `None` when `arch` has no word with this opcode.
@@ -17281,15 +18476,9 @@ impl Word {
             187u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::read(b))),
-            214u8 if matches!(
-                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-            ) => Some(Word::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK::read(b))),
             231u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::INDIRECT_COPY(INDIRECT_COPY::read(b))),
-            202u8 if matches!(
-                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-            ) => Some(Word::INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE::read(b))),
             178u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::MOVE_SHAPE(MOVE_SHAPE::read(b))),
@@ -17315,6 +18504,12 @@ impl Word {
             ) => {
                 Some(Word::PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND::read(b)))
             }
+            202u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(Word::PSEUDO_EMBEDDING_UPDATE(PSEUDO_EMBEDDING_UPDATE::read(b))),
+            214u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(Word::PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK::read(b))),
             _ => None,
         }
     }
@@ -17324,9 +18519,7 @@ impl Word {
             Word::DMA_DIRECT2D_XPOSE(w) => w.encode(),
             Word::DMA_GATHER_XPOSE(w) => w.encode(),
             Word::DMA_INDIRECT1D(w) => w.encode(),
-            Word::INDIRECT_BOUND_CHECK(w) => w.encode(),
             Word::INDIRECT_COPY(w) => w.encode(),
-            Word::INDIRECT_SAVE_ACCUMULATE(w) => w.encode(),
             Word::MOVE_SHAPE(w) => w.encode(),
             Word::PSEUDO_DMA_DIRECT2D(w) => w.encode(),
             Word::PSEUDO_DMA_EXT(w) => w.encode(),
@@ -17334,6 +18527,8 @@ impl Word {
             Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => w.encode(),
             Word::PSEUDO_DMA_TRIGGER(w) => w.encode(),
             Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => w.encode(),
+            Word::PSEUDO_EMBEDDING_UPDATE(w) => w.encode(),
+            Word::PSEUDO_RANGE_CHECK(w) => w.encode(),
         }
     }
     pub fn meta(&self) -> &'static WordMeta {
@@ -17342,9 +18537,7 @@ impl Word {
             Word::DMA_DIRECT2D_XPOSE(_) => &DMA_DIRECT2D_XPOSE::META,
             Word::DMA_GATHER_XPOSE(_) => &DMA_GATHER_XPOSE::META,
             Word::DMA_INDIRECT1D(_) => &DMA_INDIRECT1D::META,
-            Word::INDIRECT_BOUND_CHECK(_) => &INDIRECT_BOUND_CHECK::META,
             Word::INDIRECT_COPY(_) => &INDIRECT_COPY::META,
-            Word::INDIRECT_SAVE_ACCUMULATE(_) => &INDIRECT_SAVE_ACCUMULATE::META,
             Word::MOVE_SHAPE(_) => &MOVE_SHAPE::META,
             Word::PSEUDO_DMA_DIRECT2D(_) => &PSEUDO_DMA_DIRECT2D::META,
             Word::PSEUDO_DMA_EXT(_) => &PSEUDO_DMA_EXT::META,
@@ -17352,6 +18545,8 @@ impl Word {
             Word::PSEUDO_DMA_SWAP_QUEUE_SET(_) => &PSEUDO_DMA_SWAP_QUEUE_SET::META,
             Word::PSEUDO_DMA_TRIGGER(_) => &PSEUDO_DMA_TRIGGER::META,
             Word::PSEUDO_DMAMEMCPY_FULL_IND(_) => &PSEUDO_DMAMEMCPY_FULL_IND::META,
+            Word::PSEUDO_EMBEDDING_UPDATE(_) => &PSEUDO_EMBEDDING_UPDATE::META,
+            Word::PSEUDO_RANGE_CHECK(_) => &PSEUDO_RANGE_CHECK::META,
         }
     }
     /// Walks every field in offset order.
@@ -17361,9 +18556,7 @@ impl Word {
             Word::DMA_DIRECT2D_XPOSE(w) => w.visit_fields(v, 0, arch),
             Word::DMA_GATHER_XPOSE(w) => w.visit_fields(v, 0, arch),
             Word::DMA_INDIRECT1D(w) => w.visit_fields(v, 0, arch),
-            Word::INDIRECT_BOUND_CHECK(w) => w.visit_fields(v, 0, arch),
             Word::INDIRECT_COPY(w) => w.visit_fields(v, 0, arch),
-            Word::INDIRECT_SAVE_ACCUMULATE(w) => w.visit_fields(v, 0, arch),
             Word::MOVE_SHAPE(w) => w.visit_fields(v, 0, arch),
             Word::PSEUDO_DMA_DIRECT2D(w) => w.visit_fields(v, 0, arch),
             Word::PSEUDO_DMA_EXT(w) => w.visit_fields(v, 0, arch),
@@ -17371,6 +18564,8 @@ impl Word {
             Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => w.visit_fields(v, 0, arch),
             Word::PSEUDO_DMA_TRIGGER(w) => w.visit_fields(v, 0, arch),
             Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => w.visit_fields(v, 0, arch),
+            Word::PSEUDO_EMBEDDING_UPDATE(w) => w.visit_fields(v, 0, arch),
+            Word::PSEUDO_RANGE_CHECK(w) => w.visit_fields(v, 0, arch),
         }
     }
 }
@@ -17398,13 +18593,7 @@ pub fn check_rules_by_name(
         "DMA_INDIRECT1D" => {
             Some(DMA_INDIRECT1D::check_rules(bytes.try_into().ok()?, arch))
         }
-        "INDIRECT_BOUND_CHECK" => {
-            Some(INDIRECT_BOUND_CHECK::check_rules(bytes.try_into().ok()?, arch))
-        }
         "INDIRECT_COPY" => Some(INDIRECT_COPY::check_rules(bytes.try_into().ok()?, arch)),
-        "INDIRECT_SAVE_ACCUMULATE" => {
-            Some(INDIRECT_SAVE_ACCUMULATE::check_rules(bytes.try_into().ok()?, arch))
-        }
         "PSEUDO_DMA_DIRECT2D" => {
             Some(PSEUDO_DMA_DIRECT2D::check_rules(bytes.try_into().ok()?, arch))
         }
@@ -17422,6 +18611,12 @@ pub fn check_rules_by_name(
         }
         "PSEUDO_DMAMEMCPY_FULL_IND" => {
             Some(PSEUDO_DMAMEMCPY_FULL_IND::check_rules(bytes.try_into().ok()?, arch))
+        }
+        "PSEUDO_EMBEDDING_UPDATE" => {
+            Some(PSEUDO_EMBEDDING_UPDATE::check_rules(bytes.try_into().ok()?, arch))
+        }
+        "PSEUDO_RANGE_CHECK" => {
+            Some(PSEUDO_RANGE_CHECK::check_rules(bytes.try_into().ok()?, arch))
         }
         _ => None,
     }
@@ -17447,17 +18642,9 @@ impl Word {
                 let b = w.encode();
                 DMA_INDIRECT1D::check_rules(&b, arch)
             }
-            Word::INDIRECT_BOUND_CHECK(w) => {
-                let b = w.encode();
-                INDIRECT_BOUND_CHECK::check_rules(&b, arch)
-            }
             Word::INDIRECT_COPY(w) => {
                 let b = w.encode();
                 INDIRECT_COPY::check_rules(&b, arch)
-            }
-            Word::INDIRECT_SAVE_ACCUMULATE(w) => {
-                let b = w.encode();
-                INDIRECT_SAVE_ACCUMULATE::check_rules(&b, arch)
             }
             Word::MOVE_SHAPE(_) => rules::Violations::from_truth("MOVE_SHAPE", &[], 0),
             Word::PSEUDO_DMA_DIRECT2D(w) => {
@@ -17484,6 +18671,14 @@ impl Word {
                 let b = w.encode();
                 PSEUDO_DMAMEMCPY_FULL_IND::check_rules(&b, arch)
             }
+            Word::PSEUDO_EMBEDDING_UPDATE(w) => {
+                let b = w.encode();
+                PSEUDO_EMBEDDING_UPDATE::check_rules(&b, arch)
+            }
+            Word::PSEUDO_RANGE_CHECK(w) => {
+                let b = w.encode();
+                PSEUDO_RANGE_CHECK::check_rules(&b, arch)
+            }
         }
     }
     /// Checks the word's rules for `arch`; the error lists every violated rule.
@@ -17497,9 +18692,7 @@ impl Word {
             Word::DMA_DIRECT2D_XPOSE(_) => DMA_DIRECT2D_XPOSE::RULES,
             Word::DMA_GATHER_XPOSE(_) => DMA_GATHER_XPOSE::RULES,
             Word::DMA_INDIRECT1D(_) => DMA_INDIRECT1D::RULES,
-            Word::INDIRECT_BOUND_CHECK(_) => INDIRECT_BOUND_CHECK::RULES,
             Word::INDIRECT_COPY(_) => INDIRECT_COPY::RULES,
-            Word::INDIRECT_SAVE_ACCUMULATE(_) => INDIRECT_SAVE_ACCUMULATE::RULES,
             Word::MOVE_SHAPE(_) => &[],
             Word::PSEUDO_DMA_DIRECT2D(_) => PSEUDO_DMA_DIRECT2D::RULES,
             Word::PSEUDO_DMA_EXT(_) => PSEUDO_DMA_EXT::RULES,
@@ -17507,6 +18700,8 @@ impl Word {
             Word::PSEUDO_DMA_SWAP_QUEUE_SET(_) => PSEUDO_DMA_SWAP_QUEUE_SET::RULES,
             Word::PSEUDO_DMA_TRIGGER(_) => PSEUDO_DMA_TRIGGER::RULES,
             Word::PSEUDO_DMAMEMCPY_FULL_IND(_) => PSEUDO_DMAMEMCPY_FULL_IND::RULES,
+            Word::PSEUDO_EMBEDDING_UPDATE(_) => PSEUDO_EMBEDDING_UPDATE::RULES,
+            Word::PSEUDO_RANGE_CHECK(_) => PSEUDO_RANGE_CHECK::RULES,
         }
     }
 }
@@ -21785,523 +22980,6 @@ pub mod view {
             DMA_INDIRECT1D_mut::decode(b)
         }
     }
-    /// Read-only view of [`INDIRECT_BOUND_CHECK_DTYPE`](super::INDIRECT_BOUND_CHECK_DTYPE).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct INDIRECT_BOUND_CHECK_DTYPE<'a>(&'a [u8; 1]);
-    impl<'a> INDIRECT_BOUND_CHECK_DTYPE<'a> {
-        /// Views `b`; nothing is checked or copied.
-        #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self {
-            Self(b)
-        }
-        /// The bytes under the view.
-        #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] {
-            self.0
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK_DTYPE {
-            super::INDIRECT_BOUND_CHECK_DTYPE {
-                dtype: self.dtype(),
-                tag: self.tag(),
-            }
-        }
-        /// [`INDIRECT_BOUND_CHECK_DTYPE::dtype`](super::INDIRECT_BOUND_CHECK_DTYPE::dtype), bits 0..=3.
-        #[inline]
-        pub fn dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw((self.bits() & 0xf) as u8)
-        }
-        /// [`INDIRECT_BOUND_CHECK_DTYPE::tag`](super::INDIRECT_BOUND_CHECK_DTYPE::tag), bits 4..=7.
-        #[inline]
-        pub fn tag(&self) -> u8 {
-            (self.bits() >> 4 & 0xf) as u8
-        }
-        /// The packed container value.
-        #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
-    }
-    /// Writable view of [`INDIRECT_BOUND_CHECK_DTYPE`](super::INDIRECT_BOUND_CHECK_DTYPE); see [`INDIRECT_BOUND_CHECK_DTYPE`].
-    #[derive(Debug, PartialEq, Eq, Hash)]
-    pub struct INDIRECT_BOUND_CHECK_DTYPE_mut<'a>(&'a mut [u8; 1]);
-    impl<'a> INDIRECT_BOUND_CHECK_DTYPE_mut<'a> {
-        /// Views `b` for writing; nothing is checked or copied.
-        #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self {
-            Self(b)
-        }
-        /// The bytes under the view.
-        #[inline]
-        pub fn bytes(&self) -> &[u8; 1] {
-            &*self.0
-        }
-        /// A read-only view of the same bytes.
-        #[inline]
-        pub fn as_view(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'_> {
-            INDIRECT_BOUND_CHECK_DTYPE::new(&*self.0)
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK_DTYPE {
-            self.as_view().read()
-        }
-        /// Writes every field of `v` through its setter.
-        #[inline]
-        pub fn write(&mut self, v: &super::INDIRECT_BOUND_CHECK_DTYPE) -> &mut Self {
-            self.set_dtype(v.dtype);
-            self.set_tag(v.tag);
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK_DTYPE::dtype`](super::INDIRECT_BOUND_CHECK_DTYPE::dtype), bits 0..=3.
-        #[inline]
-        pub fn dtype(&self) -> super::DTYPE {
-            self.as_view().dtype()
-        }
-        /// [`INDIRECT_BOUND_CHECK_DTYPE::tag`](super::INDIRECT_BOUND_CHECK_DTYPE::tag), bits 4..=7.
-        #[inline]
-        pub fn tag(&self) -> u8 {
-            self.as_view().tag()
-        }
-        /// [`INDIRECT_BOUND_CHECK_DTYPE::dtype`](super::INDIRECT_BOUND_CHECK_DTYPE::dtype), bits 0..=3.
-        #[inline]
-        pub fn set_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            self.set_bits(self.bits() & !0xf | (v.raw() as u8 & 0xf))
-        }
-        /// [`INDIRECT_BOUND_CHECK_DTYPE::tag`](super::INDIRECT_BOUND_CHECK_DTYPE::tag), bits 4..=7.
-        #[inline]
-        pub fn set_tag(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0xf << 4) | (v as u8 & 0xf) << 4)
-        }
-        /// The packed container value.
-        #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
-        /// Sets the packed container value.
-        #[inline]
-        pub fn set_bits(&mut self, v: u8) -> &mut Self {
-            *self.0 = v.to_le_bytes();
-            self
-        }
-    }
-    /// Read-only view of [`INDIRECT_BOUND_CHECK`](super::INDIRECT_BOUND_CHECK).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct INDIRECT_BOUND_CHECK<'a>(&'a [u8; 64]);
-    impl<'a> INDIRECT_BOUND_CHECK<'a> {
-        /// Views `b`; nothing is checked or copied.
-        #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
-        /// The bytes under the view.
-        #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK {
-            super::INDIRECT_BOUND_CHECK {
-                header: self.header().read(),
-                events: self.events().read(),
-                unknown_12: *self.unknown_12(),
-                bound_result_reg: self.bound_result_reg(),
-                unknown_28: *self.unknown_28(),
-                bound_size_bytes: self.bound_size_bytes(),
-                const_tag: self.const_tag(),
-                src_dtype: self.src_dtype().read(),
-                const_one: self.const_one(),
-                unknown_44: *self.unknown_44(),
-                idx_ap_meta: self.idx_ap_meta(),
-                unknown_47: *self.unknown_47(),
-                branch_label_id: self.branch_label_id(),
-                unknown_52: *self.unknown_52(),
-            }
-        }
-        /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
-        #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
-        /// [`INDIRECT_BOUND_CHECK::events`](super::INDIRECT_BOUND_CHECK::events), offset 4.
-        #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_12`](super::INDIRECT_BOUND_CHECK::unknown_12), offset 12.
-        #[inline]
-        pub fn unknown_12(&self) -> &'a [u8; 12] {
-            at::<12, 12, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::bound_result_reg`](super::INDIRECT_BOUND_CHECK::bound_result_reg), offset 24.
-        #[inline]
-        pub fn bound_result_reg(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<24, 4, 64>(b))
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_28`](super::INDIRECT_BOUND_CHECK::unknown_28), offset 28.
-        #[inline]
-        pub fn unknown_28(&self) -> &'a [u8; 4] {
-            at::<28, 4, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::bound_size_bytes`](super::INDIRECT_BOUND_CHECK::bound_size_bytes), offset 32.
-        #[inline]
-        pub fn bound_size_bytes(&self) -> u64 {
-            let b = self.0;
-            u64::from_le_bytes(*at::<32, 8, 64>(b))
-        }
-        /// [`INDIRECT_BOUND_CHECK::const_tag`](super::INDIRECT_BOUND_CHECK::const_tag), offset 40.
-        #[inline]
-        pub fn const_tag(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<40, 1, 64>(b))
-        }
-        /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
-        #[inline]
-        pub fn src_dtype(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'a> {
-            INDIRECT_BOUND_CHECK_DTYPE::new(at::<41, 1, 64>(self.0))
-        }
-        /// [`INDIRECT_BOUND_CHECK::const_one`](super::INDIRECT_BOUND_CHECK::const_one), offset 42.
-        #[inline]
-        pub fn const_one(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<42, 2, 64>(b))
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_44`](super::INDIRECT_BOUND_CHECK::unknown_44), offset 44.
-        #[inline]
-        pub fn unknown_44(&self) -> &'a [u8; 2] {
-            at::<44, 2, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::idx_ap_meta`](super::INDIRECT_BOUND_CHECK::idx_ap_meta), offset 46.
-        #[inline]
-        pub fn idx_ap_meta(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<46, 1, 64>(b))
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_47`](super::INDIRECT_BOUND_CHECK::unknown_47), offset 47.
-        #[inline]
-        pub fn unknown_47(&self) -> &'a [u8; 1] {
-            at::<47, 1, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::branch_label_id`](super::INDIRECT_BOUND_CHECK::branch_label_id), offset 48.
-        #[inline]
-        pub fn branch_label_id(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<48, 4, 64>(b))
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_52`](super::INDIRECT_BOUND_CHECK::unknown_52), offset 52.
-        #[inline]
-        pub fn unknown_52(&self) -> &'a [u8; 12] {
-            at::<52, 12, 64>(self.0)
-        }
-        /// Views a word; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
-            if b[0] != super::INDIRECT_BOUND_CHECK::OPCODE {
-                return Err(DecodeError::WrongOpcode {
-                    expected: super::INDIRECT_BOUND_CHECK::OPCODE,
-                    found: b[0],
-                    name: super::INDIRECT_BOUND_CHECK::NAME,
-                });
-            }
-            Ok(Self(b))
-        }
-        /// The violated rules of the bytes under the view for `arch` (empty when valid).
-        #[inline]
-        pub fn check(&self, arch: Arch) -> rules::Violations {
-            super::INDIRECT_BOUND_CHECK::check_rules(self.bytes(), arch)
-        }
-        /// Checks every rule for `arch`; the error lists every violated rule.
-        #[inline]
-        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-            self.check(arch).into_result()
-        }
-    }
-    /// Writable view of [`INDIRECT_BOUND_CHECK`](super::INDIRECT_BOUND_CHECK); see [`INDIRECT_BOUND_CHECK`].
-    #[derive(Debug, PartialEq, Eq, Hash)]
-    pub struct INDIRECT_BOUND_CHECK_mut<'a>(&'a mut [u8; 64]);
-    impl<'a> INDIRECT_BOUND_CHECK_mut<'a> {
-        /// Views `b` for writing; nothing is checked or copied.
-        #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
-        /// The bytes under the view.
-        #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
-        /// A read-only view of the same bytes.
-        #[inline]
-        pub fn as_view(&self) -> INDIRECT_BOUND_CHECK<'_> {
-            INDIRECT_BOUND_CHECK::new(&*self.0)
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK {
-            self.as_view().read()
-        }
-        /// Writes every field of `v` through its setter.
-        #[inline]
-        pub fn write(&mut self, v: &super::INDIRECT_BOUND_CHECK) -> &mut Self {
-            self.header_mut().write(&v.header);
-            self.events_mut().write(&v.events);
-            self.set_unknown_12(v.unknown_12);
-            self.set_bound_result_reg(v.bound_result_reg);
-            self.set_unknown_28(v.unknown_28);
-            self.set_bound_size_bytes(v.bound_size_bytes);
-            self.set_const_tag(v.const_tag);
-            self.src_dtype_mut().write(&v.src_dtype);
-            self.set_const_one(v.const_one);
-            self.set_unknown_44(v.unknown_44);
-            self.set_idx_ap_meta(v.idx_ap_meta);
-            self.set_unknown_47(v.unknown_47);
-            self.set_branch_label_id(v.branch_label_id);
-            self.set_unknown_52(v.unknown_52);
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
-        #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
-        /// [`INDIRECT_BOUND_CHECK::events`](super::INDIRECT_BOUND_CHECK::events), offset 4.
-        #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_12`](super::INDIRECT_BOUND_CHECK::unknown_12), offset 12.
-        #[inline]
-        pub fn unknown_12(&self) -> &[u8; 12] {
-            self.as_view().unknown_12()
-        }
-        /// [`INDIRECT_BOUND_CHECK::bound_result_reg`](super::INDIRECT_BOUND_CHECK::bound_result_reg), offset 24.
-        #[inline]
-        pub fn bound_result_reg(&self) -> u32 {
-            self.as_view().bound_result_reg()
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_28`](super::INDIRECT_BOUND_CHECK::unknown_28), offset 28.
-        #[inline]
-        pub fn unknown_28(&self) -> &[u8; 4] {
-            self.as_view().unknown_28()
-        }
-        /// [`INDIRECT_BOUND_CHECK::bound_size_bytes`](super::INDIRECT_BOUND_CHECK::bound_size_bytes), offset 32.
-        #[inline]
-        pub fn bound_size_bytes(&self) -> u64 {
-            self.as_view().bound_size_bytes()
-        }
-        /// [`INDIRECT_BOUND_CHECK::const_tag`](super::INDIRECT_BOUND_CHECK::const_tag), offset 40.
-        #[inline]
-        pub fn const_tag(&self) -> u8 {
-            self.as_view().const_tag()
-        }
-        /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
-        #[inline]
-        pub fn src_dtype(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'_> {
-            self.as_view().src_dtype()
-        }
-        /// [`INDIRECT_BOUND_CHECK::const_one`](super::INDIRECT_BOUND_CHECK::const_one), offset 42.
-        #[inline]
-        pub fn const_one(&self) -> u16 {
-            self.as_view().const_one()
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_44`](super::INDIRECT_BOUND_CHECK::unknown_44), offset 44.
-        #[inline]
-        pub fn unknown_44(&self) -> &[u8; 2] {
-            self.as_view().unknown_44()
-        }
-        /// [`INDIRECT_BOUND_CHECK::idx_ap_meta`](super::INDIRECT_BOUND_CHECK::idx_ap_meta), offset 46.
-        #[inline]
-        pub fn idx_ap_meta(&self) -> u8 {
-            self.as_view().idx_ap_meta()
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_47`](super::INDIRECT_BOUND_CHECK::unknown_47), offset 47.
-        #[inline]
-        pub fn unknown_47(&self) -> &[u8; 1] {
-            self.as_view().unknown_47()
-        }
-        /// [`INDIRECT_BOUND_CHECK::branch_label_id`](super::INDIRECT_BOUND_CHECK::branch_label_id), offset 48.
-        #[inline]
-        pub fn branch_label_id(&self) -> u32 {
-            self.as_view().branch_label_id()
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_52`](super::INDIRECT_BOUND_CHECK::unknown_52), offset 52.
-        #[inline]
-        pub fn unknown_52(&self) -> &[u8; 12] {
-            self.as_view().unknown_52()
-        }
-        /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
-        #[inline]
-        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
-            v.write(at_mut::<0, 4, 64>(self.0));
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
-        #[inline]
-        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
-            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
-        }
-        /// [`INDIRECT_BOUND_CHECK::events`](super::INDIRECT_BOUND_CHECK::events), offset 4.
-        #[inline]
-        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
-            v.write(at_mut::<4, 8, 64>(self.0));
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::events`](super::INDIRECT_BOUND_CHECK::events), offset 4.
-        #[inline]
-        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
-            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_12`](super::INDIRECT_BOUND_CHECK::unknown_12), offset 12.
-        #[inline]
-        pub fn set_unknown_12(&mut self, v: [u8; 12]) -> &mut Self {
-            *at_mut::<12, 12, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_12_mut(&mut self) -> &mut [u8; 12] {
-            at_mut::<12, 12, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::bound_result_reg`](super::INDIRECT_BOUND_CHECK::bound_result_reg), offset 24.
-        #[inline]
-        pub fn set_bound_result_reg(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<24, 4, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_28`](super::INDIRECT_BOUND_CHECK::unknown_28), offset 28.
-        #[inline]
-        pub fn set_unknown_28(&mut self, v: [u8; 4]) -> &mut Self {
-            *at_mut::<28, 4, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_28_mut(&mut self) -> &mut [u8; 4] {
-            at_mut::<28, 4, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::bound_size_bytes`](super::INDIRECT_BOUND_CHECK::bound_size_bytes), offset 32.
-        #[inline]
-        pub fn set_bound_size_bytes(&mut self, v: u64) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<32, 8, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::const_tag`](super::INDIRECT_BOUND_CHECK::const_tag), offset 40.
-        #[inline]
-        pub fn set_const_tag(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<40, 1, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
-        #[inline]
-        pub fn set_src_dtype(
-            &mut self,
-            v: super::INDIRECT_BOUND_CHECK_DTYPE,
-        ) -> &mut Self {
-            v.write(at_mut::<41, 1, 64>(self.0));
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
-        #[inline]
-        pub fn src_dtype_mut(&mut self) -> INDIRECT_BOUND_CHECK_DTYPE_mut<'_> {
-            INDIRECT_BOUND_CHECK_DTYPE_mut::new(at_mut::<41, 1, 64>(self.0))
-        }
-        /// [`INDIRECT_BOUND_CHECK::const_one`](super::INDIRECT_BOUND_CHECK::const_one), offset 42.
-        #[inline]
-        pub fn set_const_one(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<42, 2, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_44`](super::INDIRECT_BOUND_CHECK::unknown_44), offset 44.
-        #[inline]
-        pub fn set_unknown_44(&mut self, v: [u8; 2]) -> &mut Self {
-            *at_mut::<44, 2, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_44_mut(&mut self) -> &mut [u8; 2] {
-            at_mut::<44, 2, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::idx_ap_meta`](super::INDIRECT_BOUND_CHECK::idx_ap_meta), offset 46.
-        #[inline]
-        pub fn set_idx_ap_meta(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<46, 1, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_47`](super::INDIRECT_BOUND_CHECK::unknown_47), offset 47.
-        #[inline]
-        pub fn set_unknown_47(&mut self, v: [u8; 1]) -> &mut Self {
-            *at_mut::<47, 1, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_47_mut(&mut self) -> &mut [u8; 1] {
-            at_mut::<47, 1, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::branch_label_id`](super::INDIRECT_BOUND_CHECK::branch_label_id), offset 48.
-        #[inline]
-        pub fn set_branch_label_id(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<48, 4, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_52`](super::INDIRECT_BOUND_CHECK::unknown_52), offset 52.
-        #[inline]
-        pub fn set_unknown_52(&mut self, v: [u8; 12]) -> &mut Self {
-            *at_mut::<52, 12, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_52_mut(&mut self) -> &mut [u8; 12] {
-            at_mut::<52, 12, 64>(self.0)
-        }
-        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
-            if b[0] != super::INDIRECT_BOUND_CHECK::OPCODE {
-                return Err(DecodeError::WrongOpcode {
-                    expected: super::INDIRECT_BOUND_CHECK::OPCODE,
-                    found: b[0],
-                    name: super::INDIRECT_BOUND_CHECK::NAME,
-                });
-            }
-            Ok(Self(b))
-        }
-        /// The violated rules of the bytes under the view for `arch` (empty when valid).
-        #[inline]
-        pub fn check(&self, arch: Arch) -> rules::Violations {
-            super::INDIRECT_BOUND_CHECK::check_rules(self.bytes(), arch)
-        }
-        /// Checks every rule for `arch`; the error lists every violated rule.
-        #[inline]
-        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-            self.check(arch).into_result()
-        }
-    }
-    impl super::INDIRECT_BOUND_CHECK {
-        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn view(b: &[u8; 64]) -> Result<INDIRECT_BOUND_CHECK<'_>, DecodeError> {
-            INDIRECT_BOUND_CHECK::decode(b)
-        }
-        /// A zero-copy writable view of a word; fails only on a wrong opcode.
-        #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<INDIRECT_BOUND_CHECK_mut<'_>, DecodeError> {
-            INDIRECT_BOUND_CHECK_mut::decode(b)
-        }
-    }
     /// Read-only view of [`INDIRECT_COPY`](super::INDIRECT_COPY).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub struct INDIRECT_COPY<'a>(&'a [u8; 64]);
@@ -22754,370 +23432,6 @@ pub mod view {
         #[inline]
         pub fn view_mut(b: &mut [u8; 64]) -> Result<INDIRECT_COPY_mut<'_>, DecodeError> {
             INDIRECT_COPY_mut::decode(b)
-        }
-    }
-    /// Read-only view of [`INDIRECT_SAVE_ACCUMULATE`](super::INDIRECT_SAVE_ACCUMULATE).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct INDIRECT_SAVE_ACCUMULATE<'a>(&'a [u8; 64]);
-    impl<'a> INDIRECT_SAVE_ACCUMULATE<'a> {
-        /// Views `b`; nothing is checked or copied.
-        #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
-        /// The bytes under the view.
-        #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::INDIRECT_SAVE_ACCUMULATE {
-            super::INDIRECT_SAVE_ACCUMULATE {
-                header: self.header().read(),
-                events: self.events().read(),
-                index_dtype: self.index_dtype(),
-                unknown_13: *self.unknown_13(),
-                embedding_table_base_addr: self.embedding_table_base_addr(),
-                embed_entry_num_elements: self.embed_entry_num_elements(),
-                embed_entry_size_lo: self.embed_entry_size_lo(),
-                sequence_length: self.sequence_length(),
-                unknown_54: *self.unknown_54(),
-                table_num_entries: self.table_num_entries(),
-                embed_entry_size_hi: self.embed_entry_size_hi(),
-                unknown_62: *self.unknown_62(),
-            }
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
-        #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::events`](super::INDIRECT_SAVE_ACCUMULATE::events), offset 4.
-        #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::index_dtype`](super::INDIRECT_SAVE_ACCUMULATE::index_dtype), offset 12.
-        #[inline]
-        pub fn index_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<12, 1, 64>(b)))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_13`](super::INDIRECT_SAVE_ACCUMULATE::unknown_13), offset 13.
-        #[inline]
-        pub fn unknown_13(&self) -> &'a [u8; 31] {
-            at::<13, 31, 64>(self.0)
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr`](super::INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr), offset 44.
-        #[inline]
-        pub fn embedding_table_base_addr(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<44, 4, 64>(b))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements), offset 48.
-        #[inline]
-        pub fn embed_entry_num_elements(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<48, 2, 64>(b))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo), offset 50.
-        #[inline]
-        pub fn embed_entry_size_lo(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<50, 2, 64>(b))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::sequence_length`](super::INDIRECT_SAVE_ACCUMULATE::sequence_length), offset 52.
-        #[inline]
-        pub fn sequence_length(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<52, 2, 64>(b))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_54`](super::INDIRECT_SAVE_ACCUMULATE::unknown_54), offset 54.
-        #[inline]
-        pub fn unknown_54(&self) -> &'a [u8; 2] {
-            at::<54, 2, 64>(self.0)
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::table_num_entries`](super::INDIRECT_SAVE_ACCUMULATE::table_num_entries), offset 56.
-        #[inline]
-        pub fn table_num_entries(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<56, 4, 64>(b))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi), offset 60.
-        #[inline]
-        pub fn embed_entry_size_hi(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<60, 2, 64>(b))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_62`](super::INDIRECT_SAVE_ACCUMULATE::unknown_62), offset 62.
-        #[inline]
-        pub fn unknown_62(&self) -> &'a [u8; 2] {
-            at::<62, 2, 64>(self.0)
-        }
-        /// Views a word; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
-            if b[0] != super::INDIRECT_SAVE_ACCUMULATE::OPCODE {
-                return Err(DecodeError::WrongOpcode {
-                    expected: super::INDIRECT_SAVE_ACCUMULATE::OPCODE,
-                    found: b[0],
-                    name: super::INDIRECT_SAVE_ACCUMULATE::NAME,
-                });
-            }
-            Ok(Self(b))
-        }
-        /// The violated rules of the bytes under the view for `arch` (empty when valid).
-        #[inline]
-        pub fn check(&self, arch: Arch) -> rules::Violations {
-            super::INDIRECT_SAVE_ACCUMULATE::check_rules(self.bytes(), arch)
-        }
-        /// Checks every rule for `arch`; the error lists every violated rule.
-        #[inline]
-        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-            self.check(arch).into_result()
-        }
-    }
-    /// Writable view of [`INDIRECT_SAVE_ACCUMULATE`](super::INDIRECT_SAVE_ACCUMULATE); see [`INDIRECT_SAVE_ACCUMULATE`].
-    #[derive(Debug, PartialEq, Eq, Hash)]
-    pub struct INDIRECT_SAVE_ACCUMULATE_mut<'a>(&'a mut [u8; 64]);
-    impl<'a> INDIRECT_SAVE_ACCUMULATE_mut<'a> {
-        /// Views `b` for writing; nothing is checked or copied.
-        #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
-        /// The bytes under the view.
-        #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
-        /// A read-only view of the same bytes.
-        #[inline]
-        pub fn as_view(&self) -> INDIRECT_SAVE_ACCUMULATE<'_> {
-            INDIRECT_SAVE_ACCUMULATE::new(&*self.0)
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::INDIRECT_SAVE_ACCUMULATE {
-            self.as_view().read()
-        }
-        /// Writes every field of `v` through its setter.
-        #[inline]
-        pub fn write(&mut self, v: &super::INDIRECT_SAVE_ACCUMULATE) -> &mut Self {
-            self.header_mut().write(&v.header);
-            self.events_mut().write(&v.events);
-            self.set_index_dtype(v.index_dtype);
-            self.set_unknown_13(v.unknown_13);
-            self.set_embedding_table_base_addr(v.embedding_table_base_addr);
-            self.set_embed_entry_num_elements(v.embed_entry_num_elements);
-            self.set_embed_entry_size_lo(v.embed_entry_size_lo);
-            self.set_sequence_length(v.sequence_length);
-            self.set_unknown_54(v.unknown_54);
-            self.set_table_num_entries(v.table_num_entries);
-            self.set_embed_entry_size_hi(v.embed_entry_size_hi);
-            self.set_unknown_62(v.unknown_62);
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
-        #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::events`](super::INDIRECT_SAVE_ACCUMULATE::events), offset 4.
-        #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::index_dtype`](super::INDIRECT_SAVE_ACCUMULATE::index_dtype), offset 12.
-        #[inline]
-        pub fn index_dtype(&self) -> super::DTYPE {
-            self.as_view().index_dtype()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_13`](super::INDIRECT_SAVE_ACCUMULATE::unknown_13), offset 13.
-        #[inline]
-        pub fn unknown_13(&self) -> &[u8; 31] {
-            self.as_view().unknown_13()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr`](super::INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr), offset 44.
-        #[inline]
-        pub fn embedding_table_base_addr(&self) -> u32 {
-            self.as_view().embedding_table_base_addr()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements), offset 48.
-        #[inline]
-        pub fn embed_entry_num_elements(&self) -> u16 {
-            self.as_view().embed_entry_num_elements()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo), offset 50.
-        #[inline]
-        pub fn embed_entry_size_lo(&self) -> u16 {
-            self.as_view().embed_entry_size_lo()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::sequence_length`](super::INDIRECT_SAVE_ACCUMULATE::sequence_length), offset 52.
-        #[inline]
-        pub fn sequence_length(&self) -> u16 {
-            self.as_view().sequence_length()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_54`](super::INDIRECT_SAVE_ACCUMULATE::unknown_54), offset 54.
-        #[inline]
-        pub fn unknown_54(&self) -> &[u8; 2] {
-            self.as_view().unknown_54()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::table_num_entries`](super::INDIRECT_SAVE_ACCUMULATE::table_num_entries), offset 56.
-        #[inline]
-        pub fn table_num_entries(&self) -> u32 {
-            self.as_view().table_num_entries()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi), offset 60.
-        #[inline]
-        pub fn embed_entry_size_hi(&self) -> u16 {
-            self.as_view().embed_entry_size_hi()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_62`](super::INDIRECT_SAVE_ACCUMULATE::unknown_62), offset 62.
-        #[inline]
-        pub fn unknown_62(&self) -> &[u8; 2] {
-            self.as_view().unknown_62()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
-        #[inline]
-        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
-            v.write(at_mut::<0, 4, 64>(self.0));
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
-        #[inline]
-        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
-            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::events`](super::INDIRECT_SAVE_ACCUMULATE::events), offset 4.
-        #[inline]
-        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
-            v.write(at_mut::<4, 8, 64>(self.0));
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::events`](super::INDIRECT_SAVE_ACCUMULATE::events), offset 4.
-        #[inline]
-        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
-            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::index_dtype`](super::INDIRECT_SAVE_ACCUMULATE::index_dtype), offset 12.
-        #[inline]
-        pub fn set_index_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<12, 1, 64>(b));
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_13`](super::INDIRECT_SAVE_ACCUMULATE::unknown_13), offset 13.
-        #[inline]
-        pub fn set_unknown_13(&mut self, v: [u8; 31]) -> &mut Self {
-            *at_mut::<13, 31, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_13_mut(&mut self) -> &mut [u8; 31] {
-            at_mut::<13, 31, 64>(self.0)
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr`](super::INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr), offset 44.
-        #[inline]
-        pub fn set_embedding_table_base_addr(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<44, 4, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements), offset 48.
-        #[inline]
-        pub fn set_embed_entry_num_elements(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<48, 2, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo), offset 50.
-        #[inline]
-        pub fn set_embed_entry_size_lo(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<50, 2, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::sequence_length`](super::INDIRECT_SAVE_ACCUMULATE::sequence_length), offset 52.
-        #[inline]
-        pub fn set_sequence_length(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<52, 2, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_54`](super::INDIRECT_SAVE_ACCUMULATE::unknown_54), offset 54.
-        #[inline]
-        pub fn set_unknown_54(&mut self, v: [u8; 2]) -> &mut Self {
-            *at_mut::<54, 2, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_54_mut(&mut self) -> &mut [u8; 2] {
-            at_mut::<54, 2, 64>(self.0)
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::table_num_entries`](super::INDIRECT_SAVE_ACCUMULATE::table_num_entries), offset 56.
-        #[inline]
-        pub fn set_table_num_entries(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<56, 4, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi), offset 60.
-        #[inline]
-        pub fn set_embed_entry_size_hi(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_62`](super::INDIRECT_SAVE_ACCUMULATE::unknown_62), offset 62.
-        #[inline]
-        pub fn set_unknown_62(&mut self, v: [u8; 2]) -> &mut Self {
-            *at_mut::<62, 2, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_62_mut(&mut self) -> &mut [u8; 2] {
-            at_mut::<62, 2, 64>(self.0)
-        }
-        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
-            if b[0] != super::INDIRECT_SAVE_ACCUMULATE::OPCODE {
-                return Err(DecodeError::WrongOpcode {
-                    expected: super::INDIRECT_SAVE_ACCUMULATE::OPCODE,
-                    found: b[0],
-                    name: super::INDIRECT_SAVE_ACCUMULATE::NAME,
-                });
-            }
-            Ok(Self(b))
-        }
-        /// The violated rules of the bytes under the view for `arch` (empty when valid).
-        #[inline]
-        pub fn check(&self, arch: Arch) -> rules::Violations {
-            super::INDIRECT_SAVE_ACCUMULATE::check_rules(self.bytes(), arch)
-        }
-        /// Checks every rule for `arch`; the error lists every violated rule.
-        #[inline]
-        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-            self.check(arch).into_result()
-        }
-    }
-    impl super::INDIRECT_SAVE_ACCUMULATE {
-        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn view(b: &[u8; 64]) -> Result<INDIRECT_SAVE_ACCUMULATE<'_>, DecodeError> {
-            INDIRECT_SAVE_ACCUMULATE::decode(b)
-        }
-        /// A zero-copy writable view of a word; fails only on a wrong opcode.
-        #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<INDIRECT_SAVE_ACCUMULATE_mut<'_>, DecodeError> {
-            INDIRECT_SAVE_ACCUMULATE_mut::decode(b)
         }
     }
     /// Read-only view of [`MOVE_SHAPE`](super::MOVE_SHAPE).
@@ -25274,6 +25588,887 @@ pub mod view {
             PSEUDO_DMAMEMCPY_FULL_IND_mut::decode(b)
         }
     }
+    /// Read-only view of [`PSEUDO_EMBEDDING_UPDATE`](super::PSEUDO_EMBEDDING_UPDATE).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct PSEUDO_EMBEDDING_UPDATE<'a>(&'a [u8; 64]);
+    impl<'a> PSEUDO_EMBEDDING_UPDATE<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::PSEUDO_EMBEDDING_UPDATE {
+            super::PSEUDO_EMBEDDING_UPDATE {
+                header: self.header().read(),
+                events: self.events().read(),
+                index_dtype: self.index_dtype(),
+                unknown_13: *self.unknown_13(),
+                embedding_table_base_addr: self.embedding_table_base_addr(),
+                embed_entry_num_elements: self.embed_entry_num_elements(),
+                embed_entry_size_lo: self.embed_entry_size_lo(),
+                sequence_length: self.sequence_length(),
+                unknown_54: *self.unknown_54(),
+                table_num_entries: self.table_num_entries(),
+                embed_entry_size_hi: self.embed_entry_size_hi(),
+                unknown_62: *self.unknown_62(),
+            }
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::header`](super::PSEUDO_EMBEDDING_UPDATE::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::events`](super::PSEUDO_EMBEDDING_UPDATE::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::index_dtype`](super::PSEUDO_EMBEDDING_UPDATE::index_dtype), offset 12.
+        #[inline]
+        pub fn index_dtype(&self) -> super::DTYPE {
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<12, 1, 64>(b)))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_13`](super::PSEUDO_EMBEDDING_UPDATE::unknown_13), offset 13.
+        #[inline]
+        pub fn unknown_13(&self) -> &'a [u8; 31] {
+            at::<13, 31, 64>(self.0)
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embedding_table_base_addr`](super::PSEUDO_EMBEDDING_UPDATE::embedding_table_base_addr), offset 44.
+        #[inline]
+        pub fn embedding_table_base_addr(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<44, 4, 64>(b))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_num_elements`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_num_elements), offset 48.
+        #[inline]
+        pub fn embed_entry_num_elements(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<48, 2, 64>(b))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_size_lo`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_size_lo), offset 50.
+        #[inline]
+        pub fn embed_entry_size_lo(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<50, 2, 64>(b))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::sequence_length`](super::PSEUDO_EMBEDDING_UPDATE::sequence_length), offset 52.
+        #[inline]
+        pub fn sequence_length(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<52, 2, 64>(b))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_54`](super::PSEUDO_EMBEDDING_UPDATE::unknown_54), offset 54.
+        #[inline]
+        pub fn unknown_54(&self) -> &'a [u8; 2] {
+            at::<54, 2, 64>(self.0)
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::table_num_entries`](super::PSEUDO_EMBEDDING_UPDATE::table_num_entries), offset 56.
+        #[inline]
+        pub fn table_num_entries(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<56, 4, 64>(b))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_size_hi`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_size_hi), offset 60.
+        #[inline]
+        pub fn embed_entry_size_hi(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<60, 2, 64>(b))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_62`](super::PSEUDO_EMBEDDING_UPDATE::unknown_62), offset 62.
+        #[inline]
+        pub fn unknown_62(&self) -> &'a [u8; 2] {
+            at::<62, 2, 64>(self.0)
+        }
+        /// Views a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::PSEUDO_EMBEDDING_UPDATE::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::PSEUDO_EMBEDDING_UPDATE::OPCODE,
+                    found: b[0],
+                    name: super::PSEUDO_EMBEDDING_UPDATE::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_EMBEDDING_UPDATE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`PSEUDO_EMBEDDING_UPDATE`](super::PSEUDO_EMBEDDING_UPDATE); see [`PSEUDO_EMBEDDING_UPDATE`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct PSEUDO_EMBEDDING_UPDATE_mut<'a>(&'a mut [u8; 64]);
+    impl<'a> PSEUDO_EMBEDDING_UPDATE_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> PSEUDO_EMBEDDING_UPDATE<'_> {
+            PSEUDO_EMBEDDING_UPDATE::new(&*self.0)
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::PSEUDO_EMBEDDING_UPDATE {
+            self.as_view().read()
+        }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::PSEUDO_EMBEDDING_UPDATE) -> &mut Self {
+            self.header_mut().write(&v.header);
+            self.events_mut().write(&v.events);
+            self.set_index_dtype(v.index_dtype);
+            self.set_unknown_13(v.unknown_13);
+            self.set_embedding_table_base_addr(v.embedding_table_base_addr);
+            self.set_embed_entry_num_elements(v.embed_entry_num_elements);
+            self.set_embed_entry_size_lo(v.embed_entry_size_lo);
+            self.set_sequence_length(v.sequence_length);
+            self.set_unknown_54(v.unknown_54);
+            self.set_table_num_entries(v.table_num_entries);
+            self.set_embed_entry_size_hi(v.embed_entry_size_hi);
+            self.set_unknown_62(v.unknown_62);
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::header`](super::PSEUDO_EMBEDDING_UPDATE::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::events`](super::PSEUDO_EMBEDDING_UPDATE::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::index_dtype`](super::PSEUDO_EMBEDDING_UPDATE::index_dtype), offset 12.
+        #[inline]
+        pub fn index_dtype(&self) -> super::DTYPE {
+            self.as_view().index_dtype()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_13`](super::PSEUDO_EMBEDDING_UPDATE::unknown_13), offset 13.
+        #[inline]
+        pub fn unknown_13(&self) -> &[u8; 31] {
+            self.as_view().unknown_13()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embedding_table_base_addr`](super::PSEUDO_EMBEDDING_UPDATE::embedding_table_base_addr), offset 44.
+        #[inline]
+        pub fn embedding_table_base_addr(&self) -> u32 {
+            self.as_view().embedding_table_base_addr()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_num_elements`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_num_elements), offset 48.
+        #[inline]
+        pub fn embed_entry_num_elements(&self) -> u16 {
+            self.as_view().embed_entry_num_elements()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_size_lo`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_size_lo), offset 50.
+        #[inline]
+        pub fn embed_entry_size_lo(&self) -> u16 {
+            self.as_view().embed_entry_size_lo()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::sequence_length`](super::PSEUDO_EMBEDDING_UPDATE::sequence_length), offset 52.
+        #[inline]
+        pub fn sequence_length(&self) -> u16 {
+            self.as_view().sequence_length()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_54`](super::PSEUDO_EMBEDDING_UPDATE::unknown_54), offset 54.
+        #[inline]
+        pub fn unknown_54(&self) -> &[u8; 2] {
+            self.as_view().unknown_54()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::table_num_entries`](super::PSEUDO_EMBEDDING_UPDATE::table_num_entries), offset 56.
+        #[inline]
+        pub fn table_num_entries(&self) -> u32 {
+            self.as_view().table_num_entries()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_size_hi`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_size_hi), offset 60.
+        #[inline]
+        pub fn embed_entry_size_hi(&self) -> u16 {
+            self.as_view().embed_entry_size_hi()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_62`](super::PSEUDO_EMBEDDING_UPDATE::unknown_62), offset 62.
+        #[inline]
+        pub fn unknown_62(&self) -> &[u8; 2] {
+            self.as_view().unknown_62()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::header`](super::PSEUDO_EMBEDDING_UPDATE::header), offset 0.
+        #[inline]
+        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
+            v.write(at_mut::<0, 4, 64>(self.0));
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::header`](super::PSEUDO_EMBEDDING_UPDATE::header), offset 0.
+        #[inline]
+        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
+            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::events`](super::PSEUDO_EMBEDDING_UPDATE::events), offset 4.
+        #[inline]
+        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
+            v.write(at_mut::<4, 8, 64>(self.0));
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::events`](super::PSEUDO_EMBEDDING_UPDATE::events), offset 4.
+        #[inline]
+        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
+            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::index_dtype`](super::PSEUDO_EMBEDDING_UPDATE::index_dtype), offset 12.
+        #[inline]
+        pub fn set_index_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            let b = &mut *self.0;
+            v.write(at_mut::<12, 1, 64>(b));
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_13`](super::PSEUDO_EMBEDDING_UPDATE::unknown_13), offset 13.
+        #[inline]
+        pub fn set_unknown_13(&mut self, v: [u8; 31]) -> &mut Self {
+            *at_mut::<13, 31, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_13_mut(&mut self) -> &mut [u8; 31] {
+            at_mut::<13, 31, 64>(self.0)
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embedding_table_base_addr`](super::PSEUDO_EMBEDDING_UPDATE::embedding_table_base_addr), offset 44.
+        #[inline]
+        pub fn set_embedding_table_base_addr(&mut self, v: u32) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<44, 4, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_num_elements`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_num_elements), offset 48.
+        #[inline]
+        pub fn set_embed_entry_num_elements(&mut self, v: u16) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<48, 2, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_size_lo`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_size_lo), offset 50.
+        #[inline]
+        pub fn set_embed_entry_size_lo(&mut self, v: u16) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<50, 2, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::sequence_length`](super::PSEUDO_EMBEDDING_UPDATE::sequence_length), offset 52.
+        #[inline]
+        pub fn set_sequence_length(&mut self, v: u16) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<52, 2, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_54`](super::PSEUDO_EMBEDDING_UPDATE::unknown_54), offset 54.
+        #[inline]
+        pub fn set_unknown_54(&mut self, v: [u8; 2]) -> &mut Self {
+            *at_mut::<54, 2, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_54_mut(&mut self) -> &mut [u8; 2] {
+            at_mut::<54, 2, 64>(self.0)
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::table_num_entries`](super::PSEUDO_EMBEDDING_UPDATE::table_num_entries), offset 56.
+        #[inline]
+        pub fn set_table_num_entries(&mut self, v: u32) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<56, 4, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_size_hi`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_size_hi), offset 60.
+        #[inline]
+        pub fn set_embed_entry_size_hi(&mut self, v: u16) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_62`](super::PSEUDO_EMBEDDING_UPDATE::unknown_62), offset 62.
+        #[inline]
+        pub fn set_unknown_62(&mut self, v: [u8; 2]) -> &mut Self {
+            *at_mut::<62, 2, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_62_mut(&mut self) -> &mut [u8; 2] {
+            at_mut::<62, 2, 64>(self.0)
+        }
+        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::PSEUDO_EMBEDDING_UPDATE::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::PSEUDO_EMBEDDING_UPDATE::OPCODE,
+                    found: b[0],
+                    name: super::PSEUDO_EMBEDDING_UPDATE::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_EMBEDDING_UPDATE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    impl super::PSEUDO_EMBEDDING_UPDATE {
+        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn view(b: &[u8; 64]) -> Result<PSEUDO_EMBEDDING_UPDATE<'_>, DecodeError> {
+            PSEUDO_EMBEDDING_UPDATE::decode(b)
+        }
+        /// A zero-copy writable view of a word; fails only on a wrong opcode.
+        #[inline]
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<PSEUDO_EMBEDDING_UPDATE_mut<'_>, DecodeError> {
+            PSEUDO_EMBEDDING_UPDATE_mut::decode(b)
+        }
+    }
+    /// Read-only view of [`PSEUDO_RANGE_CHECK_DTYPE`](super::PSEUDO_RANGE_CHECK_DTYPE).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct PSEUDO_RANGE_CHECK_DTYPE<'a>(&'a [u8; 1]);
+    impl<'a> PSEUDO_RANGE_CHECK_DTYPE<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 1]) -> Self {
+            Self(b)
+        }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 1] {
+            self.0
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::PSEUDO_RANGE_CHECK_DTYPE {
+            super::PSEUDO_RANGE_CHECK_DTYPE {
+                dtype: self.dtype(),
+                tag: self.tag(),
+            }
+        }
+        /// [`PSEUDO_RANGE_CHECK_DTYPE::dtype`](super::PSEUDO_RANGE_CHECK_DTYPE::dtype), bits 0..=3.
+        #[inline]
+        pub fn dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw((self.bits() & 0xf) as u8)
+        }
+        /// [`PSEUDO_RANGE_CHECK_DTYPE::tag`](super::PSEUDO_RANGE_CHECK_DTYPE::tag), bits 4..=7.
+        #[inline]
+        pub fn tag(&self) -> u8 {
+            (self.bits() >> 4 & 0xf) as u8
+        }
+        /// The packed container value.
+        #[inline]
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
+    }
+    /// Writable view of [`PSEUDO_RANGE_CHECK_DTYPE`](super::PSEUDO_RANGE_CHECK_DTYPE); see [`PSEUDO_RANGE_CHECK_DTYPE`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct PSEUDO_RANGE_CHECK_DTYPE_mut<'a>(&'a mut [u8; 1]);
+    impl<'a> PSEUDO_RANGE_CHECK_DTYPE_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 1]) -> Self {
+            Self(b)
+        }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 1] {
+            &*self.0
+        }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> PSEUDO_RANGE_CHECK_DTYPE<'_> {
+            PSEUDO_RANGE_CHECK_DTYPE::new(&*self.0)
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::PSEUDO_RANGE_CHECK_DTYPE {
+            self.as_view().read()
+        }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::PSEUDO_RANGE_CHECK_DTYPE) -> &mut Self {
+            self.set_dtype(v.dtype);
+            self.set_tag(v.tag);
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK_DTYPE::dtype`](super::PSEUDO_RANGE_CHECK_DTYPE::dtype), bits 0..=3.
+        #[inline]
+        pub fn dtype(&self) -> super::DTYPE {
+            self.as_view().dtype()
+        }
+        /// [`PSEUDO_RANGE_CHECK_DTYPE::tag`](super::PSEUDO_RANGE_CHECK_DTYPE::tag), bits 4..=7.
+        #[inline]
+        pub fn tag(&self) -> u8 {
+            self.as_view().tag()
+        }
+        /// [`PSEUDO_RANGE_CHECK_DTYPE::dtype`](super::PSEUDO_RANGE_CHECK_DTYPE::dtype), bits 0..=3.
+        #[inline]
+        pub fn set_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            self.set_bits(self.bits() & !0xf | (v.raw() as u8 & 0xf))
+        }
+        /// [`PSEUDO_RANGE_CHECK_DTYPE::tag`](super::PSEUDO_RANGE_CHECK_DTYPE::tag), bits 4..=7.
+        #[inline]
+        pub fn set_tag(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0xf << 4) | (v as u8 & 0xf) << 4)
+        }
+        /// The packed container value.
+        #[inline]
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
+        /// Sets the packed container value.
+        #[inline]
+        pub fn set_bits(&mut self, v: u8) -> &mut Self {
+            *self.0 = v.to_le_bytes();
+            self
+        }
+    }
+    /// Read-only view of [`PSEUDO_RANGE_CHECK`](super::PSEUDO_RANGE_CHECK).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct PSEUDO_RANGE_CHECK<'a>(&'a [u8; 64]);
+    impl<'a> PSEUDO_RANGE_CHECK<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::PSEUDO_RANGE_CHECK {
+            super::PSEUDO_RANGE_CHECK {
+                header: self.header().read(),
+                events: self.events().read(),
+                unknown_12: *self.unknown_12(),
+                bound_result_reg: self.bound_result_reg(),
+                unknown_28: *self.unknown_28(),
+                bound_size_bytes: self.bound_size_bytes(),
+                const_tag: self.const_tag(),
+                src_dtype: self.src_dtype().read(),
+                const_one: self.const_one(),
+                unknown_44: *self.unknown_44(),
+                idx_ap_meta: self.idx_ap_meta(),
+                unknown_47: *self.unknown_47(),
+                branch_label_id: self.branch_label_id(),
+                unknown_52: *self.unknown_52(),
+            }
+        }
+        /// [`PSEUDO_RANGE_CHECK::header`](super::PSEUDO_RANGE_CHECK::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
+        /// [`PSEUDO_RANGE_CHECK::events`](super::PSEUDO_RANGE_CHECK::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_12`](super::PSEUDO_RANGE_CHECK::unknown_12), offset 12.
+        #[inline]
+        pub fn unknown_12(&self) -> &'a [u8; 12] {
+            at::<12, 12, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::bound_result_reg`](super::PSEUDO_RANGE_CHECK::bound_result_reg), offset 24.
+        #[inline]
+        pub fn bound_result_reg(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<24, 4, 64>(b))
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_28`](super::PSEUDO_RANGE_CHECK::unknown_28), offset 28.
+        #[inline]
+        pub fn unknown_28(&self) -> &'a [u8; 4] {
+            at::<28, 4, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::bound_size_bytes`](super::PSEUDO_RANGE_CHECK::bound_size_bytes), offset 32.
+        #[inline]
+        pub fn bound_size_bytes(&self) -> u64 {
+            let b = self.0;
+            u64::from_le_bytes(*at::<32, 8, 64>(b))
+        }
+        /// [`PSEUDO_RANGE_CHECK::const_tag`](super::PSEUDO_RANGE_CHECK::const_tag), offset 40.
+        #[inline]
+        pub fn const_tag(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<40, 1, 64>(b))
+        }
+        /// [`PSEUDO_RANGE_CHECK::src_dtype`](super::PSEUDO_RANGE_CHECK::src_dtype), offset 41.
+        #[inline]
+        pub fn src_dtype(&self) -> PSEUDO_RANGE_CHECK_DTYPE<'a> {
+            PSEUDO_RANGE_CHECK_DTYPE::new(at::<41, 1, 64>(self.0))
+        }
+        /// [`PSEUDO_RANGE_CHECK::const_one`](super::PSEUDO_RANGE_CHECK::const_one), offset 42.
+        #[inline]
+        pub fn const_one(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<42, 2, 64>(b))
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_44`](super::PSEUDO_RANGE_CHECK::unknown_44), offset 44.
+        #[inline]
+        pub fn unknown_44(&self) -> &'a [u8; 2] {
+            at::<44, 2, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::idx_ap_meta`](super::PSEUDO_RANGE_CHECK::idx_ap_meta), offset 46.
+        #[inline]
+        pub fn idx_ap_meta(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<46, 1, 64>(b))
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_47`](super::PSEUDO_RANGE_CHECK::unknown_47), offset 47.
+        #[inline]
+        pub fn unknown_47(&self) -> &'a [u8; 1] {
+            at::<47, 1, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::branch_label_id`](super::PSEUDO_RANGE_CHECK::branch_label_id), offset 48.
+        #[inline]
+        pub fn branch_label_id(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<48, 4, 64>(b))
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_52`](super::PSEUDO_RANGE_CHECK::unknown_52), offset 52.
+        #[inline]
+        pub fn unknown_52(&self) -> &'a [u8; 12] {
+            at::<52, 12, 64>(self.0)
+        }
+        /// Views a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::PSEUDO_RANGE_CHECK::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::PSEUDO_RANGE_CHECK::OPCODE,
+                    found: b[0],
+                    name: super::PSEUDO_RANGE_CHECK::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_RANGE_CHECK::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`PSEUDO_RANGE_CHECK`](super::PSEUDO_RANGE_CHECK); see [`PSEUDO_RANGE_CHECK`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct PSEUDO_RANGE_CHECK_mut<'a>(&'a mut [u8; 64]);
+    impl<'a> PSEUDO_RANGE_CHECK_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> PSEUDO_RANGE_CHECK<'_> {
+            PSEUDO_RANGE_CHECK::new(&*self.0)
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::PSEUDO_RANGE_CHECK {
+            self.as_view().read()
+        }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::PSEUDO_RANGE_CHECK) -> &mut Self {
+            self.header_mut().write(&v.header);
+            self.events_mut().write(&v.events);
+            self.set_unknown_12(v.unknown_12);
+            self.set_bound_result_reg(v.bound_result_reg);
+            self.set_unknown_28(v.unknown_28);
+            self.set_bound_size_bytes(v.bound_size_bytes);
+            self.set_const_tag(v.const_tag);
+            self.src_dtype_mut().write(&v.src_dtype);
+            self.set_const_one(v.const_one);
+            self.set_unknown_44(v.unknown_44);
+            self.set_idx_ap_meta(v.idx_ap_meta);
+            self.set_unknown_47(v.unknown_47);
+            self.set_branch_label_id(v.branch_label_id);
+            self.set_unknown_52(v.unknown_52);
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::header`](super::PSEUDO_RANGE_CHECK::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
+        /// [`PSEUDO_RANGE_CHECK::events`](super::PSEUDO_RANGE_CHECK::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_12`](super::PSEUDO_RANGE_CHECK::unknown_12), offset 12.
+        #[inline]
+        pub fn unknown_12(&self) -> &[u8; 12] {
+            self.as_view().unknown_12()
+        }
+        /// [`PSEUDO_RANGE_CHECK::bound_result_reg`](super::PSEUDO_RANGE_CHECK::bound_result_reg), offset 24.
+        #[inline]
+        pub fn bound_result_reg(&self) -> u32 {
+            self.as_view().bound_result_reg()
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_28`](super::PSEUDO_RANGE_CHECK::unknown_28), offset 28.
+        #[inline]
+        pub fn unknown_28(&self) -> &[u8; 4] {
+            self.as_view().unknown_28()
+        }
+        /// [`PSEUDO_RANGE_CHECK::bound_size_bytes`](super::PSEUDO_RANGE_CHECK::bound_size_bytes), offset 32.
+        #[inline]
+        pub fn bound_size_bytes(&self) -> u64 {
+            self.as_view().bound_size_bytes()
+        }
+        /// [`PSEUDO_RANGE_CHECK::const_tag`](super::PSEUDO_RANGE_CHECK::const_tag), offset 40.
+        #[inline]
+        pub fn const_tag(&self) -> u8 {
+            self.as_view().const_tag()
+        }
+        /// [`PSEUDO_RANGE_CHECK::src_dtype`](super::PSEUDO_RANGE_CHECK::src_dtype), offset 41.
+        #[inline]
+        pub fn src_dtype(&self) -> PSEUDO_RANGE_CHECK_DTYPE<'_> {
+            self.as_view().src_dtype()
+        }
+        /// [`PSEUDO_RANGE_CHECK::const_one`](super::PSEUDO_RANGE_CHECK::const_one), offset 42.
+        #[inline]
+        pub fn const_one(&self) -> u16 {
+            self.as_view().const_one()
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_44`](super::PSEUDO_RANGE_CHECK::unknown_44), offset 44.
+        #[inline]
+        pub fn unknown_44(&self) -> &[u8; 2] {
+            self.as_view().unknown_44()
+        }
+        /// [`PSEUDO_RANGE_CHECK::idx_ap_meta`](super::PSEUDO_RANGE_CHECK::idx_ap_meta), offset 46.
+        #[inline]
+        pub fn idx_ap_meta(&self) -> u8 {
+            self.as_view().idx_ap_meta()
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_47`](super::PSEUDO_RANGE_CHECK::unknown_47), offset 47.
+        #[inline]
+        pub fn unknown_47(&self) -> &[u8; 1] {
+            self.as_view().unknown_47()
+        }
+        /// [`PSEUDO_RANGE_CHECK::branch_label_id`](super::PSEUDO_RANGE_CHECK::branch_label_id), offset 48.
+        #[inline]
+        pub fn branch_label_id(&self) -> u32 {
+            self.as_view().branch_label_id()
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_52`](super::PSEUDO_RANGE_CHECK::unknown_52), offset 52.
+        #[inline]
+        pub fn unknown_52(&self) -> &[u8; 12] {
+            self.as_view().unknown_52()
+        }
+        /// [`PSEUDO_RANGE_CHECK::header`](super::PSEUDO_RANGE_CHECK::header), offset 0.
+        #[inline]
+        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
+            v.write(at_mut::<0, 4, 64>(self.0));
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::header`](super::PSEUDO_RANGE_CHECK::header), offset 0.
+        #[inline]
+        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
+            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
+        }
+        /// [`PSEUDO_RANGE_CHECK::events`](super::PSEUDO_RANGE_CHECK::events), offset 4.
+        #[inline]
+        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
+            v.write(at_mut::<4, 8, 64>(self.0));
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::events`](super::PSEUDO_RANGE_CHECK::events), offset 4.
+        #[inline]
+        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
+            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_12`](super::PSEUDO_RANGE_CHECK::unknown_12), offset 12.
+        #[inline]
+        pub fn set_unknown_12(&mut self, v: [u8; 12]) -> &mut Self {
+            *at_mut::<12, 12, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_12_mut(&mut self) -> &mut [u8; 12] {
+            at_mut::<12, 12, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::bound_result_reg`](super::PSEUDO_RANGE_CHECK::bound_result_reg), offset 24.
+        #[inline]
+        pub fn set_bound_result_reg(&mut self, v: u32) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<24, 4, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_28`](super::PSEUDO_RANGE_CHECK::unknown_28), offset 28.
+        #[inline]
+        pub fn set_unknown_28(&mut self, v: [u8; 4]) -> &mut Self {
+            *at_mut::<28, 4, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_28_mut(&mut self) -> &mut [u8; 4] {
+            at_mut::<28, 4, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::bound_size_bytes`](super::PSEUDO_RANGE_CHECK::bound_size_bytes), offset 32.
+        #[inline]
+        pub fn set_bound_size_bytes(&mut self, v: u64) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<32, 8, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::const_tag`](super::PSEUDO_RANGE_CHECK::const_tag), offset 40.
+        #[inline]
+        pub fn set_const_tag(&mut self, v: u8) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<40, 1, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::src_dtype`](super::PSEUDO_RANGE_CHECK::src_dtype), offset 41.
+        #[inline]
+        pub fn set_src_dtype(
+            &mut self,
+            v: super::PSEUDO_RANGE_CHECK_DTYPE,
+        ) -> &mut Self {
+            v.write(at_mut::<41, 1, 64>(self.0));
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::src_dtype`](super::PSEUDO_RANGE_CHECK::src_dtype), offset 41.
+        #[inline]
+        pub fn src_dtype_mut(&mut self) -> PSEUDO_RANGE_CHECK_DTYPE_mut<'_> {
+            PSEUDO_RANGE_CHECK_DTYPE_mut::new(at_mut::<41, 1, 64>(self.0))
+        }
+        /// [`PSEUDO_RANGE_CHECK::const_one`](super::PSEUDO_RANGE_CHECK::const_one), offset 42.
+        #[inline]
+        pub fn set_const_one(&mut self, v: u16) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<42, 2, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_44`](super::PSEUDO_RANGE_CHECK::unknown_44), offset 44.
+        #[inline]
+        pub fn set_unknown_44(&mut self, v: [u8; 2]) -> &mut Self {
+            *at_mut::<44, 2, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_44_mut(&mut self) -> &mut [u8; 2] {
+            at_mut::<44, 2, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::idx_ap_meta`](super::PSEUDO_RANGE_CHECK::idx_ap_meta), offset 46.
+        #[inline]
+        pub fn set_idx_ap_meta(&mut self, v: u8) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<46, 1, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_47`](super::PSEUDO_RANGE_CHECK::unknown_47), offset 47.
+        #[inline]
+        pub fn set_unknown_47(&mut self, v: [u8; 1]) -> &mut Self {
+            *at_mut::<47, 1, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_47_mut(&mut self) -> &mut [u8; 1] {
+            at_mut::<47, 1, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::branch_label_id`](super::PSEUDO_RANGE_CHECK::branch_label_id), offset 48.
+        #[inline]
+        pub fn set_branch_label_id(&mut self, v: u32) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<48, 4, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_52`](super::PSEUDO_RANGE_CHECK::unknown_52), offset 52.
+        #[inline]
+        pub fn set_unknown_52(&mut self, v: [u8; 12]) -> &mut Self {
+            *at_mut::<52, 12, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_52_mut(&mut self) -> &mut [u8; 12] {
+            at_mut::<52, 12, 64>(self.0)
+        }
+        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::PSEUDO_RANGE_CHECK::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::PSEUDO_RANGE_CHECK::OPCODE,
+                    found: b[0],
+                    name: super::PSEUDO_RANGE_CHECK::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_RANGE_CHECK::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    impl super::PSEUDO_RANGE_CHECK {
+        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn view(b: &[u8; 64]) -> Result<PSEUDO_RANGE_CHECK<'_>, DecodeError> {
+            PSEUDO_RANGE_CHECK::decode(b)
+        }
+        /// A zero-copy writable view of a word; fails only on a wrong opcode.
+        #[inline]
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<PSEUDO_RANGE_CHECK_mut<'_>, DecodeError> {
+            PSEUDO_RANGE_CHECK_mut::decode(b)
+        }
+    }
     /// A word of any kind, viewed in place: the opcode is dispatched on once.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum Word<'a> {
@@ -25281,9 +26476,7 @@ pub mod view {
         DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE<'a>),
         DMA_GATHER_XPOSE(DMA_GATHER_XPOSE<'a>),
         DMA_INDIRECT1D(DMA_INDIRECT1D<'a>),
-        INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK<'a>),
         INDIRECT_COPY(INDIRECT_COPY<'a>),
-        INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE<'a>),
         MOVE_SHAPE(MOVE_SHAPE<'a>),
         PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D<'a>),
         PSEUDO_DMA_EXT(PSEUDO_DMA_EXT<'a>),
@@ -25291,6 +26484,8 @@ pub mod view {
         PSEUDO_DMA_SWAP_QUEUE_SET(PSEUDO_DMA_SWAP_QUEUE_SET<'a>),
         PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER<'a>),
         PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND<'a>),
+        PSEUDO_EMBEDDING_UPDATE(PSEUDO_EMBEDDING_UPDATE<'a>),
+        PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK<'a>),
     }
     impl<'a> Word<'a> {
         /// Views by opcode; `None` when `arch` has no word with this opcode.
@@ -25309,19 +26504,9 @@ pub mod view {
                 187u8 if matches!(
                     arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
                 ) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::new(b))),
-                214u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK::new(b))),
                 231u8 if matches!(
                     arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
                 ) => Some(Word::INDIRECT_COPY(INDIRECT_COPY::new(b))),
-                202u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word::INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE::new(b)),
-                    )
-                }
                 178u8 if matches!(
                     arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
                 ) => Some(Word::MOVE_SHAPE(MOVE_SHAPE::new(b))),
@@ -25355,6 +26540,12 @@ pub mod view {
                         ),
                     )
                 }
+                202u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::PSEUDO_EMBEDDING_UPDATE(PSEUDO_EMBEDDING_UPDATE::new(b))),
+                214u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK::new(b))),
                 _ => None,
             }
         }
@@ -25365,11 +26556,7 @@ pub mod view {
                 Word::DMA_DIRECT2D_XPOSE(_) => &super::DMA_DIRECT2D_XPOSE::META,
                 Word::DMA_GATHER_XPOSE(_) => &super::DMA_GATHER_XPOSE::META,
                 Word::DMA_INDIRECT1D(_) => &super::DMA_INDIRECT1D::META,
-                Word::INDIRECT_BOUND_CHECK(_) => &super::INDIRECT_BOUND_CHECK::META,
                 Word::INDIRECT_COPY(_) => &super::INDIRECT_COPY::META,
-                Word::INDIRECT_SAVE_ACCUMULATE(_) => {
-                    &super::INDIRECT_SAVE_ACCUMULATE::META
-                }
                 Word::MOVE_SHAPE(_) => &super::MOVE_SHAPE::META,
                 Word::PSEUDO_DMA_DIRECT2D(_) => &super::PSEUDO_DMA_DIRECT2D::META,
                 Word::PSEUDO_DMA_EXT(_) => &super::PSEUDO_DMA_EXT::META,
@@ -25381,6 +26568,8 @@ pub mod view {
                 Word::PSEUDO_DMAMEMCPY_FULL_IND(_) => {
                     &super::PSEUDO_DMAMEMCPY_FULL_IND::META
                 }
+                Word::PSEUDO_EMBEDDING_UPDATE(_) => &super::PSEUDO_EMBEDDING_UPDATE::META,
+                Word::PSEUDO_RANGE_CHECK(_) => &super::PSEUDO_RANGE_CHECK::META,
             }
         }
         #[inline]
@@ -25390,9 +26579,7 @@ pub mod view {
                 Word::DMA_DIRECT2D_XPOSE(w) => w.bytes(),
                 Word::DMA_GATHER_XPOSE(w) => w.bytes(),
                 Word::DMA_INDIRECT1D(w) => w.bytes(),
-                Word::INDIRECT_BOUND_CHECK(w) => w.bytes(),
                 Word::INDIRECT_COPY(w) => w.bytes(),
-                Word::INDIRECT_SAVE_ACCUMULATE(w) => w.bytes(),
                 Word::MOVE_SHAPE(w) => w.bytes(),
                 Word::PSEUDO_DMA_DIRECT2D(w) => w.bytes(),
                 Word::PSEUDO_DMA_EXT(w) => w.bytes(),
@@ -25400,6 +26587,8 @@ pub mod view {
                 Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => w.bytes(),
                 Word::PSEUDO_DMA_TRIGGER(w) => w.bytes(),
                 Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => w.bytes(),
+                Word::PSEUDO_EMBEDDING_UPDATE(w) => w.bytes(),
+                Word::PSEUDO_RANGE_CHECK(w) => w.bytes(),
             }
         }
         /// The owned word, every field through its accessor.
@@ -25410,13 +26599,7 @@ pub mod view {
                 Word::DMA_DIRECT2D_XPOSE(w) => super::Word::DMA_DIRECT2D_XPOSE(w.read()),
                 Word::DMA_GATHER_XPOSE(w) => super::Word::DMA_GATHER_XPOSE(w.read()),
                 Word::DMA_INDIRECT1D(w) => super::Word::DMA_INDIRECT1D(w.read()),
-                Word::INDIRECT_BOUND_CHECK(w) => {
-                    super::Word::INDIRECT_BOUND_CHECK(w.read())
-                }
                 Word::INDIRECT_COPY(w) => super::Word::INDIRECT_COPY(w.read()),
-                Word::INDIRECT_SAVE_ACCUMULATE(w) => {
-                    super::Word::INDIRECT_SAVE_ACCUMULATE(w.read())
-                }
                 Word::MOVE_SHAPE(w) => super::Word::MOVE_SHAPE(w.read()),
                 Word::PSEUDO_DMA_DIRECT2D(w) => {
                     super::Word::PSEUDO_DMA_DIRECT2D(w.read())
@@ -25430,6 +26613,10 @@ pub mod view {
                 Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
                     super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w.read())
                 }
+                Word::PSEUDO_EMBEDDING_UPDATE(w) => {
+                    super::Word::PSEUDO_EMBEDDING_UPDATE(w.read())
+                }
+                Word::PSEUDO_RANGE_CHECK(w) => super::Word::PSEUDO_RANGE_CHECK(w.read()),
             }
         }
         /// The word's violations for `arch`, checked on the bytes in place (empty
@@ -25449,14 +26636,8 @@ pub mod view {
                 Word::DMA_INDIRECT1D(w) => {
                     super::DMA_INDIRECT1D::check_rules(w.bytes(), arch)
                 }
-                Word::INDIRECT_BOUND_CHECK(w) => {
-                    super::INDIRECT_BOUND_CHECK::check_rules(w.bytes(), arch)
-                }
                 Word::INDIRECT_COPY(w) => {
                     super::INDIRECT_COPY::check_rules(w.bytes(), arch)
-                }
-                Word::INDIRECT_SAVE_ACCUMULATE(w) => {
-                    super::INDIRECT_SAVE_ACCUMULATE::check_rules(w.bytes(), arch)
                 }
                 Word::MOVE_SHAPE(_) => {
                     rules::Violations::from_truth("MOVE_SHAPE", &[], 0)
@@ -25479,6 +26660,12 @@ pub mod view {
                 Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
                     super::PSEUDO_DMAMEMCPY_FULL_IND::check_rules(w.bytes(), arch)
                 }
+                Word::PSEUDO_EMBEDDING_UPDATE(w) => {
+                    super::PSEUDO_EMBEDDING_UPDATE::check_rules(w.bytes(), arch)
+                }
+                Word::PSEUDO_RANGE_CHECK(w) => {
+                    super::PSEUDO_RANGE_CHECK::check_rules(w.bytes(), arch)
+                }
             }
         }
         /// Checks the word's rules for `arch`; the error lists every violated rule.
@@ -25494,9 +26681,7 @@ pub mod view {
         DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE_mut<'a>),
         DMA_GATHER_XPOSE(DMA_GATHER_XPOSE_mut<'a>),
         DMA_INDIRECT1D(DMA_INDIRECT1D_mut<'a>),
-        INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK_mut<'a>),
         INDIRECT_COPY(INDIRECT_COPY_mut<'a>),
-        INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE_mut<'a>),
         MOVE_SHAPE(MOVE_SHAPE_mut<'a>),
         PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D_mut<'a>),
         PSEUDO_DMA_EXT(PSEUDO_DMA_EXT_mut<'a>),
@@ -25504,6 +26689,8 @@ pub mod view {
         PSEUDO_DMA_SWAP_QUEUE_SET(PSEUDO_DMA_SWAP_QUEUE_SET_mut<'a>),
         PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER_mut<'a>),
         PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND_mut<'a>),
+        PSEUDO_EMBEDDING_UPDATE(PSEUDO_EMBEDDING_UPDATE_mut<'a>),
+        PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK_mut<'a>),
     }
     impl<'a> Word_mut<'a> {
         /// Views by opcode; `None` when `arch` has no word with this opcode.
@@ -25522,25 +26709,9 @@ pub mod view {
                 187u8 if matches!(
                     arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
                 ) => Some(Word_mut::DMA_INDIRECT1D(DMA_INDIRECT1D_mut::new(b))),
-                214u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word_mut::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK_mut::new(b)),
-                    )
-                }
                 231u8 if matches!(
                     arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
                 ) => Some(Word_mut::INDIRECT_COPY(INDIRECT_COPY_mut::new(b))),
-                202u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word_mut::INDIRECT_SAVE_ACCUMULATE(
-                            INDIRECT_SAVE_ACCUMULATE_mut::new(b),
-                        ),
-                    )
-                }
                 178u8 if matches!(
                     arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
                 ) => Some(Word_mut::MOVE_SHAPE(MOVE_SHAPE_mut::new(b))),
@@ -25574,6 +26745,18 @@ pub mod view {
                         ),
                     )
                 }
+                202u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => {
+                    Some(
+                        Word_mut::PSEUDO_EMBEDDING_UPDATE(
+                            PSEUDO_EMBEDDING_UPDATE_mut::new(b),
+                        ),
+                    )
+                }
+                214u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word_mut::PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK_mut::new(b))),
                 _ => None,
             }
         }
@@ -25584,11 +26767,7 @@ pub mod view {
                 Word_mut::DMA_DIRECT2D_XPOSE(_) => &super::DMA_DIRECT2D_XPOSE::META,
                 Word_mut::DMA_GATHER_XPOSE(_) => &super::DMA_GATHER_XPOSE::META,
                 Word_mut::DMA_INDIRECT1D(_) => &super::DMA_INDIRECT1D::META,
-                Word_mut::INDIRECT_BOUND_CHECK(_) => &super::INDIRECT_BOUND_CHECK::META,
                 Word_mut::INDIRECT_COPY(_) => &super::INDIRECT_COPY::META,
-                Word_mut::INDIRECT_SAVE_ACCUMULATE(_) => {
-                    &super::INDIRECT_SAVE_ACCUMULATE::META
-                }
                 Word_mut::MOVE_SHAPE(_) => &super::MOVE_SHAPE::META,
                 Word_mut::PSEUDO_DMA_DIRECT2D(_) => &super::PSEUDO_DMA_DIRECT2D::META,
                 Word_mut::PSEUDO_DMA_EXT(_) => &super::PSEUDO_DMA_EXT::META,
@@ -25600,6 +26779,10 @@ pub mod view {
                 Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(_) => {
                     &super::PSEUDO_DMAMEMCPY_FULL_IND::META
                 }
+                Word_mut::PSEUDO_EMBEDDING_UPDATE(_) => {
+                    &super::PSEUDO_EMBEDDING_UPDATE::META
+                }
+                Word_mut::PSEUDO_RANGE_CHECK(_) => &super::PSEUDO_RANGE_CHECK::META,
             }
         }
         /// A read-only view of the same bytes.
@@ -25610,13 +26793,7 @@ pub mod view {
                 Word_mut::DMA_DIRECT2D_XPOSE(w) => Word::DMA_DIRECT2D_XPOSE(w.as_view()),
                 Word_mut::DMA_GATHER_XPOSE(w) => Word::DMA_GATHER_XPOSE(w.as_view()),
                 Word_mut::DMA_INDIRECT1D(w) => Word::DMA_INDIRECT1D(w.as_view()),
-                Word_mut::INDIRECT_BOUND_CHECK(w) => {
-                    Word::INDIRECT_BOUND_CHECK(w.as_view())
-                }
                 Word_mut::INDIRECT_COPY(w) => Word::INDIRECT_COPY(w.as_view()),
-                Word_mut::INDIRECT_SAVE_ACCUMULATE(w) => {
-                    Word::INDIRECT_SAVE_ACCUMULATE(w.as_view())
-                }
                 Word_mut::MOVE_SHAPE(w) => Word::MOVE_SHAPE(w.as_view()),
                 Word_mut::PSEUDO_DMA_DIRECT2D(w) => {
                     Word::PSEUDO_DMA_DIRECT2D(w.as_view())
@@ -25630,6 +26807,10 @@ pub mod view {
                 Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
                     Word::PSEUDO_DMAMEMCPY_FULL_IND(w.as_view())
                 }
+                Word_mut::PSEUDO_EMBEDDING_UPDATE(w) => {
+                    Word::PSEUDO_EMBEDDING_UPDATE(w.as_view())
+                }
+                Word_mut::PSEUDO_RANGE_CHECK(w) => Word::PSEUDO_RANGE_CHECK(w.as_view()),
             }
         }
         /// Writes every field of `w` through the setters; fails (writing nothing)
@@ -25655,21 +26836,7 @@ pub mod view {
                     v.write(w);
                     Ok(())
                 }
-                (
-                    Word_mut::INDIRECT_BOUND_CHECK(v),
-                    super::Word::INDIRECT_BOUND_CHECK(w),
-                ) => {
-                    v.write(w);
-                    Ok(())
-                }
                 (Word_mut::INDIRECT_COPY(v), super::Word::INDIRECT_COPY(w)) => {
-                    v.write(w);
-                    Ok(())
-                }
-                (
-                    Word_mut::INDIRECT_SAVE_ACCUMULATE(v),
-                    super::Word::INDIRECT_SAVE_ACCUMULATE(w),
-                ) => {
                     v.write(w);
                     Ok(())
                 }
@@ -25709,6 +26876,20 @@ pub mod view {
                 (
                     Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(v),
                     super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w),
+                ) => {
+                    v.write(w);
+                    Ok(())
+                }
+                (
+                    Word_mut::PSEUDO_EMBEDDING_UPDATE(v),
+                    super::Word::PSEUDO_EMBEDDING_UPDATE(w),
+                ) => {
+                    v.write(w);
+                    Ok(())
+                }
+                (
+                    Word_mut::PSEUDO_RANGE_CHECK(v),
+                    super::Word::PSEUDO_RANGE_CHECK(w),
                 ) => {
                     v.write(w);
                     Ok(())

@@ -812,6 +812,7 @@ mod tests {
                 c_name: "bir::DGEType::None",
                 aliases: &[],
                 arch: &[],
+                engine: None,
             },
             EnumeratorMeta {
                 name: "HWDGE",
@@ -819,6 +820,7 @@ mod tests {
                 c_name: "bir::DGEType::HWDGE",
                 aliases: &[],
                 arch: &[],
+                engine: None,
             },
         ];
         let all: &Enums = &[("DGEType", DGE)];

@@ -71,6 +71,8 @@ struct Word<'m> {
     size: usize,
     doc: &'m str,
     opcode: WordOpcode<'m>,
+    /// Other names of the word, each with who spells it so (`source` null: the spec's own).
+    aliases: &'m [Alias],
     /// Architectures that ship the word: its own list narrowed by its enumerator's.
     arch: Vec<&'m str>,
     /// The word this one positionally extends.
@@ -87,6 +89,8 @@ struct WordOpcode<'m> {
     enumerator: &'m str,
     /// Other spellings of the enumerator, each with the source that uses it.
     aliases: &'m [Alias],
+    /// The engine that executes the opcode, when the sources say.
+    engine: Option<&'m str>,
 }
 
 #[derive(Serialize)]
@@ -208,6 +212,11 @@ fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
             aliases: model
                 .opcode_enumerator(w)
                 .map_or(&[][..], |e| e.aliases.as_slice()),
+            engine: model.opcode_enumerator(w).and_then(|e| e.engine.as_deref()),
+        },
+        aliases: match &w.kind {
+            TypeKind::Struct { aliases, .. } => aliases,
+            _ => &[],
         },
         arch: model.word_archs(w),
         follows,

@@ -169,7 +169,7 @@ impl<'m> Pages<'m> {
                             code(&e.c_name, true),
                             meaning,
                             self.archs_of(&e.arch),
-                            self.aliases(e, true),
+                            self.aliases(&e.aliases, true),
                         ],
                         out,
                     );

@@ -95,6 +95,7 @@ impl Render<'_> {
                         Lit::nonempty(v.aliases.iter().map(|a| Lit::str(&a.name))),
                     ),
                     ("arch", Lit::nonempty(v.arch.iter().map(|a| Lit::str(a)))),
+                    ("engine", Lit::some(v.engine.as_deref().map(Lit::str))),
                 ],
                 "meta::EnumeratorMeta::DEFAULT",
             ))
@@ -482,6 +483,7 @@ impl Render<'_> {
                     opcode: None,
                     arch: Vec::new(),
                     follows: None,
+                    aliases: Vec::new(),
                     joins: Vec::new(),
                     alternatives: Vec::new(),
                 },

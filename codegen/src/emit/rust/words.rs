@@ -45,6 +45,10 @@ impl Render<'_> {
             _ => quote!(None),
         };
         let doc = &t.doc;
+        let aliases: Vec<&str> = match &t.kind {
+            TypeKind::Struct { aliases, .. } => aliases.iter().map(|a| a.name.as_str()).collect(),
+            _ => Vec::new(),
+        };
         let enumerator = &o.enumerator;
         let template = template_bytes(&leaves, o.value).map(Literal::u8_unsuffixed);
         quote! {
@@ -52,8 +56,8 @@ impl Render<'_> {
                 pub const OPCODE: u8 = #op;
                 pub const NAME: &'static str = #name;
                 pub const META: WordMeta = WordMeta {
-                    name: #name, c_name: #c_name, opcode: #op, opcode_enumerator: #enumerator,
-                    arch: &[#(Arch::#archs),*], follows: #follows, doc: #doc,
+                    name: #name, c_name: #c_name, aliases: &[#(#aliases),*], opcode: #op,
+                    opcode_enumerator: #enumerator, arch: &[#(Arch::#archs),*], follows: #follows, doc: #doc,
                     fields: Self::FIELDS, leaves: #leaf_metas,
                     template: &Self::TEMPLATE,
                 };
@@ -130,6 +134,9 @@ impl Render<'_> {
                 /// Spec name (the C name without `NEURON_ISA_TPB_` and `_STRUCT`).
                 pub name: &'static str,
                 pub c_name: &'static str,
+                /// Other names of the word (older spec names, sources' spellings): input
+                /// that names the word by one of them resolves to it.
+                pub aliases: &'static [&'static str],
                 pub opcode: u8,
                 pub opcode_enumerator: &'static str,
                 pub arch: &'static [Arch],
