@@ -816,9 +816,9 @@ enum NEURON_ISA_TPB_OPCODE {
      */
     NEURON_ISA_TPB_OPCODE_PseudoEmbeddingUpdate = 0xca,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE` (as the spec itself (an older
-     * dmaspec name; no source uses it) spells it). The spec's name before the shipped enumerator
-     * was found (after seed 000's encoder).
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped enumerator was found (after
+     * seed 000's encoder).
      */
     NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE = 0xca,
     /**
@@ -864,9 +864,8 @@ enum NEURON_ISA_TPB_OPCODE {
      */
     NEURON_ISA_TPB_OPCODE_PseudoRangeCheck = 0xd6,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK` (as the spec itself (an older dmaspec
-     * name; no source uses it) spells it). The spec's name before the page's PseudoRangeCheck was
-     * found.
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the page's PseudoRangeCheck was found.
      */
     NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK = 0xd6,
     /** IT 87 CoreBarrier (L2 PseudoCoreBarrier), [newV3]. CERTAIN Engine: SP. */

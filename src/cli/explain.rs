@@ -6,14 +6,13 @@ use std::fmt::Write as _;
 
 use dmaspec::WordMeta;
 use dmaspec::json::PathStack;
-use dmaspec::runtime::meta::{
-    Alternative, Codec, EnumeratorMeta, Evidence, FieldMeta, LeafMeta, Role,
-};
+use dmaspec::runtime::meta::{Alternative, Codec, Evidence, FieldMeta, LeafMeta, Role};
 use dmaspec::runtime::rules::{RuleKind, RuleMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::words::{WORDS, enumerators, flag_bits};
 
 use super::CliError;
+use super::decode::opcode_enumerator;
 
 /// Resolves the query and renders the explanation. A query is an opcode (`0xd4`, `212`),
 /// a word (`DMA_INDIRECT1D`) or its opcode enumerator (`DMAMEMCPY`, or another spelling of
@@ -28,7 +27,8 @@ pub fn explain(query: &str) -> Result<String, CliError> {
         && !WORDS.iter().any(|w| w.opcode == op)
     {
         let named = opcode_enumerator(op).map_or(String::new(), |e| {
-            format!(" (the OPCODE enumerator {} has this value)", e.name)
+            let engine = e.engine.map_or(String::new(), |g| format!(", engine {g}"));
+            format!(" (the OPCODE enumerator {} has this value{engine})", e.name)
         });
         return Err(CliError::Usage(format!(
             "no word has opcode {op:#04x}{named}; the words' opcodes: {}",
@@ -109,12 +109,6 @@ fn opcode(q: &str) -> Option<u8> {
         .map_or_else(|| q.parse::<u8>().ok(), |h| u8::from_str_radix(h, 16).ok())
 }
 
-fn opcode_enumerator(op: u8) -> Option<&'static EnumeratorMeta> {
-    enumerators("OPCODE")?
-        .iter()
-        .find(|e| e.value == u64::from(op))
-}
-
 /// `0xb8 DMA_DIRECT2D, …`
 fn all_opcodes() -> String {
     let list: Vec<String> = WORDS
@@ -136,7 +130,12 @@ fn find_words(q: &str) -> Vec<&'static WordMeta> {
     };
     WORDS
         .iter()
-        .filter(|w| w.name.eq_ignore_ascii_case(q) || Some(w.opcode) == op || spelled(w))
+        .filter(|w| {
+            w.name.eq_ignore_ascii_case(q)
+                || w.aliases.iter().any(|a| a.eq_ignore_ascii_case(q))
+                || Some(w.opcode) == op
+                || spelled(w)
+        })
         .collect()
 }
 
@@ -234,6 +233,9 @@ fn word_text(w: &WordMeta) -> String {
         opcode_aliases(w.opcode_enumerator),
         archs.join(", ")
     );
+    if !w.aliases.is_empty() {
+        let _ = writeln!(out, "also named {}", w.aliases.join(", "));
+    }
     if let Some(f) = w.follows {
         let _ = writeln!(out, "must immediately follow {f} (positional extension)");
     }

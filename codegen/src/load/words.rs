@@ -11,8 +11,8 @@ use super::nesting::{self, Room};
 use super::provenance::source_id;
 use super::{Decl, FileId, Loader, Scope};
 use crate::diagnostics::suggest;
-use crate::naming::c;
 use crate::model::*;
+use crate::naming::c;
 use crate::schema::*;
 
 impl Loader {
@@ -468,9 +468,15 @@ impl Loader {
         let name = r.name.get_ref();
         let aliases = self.aliases(at, &r.aliases, scope, |a| c::word_alias(&r.c_name, name, a));
         if !r.aliases.is_empty() && !r.c_name.contains(name.as_str()) {
-            self.err(at, r.name.span(), format!(
-                "`{name}` has aliases, so its C name must contain its name (`{}` does not) to \
-                 spell them in C", r.c_name));
+            self.err(
+                at,
+                r.name.span(),
+                format!(
+                    "`{name}` has aliases, so its C name must contain its name (`{}` does not) to \
+                 spell them in C",
+                    r.c_name
+                ),
+            );
         }
         if r.opcode.is_some() && size != nesting::WORD_SIZE {
             self.err(at, r.size.span(), format!(

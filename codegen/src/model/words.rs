@@ -249,7 +249,7 @@ impl Alias {
     }
 
     /// How the outputs name an alias no source uses.
-    pub const OURS: &'static str = "the spec itself (an older dmaspec name; no source uses it)";
+    pub const OURS: &'static str = "dmaspec (an older spec name; no source uses it)";
 }
 
 #[derive(Debug, Clone, Serialize)]
