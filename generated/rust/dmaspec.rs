@@ -576,296 +576,308 @@ pub mod evidence {
     pub const E353: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
     pub const E354: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
     pub const E355: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E356: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E357: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E358: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E359: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E360: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E361: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E362: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E363: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E364: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E365: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
-    pub const E366: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E367: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E368: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
-    pub const E369: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E370: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
-    pub const E371: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
-    pub const E372: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E373: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
-    pub const E374: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E375: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
-    pub const E376: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E377: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E378: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E379: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E380: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E381: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E382: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
-    pub const E383: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E384: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
-    pub const E385: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E386: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E387: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
-    pub const E388: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E389: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E390: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E391: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E392: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E393: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E394: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E395: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E396: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E397: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
-    pub const E398: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E399: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E400: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E401: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E402: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E403: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E404: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E405: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E406: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E407: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E408: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E409: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
-    pub const E410: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E411: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E412: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E413: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E414: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E415: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
-    pub const E416: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E417: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E418: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E419: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E420: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
-    pub const E421: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
-    pub const E422: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E423: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E424: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E425: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E426: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E427: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
-    pub const E428: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E429: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E430: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E431: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E433: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E434: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
-    pub const E435: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E436: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E437: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E438: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
-    pub const E439: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E440: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
-    pub const E441: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E442: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E443: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E444: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E445: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E447: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E448: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E449: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E450: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E451: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E452: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E453: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E454: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E456: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E457: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E458: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E459: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E461: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E463: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E465: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E466: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E469: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E470: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E471: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E472: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E473: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E474: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E475: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E476: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E477: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E478: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E479: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E480: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E481: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E482: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E483: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E484: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E485: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E486: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E487: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E488: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E489: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E490: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E491: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E492: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E493: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E494: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E495: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E496: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E497: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E498: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E499: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E500: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E501: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E502: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E503: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E504: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E505: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E506: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E507: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E508: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E509: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E510: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E511: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E512: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E513: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E514: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E515: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E516: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E517: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E518: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
-    pub const E519: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E520: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E521: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E522: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E523: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E524: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E525: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E526: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E527: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E528: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E529: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E530: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E531: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E532: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E533: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E534: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
-    pub const E535: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E536: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E537: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E538: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E539: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E540: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E541: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E542: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E543: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
-    pub const E544: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E545: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E546: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E547: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
-    pub const E548: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E549: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E550: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E551: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E552: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E553: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E554: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E555: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E556: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E557: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E558: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E559: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E560: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E561: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E562: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E563: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E564: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E565: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E566: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E567: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E568: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E569: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E570: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E571: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E572: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E574: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E575: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E576: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E577: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E578: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E579: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E580: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E581: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E582: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E583: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E584: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E585: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E587: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E589: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E590: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E591: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E598: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E605: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E606: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E607: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E608: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E609: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E610: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E611: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E612: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E613: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E614: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E615: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E616: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E617: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E619: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E620: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E621: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E622: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E623: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E624: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E625: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E626: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E627: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E628: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E629: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E630: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E631: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E632: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E633: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E634: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E635: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E636: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E637: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E638: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E639: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E640: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E641: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E642: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E643: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E644: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E645: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E356: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Vector-dynamic-offsets AP must exist\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E357: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"…location must be SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E358: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Must have Indirect direction!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E359: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"Transpose with DynamicAP only on Pool\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E360: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"DGE transpose must have 4D AP\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E361: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("Pre-assert: \"Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP\" (vcall *(AP+128))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E362: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("sets attr \"2-phys-reg DGE\"; \"RegisterAP 1 or 2 RegAPPairs\""), pin: Some("orb $0x4,0x7(%r13) @1260bc8"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E363: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"Register has not been allocated yet!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E364: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"physical tensor cannot be Function argument / NEFF IO\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E365: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E366: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", names: Some("SCALAR branch: getRegisterByName(name) (else \"Cannot find register: … for scalar offset\")"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E367: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E368: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E369: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E371: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E372: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E373: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E374: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E375: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E376: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
+    pub const E377: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E378: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E379: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
+    pub const E380: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E381: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
+    pub const E382: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
+    pub const E383: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E384: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
+    pub const E385: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E386: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
+    pub const E387: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E388: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E389: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E390: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E391: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E392: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E393: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
+    pub const E394: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E395: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
+    pub const E396: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E397: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E398: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
+    pub const E399: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E400: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E401: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E402: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E403: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E404: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E405: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E406: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E407: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E408: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
+    pub const E409: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E410: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E411: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E412: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E413: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E414: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E415: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E416: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E417: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E418: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E419: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E420: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
+    pub const E421: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E422: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E423: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E424: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E425: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E426: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
+    pub const E427: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E428: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E429: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E430: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E431: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
+    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
+    pub const E433: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E434: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E435: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E436: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E437: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
+    pub const E439: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E440: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E441: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E442: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E443: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E444: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E445: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
+    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E447: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E448: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E449: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
+    pub const E450: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E451: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
+    pub const E452: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E453: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E454: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Unknown dtype\" (llvm_unreachable, dtype index > 0x13)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E456: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E457: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E458: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E459: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E461: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E463: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E465: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E466: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E469: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E470: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E471: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E472: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E473: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E474: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E475: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E476: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E477: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E478: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E479: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E480: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E481: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E482: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E483: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E484: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E485: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E486: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E487: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E488: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E489: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E490: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E491: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E492: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E493: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E494: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E495: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E496: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E497: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E498: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E499: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E500: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E501: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E502: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E503: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E504: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E505: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E506: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E507: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E508: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E509: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E510: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E511: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E512: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E513: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E514: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E515: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E516: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E517: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E518: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E519: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E520: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E521: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E522: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E523: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E524: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E525: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E526: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E527: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E528: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E529: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E530: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E531: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E532: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E533: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E534: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E535: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E536: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E537: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E538: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E539: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E540: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E541: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E542: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E543: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E544: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E545: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E546: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E547: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E548: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E549: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E550: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E551: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E552: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E553: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E554: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E555: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E556: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E557: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E558: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E559: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E560: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E561: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E562: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E563: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E564: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E565: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E566: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E567: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E568: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E569: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E570: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E571: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E572: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E574: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E575: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E576: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E577: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E578: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E579: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E580: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E581: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E582: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E583: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E584: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E585: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E587: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E589: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E590: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E591: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E598: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E605: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E606: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E607: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E608: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E609: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E610: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E611: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E612: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E613: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E614: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E615: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E616: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E617: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E619: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E620: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E621: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E622: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E623: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E624: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E625: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E626: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E627: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E628: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E629: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E630: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E631: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E632: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E633: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E634: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E635: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E636: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E637: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E638: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E639: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E640: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E641: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E642: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E643: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E644: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E645: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E646: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E647: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E648: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E649: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E650: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E651: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E652: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E653: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E654: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E655: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E656: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E657: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
 }
 /// 4-byte little-endian address word over the 29-bit SBUF/PSUM window: a union of an immediate PartitionOffset (addr_immediate) and a register (addr_reg), told apart by bit 31. The ADDR4 page reads byte 3 as a two-bit mode nibble (bits 30:29: 0b00 static, 0b01 indirect-gather, 0b10 active/dynamic, 0b11 dead) plus the register-mode flag; the field-tables page reads the same byte as a marker (0x00 IMM, 0x40 SHAPE_REG, 0x80 ADDR_REG, 0xC0 ADDR_SHAPE_REG, 0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -10122,12 +10134,160 @@ impl PSEUDO_DMA_DIRECT2D {
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
+        rules::RuleMeta {
+            id: "dge_assert_vector_offsets_ap",
+            name: "dge_assert_vector_offsets_ap",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Vector-dynamic-offsets AP must exist",
+            doc: "An assert of generateDynamicDMA's vector-indirect sub-form (A) of the 0xDA re-tagged record (seed 000's reading of 0xDA, README conflict #2): the compiler's instruction must carry the vector-dynamic-offsets access pattern; the word does not record it.",
+            source: "seed-000 §Dynamic / DGE / indirect arm",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E356],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dge_assert_location_sb",
+            name: "dge_assert_location_sb",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "…location must be SB",
+            doc: "An assert of the same vector-indirect sub-form (A); seed 000 elides the start of the string. Where the memory location lives is not in the word.",
+            source: "seed-000 §Dynamic / DGE / indirect arm",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E357],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dge_assert_indirect_direction",
+            name: "dge_assert_indirect_direction",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Must have Indirect direction!",
+            doc: "An assert of the same vector-indirect sub-form (A): the instruction must name its indirect direction (the direction{0,1,2} seed 000 packs into the mode word); raised before the word is written.",
+            source: "seed-000 §Dynamic / DGE / indirect arm",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E358],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dge_transpose_dynamic_ap_on_pool",
+            name: "dge_transpose_dynamic_ap_on_pool",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Transpose with DynamicAP only on Pool",
+            doc: "An assert of generateDynamicDMA's TRANSPOSE path (IT 32 && I+336 == 1, which also emits two MoveShape 0xB2 words): which engine runs the instruction is not in the word.",
+            source: "seed-000 §Dynamic / DGE / indirect arm",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E359],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dge_transpose_4d_ap",
+            name: "dge_transpose_4d_ap",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "DGE transpose must have 4D AP",
+            doc: "An assert of the same TRANSPOSE path on the rank of the compiler's access pattern; the word holds two dims per side and does not record the rank.",
+            source: "seed-000 §Dynamic / DGE / indirect arm",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E360],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr8_hbm_no_tensor_indirect_ap",
+            name: "addr8_hbm_no_tensor_indirect_ap",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP",
+            doc: "The pre-assert of assign64bitAddr (vcall *(AP+128)), which writes src_start_addr / dst_start_addr: an instruction that accesses HBM may not use a TensorIndirect access pattern. The word does not say which memory an address is in.",
+            fields: &["src_start_addr", "dst_start_addr"],
+            source: "seed-000 §assign64bitAddr",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E361],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr8_register_ap_pairs",
+            name: "addr8_register_ap_pairs",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "RegisterAP 1 or 2 RegAPPairs",
+            doc: "An assert of assign64bitAddr's register (DGE offset-register) arm: a register access pattern has one or two RegAPPairs; with two, the encoder ORs 0x04 into the mode byte a2[7] and sets the module attribute \"2-phys-reg DGE\".",
+            fields: &["src_start_addr", "dst_start_addr"],
+            source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E362],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr8_register_allocated",
+            name: "addr8_register_allocated",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Register has not been allocated yet!",
+            doc: "An error of assign64bitAddr's register arm: the offset register must be allocated before the address is written; the word holds only the register id.",
+            fields: &["src_start_addr", "dst_start_addr"],
+            source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E363],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr8_physical_not_function_argument",
+            name: "addr8_physical_not_function_argument",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "physical tensor cannot be Function argument / NEFF IO",
+            doc: "An error of assign64bitAddr's static physical arm (mode 0x10): a physical tensor may not be a function argument or NEFF input/output; the word does not record what the tensor is.",
+            fields: &["src_start_addr", "dst_start_addr"],
+            source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E364],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr8_physical_mode_physical_ap",
+            name: "addr8_physical_mode_physical_ap",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "physical variable mode can only have physical AP",
+            doc: "An assert of assign64bitAddr's static physical arm, on the kind of the compiler's access pattern; not visible in the word.",
+            fields: &["src_start_addr", "dst_start_addr"],
+            source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E365],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dynamic_ap_scalar_offset_register",
+            name: "dynamic_ap_scalar_offset_register",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Cannot find register: … for scalar offset",
+            doc: "An error of assembleDynamicInfo (@0xf20230), which packages the dynamic access pattern this word's DGE arm encodes: a scalar (register-backed) offset must name a register getRegisterByName finds; raised before any word is written.",
+            source: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E366],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
     ];
     /// Truth of each of `PSEUDO_DMA_DIRECT2D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0x1ff0;
+        const ALWAYS: u64 = 0xfffff0;
         let nc = arch.nc() as i64;
         let dma_configs_priority_class = ((u8::from_le_bytes(*at::<12, 1, 64>(b)) as u64)
             & 0x7) as i64;
@@ -10211,7 +10371,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "OPCODE",
             doc: "== 0xda (PSEUDO_EXTENSION).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E356, evidence::E357],
+            evidence: &[evidence::E367, evidence::E368],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10221,14 +10381,14 @@ impl PSEUDO_DMA_EXT {
             type_name: "DMA_INDIRECT_FLAGS",
             doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E359, evidence::E360],
+            evidence: &[evidence::E369, evidence::E370, evidence::E371],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_lo",
                     type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). Bit by bit against DMA_INDIRECT_FLAGS: bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E361],
+                    evidence: &[evidence::E372],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10240,14 +10400,14 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E362],
+            evidence: &[evidence::E369, evidence::E373],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_hi",
                     type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2). Its only bit, 0x8000, is bit 7 here: the byte reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires, so the two readings give the same value for an indirect word.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E363],
+                    evidence: &[evidence::E374],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10259,7 +10419,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode for the lowered word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E364, evidence::E365, evidence::E366],
+            evidence: &[evidence::E369, evidence::E375, evidence::E376, evidence::E377],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10269,14 +10429,14 @@ impl PSEUDO_DMA_EXT {
             type_name: "ADDR4",
             doc: "Gather index vector.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E367, evidence::E368, evidence::E369],
+            evidence: &[evidence::E369, evidence::E378, evidence::E379, evidence::E380],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word",
                     type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
                     confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E370],
+                    evidence: &[evidence::E381],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10288,7 +10448,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "ADDR4",
             doc: "Scatter index vector.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E371, evidence::E372],
+            evidence: &[evidence::E369, evidence::E382, evidence::E383],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10298,7 +10458,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E373, evidence::E374],
+            evidence: &[evidence::E369, evidence::E384, evidence::E385],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10308,7 +10468,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Destination byte bound (low 32 bits).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E375, evidence::E376],
+            evidence: &[evidence::E369, evidence::E386, evidence::E387],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10318,7 +10478,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "i32",
             doc: "Transpose kinds: signed per-row source step inside a tile.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E377],
+            evidence: &[evidence::E388],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10328,7 +10488,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E378],
+            evidence: &[evidence::E369, evidence::E389],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10338,7 +10498,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E379],
+            evidence: &[evidence::E369, evidence::E390],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10349,7 +10509,7 @@ impl PSEUDO_DMA_EXT {
             role: meta::Role::Reserved,
             doc: "Reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E380],
+            evidence: &[evidence::E391],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10359,7 +10519,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Source byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E381, evidence::E382, evidence::E383],
+            evidence: &[evidence::E369, evidence::E392, evidence::E393, evidence::E394],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10369,7 +10529,7 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Destination byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E384, evidence::E385],
+            evidence: &[evidence::E369, evidence::E395, evidence::E396],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -10379,13 +10539,13 @@ impl PSEUDO_DMA_EXT {
         parts: &[("src_bound_size_bytes", 32), ("src_bound_size_bytes_upper", 32)],
         doc: "The 64-bit source byte bound: low half at +12, high half at +56.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E386, evidence::E387],
+        evidence: &[evidence::E397, evidence::E398],
     }, meta::JoinMeta {
         name: "dst_bound_size_bytes_full",
         parts: &[("dst_bound_size_bytes", 32), ("dst_bound_size_bytes_upper", 32)],
         doc: "The 64-bit destination byte bound: low half at +16, high half at +60.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E388, evidence::E387],
+        evidence: &[evidence::E399, evidence::E398],
     }];
     /// The 64-bit source byte bound: low half at +12, high half at +56. (joined from src_bound_size_bytes + src_bound_size_bytes_upper).
     pub const fn src_bound_size_bytes_full(&self) -> u64 {
@@ -10605,7 +10765,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["tile_src_cols", "tile_src_rows"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E389],
+            evidence: &[evidence::E400],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10619,7 +10779,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E390],
+            evidence: &[evidence::E401],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10633,7 +10793,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["idx_num_active_channels"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E391],
+            evidence: &[evidence::E402],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10647,7 +10807,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E392],
+            evidence: &[evidence::E403],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10661,7 +10821,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E393, evidence::E394],
+            evidence: &[evidence::E404, evidence::E405],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10675,7 +10835,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E395],
+            evidence: &[evidence::E406],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -10744,7 +10904,7 @@ impl PSEUDO_DMA_REARM {
             type_name: "HEADER",
             doc: "opcode == 0xc2, inst_word_len == 0x10.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E396, evidence::E397],
+            evidence: &[evidence::E407, evidence::E408],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10754,7 +10914,7 @@ impl PSEUDO_DMA_REARM {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E398],
+            evidence: &[evidence::E409],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10764,7 +10924,7 @@ impl PSEUDO_DMA_REARM {
             type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E399],
+            evidence: &[evidence::E410],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10909,7 +11069,7 @@ impl PSEUDO_DMA_REARM {
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E400],
+        evidence: &[evidence::E411],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "sqi_no_rearm_feature",
@@ -10920,7 +11080,7 @@ impl PSEUDO_DMA_REARM {
         doc: "A property of the module, not of the word.",
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E401],
+        evidence: &[evidence::E412],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -11138,7 +11298,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "HEADER",
             doc: "opcode == 0xcf, inst_word_len == 0x10.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E402, evidence::E397],
+            evidence: &[evidence::E413, evidence::E408],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11148,7 +11308,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E403],
+            evidence: &[evidence::E414],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11158,7 +11318,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E404],
+            evidence: &[evidence::E415],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11178,7 +11338,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "u8",
             doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E405],
+            evidence: &[evidence::E416],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11188,7 +11348,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "u32",
             doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E406],
+            evidence: &[evidence::E417],
             constant: Some(1),
             ..meta::FieldMeta::DEFAULT
         },
@@ -11340,7 +11500,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E400],
+        evidence: &[evidence::E411],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -11557,7 +11717,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "HEADER",
             doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E407],
+            evidence: &[evidence::E418],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11567,7 +11727,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E408],
+            evidence: &[evidence::E419],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11577,7 +11737,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "ascii[32]",
             doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E409],
+            evidence: &[evidence::E420],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11597,7 +11757,7 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "u32",
             doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E410],
+            evidence: &[evidence::E421],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11763,7 +11923,7 @@ impl PSEUDO_DMA_TRIGGER {
             ],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E411],
+            evidence: &[evidence::E422],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11776,7 +11936,7 @@ impl PSEUDO_DMA_TRIGGER {
             fields: &["dma_queue_name"],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E412],
+            evidence: &[evidence::E423],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -11790,7 +11950,7 @@ impl PSEUDO_DMA_TRIGGER {
             fields: &["dma_block_id"],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E413],
+            evidence: &[evidence::E424],
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -12025,7 +12185,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "HEADER",
             doc: "opcode == 0xc4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E414, evidence::E397, evidence::E415],
+            evidence: &[evidence::E425, evidence::E408, evidence::E426],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12035,7 +12195,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E416, evidence::E415],
+            evidence: &[evidence::E427, evidence::E426],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12045,7 +12205,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Start of the indirect leg: the index access pattern (one address per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E417, evidence::E418],
+            evidence: &[evidence::E428, evidence::E429],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12055,14 +12215,14 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E419, evidence::E420],
+            evidence: &[evidence::E430, evidence::E431],
             alternatives: &[
                 meta::Alternative {
                     name: "const_one_and_engine_config",
                     type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
                     confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E421],
+                    evidence: &[evidence::E432],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12074,7 +12234,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Indirect-leg counts (2-D: partitions x 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E422, evidence::E423],
+            evidence: &[evidence::E433, evidence::E434],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12084,7 +12244,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Start of the direct / static leg: the data access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E424, evidence::E425],
+            evidence: &[evidence::E435, evidence::E436],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12094,14 +12254,14 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E426, evidence::E427],
+            evidence: &[evidence::E437, evidence::E438],
             alternatives: &[
                 meta::Alternative {
                     name: "step0_and_engine_config",
                     type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
                     confidence: confidence::seed000::STRONG,
-                    evidence: &[evidence::E428],
+                    evidence: &[evidence::E439],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12113,7 +12273,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Direct-leg counts (2-D: partitions x elements).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E429, evidence::E430],
+            evidence: &[evidence::E440, evidence::E441],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12123,7 +12283,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E431, evidence::E432],
+            evidence: &[evidence::E442, evidence::E443],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12133,14 +12293,14 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "Variable id of the direct leg.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E433, evidence::E434],
+            evidence: &[evidence::E444, evidence::E445],
             alternatives: &[
                 meta::Alternative {
                     name: "reserved",
                     type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E435],
+                    evidence: &[evidence::E446],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12152,7 +12312,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "Low word of the completion value the trigger semaphore must reach.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E436, evidence::E437],
+            evidence: &[evidence::E447, evidence::E448],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12162,7 +12322,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u8",
             doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E438, evidence::E439],
+            evidence: &[evidence::E449, evidence::E450],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12182,7 +12342,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E440],
+            evidence: &[evidence::E451],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -12192,7 +12352,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         parts: &[("semaphore_wait_value", 16), ("semaphore_wait_value_hi", 16)],
         doc: "The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute.",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E441],
+        evidence: &[evidence::E452],
     }];
     /// The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute. (joined from semaphore_wait_value + semaphore_wait_value_hi).
     pub const fn semaphore_wait_value_full(&self) -> u64 {
@@ -12431,38 +12591,54 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
 }
 impl PSEUDO_DMAMEMCPY_FULL_IND {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "one_address_per_partition",
-        name: "one_address_per_partition",
-        clause: true,
-        kind: rules::RuleKind::NotEnforced,
-        message: "Currently only support 1 address per partition for Indirect DMA",
-        doc: "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.",
-        fields: &["indirect_num_elems"],
-        source: "seed-000 §Form B — main indirect gather/scatter",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E442],
-        enforced: false,
-        ..rules::RuleMeta::DEFAULT
-    }, rules::RuleMeta {
-        id: "two_d_data_ap",
-        name: "two_d_data_ap",
-        clause: true,
-        kind: rules::RuleKind::NotEnforced,
-        message: "Currently only support 2D DataAP for Indirect DMA",
-        doc: "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.",
-        fields: &["direct_num_elems", "direct_step_elems"],
-        source: "seed-000 §Form B — main indirect gather/scatter",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E443],
-        enforced: false,
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta {
+            id: "one_address_per_partition",
+            name: "one_address_per_partition",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Currently only support 1 address per partition for Indirect DMA",
+            doc: "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.",
+            fields: &["indirect_num_elems"],
+            source: "seed-000 §Form B — main indirect gather/scatter",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E453],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "two_d_data_ap",
+            name: "two_d_data_ap",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Currently only support 2D DataAP for Indirect DMA",
+            doc: "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.",
+            fields: &["direct_num_elems", "direct_step_elems"],
+            source: "seed-000 §Form B — main indirect gather/scatter",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E454],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "index_dtype_known",
+            name: "index_dtype_known",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Unknown dtype",
+            doc: "generateIndirectLoadSave's llvm_unreachable for a dtype index above 0x13; the word holds only the wire tag, so no word shows it.",
+            source: "seed-000 §Form B — main indirect gather/scatter",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E455],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+    ];
     /// Truth of each of `PSEUDO_DMAMEMCPY_FULL_IND`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0x3;
+        const ALWAYS: u64 = 0x7;
         let nc = arch.nc() as i64;
         let mut t = ALWAYS;
         t
@@ -12526,7 +12702,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
             type_name: "HEADER",
             doc: "opcode == 0xca.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E444, evidence::E397],
+            evidence: &[evidence::E456, evidence::E408],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12536,7 +12712,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E445],
+            evidence: &[evidence::E457],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12546,14 +12722,14 @@ impl PSEUDO_EMBEDDING_UPDATE {
             type_name: "DTYPE",
             doc: "Wire tag of the index list's dtype.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E446],
+            evidence: &[evidence::E458],
             alternatives: &[
                 meta::Alternative {
                     name: "embed_data_dtype",
                     type_name: "DTYPE",
                     doc: "The Indirection Engine page's PSEUDO_EMBEDDING_UPDATE_STRUCT table (from the arch-isa headers) puts embed_data_dtype, the data's dtype, at +12 and cce_op (CCE_OP: ADD 0, MAX 2, MIN 3) at +13, then embed_index_in TENSOR1D @16, embed_data_in TENSOR2D @24, desc_mem_pattern TENSOR1D @36 (inside this spec's unknown_13); seed 000 reads +0x0C as the index list's dtype (from arg1).",
                     confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E447],
+                    evidence: &[evidence::E459],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12575,7 +12751,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
             type_name: "u32",
             doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E448],
+            evidence: &[evidence::E460],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12585,7 +12761,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
             type_name: "u16",
             doc: "Row width: elements per embedding entry.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E449],
+            evidence: &[evidence::E461],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12595,14 +12771,14 @@ impl PSEUDO_EMBEDDING_UPDATE {
             type_name: "u16",
             doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E450],
+            evidence: &[evidence::E462],
             alternatives: &[
                 meta::Alternative {
                     name: "embed_entry_stride_bytes",
                     type_name: "u16",
                     doc: "The Indirection Engine page names +50 (and its high half at +60) embed_entry_stride_bytes, the row stride (table[index] = base + index·stride), where seed 000 computes an entry byte size dtype_bytes × *(I+0x150).",
                     confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E451],
+                    evidence: &[evidence::E463],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12614,7 +12790,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
             type_name: "u16",
             doc: "Number of indices.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E452],
+            evidence: &[evidence::E464],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12634,7 +12810,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
             type_name: "u32",
             doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E453],
+            evidence: &[evidence::E465],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12644,7 +12820,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
             type_name: "u16",
             doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E454],
+            evidence: &[evidence::E466],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12664,7 +12840,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
         doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E455],
+        evidence: &[evidence::E467],
     }];
     /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
     pub const fn embed_entry_size_bytes(&self) -> u64 {
@@ -12868,7 +13044,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         fields: &["embedding_table_base_addr"],
         source: "seed-000 §IndirectSaveAccumulate",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E456, evidence::E457],
+        evidence: &[evidence::E468, evidence::E469],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "embedding_entry_fits_16_bits",
@@ -12880,7 +13056,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
         source: "seed-000 §IndirectSaveAccumulate",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E458],
+        evidence: &[evidence::E470],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -12929,7 +13105,7 @@ impl PSEUDO_RANGE_CHECK_DTYPE {
         type_name: "DTYPE",
         doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E459],
+        evidence: &[evidence::E471],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "tag",
@@ -12939,7 +13115,7 @@ impl PSEUDO_RANGE_CHECK_DTYPE {
         type_name: "u4",
         doc: "Always 0x3 (the | 0x30).",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E460],
+        evidence: &[evidence::E472],
         constant: Some(3),
         ..meta::FieldMeta::DEFAULT
     }];
@@ -13025,7 +13201,7 @@ impl PSEUDO_RANGE_CHECK {
             type_name: "HEADER",
             doc: "opcode == 0xd6.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E461, evidence::E397],
+            evidence: &[evidence::E473, evidence::E408],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -13055,7 +13231,7 @@ impl PSEUDO_RANGE_CHECK {
             type_name: "u32",
             doc: "Register that receives the bound-check result.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E462],
+            evidence: &[evidence::E474],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -13075,7 +13251,7 @@ impl PSEUDO_RANGE_CHECK {
             type_name: "u64",
             doc: "The byte bound: the data AP's memory-location size product.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E463],
+            evidence: &[evidence::E475],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -13085,7 +13261,7 @@ impl PSEUDO_RANGE_CHECK {
             type_name: "u8",
             doc: "Always 17 (0x11).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E464],
+            evidence: &[evidence::E476],
             constant: Some(17),
             ..meta::FieldMeta::DEFAULT
         },
@@ -13096,7 +13272,7 @@ impl PSEUDO_RANGE_CHECK {
             type_name: "PSEUDO_RANGE_CHECK_DTYPE",
             doc: "Index dtype wire tag | 0x30.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E465],
+            evidence: &[evidence::E477],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -13106,7 +13282,7 @@ impl PSEUDO_RANGE_CHECK {
             type_name: "u16",
             doc: "Always 1.",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E466],
+            evidence: &[evidence::E478],
             constant: Some(1),
             ..meta::FieldMeta::DEFAULT
         },
@@ -13127,7 +13303,7 @@ impl PSEUDO_RANGE_CHECK {
             type_name: "u8",
             doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
             confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E467],
+            evidence: &[evidence::E479],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -13147,7 +13323,7 @@ impl PSEUDO_RANGE_CHECK {
             type_name: "u32",
             doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
             confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E468],
+            evidence: &[evidence::E480],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -13379,7 +13555,7 @@ impl PSEUDO_RANGE_CHECK {
         doc: "Which engine runs the instruction is not in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E469],
+        evidence: &[evidence::E481],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
@@ -13391,7 +13567,7 @@ impl PSEUDO_RANGE_CHECK {
         doc: "An operand-count check on the compiler's instruction; not visible in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
         confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E470],
+        evidence: &[evidence::E482],
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -14767,7 +14943,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E471],
+            evidence: &[evidence::E483],
         },
         FieldMeta {
             name: "src",
@@ -14777,7 +14953,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Source.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E471],
+            evidence: &[evidence::E483],
         },
         FieldMeta {
             name: "dtype",
@@ -14787,7 +14963,7 @@ pub mod klr {
             offset: Some(32),
             doc: "Optional output dtype; the leaf does not branch on it.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E471],
+            evidence: &[evidence::E483],
         },
         FieldMeta {
             name: "engine",
@@ -14797,7 +14973,7 @@ pub mod klr {
             offset: Some(40),
             doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E472],
+            evidence: &[evidence::E484],
         },
     ];
     /// The input fields of `klr::NcDmaCopy`.
@@ -14811,7 +14987,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E473, evidence::E474],
+            evidence: &[evidence::E485, evidence::E486],
         },
         FieldMeta {
             name: "src",
@@ -14821,7 +14997,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Source; the data being scattered on the GenericIndirectSave path.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E473, evidence::E474],
+            evidence: &[evidence::E485, evidence::E486],
         },
         FieldMeta {
             name: "compute_op",
@@ -14831,7 +15007,7 @@ pub mod klr {
             offset: Some(32),
             doc: "1 = none (plain copy), 2 = add (accumulate).",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E475],
+            evidence: &[evidence::E487],
         },
         FieldMeta {
             name: "oobMode",
@@ -14841,7 +15017,7 @@ pub mod klr {
             offset: Some(40),
             doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E476],
+            evidence: &[evidence::E488],
         },
         FieldMeta {
             name: "dgeMode",
@@ -14851,7 +15027,7 @@ pub mod klr {
             offset: Some(56),
             doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E473, evidence::E477],
+            evidence: &[evidence::E485, evidence::E489],
         },
         FieldMeta {
             name: "uniqueIndices",
@@ -14861,7 +15037,7 @@ pub mod klr {
             offset: Some(60),
             doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E478],
+            evidence: &[evidence::E490],
         },
         FieldMeta {
             name: "engine",
@@ -14871,7 +15047,7 @@ pub mod klr {
             offset: Some(64),
             doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E479],
+            evidence: &[evidence::E491],
         },
     ];
     /// The input fields of `klr::DmaCompute`.
@@ -14885,7 +15061,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480],
+            evidence: &[evidence::E492],
         },
         FieldMeta {
             name: "srcs",
@@ -14895,7 +15071,7 @@ pub mod klr {
             offset: Some(16),
             doc: "The sources.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480],
+            evidence: &[evidence::E492],
         },
         FieldMeta {
             name: "scales",
@@ -14905,7 +15081,7 @@ pub mod klr {
             offset: Some(40),
             doc: "One scale per source; each must be a float immediate.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480],
+            evidence: &[evidence::E492],
         },
         FieldMeta {
             name: "reduceOp",
@@ -14915,7 +15091,7 @@ pub mod klr {
             offset: Some(64),
             doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E481],
+            evidence: &[evidence::E493],
         },
     ];
     /// The input fields of `klr::DmaTranspose`.
@@ -14929,7 +15105,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination; must be rank 4.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E482],
+            evidence: &[evidence::E494],
         },
         FieldMeta {
             name: "src",
@@ -14939,7 +15115,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Source; must be rank 4; dynamic or static.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E482],
+            evidence: &[evidence::E494],
         },
         FieldMeta {
             name: "dgeMode",
@@ -14949,7 +15125,7 @@ pub mod klr {
             offset: Some(44),
             doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E482],
+            evidence: &[evidence::E494],
         },
         FieldMeta {
             name: "oobMode",
@@ -14959,7 +15135,7 @@ pub mod klr {
             offset: Some(48),
             doc: "`oob_is_err` (+0x130) is `oobMode != 1`.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E483],
+            evidence: &[evidence::E495],
         },
     ];
     /// The input fields of `klr::TensorLoad`.
@@ -14972,7 +15148,7 @@ pub mod klr {
         offset: None,
         doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E484],
+        evidence: &[evidence::E496],
     }, FieldMeta {
         name: "srcRef",
         input: Input::Ap,
@@ -14981,7 +15157,7 @@ pub mod klr {
         offset: None,
         doc: "The region read; bound with addArgument.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E485],
+        evidence: &[evidence::E497],
     }];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
@@ -14993,7 +15169,7 @@ pub mod klr {
         offset: None,
         doc: "The named scalar register holding the runtime address.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E486],
+        evidence: &[evidence::E498],
     }, FieldMeta {
         name: "dstRef",
         input: Input::Ap,
@@ -15002,7 +15178,7 @@ pub mod klr {
         offset: None,
         doc: "The region written; bound with addOutput.",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E487],
+        evidence: &[evidence::E499],
     }];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
@@ -15015,7 +15191,7 @@ pub mod klr {
             offset: Some(0),
             doc: "The gathered rows (out0).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E488],
+            evidence: &[evidence::E500],
         },
         FieldMeta {
             name: "data",
@@ -15025,7 +15201,7 @@ pub mod klr {
             offset: Some(16),
             doc: "The data source (arg0).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E488],
+            evidence: &[evidence::E500],
         },
         FieldMeta {
             name: "index",
@@ -15035,7 +15211,7 @@ pub mod klr {
             offset: Some(32),
             doc: "The index/offset vector, u16 (arg1); 16-partition blocks.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E488],
+            evidence: &[evidence::E500],
         },
         FieldMeta {
             name: "num_valid_indices",
@@ -15045,7 +15221,7 @@ pub mod klr {
             offset: Some(48),
             doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E488],
+            evidence: &[evidence::E500],
         },
     ];
     /// The input fields of `klr::NcNGather`.
@@ -15059,7 +15235,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Output.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E489],
+            evidence: &[evidence::E501],
         },
         FieldMeta {
             name: "data",
@@ -15069,7 +15245,7 @@ pub mod klr {
             offset: Some(16),
             doc: "Params / data source.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E490],
+            evidence: &[evidence::E502],
         },
         FieldMeta {
             name: "index",
@@ -15079,7 +15255,7 @@ pub mod klr {
             offset: Some(32),
             doc: "int32 indices.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E491],
+            evidence: &[evidence::E503],
         },
     ];
     /// The input fields of `klr::NcRangeSelect`.
@@ -15093,7 +15269,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E492],
+            evidence: &[evidence::E504],
         },
         FieldMeta {
             name: "rangeT",
@@ -15103,7 +15279,7 @@ pub mod klr {
             offset: Some(24),
             doc: "The range tensor.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E493],
+            evidence: &[evidence::E505],
         },
         FieldMeta {
             name: "cmp0",
@@ -15113,7 +15289,7 @@ pub mod klr {
             offset: Some(48),
             doc: "First bound's compare op (through codegenAluOp; the op description carries the result).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E494],
+            evidence: &[evidence::E506],
         },
         FieldMeta {
             name: "cmp1",
@@ -15123,7 +15299,7 @@ pub mod klr {
             offset: Some(56),
             doc: "Second bound's compare op.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E495],
+            evidence: &[evidence::E507],
         },
         FieldMeta {
             name: "redOp",
@@ -15133,7 +15309,7 @@ pub mod klr {
             offset: Some(64),
             doc: "The reduce op.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E496],
+            evidence: &[evidence::E508],
         },
         FieldMeta {
             name: "bound0",
@@ -15143,7 +15319,7 @@ pub mod klr {
             offset: None,
             doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E497],
+            evidence: &[evidence::E509],
         },
         FieldMeta {
             name: "bound1",
@@ -15153,7 +15329,7 @@ pub mod klr {
             offset: None,
             doc: "Upper bound.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E498],
+            evidence: &[evidence::E510],
         },
         FieldMeta {
             name: "fill",
@@ -15163,7 +15339,7 @@ pub mod klr {
             offset: None,
             doc: "Fill value outside the band.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E499],
+            evidence: &[evidence::E511],
         },
         FieldMeta {
             name: "mode",
@@ -15173,7 +15349,7 @@ pub mod klr {
             offset: None,
             doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E500],
+            evidence: &[evidence::E512],
         },
     ];
     /// The input fields of `klr::SelectReduce`.
@@ -15187,7 +15363,7 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination of the predicated copy (t0).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E501],
+            evidence: &[evidence::E513],
         },
         FieldMeta {
             name: "onTrue",
@@ -15197,7 +15373,7 @@ pub mod klr {
             offset: Some(16),
             doc: "The source taken where the predicate holds (t1).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E502],
+            evidence: &[evidence::E514],
         },
         FieldMeta {
             name: "predicate",
@@ -15207,7 +15383,7 @@ pub mod klr {
             offset: Some(32),
             doc: "The predicate (t2).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E503],
+            evidence: &[evidence::E515],
         },
     ];
     /// The input fields of `klr::BatchNormStats`.
@@ -15221,7 +15397,7 @@ pub mod klr {
             offset: None,
             doc: "Output (6 elements per partition, [INFERRED] from the wire schema).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E504],
+            evidence: &[evidence::E516],
         },
         FieldMeta {
             name: "src",
@@ -15231,7 +15407,7 @@ pub mod klr {
             offset: None,
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E504],
+            evidence: &[evidence::E516],
         },
         FieldMeta {
             name: "dtype",
@@ -15241,7 +15417,7 @@ pub mod klr {
             offset: None,
             doc: "Not branched on by the leaf.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E504],
+            evidence: &[evidence::E516],
         },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
@@ -15255,7 +15431,7 @@ pub mod klr {
             offset: None,
             doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E504],
+            evidence: &[evidence::E516],
         },
         FieldMeta {
             name: "src",
@@ -15265,7 +15441,7 @@ pub mod klr {
             offset: None,
             doc: "Input (K Welford triples).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E504],
+            evidence: &[evidence::E516],
         },
         FieldMeta {
             name: "dtype",
@@ -15275,7 +15451,7 @@ pub mod klr {
             offset: None,
             doc: "Not branched on by the leaf.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E504],
+            evidence: &[evidence::E516],
         },
     ];
     /// The input fields of `klr::Shuffle`.
@@ -15289,7 +15465,7 @@ pub mod klr {
             offset: None,
             doc: "Output (addOutput).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E505],
+            evidence: &[evidence::E517],
         },
         FieldMeta {
             name: "src",
@@ -15299,7 +15475,7 @@ pub mod klr {
             offset: None,
             doc: "Input (addArgument).",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E506],
+            evidence: &[evidence::E518],
         },
         FieldMeta {
             name: "shuffleMask",
@@ -15309,7 +15485,7 @@ pub mod klr {
             offset: Some(32),
             doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E507],
+            evidence: &[evidence::E519],
         },
     ];
     /// The input fields of `klr::Transpose`.
@@ -15323,7 +15499,7 @@ pub mod klr {
             offset: None,
             doc: "Output; its dtype picks the path.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E508],
+            evidence: &[evidence::E520],
         },
         FieldMeta {
             name: "src",
@@ -15333,7 +15509,7 @@ pub mod klr {
             offset: None,
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E509],
+            evidence: &[evidence::E521],
         },
         FieldMeta {
             name: "engine",
@@ -15343,7 +15519,7 @@ pub mod klr {
             offset: Some(40),
             doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E510],
+            evidence: &[evidence::E522],
         },
     ];
     /// The paths of `codegenNcCopy`.
@@ -15357,7 +15533,7 @@ pub mod klr {
             prefix: Some("TensorCopy_"),
             build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E511],
+            evidence: &[evidence::E523],
         },
         PathInfo {
             name: "dynamic dst",
@@ -15367,7 +15543,7 @@ pub mod klr {
             prefix: Some("TensorCopyDynamicSrc_"),
             build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E512],
+            evidence: &[evidence::E524],
         },
         PathInfo {
             name: "dynamic src",
@@ -15377,7 +15553,7 @@ pub mod klr {
             prefix: Some("TensorCopyDynamicDst_"),
             build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E513],
+            evidence: &[evidence::E525],
         },
     ];
     /// The paths of `codegenNcDmaCopy`.
@@ -15390,7 +15566,7 @@ pub mod klr {
         prefix: Some("dma_copy_"),
         build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E514, evidence::E515],
+        evidence: &[evidence::E526, evidence::E527],
     }, PathInfo {
         name: "dynamic",
         when: None,
@@ -15399,7 +15575,7 @@ pub mod klr {
         prefix: Some("DynamicDMACopy-"),
         build: "insertElement<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E516],
+        evidence: &[evidence::E528],
     }];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
@@ -15411,7 +15587,7 @@ pub mod klr {
         prefix: Some("DMACompute"),
         build: "InstBuilder::addDmaCopyFma @0xf1e054",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E517],
+        evidence: &[evidence::E529],
     }];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
@@ -15423,7 +15599,7 @@ pub mod klr {
         prefix: Some("DMATranspose-"),
         build: "InstBuilder::addInstruction<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E482],
+        evidence: &[evidence::E494],
     }, PathInfo {
         name: "dynamic",
         when: None,
@@ -15432,7 +15608,7 @@ pub mod klr {
         prefix: Some("DMATranspose-"),
         build: "insertElement<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E482],
+        evidence: &[evidence::E494],
     }];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
@@ -15444,7 +15620,7 @@ pub mod klr {
         prefix: Some("IndirectSaveAccumulate-"),
         build: "insertElement<InstGenericIndirectSave>",
         confidence: confidence::seed003::READ_OFF_CALL_SITE,
-        evidence: &[evidence::E518],
+        evidence: &[evidence::E530],
     }];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
@@ -15456,7 +15632,7 @@ pub mod klr {
         prefix: Some("TensorLoad-"),
         build: "insertElement<InstTensorLoad>",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E519],
+        evidence: &[evidence::E531],
     }];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
@@ -15468,7 +15644,7 @@ pub mod klr {
         prefix: Some("TensorStore-"),
         build: "insertElement<InstTensorSave>",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E519],
+        evidence: &[evidence::E531],
     }];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
@@ -15480,7 +15656,7 @@ pub mod klr {
         prefix: Some("LocalGather-"),
         build: "insertElement<InstIndirectCopy> @0xf2abda",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E488],
+        evidence: &[evidence::E500],
     }];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
@@ -15492,7 +15668,7 @@ pub mod klr {
         prefix: Some("Gather-"),
         build: "insertElement<InstGather> @0xf2a6d7",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E520],
+        evidence: &[evidence::E532],
     }];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
@@ -15504,7 +15680,7 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addRangeSelectReduce @0xf1c633",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E521],
+        evidence: &[evidence::E533],
     }];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
@@ -15516,7 +15692,7 @@ pub mod klr {
         prefix: Some("SelectReduce-"),
         build: "insertElement<InstCopyPredicated> @0xf271ef",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E522],
+        evidence: &[evidence::E534],
     }];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
@@ -15528,7 +15704,7 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addBNStats @0xf1af6f",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E523],
+        evidence: &[evidence::E535],
     }];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
@@ -15540,7 +15716,7 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addBNAggr @0xf1b26f",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E504],
+        evidence: &[evidence::E516],
     }];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
@@ -15552,7 +15728,7 @@ pub mod klr {
         prefix: Some("StreamShuffle-"),
         build: "insertElement<InstStreamShuffle>",
         confidence: confidence::seed003::READ_DIRECTLY,
-        evidence: &[evidence::E524],
+        evidence: &[evidence::E536],
     }];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
@@ -15564,7 +15740,7 @@ pub mod klr {
         prefix: Some("StreamTranspose-"),
         build: "insertElement<InstStreamTranspose> @0xf2947d",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E525],
+        evidence: &[evidence::E537],
     }, PathInfo {
         name: "matmult",
         when: None,
@@ -15573,7 +15749,7 @@ pub mod klr {
         prefix: Some("matmult_TP_"),
         build: "InstBuilder::addMatmult @0xf292f9",
         confidence: confidence::seed003::BYTE_ANCHORED,
-        evidence: &[evidence::E526],
+        evidence: &[evidence::E538],
     }];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
@@ -15587,7 +15763,7 @@ pub mod klr {
             fields: &FIELDS_NcCopy,
             paths: &PATHS_NcCopy,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E527],
+            evidence: &[evidence::E539],
         },
         LeafMeta {
             name: "NcDmaCopy",
@@ -15599,7 +15775,7 @@ pub mod klr {
             fields: &FIELDS_NcDmaCopy,
             paths: &PATHS_NcDmaCopy,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E528, evidence::E529],
+            evidence: &[evidence::E540, evidence::E541],
         },
         LeafMeta {
             name: "DmaCompute",
@@ -15611,7 +15787,7 @@ pub mod klr {
             fields: &FIELDS_DmaCompute,
             paths: &PATHS_DmaCompute,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E480, evidence::E530],
+            evidence: &[evidence::E492, evidence::E542],
         },
         LeafMeta {
             name: "DmaTranspose",
@@ -15623,7 +15799,7 @@ pub mod klr {
             fields: &FIELDS_DmaTranspose,
             paths: &PATHS_DmaTranspose,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E531],
+            evidence: &[evidence::E543],
         },
         LeafMeta {
             name: "GenericIndirectSave",
@@ -15635,7 +15811,7 @@ pub mod klr {
             fields: &FIELDS_NcDmaCopy,
             paths: &PATHS_GenericIndirectSave,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E532],
+            evidence: &[evidence::E544],
         },
         LeafMeta {
             name: "TensorLoad",
@@ -15647,7 +15823,7 @@ pub mod klr {
             fields: &FIELDS_TensorLoad,
             paths: &PATHS_TensorLoad,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E519, evidence::E533],
+            evidence: &[evidence::E531, evidence::E545],
         },
         LeafMeta {
             name: "TensorStore",
@@ -15659,7 +15835,7 @@ pub mod klr {
             fields: &FIELDS_TensorStore,
             paths: &PATHS_TensorStore,
             confidence: confidence::seed003::BYTE_ANCHORED,
-            evidence: &[evidence::E534],
+            evidence: &[evidence::E546],
         },
         LeafMeta {
             name: "NcLocalGather",
@@ -15671,7 +15847,7 @@ pub mod klr {
             fields: &FIELDS_NcLocalGather,
             paths: &PATHS_NcLocalGather,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E488, evidence::E535],
+            evidence: &[evidence::E500, evidence::E547],
         },
         LeafMeta {
             name: "NcNGather",
@@ -15683,7 +15859,7 @@ pub mod klr {
             fields: &FIELDS_NcNGather,
             paths: &PATHS_NcNGather,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E520, evidence::E536],
+            evidence: &[evidence::E532, evidence::E548],
         },
         LeafMeta {
             name: "NcRangeSelect",
@@ -15695,7 +15871,7 @@ pub mod klr {
             fields: &FIELDS_NcRangeSelect,
             paths: &PATHS_NcRangeSelect,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E537, evidence::E538],
+            evidence: &[evidence::E549, evidence::E550],
         },
         LeafMeta {
             name: "SelectReduce",
@@ -15707,7 +15883,7 @@ pub mod klr {
             fields: &FIELDS_SelectReduce,
             paths: &PATHS_SelectReduce,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E522, evidence::E539],
+            evidence: &[evidence::E534, evidence::E551],
         },
         LeafMeta {
             name: "BatchNormStats",
@@ -15719,7 +15895,7 @@ pub mod klr {
             fields: &FIELDS_BatchNormStats,
             paths: &PATHS_BatchNormStats,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E504, evidence::E540],
+            evidence: &[evidence::E516, evidence::E552],
         },
         LeafMeta {
             name: "BatchNormAggregate",
@@ -15731,7 +15907,7 @@ pub mod klr {
             fields: &FIELDS_BatchNormAggregate,
             paths: &PATHS_BatchNormAggregate,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E504, evidence::E541],
+            evidence: &[evidence::E516, evidence::E553],
         },
         LeafMeta {
             name: "Shuffle",
@@ -15743,7 +15919,7 @@ pub mod klr {
             fields: &FIELDS_Shuffle,
             paths: &PATHS_Shuffle,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E524],
+            evidence: &[evidence::E536],
         },
         LeafMeta {
             name: "Transpose",
@@ -15755,7 +15931,7 @@ pub mod klr {
             fields: &FIELDS_Transpose,
             paths: &PATHS_Transpose,
             confidence: confidence::seed003::READ_DIRECTLY,
-            evidence: &[evidence::E542, evidence::E543],
+            evidence: &[evidence::E554, evidence::E555],
         },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
@@ -17200,13 +17376,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         extension_opcode: Some(218u8),
         doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E544, evidence::E545, evidence::E546, evidence::E547, evidence::E548],
+        evidence: &[evidence::E556, evidence::E557, evidence::E558, evidence::E559, evidence::E560],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
             confidence: confidence::wiki::HIGH_OBSERVED,
             inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
-            evidence: &[evidence::E549, evidence::E550],
+            evidence: &[evidence::E561, evidence::E562],
         },
         abis: &[
             lowering::AbiMeta {
@@ -17217,7 +17393,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 confidence: confidence::wiki::HIGH_OBSERVED,
                 inferred: false,
                 note: None,
-                evidence: &[evidence::E551],
+                evidence: &[evidence::E563],
             },
             lowering::AbiMeta {
                 name: "v3",
@@ -17227,7 +17403,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 confidence: confidence::wiki::HIGH_OBSERVED,
                 inferred: false,
                 note: None,
-                evidence: &[evidence::E552, evidence::E553],
+                evidence: &[evidence::E564, evidence::E565],
             },
         ],
         kinds: &[
@@ -17247,7 +17423,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E554],
+                        evidence: &[evidence::E566],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -17255,7 +17431,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
-                        evidence: &[evidence::E555, evidence::E556],
+                        evidence: &[evidence::E567, evidence::E568],
                     },
                 ],
                 mappings: &[
@@ -17266,7 +17442,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E557, evidence::E558],
+                        evidence: &[evidence::E569, evidence::E570],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -17275,7 +17451,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E559],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -17284,7 +17460,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E560, evidence::E561],
+                        evidence: &[evidence::E572, evidence::E573],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -17293,7 +17469,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -17302,7 +17478,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E560, evidence::E562],
+                        evidence: &[evidence::E572, evidence::E574],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17323,7 +17499,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E563, evidence::E564],
+                        evidence: &[evidence::E575, evidence::E576],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -17332,7 +17508,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E565],
+                        evidence: &[evidence::E577],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -17341,7 +17517,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E565],
+                        evidence: &[evidence::E577],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -17350,7 +17526,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
-                        evidence: &[evidence::E566, evidence::E567],
+                        evidence: &[evidence::E578, evidence::E579],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -17366,7 +17542,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
-                        evidence: &[evidence::E568, evidence::E569],
+                        evidence: &[evidence::E580, evidence::E581],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -17375,7 +17551,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -17384,7 +17560,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
@@ -17393,7 +17569,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17414,7 +17590,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
-                        evidence: &[evidence::E570],
+                        evidence: &[evidence::E582],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17435,7 +17611,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
-                        evidence: &[evidence::E571],
+                        evidence: &[evidence::E583],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -17451,7 +17627,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E572],
+                        evidence: &[evidence::E584],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -17460,7 +17636,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -17469,7 +17645,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -17478,7 +17654,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E560],
+                        evidence: &[evidence::E572],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
@@ -17487,7 +17663,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E573],
+                        evidence: &[evidence::E585],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -17496,7 +17672,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E573],
+                        evidence: &[evidence::E585],
                     },
                 ],
                 unmapped: &[],
@@ -17514,7 +17690,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::HIGH_OBSERVED,
                     inferred: false,
                     note: None,
-                    evidence: &[evidence::E574],
+                    evidence: &[evidence::E586],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
@@ -17524,7 +17700,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E575],
+                        evidence: &[evidence::E587],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -17532,7 +17708,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[evidence::E576, evidence::E577],
+                        evidence: &[evidence::E588, evidence::E589],
                     },
                 ],
                 mappings: &[
@@ -17543,7 +17719,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E578],
+                        evidence: &[evidence::E590],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -17552,7 +17728,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E559],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -17561,7 +17737,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E562],
+                        evidence: &[evidence::E574],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -17570,7 +17746,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E562],
+                        evidence: &[evidence::E574],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -17579,7 +17755,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E579, evidence::E30],
+                        evidence: &[evidence::E591, evidence::E30],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -17588,7 +17764,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[evidence::E580, evidence::E581],
+                        evidence: &[evidence::E592, evidence::E593],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -17597,7 +17773,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[evidence::E582, evidence::E583],
+                        evidence: &[evidence::E594, evidence::E595],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -17606,7 +17782,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[evidence::E584, evidence::E585],
+                        evidence: &[evidence::E596, evidence::E597],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
@@ -17615,7 +17791,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS."),
-                        evidence: &[evidence::E586],
+                        evidence: &[evidence::E598],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -17631,7 +17807,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[evidence::E572],
+                        evidence: &[evidence::E584],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -17640,7 +17816,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[evidence::E587, evidence::E588],
+                        evidence: &[evidence::E599, evidence::E600],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -17649,7 +17825,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E589],
+                        evidence: &[evidence::E601],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
@@ -17658,7 +17834,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16)."),
-                        evidence: &[evidence::E590],
+                        evidence: &[evidence::E602],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -17674,7 +17850,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E572],
+                        evidence: &[evidence::E584],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -17683,7 +17859,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E591],
+                        evidence: &[evidence::E603],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -17692,7 +17868,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E592],
+                        evidence: &[evidence::E604],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
@@ -17701,7 +17877,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16)."),
-                        evidence: &[evidence::E593],
+                        evidence: &[evidence::E605],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -17710,7 +17886,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[evidence::E594, evidence::E595],
+                        evidence: &[evidence::E606, evidence::E607],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
@@ -17719,7 +17895,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_idx_start_addr."),
-                        evidence: &[evidence::E596],
+                        evidence: &[evidence::E608],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
@@ -17728,7 +17904,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E597],
+                        evidence: &[evidence::E609],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
@@ -17737,7 +17913,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E598],
+                        evidence: &[evidence::E610],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17758,7 +17934,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
-                        evidence: &[evidence::E599],
+                        evidence: &[evidence::E611],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17779,7 +17955,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
-                        evidence: &[evidence::E600],
+                        evidence: &[evidence::E612],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -17788,7 +17964,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[evidence::E601],
+                        evidence: &[evidence::E613],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17809,7 +17985,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E602, evidence::E603],
+                        evidence: &[evidence::E614, evidence::E615],
                     },
                 ],
                 unmapped: &[],
@@ -17832,7 +18008,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::LOW_INFERRED,
                     inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E604],
+                    evidence: &[evidence::E616],
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -17845,7 +18021,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E605],
+                        evidence: &[evidence::E617],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -17853,7 +18029,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E606],
+                        evidence: &[evidence::E618],
                     },
                 ],
                 mappings: &[
@@ -17864,7 +18040,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E607, evidence::E608],
+                        evidence: &[evidence::E619, evidence::E620],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -17873,7 +18049,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E559],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -17882,7 +18058,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E562],
+                        evidence: &[evidence::E574],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -17891,7 +18067,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E562],
+                        evidence: &[evidence::E574],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -17900,7 +18076,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E609],
+                        evidence: &[evidence::E621],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17921,7 +18097,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
-                        evidence: &[evidence::E571],
+                        evidence: &[evidence::E583],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17942,7 +18118,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
-                        evidence: &[evidence::E571],
+                        evidence: &[evidence::E583],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -17951,7 +18127,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[evidence::E610],
+                        evidence: &[evidence::E622],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -17960,7 +18136,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[evidence::E611],
+                        evidence: &[evidence::E623],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -17976,7 +18152,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E612, evidence::E572],
+                        evidence: &[evidence::E624, evidence::E584],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -17985,7 +18161,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[evidence::E613],
+                        evidence: &[evidence::E625],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -17994,7 +18170,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E614],
+                        evidence: &[evidence::E626],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -18003,7 +18179,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[evidence::E615],
+                        evidence: &[evidence::E627],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -18019,7 +18195,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E572],
+                        evidence: &[evidence::E584],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -18028,7 +18204,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E616],
+                        evidence: &[evidence::E628],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -18037,7 +18213,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E617],
+                        evidence: &[evidence::E629],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
@@ -18046,7 +18222,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As tile_src_row_step."),
-                        evidence: &[evidence::E618],
+                        evidence: &[evidence::E630],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
@@ -18055,7 +18231,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As tile_src_row_step."),
-                        evidence: &[evidence::E619],
+                        evidence: &[evidence::E631],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -18064,7 +18240,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[evidence::E620],
+                        evidence: &[evidence::E632],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -18085,7 +18261,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[evidence::E621, evidence::E622],
+                        evidence: &[evidence::E633, evidence::E634],
                     },
                 ],
                 unmapped: &[],
@@ -18113,7 +18289,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::LOW_INFERRED,
                     inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E623],
+                    evidence: &[evidence::E635],
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -18126,7 +18302,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E624],
+                        evidence: &[evidence::E636],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -18134,7 +18310,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E625],
+                        evidence: &[evidence::E637],
                     },
                 ],
                 mappings: &[
@@ -18145,7 +18321,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E626, evidence::E627],
+                        evidence: &[evidence::E638, evidence::E639],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -18154,7 +18330,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
-                        evidence: &[evidence::E559],
+                        evidence: &[evidence::E571],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -18163,7 +18339,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E562],
+                        evidence: &[evidence::E574],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -18172,7 +18348,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E562],
+                        evidence: &[evidence::E574],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -18181,7 +18357,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E628],
+                        evidence: &[evidence::E640],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -18190,7 +18366,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[evidence::E629],
+                        evidence: &[evidence::E641],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -18211,7 +18387,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[evidence::E630, evidence::E631],
+                        evidence: &[evidence::E642, evidence::E643],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -18220,7 +18396,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[evidence::E585, evidence::E632],
+                        evidence: &[evidence::E597, evidence::E644],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -18241,7 +18417,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[evidence::E633],
+                        evidence: &[evidence::E645],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -18257,7 +18433,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E572],
+                        evidence: &[evidence::E584],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -18266,7 +18442,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E634],
+                        evidence: &[evidence::E646],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -18275,7 +18451,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E635],
+                        evidence: &[evidence::E647],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -18284,7 +18460,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[evidence::E636],
+                        evidence: &[evidence::E648],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -18300,7 +18476,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
-                        evidence: &[evidence::E572],
+                        evidence: &[evidence::E584],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -18321,7 +18497,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[evidence::E637],
+                        evidence: &[evidence::E649],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -18330,7 +18506,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[evidence::E638],
+                        evidence: &[evidence::E650],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -18339,7 +18515,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2])."),
-                        evidence: &[evidence::E639],
+                        evidence: &[evidence::E651],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -18348,7 +18524,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[evidence::E640],
+                        evidence: &[evidence::E652],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -18357,7 +18533,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[evidence::E641, evidence::E642],
+                        evidence: &[evidence::E653, evidence::E654],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -18366,7 +18542,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[evidence::E643],
+                        evidence: &[evidence::E655],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -18387,7 +18563,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[evidence::E644, evidence::E645],
+                        evidence: &[evidence::E656, evidence::E657],
                     },
                 ],
                 unmapped: &[],

@@ -255,7 +255,27 @@ fn word_text(w: &WordMeta) -> String {
         .collect();
     let header = ["offset", "field", "type", "confidence", "notes"].map(String::from);
     out.push_str(&super::table::render_columns(&header, &rows));
+    asserts_lines(w, &mut out);
     out
+}
+
+/// The compiler's assert and error strings the spec attaches to the word: its unenforced
+/// rules whose message a source gives (the word does not show whether they held).
+fn asserts_lines(w: &WordMeta, out: &mut String) {
+    let asserts: Vec<&RuleMeta> = rules_of(w)
+        .iter()
+        .filter(|r| r.kind == RuleKind::NotEnforced && !r.message.is_empty())
+        .collect();
+    if asserts.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nnot enforced (compiler asserts and errors, or bodies no source gives)"
+    );
+    for r in asserts {
+        let _ = writeln!(out, "  \"{}\"  ({}; {})", r.message, r.id, r.source);
+    }
 }
 
 fn opcode_aliases(enumerator: &str) -> String {
@@ -419,6 +439,9 @@ fn value_names(ty: &str, out: &mut String) {
             }
             if !e.arch.is_empty() {
                 let _ = write!(line, ", only on {}", e.arch.join(", "));
+            }
+            if let Some(g) = e.engine {
+                let _ = write!(line, ", engine {g}");
             }
             let _ = writeln!(out, "{line}");
         }
