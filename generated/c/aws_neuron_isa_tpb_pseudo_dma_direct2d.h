@@ -29,7 +29,7 @@
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §5.1; seed-004 §5.3; seed-004 §10; supp-dge-microop §2.1; supp-consolidated
+ * Evidence: seed-004 §10; seed-004 §5.1; seed-004 §5.3; supp-dge-microop §2.1; supp-consolidated
  * §2.1; seed-000 §Static arm. Spec: words/pseudo_dma_direct2d.toml:7.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT {

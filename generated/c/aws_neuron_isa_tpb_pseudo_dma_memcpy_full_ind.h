@@ -33,8 +33,9 @@
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §5.5; seed-004 §1; supp-dge-microop §1.1; seed-000 §Form B — main indirect
- * gather/scatter. Spec: words/pseudo_dmamemcpy_full_ind.toml:7.
+ * Evidence: seed-000 §The bundle lifecycle (shared by all ten); seed-004 §5.5; seed-004 §1;
+ * supp-dge-microop §1.1; seed-000 §Form B — main indirect gather/scatter. Spec:
+ * words/pseudo_dmamemcpy_full_ind.toml:7.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT {
     /** Offset 0, 4 bytes. opcode == 0xc4. Confidence: HIGH/OBSERVED (confirmed). */

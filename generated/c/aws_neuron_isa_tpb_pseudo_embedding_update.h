@@ -31,8 +31,8 @@
  *
  * Confidence: CONFIRMED (confirmed).
  *
- * Evidence: seed-000 §IndirectSaveAccumulate; seed-000 §At a glance; supp-indirect-descriptors
- * §Which BIR ops + kernels consume each variant; wiki-indirection-engine §1; wiki-master-opcode §1.
+ * Evidence: wiki-indirection-engine §1; seed-000 §IndirectSaveAccumulate; seed-000 §At a glance;
+ * supp-indirect-descriptors §Which BIR ops + kernels consume each variant; wiki-master-opcode §1.
  * Spec: words/pseudo_embedding_update.toml:10.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT {

@@ -31,8 +31,8 @@
  *
  * Confidence: CONFIRMED (confirmed).
  *
- * Evidence: seed-000 §Form A — Pool bound-check indirect; seed-000 §At a glance; wiki-master-opcode
- * §3. Spec: words/pseudo_range_check.toml:29.
+ * Evidence: seed-000 §The bundle lifecycle (shared by all ten); seed-000 §Form A — Pool bound-check
+ * indirect; seed-000 §At a glance; wiki-master-opcode §3. Spec: words/pseudo_range_check.toml:29.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT {
     /** Offset 0, 4 bytes. opcode == 0xd6. Confidence: CONFIRMED (confirmed). */

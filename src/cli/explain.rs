@@ -227,11 +227,16 @@ fn word_text(w: &WordMeta) -> String {
     let _ = writeln!(out, "{} — {}", w.name, w.c_name);
     let _ = writeln!(
         out,
-        "opcode {:#04x} ({}{}), on {}",
+        "opcode {:#04x} ({}{}), on {}{}",
         w.opcode,
         w.opcode_enumerator,
         opcode_aliases(w.opcode_enumerator),
-        archs.join(", ")
+        archs.join(", "),
+        if w.arch_inferred {
+            " (all by the spec's inference: no source lists this word per architecture)"
+        } else {
+            ""
+        }
     );
     if !w.aliases.is_empty() {
         let _ = writeln!(out, "also named {}", w.aliases.join(", "));

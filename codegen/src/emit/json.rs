@@ -75,6 +75,8 @@ struct Word<'m> {
     aliases: &'m [Alias],
     /// Architectures that ship the word: its own list narrowed by its enumerator's.
     arch: Vec<&'m str>,
+    /// No source lists the word per architecture: "all" is the spec's inference.
+    arch_inferred: bool,
     /// The word this one positionally extends.
     follows: Option<&'m str>,
     confidence: &'m Confidence,
@@ -219,6 +221,13 @@ fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
             _ => &[],
         },
         arch: model.word_archs(w),
+        arch_inferred: matches!(
+            w.kind,
+            TypeKind::Struct {
+                arch_inferred: true,
+                ..
+            }
+        ),
         follows,
         confidence: &w.confidence,
         evidence: &w.evidence,

@@ -495,6 +495,7 @@ impl Loader {
                 fields,
                 opcode,
                 arch,
+                arch_inferred: r.arch.is_none(),
                 follows: r.follows.as_ref().map(|f| f.get_ref().clone()),
                 aliases,
                 joins,

@@ -311,6 +311,9 @@ pub enum TypeKind {
         opcode: Option<Opcode>,
         /// Architectures that ship it; all when the spec does not restrict it.
         arch: Vec<String>,
+        /// The spec gives no `arch` list: "every architecture" is the spec's inference, not
+        /// a source's (the word's INFERRED evidence gives the chain).
+        arch_inferred: bool,
         follows: Option<String>,
         /// Other names of the word, each with who spells it so.
         aliases: Vec<Alias>,

@@ -185,7 +185,16 @@ impl<'m> Pages<'m> {
                 )
             })
             .collect();
-        let _ = writeln!(out, "- **Architectures:** {}", archs.join(" · "));
+        let inferred = match &w.kind {
+            TypeKind::Struct {
+                arch_inferred: true,
+                ..
+            } => {
+                " — all by the spec's inference (no source lists this word per architecture; see its INFERRED evidence)"
+            }
+            _ => "",
+        };
+        let _ = writeln!(out, "- **Architectures:** {}{inferred}", archs.join(" · "));
         if let TypeKind::Struct { follows, .. } = &w.kind {
             match follows.as_deref().and_then(|f| m.type_by_name(f)) {
                 Some(f) => {

@@ -482,6 +482,7 @@ impl Render<'_> {
                     fields: fields.clone(),
                     opcode: None,
                     arch: Vec::new(),
+                    arch_inferred: false,
                     follows: None,
                     aliases: Vec::new(),
                     joins: Vec::new(),

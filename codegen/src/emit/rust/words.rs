@@ -34,9 +34,16 @@ impl Render<'_> {
             .lits
             .embed(Lit::slice(leaves.iter().map(|l| self.leaf_meta(l))));
         let c_name = &t.c_name;
-        let archs = match &t.kind {
-            TypeKind::Struct { arch, .. } => arch.iter().map(|a| ident(a)).collect::<Vec<_>>(),
-            _ => Vec::new(),
+        let (archs, arch_inferred) = match &t.kind {
+            TypeKind::Struct {
+                arch,
+                arch_inferred,
+                ..
+            } => (
+                arch.iter().map(|a| ident(a)).collect::<Vec<_>>(),
+                *arch_inferred,
+            ),
+            _ => (Vec::new(), false),
         };
         let follows = match &t.kind {
             TypeKind::Struct {
@@ -57,7 +64,8 @@ impl Render<'_> {
                 pub const NAME: &'static str = #name;
                 pub const META: WordMeta = WordMeta {
                     name: #name, c_name: #c_name, aliases: &[#(#aliases),*], opcode: #op,
-                    opcode_enumerator: #enumerator, arch: &[#(Arch::#archs),*], follows: #follows, doc: #doc,
+                    opcode_enumerator: #enumerator, arch: &[#(Arch::#archs),*],
+                    arch_inferred: #arch_inferred, follows: #follows, doc: #doc,
                     fields: Self::FIELDS, leaves: #leaf_metas,
                     template: &Self::TEMPLATE,
                 };
@@ -140,6 +148,9 @@ impl Render<'_> {
                 pub opcode: u8,
                 pub opcode_enumerator: &'static str,
                 pub arch: &'static [Arch],
+                /// No source lists the word per architecture: `arch` (all of them) is the
+                /// spec's inference.
+                pub arch_inferred: bool,
                 /// The word this one must immediately follow (positional extensions).
                 pub follows: Option<&'static str>,
                 pub doc: &'static str,
